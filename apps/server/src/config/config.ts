@@ -1,0 +1,64 @@
+/** The only module that reads process.env: parsed and checked once at boot. */
+import path from "node:path";
+import { z } from "zod";
+
+const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default("0.0.0.0"),
+  DATA_DIR: z.string().default("./data"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Where the built web app is; served with fallback to index.html for app routes. */
+  WEB_DIST: z.string().optional(),
+  /** Set when the app is served over HTTPS, so the session cookie is Secure. */
+  COOKIE_SECURE: bool.default(false),
+  TRUST_PROXY: bool.default(false),
+  LOGIN_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(10),
+  LOGIN_RATE_LIMIT_WINDOW_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(15 * 60 * 1000),
+  SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(20_000),
+});
+
+export interface Config {
+  env: "development" | "production" | "test";
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseFile: string;
+  logLevel: string;
+  webDist: string;
+  cookieSecure: boolean;
+  trustProxy: boolean;
+  loginRateLimit: { max: number; windowMs: number };
+  sweepIntervalMs: number;
+}
+
+const repoRoot = path.resolve(import.meta.dirname, "../../../..");
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
+    throw new Error(`Invalid configuration:\n${problems}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databaseFile: path.join(dataDir, "daysync.sqlite"),
+    logLevel: e.LOG_LEVEL,
+    webDist: path.resolve(e.WEB_DIST ?? path.join(repoRoot, "apps/web/dist")),
+    cookieSecure: e.COOKIE_SECURE,
+    trustProxy: e.TRUST_PROXY,
+    loginRateLimit: { max: e.LOGIN_RATE_LIMIT_MAX, windowMs: e.LOGIN_RATE_LIMIT_WINDOW_MS },
+    sweepIntervalMs: e.SWEEP_INTERVAL_MS,
+  };
+}

@@ -1,0 +1,97 @@
+/** Table shapes for the query builder. Times are ms since the epoch (UTC). */
+
+export interface SubscriptionsTypesTable {
+  id: number;
+  title: string;
+  description: string;
+  max_message_duration: number | null;
+  price_per_month: number;
+  subscription_duration: number;
+}
+
+export interface UsersTable {
+  id: string;
+  name: string;
+  email: string;
+  password_hash: string;
+  actual_subscription_id: string;
+  /** Last sequence number given to a change of this user's data. */
+  seq: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SubscriptionsTable {
+  id: string;
+  user_id: string;
+  subscription_type_id: number;
+  title_subscription: string;
+  description_subscription: string;
+  /** Retention in minutes for this subscription; null is unlimited. */
+  max_message_duration: number | null;
+  price_per_month: number;
+  subscription_duration: number;
+  date_subscription: number;
+  date_expiration_subscription: number;
+  paid: number;
+  id_transaction: string;
+  payment_mode: string;
+  created_at: number;
+}
+
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  user_agent: string;
+  ip: string;
+  created_at: number;
+  last_seen_at: number;
+}
+
+export interface DateMessagesTable {
+  id: string;
+  user_id: string;
+  date: string;
+  /** yyyy-mm-dd of `date`, for ordering and uniqueness per user. */
+  day_key: string;
+  last_message_time: string;
+  last_message_type: string;
+  last_message: string;
+  count_messages: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface MessagesTable {
+  id: string;
+  user_id: string;
+  date_message_id: string;
+  type: string;
+  content: string;
+  filename: string;
+  file_url: string;
+  date: string;
+  time: string;
+  url: string;
+  created_at: number;
+}
+
+/** The per-user change log the live connection replays from. It holds references, never content. */
+export interface UserEventsTable {
+  user_id: string;
+  seq: number;
+  kind: string;
+  ref: string;
+  created_at: number;
+}
+
+export interface Database {
+  subscriptions_types: SubscriptionsTypesTable;
+  users: UsersTable;
+  subscriptions: SubscriptionsTable;
+  sessions: SessionsTable;
+  date_messages: DateMessagesTable;
+  messages: MessagesTable;
+  user_events: UserEventsTable;
+}

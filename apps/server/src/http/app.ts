@@ -1,0 +1,143 @@
+/** Builds the Daysync server: API, live connection, retention sweeper and the web app, from one set of parts. */
+import { existsSync } from "node:fs";
+import path from "node:path";
+import fastifyCookie from "@fastify/cookie";
+import fastifyRateLimit from "@fastify/rate-limit";
+import fastifyStatic from "@fastify/static";
+import fastifyWebsocket from "@fastify/websocket";
+import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
+import { type Clock, systemClock } from "../clock.ts";
+import type { Config } from "../config/config.ts";
+import { type Db, openDatabase } from "../db/database.ts";
+import { createInProcessBus, type EventBus } from "../events/event-bus.ts";
+import { accountsRoutes } from "../modules/accounts/accounts.routes.ts";
+import { createAccountsService } from "../modules/accounts/accounts.service.ts";
+import { createSessionsRepository } from "../modules/accounts/sessions.repository.ts";
+import { messagesRoutes } from "../modules/messages/messages.routes.ts";
+import { createMessagesService } from "../modules/messages/messages.service.ts";
+import { plansRoutes } from "../modules/plans/plans.routes.ts";
+import { createPlansService } from "../modules/plans/plans.service.ts";
+import { createRetentionSweeper, type RetentionSweeper } from "../modules/retention/retention.sweeper.ts";
+import { liveRoutes } from "../realtime/live.routes.ts";
+import { registerAuth } from "./auth.ts";
+import { AppError, errorBody } from "./errors.ts";
+
+export interface AppParts {
+  app: FastifyInstance;
+  db: Db;
+  bus: EventBus;
+  sweeper: RetentionSweeper;
+}
+
+export interface BuildOptions {
+  clock?: Clock;
+  /** Run the retention sweeper on a timer (off in tests, which call sweep() themselves). */
+  sweepOnTimer?: boolean;
+}
+
+const STATUS_CODES: Record<number, string> = {
+  400: "validation",
+  401: "unauthenticated",
+  403: "forbidden",
+  404: "not_found",
+  405: "method_not_allowed",
+  413: "payload_too_large",
+  415: "unsupported_media_type",
+  429: "rate_limited",
+};
+
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<AppParts> {
+  const clock = options.clock ?? systemClock;
+  const db = await openDatabase(config);
+  const bus = createInProcessBus();
+  const sessions = createSessionsRepository(db);
+  const plans = createPlansService({ db, clock, bus });
+  const accounts = createAccountsService({ db, clock, sessions });
+  const messages = createMessagesService({ db, clock, bus });
+  const sweeper = createRetentionSweeper({ db, clock, bus, plans });
+
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    trustProxy: config.trustProxy,
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) {
+      if (error.status === 429) reply.header("retry-after", String(Math.max(1, Number(/\d+/.exec(error.message)?.[0] ?? 1))));
+      return reply.status(error.status).send(errorBody(error.code, error.message, error.field));
+    }
+    const status = error.statusCode ?? 500;
+    if (status < 500) return reply.status(status).send(errorBody(STATUS_CODES[status] ?? "bad_request", error.message));
+    request.log.error({ err: error }, "request failed");
+    return reply.status(500).send(errorBody("internal", "Something went wrong on our side. Please try again."));
+  });
+
+  app.addHook("onSend", async (_request, reply) => {
+    reply.header("x-content-type-options", "nosniff");
+    reply.header("referrer-policy", "same-origin");
+    reply.header("x-frame-options", "DENY");
+  });
+
+  // Cross-site requests must not act with a user's cookie.
+  app.addHook("onRequest", async (request, reply) => {
+    if (request.method === "GET" || request.method === "HEAD" || request.method === "OPTIONS") return;
+    const origin = request.headers.origin;
+    if (origin && origin !== "null") {
+      let host: string | undefined;
+      try {
+        host = new URL(origin).host;
+      } catch {
+        host = undefined;
+      }
+      if (host !== request.headers.host) return reply.status(403).send(errorBody("forbidden", "Cross-site requests are not allowed."));
+    }
+  });
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyRateLimit, { global: false });
+  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
+  registerAuth(app, { sessions, clock });
+
+  app.get("/api/health", async () => ({ ok: true }));
+  accountsRoutes(app, { accounts, sessions, bus, cookieSecure: config.cookieSecure, loginRateLimit: config.loginRateLimit });
+  plansRoutes(app, { plans });
+  messagesRoutes(app, { messages });
+  liveRoutes(app, { db, bus, clock });
+
+  const indexHtml = path.join(config.webDist, "index.html");
+  const serveWeb = existsSync(indexHtml);
+  if (serveWeb) {
+    await app.register(fastifyStatic, {
+      root: config.webDist,
+      wildcard: true,
+      setHeaders(res, filePath) {
+        res.setHeader(
+          "cache-control",
+          filePath.includes(`${path.sep}assets${path.sep}`) ? "public, max-age=31536000, immutable" : "no-cache",
+        );
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    if (request.url.startsWith("/api/") || request.url === "/api" || !serveWeb || request.method !== "GET") {
+      return reply.status(404).send(errorBody("not_found", `No route ${request.method} ${request.url.split("?")[0]}.`));
+    }
+    // App routes are the React app's to resolve; it shows its own 404 screen.
+    return reply.header("cache-control", "no-cache").sendFile("index.html");
+  });
+
+  if (options.sweepOnTimer) {
+    const timer = setInterval(() => {
+      sweeper.sweep().catch((error) => app.log.error({ err: error }, "retention sweep failed"));
+    }, config.sweepIntervalMs);
+    timer.unref();
+    app.addHook("onClose", async () => clearInterval(timer));
+  }
+  app.addHook("onClose", async () => {
+    await bus.close();
+    await db.destroy();
+  });
+
+  return { app, db, bus, sweeper };
+}

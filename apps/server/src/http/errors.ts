@@ -1,0 +1,24 @@
+/** Named errors: each carries its HTTP status and a stable code; one handler turns them into JSON. */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, field?: string) => new AppError(400, "validation", message, field);
+export const unauthenticated = () => new AppError(401, "unauthenticated", "Please sign in to continue.");
+export const invalidCredentials = () => new AppError(401, "invalid_credentials", "Invalid email or password.");
+export const forbidden = (message = "You are not allowed to do that.") => new AppError(403, "forbidden", message);
+export const notFound = (what: string) => new AppError(404, "not_found", `No such ${what}.`);
+export const conflict = (code: string, message: string) => new AppError(409, code, message);
+export const tooManyRequests = (retryAfterSeconds: number) =>
+  new AppError(429, "rate_limited", `Too many attempts. Try again in ${retryAfterSeconds} seconds.`);
+
+export function errorBody(code: string, message: string, field?: string) {
+  return { error: field ? { code, message, field } : { code, message } };
+}

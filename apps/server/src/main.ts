@@ -1,0 +1,18 @@
+/** Boot: read config, build the app, listen, stop cleanly on a signal. */
+import { loadConfig } from "./config/config.ts";
+import { buildApp } from "./http/app.ts";
+
+const config = loadConfig();
+const { app, sweeper } = await buildApp(config, { sweepOnTimer: true });
+await app.listen({ port: config.port, host: config.host });
+await sweeper.sweep();
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    app.log.info(`${signal}: shutting down`);
+    app.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  });
+}

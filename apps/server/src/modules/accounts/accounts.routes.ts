@@ -1,0 +1,57 @@
+import { API, loginSchema, registerRequestSchema } from "@daysync/shared";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { EventBus } from "../../events/event-bus.ts";
+import { clearSessionCookie, requireAuth, setSessionCookie } from "../../http/auth.ts";
+import { tooManyRequests } from "../../http/errors.ts";
+import { parse } from "../../http/validate.ts";
+import type { AccountsService } from "./accounts.service.ts";
+import type { SessionsRepository } from "./sessions.repository.ts";
+
+const deviceOf = (request: FastifyRequest) => ({ userAgent: request.headers["user-agent"] ?? "", ip: request.ip });
+
+export function accountsRoutes(
+  app: FastifyInstance,
+  deps: {
+    accounts: AccountsService;
+    sessions: SessionsRepository;
+    bus: EventBus;
+    cookieSecure: boolean;
+    loginRateLimit: { max: number; windowMs: number };
+  },
+) {
+  const { accounts, cookieSecure } = deps;
+  const rateLimit = {
+    max: deps.loginRateLimit.max,
+    timeWindow: deps.loginRateLimit.windowMs,
+    keyGenerator: (request: FastifyRequest) => request.ip,
+    errorResponseBuilder: (_request: FastifyRequest, context: { ttl: number }) => tooManyRequests(Math.ceil(context.ttl / 1000)),
+  };
+
+  app.post(API.register, { config: { rateLimit } }, async (request, reply) => {
+    const input = parse(registerRequestSchema, request.body);
+    const { user, session } = await accounts.register(input, deviceOf(request));
+    setSessionCookie(reply, session.token, cookieSecure);
+    return reply.status(201).send({ user });
+  });
+
+  app.post(API.login, { config: { rateLimit } }, async (request, reply) => {
+    const input = parse(loginSchema, request.body);
+    const { user, session } = await accounts.login(input, deviceOf(request));
+    setSessionCookie(reply, session.token, cookieSecure);
+    return { user };
+  });
+
+  app.post(API.logout, async (request, reply) => {
+    if (request.auth) {
+      await deps.sessions.remove(request.auth.sessionId);
+      deps.bus.publishSession({ kind: "session.revoked", userId: request.auth.userId, sessionId: request.auth.sessionId });
+    }
+    clearSessionCookie(reply, cookieSecure);
+    return reply.status(204).send();
+  });
+
+  app.get(API.me, async (request) => {
+    const auth = requireAuth(request);
+    return { user: await accounts.me(auth.userId) };
+  });
+}

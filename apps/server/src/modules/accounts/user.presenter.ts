@@ -1,0 +1,39 @@
+import type { User } from "@daysync/shared";
+import type { Db } from "../../db/database.ts";
+import type { SubscriptionsTable, UsersTable } from "../../db/schema.ts";
+
+/** The user as the API shows it: the spec's user document, plan fields from the current subscription. */
+export function presentUser(
+  u: Pick<UsersTable, "id" | "name" | "email" | "actual_subscription_id" | "created_at">,
+  s: SubscriptionsTable,
+): User {
+  return {
+    id: u.id,
+    name: u.name,
+    email: u.email,
+    actual_subscription_id: u.actual_subscription_id,
+    title_subscription: s.title_subscription,
+    subscription_type_id: s.subscription_type_id,
+    max_message_duration: s.max_message_duration === null ? null : Number(s.max_message_duration),
+    price_per_month: Number(s.price_per_month),
+    subscription_duration: s.subscription_duration,
+    date_subscription: new Date(Number(s.date_subscription)).toISOString(),
+    description_subscription: s.description_subscription,
+    date_expiration_subscription: new Date(Number(s.date_expiration_subscription)).toISOString(),
+    timestamps: Number(u.created_at),
+  };
+}
+
+/** Loads a user with their current subscription, or undefined. */
+export async function loadUser(db: Db, userId: string): Promise<User | undefined> {
+  const row = await db
+    .selectFrom("users")
+    .innerJoin("subscriptions", "subscriptions.id", "users.actual_subscription_id")
+    .selectAll("subscriptions")
+    .select(["users.id as uid", "users.name", "users.email", "users.actual_subscription_id", "users.created_at as user_created_at"])
+    .where("users.id", "=", userId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { uid, name, email, actual_subscription_id, user_created_at, ...sub } = row;
+  return presentUser({ id: uid, name, email, actual_subscription_id, created_at: user_created_at }, sub);
+}

@@ -1,0 +1,31 @@
+import type { DateMessages, Message, MessageType } from "@daysync/shared";
+import type { DateMessagesTable, MessagesTable } from "../../db/schema.ts";
+
+export function presentDay(row: DateMessagesTable): DateMessages {
+  return {
+    id: row.id,
+    date: row.date,
+    last_message_time: row.last_message_time,
+    last_message_type: row.last_message_type as MessageType | "",
+    last_message: row.last_message,
+    count_messages: Number(row.count_messages),
+    user_id: row.user_id,
+    timestamps: Number(row.created_at),
+  };
+}
+
+export function presentMessage(row: MessagesTable): Message {
+  return {
+    id: row.id,
+    type: row.type as MessageType,
+    content: row.content,
+    filename: row.filename,
+    file_url: row.file_url,
+    date: row.date,
+    time: row.time,
+    url: row.url,
+    user_id: row.user_id,
+    date_message_id: row.date_message_id,
+    timestamps: Number(row.created_at),
+  };
+}

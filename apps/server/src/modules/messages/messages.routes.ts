@@ -1,0 +1,33 @@
+import { API, dayIdParamsSchema, searchQuerySchema, sendMessageSchema } from "@daysync/shared";
+import type { FastifyInstance } from "fastify";
+import { requireAuth } from "../../http/auth.ts";
+import { parse } from "../../http/validate.ts";
+import type { MessagesService } from "./messages.service.ts";
+
+export function messagesRoutes(app: FastifyInstance, deps: { messages: MessagesService }) {
+  const { messages } = deps;
+
+  app.get(API.days, async (request) => {
+    const auth = requireAuth(request);
+    return { days: await messages.listDays(auth.userId) };
+  });
+
+  app.get("/api/days/:id/messages", async (request) => {
+    const auth = requireAuth(request);
+    const { id } = parse(dayIdParamsSchema, request.params);
+    return messages.dayMessages(auth.userId, id);
+  });
+
+  app.post(API.messages, async (request, reply) => {
+    const auth = requireAuth(request);
+    const input = parse(sendMessageSchema, request.body);
+    const { message, day, created } = await messages.send(auth.userId, input);
+    return reply.status(created ? 201 : 200).send({ message, day });
+  });
+
+  app.get(API.search, async (request) => {
+    const auth = requireAuth(request);
+    const { q } = parse(searchQuerySchema, request.query);
+    return { results: await messages.search(auth.userId, q) };
+  });
+}

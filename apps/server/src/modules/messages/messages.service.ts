@@ -1,0 +1,101 @@
+/** Days and messages of one user: sending (idempotent, one transaction), reading within retention, search. */
+import { randomUUID } from "node:crypto";
+import { DAY_MS, type DateMessages, dayKeyOf, type Message, type SearchResult, type SendMessageInput } from "@daysync/shared";
+import type { Clock } from "../../clock.ts";
+import type { Db } from "../../db/database.ts";
+import type { MessagesTable } from "../../db/schema.ts";
+import { appendChange } from "../../events/changes.repository.ts";
+import type { EventBus, UserChange } from "../../events/event-bus.ts";
+import { badRequest, conflict, notFound } from "../../http/errors.ts";
+import { presentDay, presentMessage } from "./messages.presenter.ts";
+import * as repo from "./messages.repository.ts";
+
+const SUMMARY_LENGTH = 200;
+
+/** The device's calendar day must be today somewhere on Earth (UTC-12 to UTC+14). */
+function assertPlausibleDay(dayKey: string, now: number) {
+  const dayStart = Date.parse(`${dayKey}T00:00:00Z`);
+  if (now < dayStart - 14 * 3600_000 || now > dayStart + DAY_MS + 12 * 3600_000) {
+    throw badRequest("date must be today's date on your device.", "date");
+  }
+}
+
+export function createMessagesService(deps: { db: Db; clock: Clock; bus: EventBus }) {
+  const { db, clock, bus } = deps;
+
+  async function cutoff(userId: string): Promise<number | null> {
+    const minutes = await repo.retentionOf(db, userId);
+    return minutes === null ? null : clock.now() - minutes * 60_000;
+  }
+
+  return {
+    async listDays(userId: string): Promise<DateMessages[]> {
+      return (await repo.listDays(db, userId)).map(presentDay);
+    },
+
+    async dayMessages(userId: string, dayId: string): Promise<{ day: DateMessages; messages: Message[] }> {
+      const day = await repo.findDay(db, userId, dayId);
+      if (!day) throw notFound("day");
+      const messages = await repo.listDayMessages(db, userId, dayId, await cutoff(userId));
+      return { day: presentDay(day), messages: messages.map(presentMessage) };
+    },
+
+    /**
+     * Stores a message of the user's device day and counts it into the day summary, in one transaction.
+     * The id comes from the client: sending it again returns the stored message instead of a copy.
+     */
+    async send(
+      userId: string,
+      input: SendMessageInput & { type?: MessageRowType; filename?: string; file_url?: string },
+    ): Promise<{ message: Message; day: DateMessages; created: boolean }> {
+      const now = clock.now();
+      const dayKey = dayKeyOf(input.date);
+      assertPlausibleDay(dayKey, now);
+      const changes: UserChange[] = [];
+      const result = await db.transaction().execute(async (trx) => {
+        const existing = await repo.findMessage(trx, input.id);
+        if (existing) {
+          if (existing.user_id !== userId) throw conflict("conflict", "That message id is already in use.");
+          const day = await repo.findDay(trx, userId, existing.date_message_id);
+          if (!day) throw notFound("day");
+          return { message: existing, day, created: false };
+        }
+        const dayBefore = await repo.ensureDay(trx, userId, input.date, dayKey, randomUUID(), now);
+        const message: MessagesTable = {
+          id: input.id,
+          user_id: userId,
+          date_message_id: dayBefore.id,
+          type: input.type ?? "text",
+          content: input.content,
+          filename: input.filename ?? "",
+          file_url: input.file_url ?? "",
+          date: input.date,
+          time: input.time,
+          url: "",
+          created_at: now,
+        };
+        await repo.insertMessage(trx, message);
+        const summary = message.type === "text" ? message.content.slice(0, SUMMARY_LENGTH) : message.filename;
+        const day = await repo.addToDaySummary(trx, dayBefore.id, message, summary, now);
+        const daySeq = await appendChange(trx, userId, "day.upserted", day.id, now);
+        const messageSeq = await appendChange(trx, userId, "message.created", message.id, now);
+        changes.push(
+          { userId, seq: daySeq, event: { kind: "day.upserted", day: presentDay(day) } },
+          { userId, seq: messageSeq, event: { kind: "message.created", message: presentMessage(message) } },
+        );
+        return { message, day, created: true };
+      });
+      for (const change of changes) bus.publish(change);
+      return { message: presentMessage(result.message), day: presentDay(result.day), created: result.created };
+    },
+
+    async search(userId: string, text: string): Promise<SearchResult[]> {
+      const rows = await repo.searchMessages(db, userId, text, await cutoff(userId), 50);
+      return rows.map((r) => ({ message: presentMessage(r.message), day: presentDay(r.day) }));
+    },
+  };
+}
+
+type MessageRowType = Message["type"];
+
+export type MessagesService = ReturnType<typeof createMessagesService>;

@@ -1,0 +1,96 @@
+/**
+ * Enforces each plan's retention on the server: expired messages are deleted for good and every open
+ * view of their owner is told. Also renews subscriptions and forgets old change-log entries.
+ */
+import type { Clock } from "../../clock.ts";
+import type { Db } from "../../db/database.ts";
+import { appendChange, pruneChanges } from "../../events/changes.repository.ts";
+import type { EventBus } from "../../events/event-bus.ts";
+import type { PlansService } from "../plans/plans.service.ts";
+
+const BATCH = 1000;
+/** How long a device may be away and still catch up change by change instead of refetching. */
+export const CHANGE_LOG_KEEP_MS = 7 * 24 * 60 * 60 * 1000;
+
+export interface SweepResult {
+  deletedMessages: number;
+  renewedSubscriptions: number;
+}
+
+export function createRetentionSweeper(deps: {
+  db: Db;
+  clock: Clock;
+  bus: EventBus;
+  plans: PlansService;
+  onMessagesDeleted?: (ids: string[]) => Promise<void>;
+}) {
+  const { db, clock, bus } = deps;
+
+  async function deleteForUser(userId: string, ids: string[]) {
+    const now = clock.now();
+    const seq = await db.transaction().execute(async (trx) => {
+      await trx.deleteFrom("messages").where("id", "in", ids).where("user_id", "=", userId).execute();
+      return appendChange(trx, userId, "messages.deleted", JSON.stringify(ids), now);
+    });
+    bus.publish({ userId, seq, event: { kind: "messages.deleted", ids } });
+    await deps.onMessagesDeleted?.(ids);
+  }
+
+  async function sweepMessages(): Promise<number> {
+    const now = clock.now();
+    const durations = await db
+      .selectFrom("users")
+      .innerJoin("subscriptions", "subscriptions.id", "users.actual_subscription_id")
+      .select("subscriptions.max_message_duration as minutes")
+      .where("subscriptions.max_message_duration", "is not", null)
+      .distinct()
+      .execute();
+    let deleted = 0;
+    for (const { minutes } of durations) {
+      const cutoff = now - Number(minutes) * 60_000;
+      for (;;) {
+        const expired = await db
+          .selectFrom("messages")
+          .select(["messages.id", "messages.user_id"])
+          .where("messages.created_at", "<", cutoff)
+          .where("messages.user_id", "in", (eb) =>
+            eb
+              .selectFrom("users")
+              .innerJoin("subscriptions", "subscriptions.id", "users.actual_subscription_id")
+              .select("users.id")
+              .where("subscriptions.max_message_duration", "=", Number(minutes)),
+          )
+          .limit(BATCH)
+          .execute();
+        if (expired.length === 0) break;
+        const byUser = new Map<string, string[]>();
+        for (const m of expired) byUser.set(m.user_id, [...(byUser.get(m.user_id) ?? []), m.id]);
+        for (const [userId, ids] of byUser) await deleteForUser(userId, ids);
+        deleted += expired.length;
+        if (expired.length < BATCH) break;
+      }
+    }
+    return deleted;
+  }
+
+  let running: Promise<SweepResult> | undefined;
+
+  return {
+    /** One pass; concurrent calls share the pass in progress. */
+    sweep(): Promise<SweepResult> {
+      running ??= (async () => {
+        try {
+          const renewedSubscriptions = await deps.plans.renewExpired();
+          const deletedMessages = await sweepMessages();
+          await pruneChanges(db, clock.now() - CHANGE_LOG_KEEP_MS);
+          return { deletedMessages, renewedSubscriptions };
+        } finally {
+          running = undefined;
+        }
+      })();
+      return running;
+    },
+  };
+}
+
+export type RetentionSweeper = ReturnType<typeof createRetentionSweeper>;

@@ -1,0 +1,132 @@
+/**
+ * The live connection of a device: authenticated at the handshake, it replays what the device missed
+ * (by per-user sequence number) and then forwards each change of the user's data, strictly in order.
+ */
+import { API, type ClientLiveMessage, LIVE_CLOSE, type ServerLiveMessage } from "@daysync/shared";
+import type { FastifyInstance } from "fastify";
+import type { WebSocket } from "ws";
+import type { Clock } from "../clock.ts";
+import type { Db } from "../db/database.ts";
+import { changesSince } from "../events/changes.repository.ts";
+import type { EventBus, UserChange } from "../events/event-bus.ts";
+import { errorBody } from "../http/errors.ts";
+import { eventOf } from "./replay.ts";
+
+const HEARTBEAT_MS = 30_000;
+
+export function liveRoutes(app: FastifyInstance, deps: { db: Db; bus: EventBus; clock: Clock }) {
+  const { db, bus, clock } = deps;
+  const socketsBySession = new Map<string, Set<WebSocket>>();
+
+  const stopSessionNotices = bus.subscribeSessions((notice) => {
+    for (const socket of socketsBySession.get(notice.sessionId) ?? []) socket.close(LIVE_CLOSE.sessionRevoked, "Signed out");
+  });
+
+  const heartbeat = setInterval(() => {
+    for (const sockets of socketsBySession.values()) {
+      for (const socket of sockets as Set<WebSocket & { alive?: boolean }>) {
+        if (socket.alive === false) socket.terminate();
+        else {
+          socket.alive = false;
+          socket.ping();
+        }
+      }
+    }
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+  app.addHook("onClose", async () => {
+    clearInterval(heartbeat);
+    stopSessionNotices();
+    for (const sockets of socketsBySession.values()) for (const s of sockets) s.close(1001, "Server shutting down");
+  });
+
+  app.get(
+    API.live,
+    {
+      websocket: true,
+      preValidation: async (request, reply) => {
+        if (!request.auth) return reply.status(401).send(errorBody("unauthenticated", "Please sign in to continue."));
+      },
+    },
+    (socket, request) => {
+      const auth = request.auth;
+      if (!auth) return socket.close(LIVE_CLOSE.unauthorized, "Not signed in");
+      const { userId, sessionId } = auth;
+      const live = socket as WebSocket & { alive?: boolean };
+      live.alive = true;
+      socket.on("pong", () => {
+        live.alive = true;
+      });
+
+      const sessionSockets = socketsBySession.get(sessionId) ?? new Set();
+      socketsBySession.set(sessionId, sessionSockets);
+      sessionSockets.add(socket);
+
+      /** Highest seq this device has been sent; -1 until it says where to resume. */
+      let lastSent = -1;
+      let queue = Promise.resolve();
+      const enqueue = (work: () => Promise<void>) => {
+        queue = queue.then(work).catch((error) => {
+          request.log.error({ err: error }, "live connection failed");
+          socket.close(1011, "Internal error");
+        });
+      };
+      const send = (message: ServerLiveMessage) => {
+        if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+      };
+
+      async function replay(since: number, upTo?: number): Promise<void> {
+        const { rows, current, complete } = await changesSince(db, userId, since);
+        if (!complete) {
+          send({ type: "reset", seq: current });
+          lastSent = current;
+          return;
+        }
+        const now = clock.now();
+        for (const row of rows) {
+          if (upTo !== undefined && row.seq > upTo) break;
+          const event = await eventOf(db, userId, row, now);
+          if (event) send({ type: "event", seq: row.seq, event });
+          lastSent = row.seq;
+        }
+        if (upTo === undefined) lastSent = Math.max(lastSent, current);
+      }
+
+      function deliver(change: UserChange): Promise<void> {
+        if (lastSent < 0 || change.seq <= lastSent) return Promise.resolve();
+        if (change.seq === lastSent + 1) {
+          send({ type: "event", seq: change.seq, event: change.event });
+          lastSent = change.seq;
+          return Promise.resolve();
+        }
+        // A change from another transaction arrived first: fill the gap from the log, in order.
+        return replay(lastSent, change.seq);
+      }
+
+      const unsubscribe = bus.subscribe(userId, (change) => enqueue(() => deliver(change)));
+
+      socket.on("message", (raw) => {
+        let message: ClientLiveMessage;
+        try {
+          message = JSON.parse(String(raw)) as ClientLiveMessage;
+        } catch {
+          return socket.close(1007, "Messages must be JSON");
+        }
+        if (message.type === "ping") return send({ type: "pong" });
+        if (message.type === "resume" && Number.isSafeInteger(message.since) && message.since >= 0) {
+          return enqueue(async () => {
+            await replay(message.since);
+            send({ type: "ready", seq: lastSent });
+          });
+        }
+        socket.close(1008, "Unknown message");
+      });
+
+      socket.on("close", () => {
+        unsubscribe();
+        sessionSockets.delete(socket);
+        if (sessionSockets.size === 0) socketsBySession.delete(sessionId);
+      });
+    },
+  );
+}

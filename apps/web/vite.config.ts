@@ -1,0 +1,14 @@
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vite";
+
+const serverPort = process.env.PORT ?? "8080";
+
+export default defineConfig({
+  plugins: [react()],
+  server: {
+    proxy: {
+      "/api": { target: `http://127.0.0.1:${serverPort}`, ws: true },
+    },
+  },
+  build: { outDir: "dist", sourcemap: false },
+});

@@ -1,0 +1,27 @@
+/** The live protocol: what travels on a device's WebSocket, typed for both ends. */
+import type { DateMessages, Message, User } from "./entities.ts";
+
+export type LiveEvent =
+  | { kind: "day.upserted"; day: DateMessages }
+  | { kind: "message.created"; message: Message }
+  | { kind: "messages.deleted"; ids: string[] }
+  | { kind: "user.updated"; user: User };
+
+/** Client → server. `since` is the last sequence number the device applied (0 for none). */
+export type ClientLiveMessage = { type: "resume"; since: number } | { type: "ping" };
+
+/** Server → client. */
+export type ServerLiveMessage =
+  /** One change of the user's data, numbered by a per-user sequence. */
+  | { type: "event"; seq: number; event: LiveEvent }
+  /** Replay done: the device is current up to `seq`. */
+  | { type: "ready"; seq: number }
+  /** The device is too far behind to replay; it refetches everything and continues from `seq`. */
+  | { type: "reset"; seq: number }
+  | { type: "pong" };
+
+/** Close codes the server uses on the live connection. */
+export const LIVE_CLOSE = {
+  unauthorized: 4401,
+  sessionRevoked: 4403,
+} as const;

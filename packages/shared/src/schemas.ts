@@ -1,0 +1,76 @@
+/** Request contracts, shared by the app's forms and the server's validation. */
+import { z } from "zod";
+import { parseStoredDate, STORED_DATE_PATTERN, STORED_TIME_PATTERN } from "./formats.ts";
+import { PREMIUM_RETENTION_CHOICES } from "./plans.ts";
+import { VALIDATION } from "./ui-text.ts";
+
+const email = z
+  .string({ error: VALIDATION.emailRequired })
+  .trim()
+  .min(1, VALIDATION.emailRequired)
+  .max(254, VALIDATION.emailInvalid)
+  .pipe(z.email(VALIDATION.emailInvalid));
+
+const password = z
+  .string({ error: VALIDATION.passwordRequired })
+  .min(1, VALIDATION.passwordRequired)
+  .max(256, "Password must be at most 256 characters.");
+
+export const loginSchema = z.object({ email, password });
+export type LoginInput = z.infer<typeof loginSchema>;
+
+/** The register form: the spec has no password length rule on the client. */
+export const registerFormSchema = z
+  .object({
+    name: z
+      .string({ error: VALIDATION.nameRequired })
+      .trim()
+      .min(1, VALIDATION.nameRequired)
+      .max(100, "Name must be at most 100 characters."),
+    email,
+    password,
+    confirm_password: z.string({ error: VALIDATION.confirmRequired }).min(1, VALIDATION.confirmRequired),
+  })
+  .refine((v) => v.password === v.confirm_password, {
+    message: VALIDATION.passwordsMatch,
+    path: ["confirm_password"],
+  });
+export type RegisterInput = z.infer<typeof registerFormSchema>;
+
+/** The server adds its password policy on top of the form's rules. */
+export const registerRequestSchema = registerFormSchema.refine((v) => v.password.length >= 8, {
+  message: VALIDATION.passwordTooShort,
+  path: ["password"],
+});
+
+export const MAX_MESSAGE_LENGTH = 20_000;
+
+/** The composer's form. */
+export const messageFormSchema = z.object({
+  message: z.string().trim().min(1, VALIDATION.message).max(MAX_MESSAGE_LENGTH, `A message is at most ${MAX_MESSAGE_LENGTH} characters.`),
+});
+
+/** A text message as sent; the client makes the id so a retried send never duplicates. */
+export const sendMessageSchema = z.object({
+  id: z.uuid("Message id must be a UUID."),
+  content: z.string().trim().min(1, VALIDATION.message).max(MAX_MESSAGE_LENGTH, `A message is at most ${MAX_MESSAGE_LENGTH} characters.`),
+  date: z
+    .string()
+    .regex(STORED_DATE_PATTERN, "date must be M/d/yyyy.")
+    .refine((d) => parseStoredDate(d) !== null, "date must be a real calendar date."),
+  time: z.string().regex(STORED_TIME_PATTERN, "time must be h:mm a."),
+});
+export type SendMessageInput = z.infer<typeof sendMessageSchema>;
+
+export const retentionSchema = z.object({
+  max_message_duration: z.union(
+    PREMIUM_RETENTION_CHOICES.map((c) => (c === null ? z.null() : z.literal(c))),
+    { error: "Retention must be 60, 1440 or null (unlimited)." },
+  ),
+});
+
+export const searchQuerySchema = z.object({
+  q: z.string().trim().min(1, "Type something to search for.").max(200, "A search is at most 200 characters."),
+});
+
+export const dayIdParamsSchema = z.object({ id: z.uuid("Day id must be a UUID.") });
