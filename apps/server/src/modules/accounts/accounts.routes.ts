@@ -27,7 +27,7 @@ export function accountsRoutes(
     errorResponseBuilder: (_request: FastifyRequest, context: { ttl: number }) => tooManyRequests(Math.ceil(context.ttl / 1000)),
   };
 
-  app.post(API.register, { config: { rateLimit } }, async (request, reply) => {
+  app.post(API.register, async (request, reply) => {
     const input = parse(registerRequestSchema, request.body);
     const { user, session } = await accounts.register(input, deviceOf(request));
     setSessionCookie(reply, session.token, cookieSecure);

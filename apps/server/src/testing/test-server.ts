@@ -1,0 +1,175 @@
+/** A real server on a loopback port with a fresh SQLite file and a clock the test can move. */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { API, formatStoredDate, formatStoredTime, SESSION_COOKIE, type ServerLiveMessage, type User } from "@daysync/shared";
+import WebSocket from "ws";
+import { loadConfig } from "../config/config.ts";
+import { type AppParts, buildApp } from "../http/app.ts";
+
+export class TestClock {
+  constructor(public current = Date.now()) {}
+  now = () => this.current;
+  advance(ms: number) {
+    this.current += ms;
+  }
+}
+
+export interface TestServer extends AppParts {
+  url: string;
+  dataDir: string;
+  clock: TestClock;
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "daysync-test-"));
+  const fullEnv = { NODE_ENV: "test", DATA_DIR: dataDir, LOG_LEVEL: "silent", WEB_DIST: path.join(dataDir, "no-web"), ...env };
+  const clock = new TestClock();
+  const parts = await buildApp(loadConfig(fullEnv), { clock });
+  await parts.app.listen({ port: 0, host: "127.0.0.1" });
+  const address = parts.app.server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  return {
+    ...parts,
+    url: `http://127.0.0.1:${port}`,
+    dataDir,
+    clock,
+    env: fullEnv,
+    async close() {
+      await parts.app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** One device: an HTTP client that keeps its session cookie, and opens live connections with it. */
+export class Device {
+  cookie = "";
+  constructor(readonly baseUrl: string) {}
+
+  async request<T = Record<string, unknown>>(
+    method: string,
+    pathname: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<ApiResponse<T>> {
+    const res = await fetch(this.baseUrl + pathname, {
+      method,
+      headers: {
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+        ...(this.cookie ? { cookie: this.cookie } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const setCookie = res.headers.getSetCookie().find((c) => c.startsWith(`${SESSION_COOKIE}=`));
+    if (setCookie) {
+      const value = setCookie.split(";")[0] ?? "";
+      this.cookie = value.endsWith("=") ? "" : value;
+    }
+    const text = await res.text();
+    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T, headers: res.headers };
+  }
+
+  get<T = Record<string, unknown>>(pathname: string) {
+    return this.request<T>("GET", pathname);
+  }
+
+  post<T = Record<string, unknown>>(pathname: string, body?: unknown) {
+    return this.request<T>("POST", pathname, body);
+  }
+
+  async register(name: string, email: string, password = "correct horse"): Promise<User> {
+    const res = await this.post<{ user: User }>(API.register, { name, email, password, confirm_password: password });
+    if (res.status !== 201) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body.user;
+  }
+
+  async login(email: string, password = "correct horse"): Promise<User> {
+    const res = await this.post<{ user: User }>(API.login, { email, password });
+    if (res.status !== 200) throw new Error(`login failed: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body.user;
+  }
+
+  /** Opens the live connection and resumes from `since`. */
+  async live(since = 0): Promise<LiveClient> {
+    const socket = new WebSocket(`${this.baseUrl.replace("http", "ws")}${API.live}`, {
+      headers: this.cookie ? { cookie: this.cookie } : {},
+    });
+    const client = new LiveClient(socket);
+    await new Promise<void>((resolve, reject) => {
+      socket.once("open", () => resolve());
+      socket.once("unexpected-response", (_req, res) => reject(new Error(`live refused: ${res.statusCode}`)));
+      socket.once("error", reject);
+    });
+    socket.send(JSON.stringify({ type: "resume", since }));
+    return client;
+  }
+}
+
+/** Collects what the server sends on a live connection and waits for what a test expects. */
+export class LiveClient {
+  readonly received: ServerLiveMessage[] = [];
+  closeCode: number | undefined;
+  private waiters: Array<() => void> = [];
+
+  constructor(readonly socket: WebSocket) {
+    socket.on("message", (raw) => {
+      this.received.push(JSON.parse(String(raw)) as ServerLiveMessage);
+      for (const w of this.waiters) w();
+    });
+    socket.on("close", (code) => {
+      this.closeCode = code;
+      for (const w of this.waiters) w();
+    });
+  }
+
+  events() {
+    return this.received.flatMap((m) => (m.type === "event" ? [m] : []));
+  }
+
+  /** Resolves when `predicate` holds for what has arrived; rejects after `timeoutMs`. */
+  async waitFor(predicate: (received: ServerLiveMessage[]) => boolean, timeoutMs = 3000): Promise<void> {
+    if (predicate(this.received)) return;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`timed out; received ${JSON.stringify(this.received)}`)), timeoutMs);
+      const check = () => {
+        if (predicate(this.received)) {
+          clearTimeout(timer);
+          this.waiters = this.waiters.filter((w) => w !== check);
+          resolve();
+        }
+      };
+      this.waiters.push(check);
+    });
+  }
+
+  waitForClose(timeoutMs = 3000): Promise<number> {
+    return new Promise((resolve, reject) => {
+      if (this.closeCode !== undefined) return resolve(this.closeCode);
+      const timer = setTimeout(() => reject(new Error("socket did not close")), timeoutMs);
+      this.socket.once("close", (code) => {
+        clearTimeout(timer);
+        resolve(code);
+      });
+    });
+  }
+
+  close() {
+    this.socket.close();
+  }
+}
+
+/** A text message as a device would send it at the clock's current time. */
+export function textMessage(content: string, now: number) {
+  const at = new Date(now);
+  return { id: crypto.randomUUID(), content, date: formatStoredDate(at), time: formatStoredTime(at) };
+}
