@@ -58,7 +58,7 @@ describe("registration", () => {
   it("answers 400 for a body that is not JSON", async () => {
     const res = await fetch(server.url + API.register, { method: "POST", headers: { "content-type": "application/json" }, body: "{oops" });
     expect(res.status).toBe(400);
-    expect((await res.json()).error.code).toBe("validation");
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("validation");
   });
 });
 
