@@ -10,6 +10,10 @@ export const API = {
   messages: "/api/messages",
   search: "/api/search",
   live: "/api/live",
+  /** tus endpoint: POST creates an upload, PATCH/HEAD/DELETE on its Location. */
+  uploads: "/api/uploads",
+  uploadLimit: "/api/uploads/limit",
+  file: (uploadId: string) => `/api/files/${uploadId}`,
 } as const;
 
 export const SESSION_COOKIE = "daysync_session";

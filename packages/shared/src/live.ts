@@ -1,11 +1,16 @@
 /** The live protocol: what travels on a device's WebSocket, typed for both ends. */
+import type { SignedInDevice } from "./devices.ts";
 import type { DateMessages, Message, User } from "./entities.ts";
 
 export type LiveEvent =
   | { kind: "day.upserted"; day: DateMessages }
   | { kind: "message.created"; message: Message }
   | { kind: "messages.deleted"; ids: string[] }
-  | { kind: "user.updated"; user: User };
+  | { kind: "user.updated"; user: User }
+  /** A device of the user was signed in by pairing; `device.id` is its session id. */
+  | { kind: "device.signed_in"; device: SignedInDevice }
+  /** A device of the user was signed out (from the Devices list or by itself). */
+  | { kind: "device.signed_out"; id: string };
 
 /** Client → server. `since` is the last sequence number the device applied (0 for none). */
 export type ClientLiveMessage = { type: "resume"; since: number } | { type: "ping" };

@@ -45,6 +45,12 @@ export const registerRequestSchema = registerFormSchema.refine((v) => v.password
 
 export const MAX_MESSAGE_LENGTH = 20_000;
 
+const storedDate = z
+  .string({ error: "date is required." })
+  .regex(STORED_DATE_PATTERN, "date must be M/d/yyyy.")
+  .refine((d) => parseStoredDate(d) !== null, "date must be a real calendar date.");
+const storedTime = z.string({ error: "time is required." }).regex(STORED_TIME_PATTERN, "time must be h:mm a.");
+
 /** The composer's form. */
 export const messageFormSchema = z.object({
   message: z.string().trim().min(1, VALIDATION.message).max(MAX_MESSAGE_LENGTH, `A message is at most ${MAX_MESSAGE_LENGTH} characters.`),
@@ -54,13 +60,24 @@ export const messageFormSchema = z.object({
 export const sendMessageSchema = z.object({
   id: z.uuid("Message id must be a UUID."),
   content: z.string().trim().min(1, VALIDATION.message).max(MAX_MESSAGE_LENGTH, `A message is at most ${MAX_MESSAGE_LENGTH} characters.`),
-  date: z
-    .string()
-    .regex(STORED_DATE_PATTERN, "date must be M/d/yyyy.")
-    .refine((d) => parseStoredDate(d) !== null, "date must be a real calendar date."),
-  time: z.string().regex(STORED_TIME_PATTERN, "time must be h:mm a."),
+  date: storedDate,
+  time: storedTime,
 });
 export type SendMessageInput = z.infer<typeof sendMessageSchema>;
+
+/** What the app tells the server when it starts an upload (tus Upload-Metadata). */
+export const uploadMetadataSchema = z.object({
+  filename: z
+    .string({ error: "filename is required." })
+    .trim()
+    .min(1, "filename is required.")
+    .max(255, "A file name is at most 255 characters."),
+  filetype: z.string().max(255).default(""),
+  message_id: z.uuid("message_id must be a UUID."),
+  date: storedDate,
+  time: storedTime,
+});
+export type UploadMetadata = z.infer<typeof uploadMetadataSchema>;
 
 export const retentionSchema = z.object({
   max_message_duration: z.union(

@@ -22,6 +22,22 @@ const envSchema = z.object({
     .positive()
     .default(15 * 60 * 1000),
   SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(20_000),
+  FREE_MAX_FILE_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(100 * 1024 * 1024),
+  PREMIUM_MAX_FILE_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(2 * 1024 * 1024 * 1024),
+  /** Incomplete uploads untouched this long are deleted. */
+  UPLOAD_EXPIRY_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(24 * 60 * 60 * 1000),
 });
 
 export interface Config {
@@ -36,6 +52,9 @@ export interface Config {
   trustProxy: boolean;
   loginRateLimit: { max: number; windowMs: number };
   sweepIntervalMs: number;
+  filesDir: string;
+  maxFileBytes: { free: number; premium: number };
+  uploadExpiryMs: number;
 }
 
 const repoRoot = path.resolve(import.meta.dirname, "../../../..");
@@ -60,5 +79,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     loginRateLimit: { max: e.LOGIN_RATE_LIMIT_MAX, windowMs: e.LOGIN_RATE_LIMIT_WINDOW_MS },
     sweepIntervalMs: e.SWEEP_INTERVAL_MS,
+    filesDir: path.join(dataDir, "files"),
+    maxFileBytes: { free: e.FREE_MAX_FILE_BYTES, premium: e.PREMIUM_MAX_FILE_BYTES },
+    uploadExpiryMs: e.UPLOAD_EXPIRY_MS,
   };
 }

@@ -86,6 +86,49 @@ export interface UserEventsTable {
   created_at: number;
 }
 
+/** A finished upload: the stored file behind a file message. The bytes live in storage under `id`. */
+export interface UploadsTable {
+  id: string;
+  user_id: string;
+  message_id: string;
+  /** The name the file had on the device; only for display and the download's file name. */
+  filename: string;
+  mime: string;
+  size: number;
+  created_at: number;
+}
+
+/** Sign-in by a connected device: one row per QR code shown; single use, short-lived. */
+export interface PairingRequestsTable {
+  id: string;
+  /** sha256 of the QR's random code; the code itself is never stored. */
+  code_hash: string;
+  short_code: string;
+  /** sha256 of the secret only the asking device holds. */
+  secret_hash: string;
+  user_agent: string;
+  ip: string;
+  status: "pending" | "approved" | "denied" | "used";
+  created_at: number;
+  expires_at: number;
+  /** The approver's account: the one the asking device is signed in to. */
+  user_id: string | null;
+  decided_at: number | null;
+  token_hash: string | null;
+  token_expires_at: number | null;
+}
+
+/** A Web Push subscription of one signed-in device; it goes when that session ends. */
+export interface PushSubscriptionsTable {
+  id: string;
+  user_id: string;
+  session_id: string;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  created_at: number;
+}
+
 export interface Database {
   subscriptions_types: SubscriptionsTypesTable;
   users: UsersTable;
@@ -94,4 +137,7 @@ export interface Database {
   date_messages: DateMessagesTable;
   messages: MessagesTable;
   user_events: UserEventsTable;
+  pairing_requests: PairingRequestsTable;
+  push_subscriptions: PushSubscriptionsTable;
+  uploads: UploadsTable;
 }

@@ -3,7 +3,13 @@ import type { Transaction } from "kysely";
 import type { Db } from "../db/database.ts";
 import type { Database } from "../db/schema.ts";
 
-export type ChangeKind = "day.upserted" | "message.created" | "messages.deleted" | "user.updated";
+export type ChangeKind =
+  | "day.upserted"
+  | "message.created"
+  | "messages.deleted"
+  | "user.updated"
+  | "device.signed_in"
+  | "device.signed_out";
 
 export interface ChangeRow {
   seq: number;

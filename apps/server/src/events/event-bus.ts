@@ -9,11 +9,16 @@ export interface UserChange {
 
 export type SessionNotice = { kind: "session.revoked"; userId: string; sessionId: string };
 
+/** A pairing request was approved or denied: its waiting device (on any process) is told. */
+export type PairingNotice = { kind: "pairing.decided"; requestId: string };
+
 export interface EventBus {
   publish(change: UserChange): void;
   subscribe(userId: string, listener: (change: UserChange) => void): () => void;
   publishSession(notice: SessionNotice): void;
   subscribeSessions(listener: (notice: SessionNotice) => void): () => void;
+  publishPairing(notice: PairingNotice): void;
+  subscribePairing(listener: (notice: PairingNotice) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -21,6 +26,7 @@ export interface EventBus {
 export function createInProcessBus(): EventBus {
   const byUser = new Map<string, Set<(c: UserChange) => void>>();
   const sessionListeners = new Set<(n: SessionNotice) => void>();
+  const pairingListeners = new Set<(n: PairingNotice) => void>();
   return {
     publish(change) {
       for (const l of byUser.get(change.userId) ?? []) l(change);
@@ -41,9 +47,17 @@ export function createInProcessBus(): EventBus {
       sessionListeners.add(listener);
       return () => sessionListeners.delete(listener);
     },
+    publishPairing(notice) {
+      for (const l of pairingListeners) l(notice);
+    },
+    subscribePairing(listener) {
+      pairingListeners.add(listener);
+      return () => pairingListeners.delete(listener);
+    },
     async close() {
       byUser.clear();
       sessionListeners.clear();
+      pairingListeners.clear();
     },
   };
 }

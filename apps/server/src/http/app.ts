@@ -1,6 +1,7 @@
 /** Builds the Daysync server: API, live connection, retention sweeper and the web app, from one set of parts. */
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { CONTACT } from "@daysync/shared";
 import fastifyCookie from "@fastify/cookie";
 import fastifyRateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
@@ -13,12 +14,27 @@ import { createInProcessBus, type EventBus } from "../events/event-bus.ts";
 import { accountsRoutes } from "../modules/accounts/accounts.routes.ts";
 import { createAccountsService } from "../modules/accounts/accounts.service.ts";
 import { createSessionsRepository } from "../modules/accounts/sessions.repository.ts";
+import { devicesRoutes } from "../modules/devices/devices.routes.ts";
+import { createDevicesService } from "../modules/devices/devices.service.ts";
 import { messagesRoutes } from "../modules/messages/messages.routes.ts";
 import { createMessagesService } from "../modules/messages/messages.service.ts";
+import { pairingRoutes } from "../modules/pairing/pairing.routes.ts";
+import { createPairingService } from "../modules/pairing/pairing.service.ts";
+import { pairingLiveRoutes } from "../modules/pairing/pairing-live.routes.ts";
 import { plansRoutes } from "../modules/plans/plans.routes.ts";
 import { createPlansService } from "../modules/plans/plans.service.ts";
+import { pushRoutes } from "../modules/push/push.routes.ts";
+import { createPushService } from "../modules/push/push.service.ts";
+import { createPushSubscriptionsRepository } from "../modules/push/push-subscriptions.repository.ts";
+import { loadOrCreateVapidKeys } from "../modules/push/vapid-keys.ts";
+import { createWebPushSender } from "../modules/push/web-push.adapter.ts";
 import { createRetentionSweeper, type RetentionSweeper } from "../modules/retention/retention.sweeper.ts";
+import { createUploadsRepository } from "../modules/uploads/uploads.repository.ts";
+import { uploadsRoutes } from "../modules/uploads/uploads.routes.ts";
+import { createUploadsService } from "../modules/uploads/uploads.service.ts";
 import { liveRoutes } from "../realtime/live.routes.ts";
+import { createDiskStorage } from "../storage/disk-storage.ts";
+import type { FileStorage } from "../storage/file-storage.ts";
 import { registerAuth } from "./auth.ts";
 import { AppError, errorBody } from "./errors.ts";
 
@@ -27,6 +43,7 @@ export interface AppParts {
   db: Db;
   bus: EventBus;
   sweeper: RetentionSweeper;
+  storage: FileStorage;
 }
 
 export interface BuildOptions {
@@ -54,11 +71,22 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const plans = createPlansService({ db, clock, bus });
   const accounts = createAccountsService({ db, clock, sessions });
   const messages = createMessagesService({ db, clock, bus });
-  const sweeper = createRetentionSweeper({ db, clock, bus, plans });
+  const storage = await createDiskStorage(config.filesDir, config.uploadExpiryMs);
+  const uploads = createUploadsRepository(db);
+  const uploadsService = createUploadsService({ storage, uploads, messages, clock, config });
+  const sweeper = createRetentionSweeper({
+    db,
+    clock,
+    bus,
+    plans,
+    onMessagesDeleted: uploadsService.removeForMessages,
+    removeAbandonedUploads: () => storage.removeExpired(),
+  });
 
   const app = Fastify({
     logger: { level: config.logLevel },
     trustProxy: config.trustProxy,
+    forceCloseConnections: true,
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -101,8 +129,27 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.get("/api/health", async () => ({ ok: true }));
   accountsRoutes(app, { accounts, sessions, bus, cookieSecure: config.cookieSecure, loginRateLimit: config.loginRateLimit });
   plansRoutes(app, { plans });
-  messagesRoutes(app, { messages });
+  const devices = createDevicesService({ db, clock, bus });
+  const pairing = createPairingService({ db, clock, bus, sessions, devices });
+  const vapid = loadOrCreateVapidKeys(config.dataDir);
+  const push = createPushService({
+    subscriptions: createPushSubscriptionsRepository(db),
+    sender: createWebPushSender(vapid, `mailto:${CONTACT.email}`),
+    publicKey: vapid.publicKey,
+    clock,
+    log: app.log,
+    allowAnyEndpoint: config.env === "test",
+  });
+  messagesRoutes(app, {
+    messages,
+    onCreated: (from, message) => void push.notifyNewMessage(from, message).catch((err) => app.log.warn({ err }, "push failed")),
+  });
+  devicesRoutes(app, { devices, cookieSecure: config.cookieSecure });
+  pairingRoutes(app, { pairing, cookieSecure: config.cookieSecure });
+  pairingLiveRoutes(app, { pairing, bus });
+  pushRoutes(app, { push });
   liveRoutes(app, { db, bus, clock });
+  uploadsRoutes(app, { uploadsService, uploads, storage });
 
   const indexHtml = path.join(config.webDist, "index.html");
   const serveWeb = existsSync(indexHtml);
@@ -139,5 +186,5 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await db.destroy();
   });
 
-  return { app, db, bus, sweeper };
+  return { app, db, bus, sweeper, storage };
 }

@@ -3,6 +3,7 @@ import type { LiveEvent } from "@daysync/shared";
 import type { Db } from "../db/database.ts";
 import type { ChangeRow } from "../events/changes.repository.ts";
 import { loadUser } from "../modules/accounts/user.presenter.ts";
+import { deviceEventOf } from "../modules/devices/devices.service.ts";
 import { presentDay, presentMessage } from "../modules/messages/messages.presenter.ts";
 import { findDay, findMessage, retentionOf } from "../modules/messages/messages.repository.ts";
 
@@ -25,5 +26,8 @@ export async function eventOf(db: Db, userId: string, change: ChangeRow, now: nu
       const user = await loadUser(db, userId);
       return user && { kind: "user.updated", user };
     }
+    case "device.signed_in":
+    case "device.signed_out":
+      return deviceEventOf(db, userId, change);
   }
 }

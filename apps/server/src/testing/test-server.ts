@@ -20,13 +20,17 @@ export interface TestServer extends AppParts {
   dataDir: string;
   clock: TestClock;
   env: Record<string, string>;
-  close(): Promise<void>;
+  /** Stops the server; its data stays when `keepData` is set, for a restart on the same folder. */
+  close(options?: { keepData?: boolean }): Promise<void>;
 }
 
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "daysync-test-"));
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: { dataDir?: string; clock?: TestClock } = {},
+): Promise<TestServer> {
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "daysync-test-"));
   const fullEnv = { NODE_ENV: "test", DATA_DIR: dataDir, LOG_LEVEL: "silent", WEB_DIST: path.join(dataDir, "no-web"), ...env };
-  const clock = new TestClock();
+  const clock = options.clock ?? new TestClock();
   const parts = await buildApp(loadConfig(fullEnv), { clock });
   await parts.app.listen({ port: 0, host: "127.0.0.1" });
   const address = parts.app.server.address();
@@ -37,9 +41,9 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     dataDir,
     clock,
     env: fullEnv,
-    async close() {
+    async close(closeOptions) {
       await parts.app.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!closeOptions?.keepData) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
@@ -77,6 +81,15 @@ export class Device {
     }
     const text = await res.text();
     return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T, headers: res.headers };
+  }
+
+  /** A request with raw headers and body, for protocols other than JSON (tus, downloads). */
+  raw(method: string, pathname: string, init: { headers?: Record<string, string>; body?: Uint8Array } = {}): Promise<Response> {
+    return fetch(this.baseUrl + pathname, {
+      method,
+      headers: { ...(this.cookie ? { cookie: this.cookie } : {}), ...init.headers },
+      body: init.body,
+    });
   }
 
   get<T = Record<string, unknown>>(pathname: string) {

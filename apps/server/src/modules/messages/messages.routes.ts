@@ -1,10 +1,18 @@
-import { API, dayIdParamsSchema, searchQuerySchema, sendMessageSchema } from "@daysync/shared";
+import { API, dayIdParamsSchema, type Message, searchQuerySchema, sendMessageSchema } from "@daysync/shared";
 import type { FastifyInstance } from "fastify";
 import { requireAuth } from "../../http/auth.ts";
 import { parse } from "../../http/validate.ts";
+import type { SessionAuth } from "../accounts/sessions.repository.ts";
 import type { MessagesService } from "./messages.service.ts";
 
-export function messagesRoutes(app: FastifyInstance, deps: { messages: MessagesService }) {
+export function messagesRoutes(
+  app: FastifyInstance,
+  deps: {
+    messages: MessagesService;
+    /** Told once about each new message and the device that sent it (push notifications). */
+    onCreated?: (from: SessionAuth, message: Message) => void;
+  },
+) {
   const { messages } = deps;
 
   app.get(API.days, async (request) => {
@@ -22,6 +30,7 @@ export function messagesRoutes(app: FastifyInstance, deps: { messages: MessagesS
     const auth = requireAuth(request);
     const input = parse(sendMessageSchema, request.body);
     const { message, day, created } = await messages.send(auth.userId, input);
+    if (created) deps.onCreated?.(auth, message);
     return reply.status(created ? 201 : 200).send({ message, day });
   });
 

@@ -13,7 +13,7 @@ import * as repo from "./messages.repository.ts";
 const SUMMARY_LENGTH = 200;
 
 /** The device's calendar day must be today somewhere on Earth (UTC-12 to UTC+14). */
-function assertPlausibleDay(dayKey: string, now: number) {
+export function assertPlausibleDay(dayKey: string, now: number) {
   const dayStart = Date.parse(`${dayKey}T00:00:00Z`);
   if (now < dayStart - 14 * 3600_000 || now > dayStart + DAY_MS + 12 * 3600_000) {
     throw badRequest("date must be today's date on your device.", "date");

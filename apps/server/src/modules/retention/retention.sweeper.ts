@@ -15,6 +15,7 @@ export const CHANGE_LOG_KEEP_MS = 7 * 24 * 60 * 60 * 1000;
 export interface SweepResult {
   deletedMessages: number;
   renewedSubscriptions: number;
+  removedUploads: number;
 }
 
 export function createRetentionSweeper(deps: {
@@ -22,7 +23,10 @@ export function createRetentionSweeper(deps: {
   clock: Clock;
   bus: EventBus;
   plans: PlansService;
+  /** Deletes what belonged to deleted messages (their files). */
   onMessagesDeleted?: (ids: string[]) => Promise<void>;
+  /** Deletes uploads that were started and never finished; returns how many. */
+  removeAbandonedUploads?: () => Promise<number>;
 }) {
   const { db, clock, bus } = deps;
 
@@ -83,7 +87,8 @@ export function createRetentionSweeper(deps: {
           const renewedSubscriptions = await deps.plans.renewExpired();
           const deletedMessages = await sweepMessages();
           await pruneChanges(db, clock.now() - CHANGE_LOG_KEEP_MS);
-          return { deletedMessages, renewedSubscriptions };
+          const removedUploads = (await deps.removeAbandonedUploads?.()) ?? 0;
+          return { deletedMessages, renewedSubscriptions, removedUploads };
         } finally {
           running = undefined;
         }

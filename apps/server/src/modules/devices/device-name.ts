@@ -1,0 +1,33 @@
+/** A readable device name ("Chrome 120 on Windows 10") from a User-Agent header, parsed with bowser. */
+import Bowser from "bowser";
+
+export interface DeviceName {
+  browser: string;
+  os: string;
+  name: string;
+}
+
+const UNKNOWN_BROWSER = "Unknown browser";
+const UNKNOWN_OS = "unknown system";
+/** Browsers freeze these in the User-Agent, so their version says nothing. */
+const FROZEN_VERSION = new Set(["Windows", "macOS"]);
+
+const major = (version: string | undefined) => version?.split(".")[0] ?? "";
+
+export function describeUserAgent(userAgent: string): DeviceName {
+  let browser = UNKNOWN_BROWSER;
+  let os = UNKNOWN_OS;
+  if (userAgent.trim()) {
+    try {
+      const parsed = Bowser.parse(userAgent);
+      const b = parsed.browser.name ? `${parsed.browser.name} ${major(parsed.browser.version)}`.trim() : "";
+      if (b) browser = b;
+      const osVersion = parsed.os.name && FROZEN_VERSION.has(parsed.os.name) ? "" : parsed.os.version;
+      const o = parsed.os.name ? `${parsed.os.name} ${osVersion ?? ""}`.trim() : "";
+      if (o) os = o;
+    } catch {
+      // An odd header is not an error; the device is just described as unknown.
+    }
+  }
+  return { browser, os, name: `${browser} on ${os}` };
+}

@@ -1,0 +1,53 @@
+/** The user's signed-in devices: list, sign one out, tell the others when one comes or goes. */
+import type { DeviceListItem, LiveEvent } from "@daysync/shared";
+import type { Clock } from "../../clock.ts";
+import type { Db } from "../../db/database.ts";
+import { appendChange, type ChangeRow } from "../../events/changes.repository.ts";
+import type { EventBus } from "../../events/event-bus.ts";
+import { notFound } from "../../http/errors.ts";
+import { presentDevice } from "./devices.presenter.ts";
+import { deleteDeviceRow, findDeviceRow, listDeviceRows } from "./devices.repository.ts";
+
+export function createDevicesService(deps: { db: Db; clock: Clock; bus: EventBus }) {
+  const { db, clock, bus } = deps;
+
+  return {
+    /** Every device of the user, most recently seen first, the asking one marked. */
+    async list(userId: string, currentSessionId: string): Promise<DeviceListItem[]> {
+      const rows = await listDeviceRows(db, userId);
+      return rows.map((row) => ({ ...presentDevice(row), current: row.id === currentSessionId }));
+    },
+
+    /** Ends that device's session: its cookie stops working and its live connection closes. 404 for another user's. */
+    async revoke(userId: string, sessionId: string): Promise<void> {
+      const now = clock.now();
+      const seq = await db.transaction().execute(async (trx) => {
+        if (!(await deleteDeviceRow(trx, userId, sessionId))) throw notFound("device");
+        return appendChange(trx, userId, "device.signed_out", sessionId, now);
+      });
+      bus.publishSession({ kind: "session.revoked", userId, sessionId });
+      bus.publish({ userId, seq, event: { kind: "device.signed_out", id: sessionId } });
+    },
+
+    /** Tells the user's devices that this session was just signed in. */
+    async announceSignIn(userId: string, sessionId: string): Promise<void> {
+      const now = clock.now();
+      const result = await db.transaction().execute(async (trx) => {
+        const row = await findDeviceRow(trx, userId, sessionId);
+        if (!row) return undefined;
+        return { row, seq: await appendChange(trx, userId, "device.signed_in", sessionId, now) };
+      });
+      if (result) bus.publish({ userId, seq: result.seq, event: { kind: "device.signed_in", device: presentDevice(result.row) } });
+    },
+  };
+}
+
+export type DevicesService = ReturnType<typeof createDevicesService>;
+
+/** Rebuilds a logged device change for replay; a device signed out since is skipped. */
+export async function deviceEventOf(db: Db, userId: string, change: ChangeRow): Promise<LiveEvent | undefined> {
+  if (change.kind === "device.signed_out") return { kind: "device.signed_out", id: change.ref };
+  if (change.kind !== "device.signed_in") return undefined;
+  const row = await findDeviceRow(db, userId, change.ref);
+  return row && { kind: "device.signed_in", device: presentDevice(row) };
+}

@@ -1,0 +1,75 @@
+/** Pairing requests: single-use, short-lived; every state change is one conditional UPDATE, so races have one winner. */
+import type { Db } from "../../db/database.ts";
+import type { PairingRequestsTable } from "../../db/schema.ts";
+
+export type PairingRow = PairingRequestsTable;
+
+export function createPairingRepository(db: Db) {
+  return {
+    async insert(row: PairingRow): Promise<void> {
+      await db.insertInto("pairing_requests").values(row).execute();
+    },
+
+    findById(id: string): Promise<PairingRow | undefined> {
+      return db.selectFrom("pairing_requests").selectAll().where("id", "=", id).executeTakeFirst();
+    },
+
+    findByCodeHash(codeHash: string): Promise<PairingRow | undefined> {
+      return db.selectFrom("pairing_requests").selectAll().where("code_hash", "=", codeHash).executeTakeFirst();
+    },
+
+    /** The newest request shown with this short code; older ones with the same code have expired or been answered. */
+    findByShortCode(shortCode: string): Promise<PairingRow | undefined> {
+      return db
+        .selectFrom("pairing_requests")
+        .selectAll()
+        .where("short_code", "=", shortCode)
+        .orderBy("created_at", "desc")
+        .limit(1)
+        .executeTakeFirst();
+    },
+
+    /** pending → approved/denied, only while unexpired; false when another answer (or the clock) won. */
+    async decide(id: string, status: "approved" | "denied", userId: string, now: number): Promise<boolean> {
+      const result = await db
+        .updateTable("pairing_requests")
+        .set({ status, user_id: userId, decided_at: now })
+        .where("id", "=", id)
+        .where("status", "=", "pending")
+        .where("expires_at", ">", now)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    /** Stores the hash of the one login token of an approved request; false if one was already minted. */
+    async mintToken(id: string, tokenHash: string, tokenExpiresAt: number): Promise<boolean> {
+      const result = await db
+        .updateTable("pairing_requests")
+        .set({ token_hash: tokenHash, token_expires_at: tokenExpiresAt })
+        .where("id", "=", id)
+        .where("status", "=", "approved")
+        .where("token_hash", "is", null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    /** approved → used, if the token is this request's and still fresh; false for a replay or a foreign token. */
+    async consumeToken(id: string, tokenHash: string, now: number): Promise<boolean> {
+      const result = await db
+        .updateTable("pairing_requests")
+        .set({ status: "used" })
+        .where("id", "=", id)
+        .where("status", "=", "approved")
+        .where("token_hash", "=", tokenHash)
+        .where("token_expires_at", ">", now)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    async deleteExpiredBefore(before: number): Promise<void> {
+      await db.deleteFrom("pairing_requests").where("expires_at", "<", before).execute();
+    },
+  };
+}
+
+export type PairingRepository = ReturnType<typeof createPairingRepository>;

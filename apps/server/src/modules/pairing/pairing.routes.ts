@@ -1,0 +1,55 @@
+import { PAIRING_API, pairingCodeParamsSchema, pairingExchangeSchema } from "@daysync/shared";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { requireAuth, setSessionCookie } from "../../http/auth.ts";
+import { tooManyRequests } from "../../http/errors.ts";
+import { parse } from "../../http/validate.ts";
+import type { PairingService } from "./pairing.service.ts";
+
+const deviceOf = (request: FastifyRequest) => ({ userAgent: request.headers["user-agent"] ?? "", ip: request.ip });
+
+/** Per address and minute: generous for a panel that refreshes every two minutes, tight for guessing short codes. */
+const limit = (max: number) => ({
+  rateLimit: {
+    max,
+    timeWindow: 60_000,
+    keyGenerator: (request: FastifyRequest) => request.ip,
+    errorResponseBuilder: (_request: FastifyRequest, context: { ttl: number }) => tooManyRequests(Math.ceil(context.ttl / 1000)),
+  },
+});
+
+export function pairingRoutes(app: FastifyInstance, deps: { pairing: PairingService; cookieSecure: boolean }) {
+  const { pairing } = deps;
+
+  // Anonymous by design: the device asking has no session yet.
+  app.post(PAIRING_API.requests, { config: limit(30) }, async (request, reply) => {
+    return reply.status(201).send(await pairing.create(deviceOf(request)));
+  });
+
+  app.get("/api/pair/requests/:code", { config: limit(60) }, async (request) => {
+    requireAuth(request);
+    const { code } = parse(pairingCodeParamsSchema, request.params);
+    return { request: await pairing.details(code) };
+  });
+
+  app.post("/api/pair/requests/:code/approve", { config: limit(60) }, async (request, reply) => {
+    const auth = requireAuth(request);
+    const { code } = parse(pairingCodeParamsSchema, request.params);
+    await pairing.approve(code, auth);
+    return reply.status(204).send();
+  });
+
+  app.post("/api/pair/requests/:code/deny", { config: limit(60) }, async (request, reply) => {
+    const auth = requireAuth(request);
+    const { code } = parse(pairingCodeParamsSchema, request.params);
+    await pairing.deny(code, auth);
+    return reply.status(204).send();
+  });
+
+  // Anonymous: the token and the secret held only by the asking device are the proof.
+  app.post(PAIRING_API.exchange, { config: limit(30) }, async (request, reply) => {
+    const input = parse(pairingExchangeSchema, request.body);
+    const { user, session } = await pairing.exchange(input, deviceOf(request));
+    setSessionCookie(reply, session.token, deps.cookieSecure);
+    return { user };
+  });
+}

@@ -1,0 +1,40 @@
+/** Web Push subscriptions, one per device (session); deleting the session deletes them. */
+import { randomUUID } from "node:crypto";
+import type { Db } from "../../db/database.ts";
+import type { PushSubscriptionsTable } from "../../db/schema.ts";
+
+export type PushSubscriptionRow = PushSubscriptionsTable;
+
+export function createPushSubscriptionsRepository(db: Db) {
+  return {
+    /** One endpoint belongs to one device: subscribing again (after a new sign-in) moves it to this session. */
+    async upsert(sub: { userId: string; sessionId: string; endpoint: string; p256dh: string; auth: string }, now: number): Promise<void> {
+      const values = { user_id: sub.userId, session_id: sub.sessionId, p256dh: sub.p256dh, auth: sub.auth };
+      await db
+        .insertInto("push_subscriptions")
+        .values({ id: randomUUID(), endpoint: sub.endpoint, created_at: now, ...values })
+        .onConflict((oc) => oc.column("endpoint").doUpdateSet(values))
+        .execute();
+    },
+
+    async removeForUser(userId: string, endpoint: string): Promise<void> {
+      await db.deleteFrom("push_subscriptions").where("user_id", "=", userId).where("endpoint", "=", endpoint).execute();
+    },
+
+    async removeById(id: string): Promise<void> {
+      await db.deleteFrom("push_subscriptions").where("id", "=", id).execute();
+    },
+
+    /** The user's subscriptions on every device but one. */
+    listForUserExcept(userId: string, exceptSessionId: string): Promise<PushSubscriptionRow[]> {
+      return db
+        .selectFrom("push_subscriptions")
+        .selectAll()
+        .where("user_id", "=", userId)
+        .where("session_id", "!=", exceptSessionId)
+        .execute();
+    },
+  };
+}
+
+export type PushSubscriptionsRepository = ReturnType<typeof createPushSubscriptionsRepository>;

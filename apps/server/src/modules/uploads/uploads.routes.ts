@@ -1,0 +1,67 @@
+import { API } from "@daysync/shared";
+import contentDisposition from "content-disposition";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import rangeParser from "range-parser";
+import { requireAuth } from "../../http/auth.ts";
+import { AppError, notFound } from "../../http/errors.ts";
+import type { FileStorage } from "../../storage/file-storage.ts";
+import { servedContentType } from "./file-kind.ts";
+import type { UploadsRepository } from "./uploads.repository.ts";
+import type { UploadsService } from "./uploads.service.ts";
+
+const UPLOAD_ID = /^[a-f0-9]{32}$/;
+
+export function uploadsRoutes(
+  app: FastifyInstance,
+  deps: { uploadsService: UploadsService; uploads: UploadsRepository; storage: FileStorage },
+) {
+  const { uploadsService, uploads, storage } = deps;
+
+  // tus sends raw bytes; leave the body unread for its handler.
+  app.addContentTypeParser("application/offset+octet-stream", (_request, _payload, done) => done(null));
+
+  app.get(API.uploadLimit, async (request) => {
+    const auth = requireAuth(request);
+    const max_file_size = await uploadsService.limitFor(auth.userId);
+    return { max_file_size, label: uploadsService.formatSize(max_file_size) };
+  });
+
+  const tusHandler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const auth = requireAuth(request);
+    reply.hijack();
+    await uploadsService.handle(auth, request.raw, reply.raw);
+  };
+  app.all(API.uploads, tusHandler);
+  app.all(`${API.uploads}/:id`, tusHandler);
+
+  /** Downloads, only for the owner: always as an attachment under the original name, with Range support. */
+  app.get("/api/files/:id", async (request, reply) => {
+    const auth = requireAuth(request);
+    const { id } = request.params as { id: string };
+    const row = UPLOAD_ID.test(id) ? await uploads.findOwned(id, auth.userId) : undefined;
+    const size = row && (await storage.size(row.id));
+    if (!row || size === undefined) throw notFound("file");
+
+    reply.header("content-type", servedContentType(row.mime));
+    reply.header("content-disposition", contentDisposition(row.filename, { type: "attachment" }));
+    reply.header("accept-ranges", "bytes");
+    reply.header("cache-control", "private, no-store");
+
+    const header = request.headers.range;
+    const ranges = header ? rangeParser(size, header, { combine: true }) : undefined;
+    if (ranges === -1) {
+      reply.header("content-range", `bytes */${size}`);
+      throw new AppError(416, "range_not_satisfiable", "The requested range is outside the file.");
+    }
+    if (Array.isArray(ranges) && ranges.type === "bytes" && ranges.length === 1 && ranges[0]) {
+      const { start, end } = ranges[0];
+      reply
+        .status(206)
+        .header("content-range", `bytes ${start}-${end}/${size}`)
+        .header("content-length", end - start + 1);
+      return reply.send(storage.read(row.id, { start, end }));
+    }
+    reply.header("content-length", size);
+    return reply.send(storage.read(row.id));
+  });
+}

@@ -1,0 +1,149 @@
+/**
+ * Resumable uploads (tus protocol) that become file messages when they finish. Every tus request is
+ * checked against the session: an upload belongs to the user who created it, and only they can see,
+ * resume or finish it.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { API, dayKeyOf, PREMIUM_TYPE_ID, type UploadMetadata, uploadMetadataSchema } from "@daysync/shared";
+import { Server } from "@tus/server";
+import type { Upload } from "@tus/utils";
+import type { Clock } from "../../clock.ts";
+import type { Config } from "../../config/config.ts";
+import { AppError, errorBody, notFound, unauthenticated } from "../../http/errors.ts";
+import { parse } from "../../http/validate.ts";
+import type { FileStorage } from "../../storage/file-storage.ts";
+import type { SessionAuth } from "../accounts/sessions.repository.ts";
+import { assertPlausibleDay, type MessagesService } from "../messages/messages.service.ts";
+import { detectMime, messageTypeOf, SNIFF_BYTES } from "./file-kind.ts";
+import type { UploadsRepository } from "./uploads.repository.ts";
+
+type TusRequest = Parameters<NonNullable<ConstructorParameters<typeof Server>[0]["onUploadCreate"]>>[0];
+
+const MiB = 1024 * 1024;
+const formatSize = (bytes: number) =>
+  bytes >= 1024 * MiB ? `${+(bytes / (1024 * MiB)).toFixed(2)} GiB` : `${+(bytes / MiB).toFixed(1)} MiB`;
+
+/** What tus sends back when a hook throws: our JSON error body with its status. */
+const tusError = (error: AppError) => ({
+  status_code: error.status,
+  body: JSON.stringify(errorBody(error.code, error.message, error.field)),
+});
+
+export function createUploadsService(deps: {
+  storage: FileStorage;
+  uploads: UploadsRepository;
+  messages: MessagesService;
+  clock: Clock;
+  config: Pick<Config, "maxFileBytes" | "trustProxy">;
+}) {
+  const { storage, uploads, messages, clock, config } = deps;
+  const sessions = new WeakMap<IncomingMessage, SessionAuth>();
+
+  function authOf(req: TusRequest): SessionAuth {
+    const node = (req as { runtime?: { node?: { req: IncomingMessage } } }).runtime?.node?.req;
+    const auth = node && sessions.get(node);
+    if (!auth) throw tusError(unauthenticated());
+    return auth;
+  }
+
+  async function limitFor(userId: string): Promise<number> {
+    return (await uploads.planOf(userId)) === PREMIUM_TYPE_ID ? config.maxFileBytes.premium : config.maxFileBytes.free;
+  }
+
+  function metadataOf(upload: Upload): UploadMetadata {
+    try {
+      return parse(uploadMetadataSchema, upload.metadata ?? {});
+    } catch (error) {
+      throw error instanceof AppError ? tusError(error) : error;
+    }
+  }
+
+  const tus = new Server({
+    path: API.uploads,
+    datastore: storage.datastore,
+    relativeLocation: true,
+    allowedOrigins: [],
+    respectForwardedHeaders: config.trustProxy,
+    disableTerminationForFinishedUploads: true,
+    maxSize: (req) => limitFor(authOf(req).userId),
+
+    async onIncomingRequest(req, uploadId) {
+      const { userId } = authOf(req);
+      if (req.method === "POST" || req.method === "OPTIONS") return;
+      const upload = await storage.datastore.getUpload(uploadId).catch(() => undefined);
+      if (!upload || upload.metadata?.user_id !== userId) throw tusError(notFound("upload"));
+    },
+
+    async onUploadCreate(req, upload) {
+      const { userId } = authOf(req);
+      if (upload.sizeIsDeferred) throw tusError(new AppError(400, "validation", "Upload-Length is required."));
+      const meta = metadataOf(upload);
+      try {
+        assertPlausibleDay(dayKeyOf(meta.date), clock.now());
+      } catch (error) {
+        throw error instanceof AppError ? tusError(error) : error;
+      }
+      return { metadata: { ...upload.metadata, user_id: userId } };
+    },
+
+    async onUploadFinish(req, upload) {
+      const { userId } = authOf(req);
+      const meta = metadataOf(upload);
+      const mime = await detectMime(await storage.head(upload.id, SNIFF_BYTES));
+      await uploads.insert({
+        id: upload.id,
+        user_id: userId,
+        message_id: meta.message_id,
+        filename: meta.filename,
+        mime,
+        size: upload.size ?? 0,
+        created_at: clock.now(),
+      });
+      try {
+        await messages.send(userId, {
+          id: meta.message_id,
+          content: "",
+          date: meta.date,
+          time: meta.time,
+          type: messageTypeOf(mime),
+          filename: meta.filename,
+          file_url: API.file(upload.id),
+        });
+      } catch (error) {
+        await uploads.takeForMessages([meta.message_id]);
+        await storage.remove(upload.id);
+        throw error instanceof AppError ? tusError(error) : error;
+      }
+      return {};
+    },
+
+    async onResponseError(req, error) {
+      if ("status_code" in error && error.status_code === 413 && !error.body.startsWith("{")) {
+        const limit = await limitFor(authOf(req).userId);
+        return {
+          status_code: 413,
+          body: JSON.stringify(
+            errorBody("payload_too_large", `This file is too large: your plan allows files up to ${formatSize(limit)}.`),
+          ),
+        };
+      }
+      return undefined;
+    },
+  });
+
+  return {
+    /** Passes a signed-in request to the tus protocol handler. */
+    handle(auth: SessionAuth, req: IncomingMessage, res: ServerResponse): Promise<void> {
+      sessions.set(req, auth);
+      return tus.handle(req, res);
+    },
+    limitFor,
+    formatSize,
+    /** Deletes the files of messages that are gone (retention). */
+    async removeForMessages(messageIds: string[]): Promise<void> {
+      for (const id of await uploads.takeForMessages(messageIds)) await storage.remove(id);
+    },
+  };
+}
+
+export type UploadsService = ReturnType<typeof createUploadsService>;

@@ -1,0 +1,18 @@
+/** Where file bytes live. Uploads are written through the tus datastore; everything else reads through here. */
+import type { Readable } from "node:stream";
+import type { DataStore } from "@tus/utils";
+
+export interface FileStorage {
+  /** The tus datastore that receives uploads (resumable, by server-made id). */
+  readonly datastore: DataStore;
+  /** Size in bytes of a stored file, or undefined when there is none. */
+  size(id: string): Promise<number | undefined>;
+  /** The first bytes of a file, for content-type detection. */
+  head(id: string, bytes: number): Promise<Buffer>;
+  /** Reads a file, or the inclusive byte range of it. */
+  read(id: string, range?: { start: number; end: number }): Readable;
+  /** Deletes a file and its upload record; no error when it is already gone. */
+  remove(id: string): Promise<void>;
+  /** Deletes incomplete uploads older than the expiry; returns how many. */
+  removeExpired(): Promise<number>;
+}

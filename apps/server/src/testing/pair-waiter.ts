@@ -1,0 +1,53 @@
+/** The waiting side of pairing in tests: the anonymous channel a new device listens on for the outcome. */
+import { PAIRING_API, type PairServerMessage } from "@daysync/shared";
+import WebSocket from "ws";
+
+export class PairWaiter {
+  readonly received: PairServerMessage[] = [];
+  closeCode: number | undefined;
+  private readonly closed: Promise<number>;
+
+  private constructor(readonly socket: WebSocket) {
+    socket.on("message", (raw) => this.received.push(JSON.parse(String(raw)) as PairServerMessage));
+    this.closed = new Promise((resolve) =>
+      socket.on("close", (code) => {
+        this.closeCode = code;
+        resolve(code);
+      }),
+    );
+  }
+
+  /** Opens the channel and says which request it waits for. */
+  static async open(baseUrl: string, requestId: string, secret: string): Promise<PairWaiter> {
+    const socket = new WebSocket(`${baseUrl.replace("http", "ws")}${PAIRING_API.live}`);
+    const waiter = new PairWaiter(socket);
+    await new Promise<void>((resolve, reject) => {
+      socket.once("open", () => resolve());
+      socket.once("error", reject);
+    });
+    socket.send(JSON.stringify({ type: "wait", request_id: requestId, secret }));
+    return waiter;
+  }
+
+  /** Resolves with the first message of that type; rejects after `timeoutMs`. */
+  async next<T extends PairServerMessage["type"]>(type: T, timeoutMs = 3000): Promise<Extract<PairServerMessage, { type: T }>> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.received.find((m): m is Extract<PairServerMessage, { type: T }> => m.type === type);
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`no ${type}; received ${JSON.stringify(this.received)}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  waitForClose(timeoutMs = 3000): Promise<number> {
+    return Promise.race([
+      this.closed,
+      new Promise<number>((_, reject) => setTimeout(() => reject(new Error("pairing channel did not close")), timeoutMs)),
+    ]);
+  }
+
+  close() {
+    this.socket.close();
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * Sign in with a connected device: the new device asks for a pairing request and shows its code as a QR
+ * link to /pair/<code>; a signed-in device approves it; the new device learns the outcome on its own live
+ * channel (/api/pair/live, authenticated by a secret only it holds) and exchanges a one-time token for a session.
+ */
+import { z } from "zod";
+import type { User } from "./entities.ts";
+
+export const PAIRING_API = {
+  /** POST, anonymous: a new pairing request. */
+  requests: "/api/pair/requests",
+  /** GET, signed in: what asks (the long code of the QR or the short code typed). */
+  request: (code: string) => `/api/pair/requests/${encodeURIComponent(code)}`,
+  approve: (code: string) => `/api/pair/requests/${encodeURIComponent(code)}/approve`,
+  deny: (code: string) => `/api/pair/requests/${encodeURIComponent(code)}/deny`,
+  /** WebSocket, anonymous: the waiting device hears approve/deny/expiry here. */
+  live: "/api/pair/live",
+  /** POST, anonymous: one-time token → session cookie. */
+  exchange: "/api/pair/exchange",
+} as const;
+
+/** The app route a pairing code opens; the only route that can sign a device in by code. */
+export const PAIR_ROUTE = "/pair";
+export const pairLink = (origin: string, code: string) => `${origin}${PAIR_ROUTE}/${encodeURIComponent(code)}`;
+
+/** A pairing request lives this long; the panel asks for a new one before that. */
+export const PAIRING_TTL_MS = 2 * 60 * 1000;
+/** A minted login token must be exchanged within this time. */
+export const LOGIN_TOKEN_TTL_MS = 60 * 1000;
+
+/** Crockford base32: no I, L, O, U, so a code read aloud or typed is hard to get wrong. */
+export const SHORT_CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+export const SHORT_CODE_LENGTH = 8;
+
+/** Upper-cases, drops spaces and dashes, reads O as 0 and I/L as 1; null when it cannot be a short code. */
+export function normalizeShortCode(input: string): string | null {
+  const s = input.toUpperCase().replace(/[\s-]/g, "").replace(/O/g, "0").replace(/[IL]/g, "1");
+  if (s.length !== SHORT_CODE_LENGTH) return null;
+  for (const ch of s) if (!SHORT_CODE_ALPHABET.includes(ch)) return null;
+  return s;
+}
+
+/** ABCD-EFGH, as shown under the QR code. */
+export const formatShortCode = (code: string) => `${code.slice(0, 4)}-${code.slice(4)}`;
+
+/** Answer to POST requests. `secret` stays on the asking device; `code` and `short_code` go on screen. */
+export interface PairingRequestCreated {
+  request_id: string;
+  code: string;
+  short_code: string;
+  secret: string;
+  /** Milliseconds until the code expires (relative, so clock skew does not matter). */
+  expires_in: number;
+}
+
+/** What the approving device is shown about the device that asks. */
+export interface PairingRequestDetails {
+  browser: string;
+  os: string;
+  /** Readable name, e.g. "Chrome 120 on Windows 10". */
+  name: string;
+  ip: string;
+  /** When it asked, ms since the epoch. */
+  created_at: number;
+  expires_in: number;
+}
+
+export interface PairingExchangeResponse {
+  user: User;
+}
+
+/** Route parameter: the QR's long code or a typed short code. */
+export const pairingCodeParamsSchema = z.object({
+  code: z.string().trim().min(1, "Enter the code shown on the other device.").max(128, "That code is too long."),
+});
+
+export const pairingSecretSchema = z.string().min(16, "Invalid secret.").max(128, "Invalid secret.");
+
+export const pairingExchangeSchema = z.object({
+  request_id: z.uuid("request_id must be a UUID."),
+  secret: pairingSecretSchema,
+  token: z.string().min(16, "Invalid token.").max(128, "Invalid token."),
+});
+export type PairingExchangeInput = z.infer<typeof pairingExchangeSchema>;
+
+/** The field where the approver types the short code. */
+export const shortCodeFormSchema = z.object({
+  code: z
+    .string()
+    .trim()
+    .min(1, "Enter the code shown on the other device.")
+    .refine((v) => normalizeShortCode(v) !== null, "A code has 8 letters and digits, like ABCD-1234."),
+});
+
+/** Waiting device → server on /api/pair/live. */
+export type PairClientMessage = { type: "wait"; request_id: string; secret: string };
+
+/** Server → waiting device. The channel closes after approved, denied, expired or failed. */
+export type PairServerMessage =
+  | { type: "waiting"; expires_in: number }
+  | { type: "approved"; token: string }
+  | { type: "denied" }
+  | { type: "expired" }
+  /** The request is unknown, the secret wrong, or its token was already handed out. */
+  | { type: "failed" };
+
+export const PAIR_LIVE_CLOSE = {
+  /** Outcome sent; nothing more will come. */
+  done: 1000,
+  badRequest: 4400,
+} as const;
