@@ -6,4 +6,5 @@ export * from "./live.ts";
 export * from "./pairing.ts";
 export * from "./plans.ts";
 export * from "./schemas.ts";
+export * from "./share-target.ts";
 export * from "./ui-text.ts";

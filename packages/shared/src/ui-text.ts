@@ -60,3 +60,13 @@ export const TIMINGS = {
   errorBanner: 5000,
   toastAutoClose: 5000,
 } as const;
+
+/** File upload status texts of the spec; the percent has two decimals. */
+export const UPLOAD_TEXT = {
+  uploading: (percent: number) => `Uploading selected file ${percent.toFixed(2)}%`,
+  paused: "Uploading file paused...",
+  success: "File uploaded successfully!",
+  failed: "File upload failed!",
+} as const;
+
+export type UploadStatus = "initial" | "uploading" | "pause" | "success" | "fail";

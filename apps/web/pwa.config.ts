@@ -1,0 +1,48 @@
+/** The installable app: web app manifest (icons, share target) and the service worker built from src/sw/sw.ts. */
+// Relative imports: the config is bundled by Vite and run by Node, which cannot load the workspace's TypeScript entry.
+
+import { VitePWA } from "vite-plugin-pwa";
+import { SHARE_FIELDS, SHARE_TARGET_PATH } from "../../packages/shared/src/share-target.ts";
+import { TEXT } from "../../packages/shared/src/ui-text.ts";
+
+export const pwa = VitePWA({
+  strategies: "injectManifest",
+  srcDir: "src/sw",
+  filename: "sw.ts",
+  injectRegister: "script-defer",
+  registerType: "autoUpdate",
+  includeAssets: ["favicon.svg", "apple-touch-icon.png", "icons/badge-96.png"],
+  manifest: {
+    id: "/",
+    name: TEXT.productName,
+    short_name: TEXT.productName,
+    description: TEXT.tagline,
+    start_url: "/dashboard",
+    scope: "/",
+    display: "standalone",
+    background_color: "#ffffff",
+    theme_color: "#2563eb",
+    categories: ["productivity", "utilities"],
+    icons: [
+      { src: "/icons/icon-192.png", sizes: "192x192", type: "image/png", purpose: "any" },
+      { src: "/icons/icon-512.png", sizes: "512x512", type: "image/png", purpose: "any" },
+      { src: "/icons/icon-maskable-512.png", sizes: "512x512", type: "image/png", purpose: "maskable" },
+    ],
+    share_target: {
+      action: SHARE_TARGET_PATH,
+      method: "POST",
+      enctype: "multipart/form-data",
+      params: {
+        title: SHARE_FIELDS.title,
+        text: SHARE_FIELDS.text,
+        url: SHARE_FIELDS.url,
+        files: [{ name: SHARE_FIELDS.files, accept: ["*/*"] }],
+      },
+    },
+  },
+  injectManifest: {
+    // The app shell: code, styles, the page and icons. Gallery screenshots load from the network.
+    globPatterns: ["**/*.{js,css,html,svg,png,webmanifest}"],
+    globIgnores: ["screenshots/**", "og-image.png"],
+  },
+});

@@ -1,0 +1,35 @@
+import { type InputHTMLAttributes, type Ref, useId } from "react";
+import "./ui.css";
+
+interface TextFieldProps extends InputHTMLAttributes<HTMLInputElement> {
+  label: string;
+  error?: string;
+  ref?: Ref<HTMLInputElement>;
+}
+
+/** A labelled input with its validation message tied to it for assistive technology. */
+export function TextField({ label, error, id, ref, ...input }: TextFieldProps) {
+  const fallbackId = useId();
+  const inputId = id ?? fallbackId;
+  const errorId = `${inputId}-error`;
+  return (
+    <div className="field">
+      <label className="field-label" htmlFor={inputId}>
+        {label}
+      </label>
+      <input
+        ref={ref}
+        id={inputId}
+        className="field-input"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
+        {...input}
+      />
+      {error ? (
+        <p className="field-error" id={errorId}>
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}

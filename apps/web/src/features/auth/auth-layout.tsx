@@ -1,0 +1,45 @@
+import { TEXT } from "@daysync/shared";
+import type { ReactNode } from "react";
+import { Link } from "react-router";
+import { DevicesIcon, ShieldIcon, SyncIcon } from "../../components/ui/icons.tsx";
+import "./auth.css";
+
+const POINTS = [
+  { icon: <SyncIcon />, text: "Copy on your phone, paste on your PC: every device is in sync within a second." },
+  { icon: <DevicesIcon />, text: "Android, iOS, Windows, macOS, Linux and the web — one account." },
+  { icon: <ShieldIcon />, text: "Messages disappear on schedule. Nothing lingers that you did not keep." },
+];
+
+/** The two-panel frame of the sign-in and register screens. */
+export function AuthLayout({ children, aside }: { children: ReactNode; aside?: ReactNode }) {
+  return (
+    <div className="auth">
+      <section className="auth-hero" aria-label={`About ${TEXT.productName}`}>
+        <Link to="/" className="auth-brand">
+          <span className="app-mark" aria-hidden="true">
+            <SyncIcon size={22} />
+          </span>
+          {TEXT.productName}
+        </Link>
+        <div className="auth-hero-body">
+          <p className="auth-tagline">{TEXT.tagline}</p>
+          <ul className="auth-points">
+            {POINTS.map((p) => (
+              <li key={p.text}>
+                <span className="auth-point-icon">{p.icon}</span>
+                {p.text}
+              </li>
+            ))}
+          </ul>
+        </div>
+        <p className="auth-hero-foot">{TEXT.copyright}</p>
+      </section>
+      <main className="auth-main">
+        <div className={aside ? "auth-stage auth-stage-with-aside" : "auth-stage"}>
+          <div className="auth-card">{children}</div>
+          {aside}
+        </div>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,20 @@
+import type { User } from "@daysync/shared";
+import { useQueryClient } from "@tanstack/react-query";
+import { useLocation, useNavigate } from "react-router";
+import { queryKeys } from "../../lib/query-keys.ts";
+import { PairingPanel } from "../pairing/pairing-panel.tsx";
+import { returnPath } from "./session-routes.tsx";
+
+/** The side panel of 'Sign in using connected device': pairing by QR code (features/pairing). */
+export function ConnectedDevicePanel({ id, onClose }: { id: string; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const onSignedIn = (user: User) => {
+    // A new session starts from an empty cache, as after a password sign-in.
+    queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== queryKeys.me[0] });
+    queryClient.setQueryData<User | null>(queryKeys.me, user);
+    void navigate(returnPath(location.state), { replace: true });
+  };
+  return <PairingPanel id={id} onClose={onClose} onSignedIn={onSignedIn} />;
+}

@@ -1,0 +1,83 @@
+import { type LoginInput, loginSchema, TEXT } from "@daysync/shared";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useId, useState } from "react";
+import { useForm } from "react-hook-form";
+import { Link, useLocation, useNavigate } from "react-router";
+import { type BannerMessage, ErrorBanner } from "../../components/ui/error-banner.tsx";
+import { QrIcon } from "../../components/ui/icons.tsx";
+import { Spinner } from "../../components/ui/spinner.tsx";
+import { TextField } from "../../components/ui/text-field.tsx";
+import { describeError } from "../../lib/api-errors.ts";
+import { AuthLayout } from "./auth-layout.tsx";
+import { ConnectedDevicePanel } from "./connected-device-panel.tsx";
+import { returnPath } from "./session-routes.tsx";
+import { useSignIn } from "./use-auth-mutations.ts";
+
+export function LoginPage() {
+  const signIn = useSignIn();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const panelId = useId();
+  const [banner, setBanner] = useState<BannerMessage | null>(null);
+  const [panelOpen, setPanelOpen] = useState(false);
+  const { register, handleSubmit, formState } = useForm<LoginInput>({
+    resolver: zodResolver(loginSchema),
+    mode: "onTouched",
+    defaultValues: { email: "", password: "" },
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    try {
+      await signIn.mutateAsync(values);
+      await navigate(returnPath(location.state), { replace: true });
+    } catch (error) {
+      setBanner({ text: describeError(error), id: Date.now() });
+    }
+  });
+  const working = formState.isSubmitting;
+
+  return (
+    <AuthLayout aside={panelOpen ? <ConnectedDevicePanel id={panelId} onClose={() => setPanelOpen(false)} /> : null}>
+      <h1 className="auth-title">{TEXT.loginHeading}</h1>
+      <p className="auth-subtitle">Welcome back. Your messages are waiting on every device.</p>
+      <ErrorBanner message={banner} />
+      <form className="auth-form" onSubmit={onSubmit} noValidate>
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          placeholder="you@example.com"
+          error={formState.errors.email?.message}
+          {...register("email")}
+        />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          placeholder="Your password"
+          error={formState.errors.password?.message}
+          {...register("password")}
+        />
+        <button type="submit" className="btn btn-primary btn-block" disabled={working} aria-busy={working}>
+          {working ? <Spinner /> : null}
+          {TEXT.signIn}
+        </button>
+      </form>
+      <p className="auth-or">{TEXT.or}</p>
+      <button
+        type="button"
+        className="btn btn-secondary btn-block"
+        aria-expanded={panelOpen}
+        aria-controls={panelId}
+        onClick={() => setPanelOpen((open) => !open)}
+      >
+        <QrIcon size={18} />
+        {TEXT.connectedDevice}
+      </button>
+      <p className="auth-switch">
+        New to Daysync? <Link to="/register">{TEXT.registerLink}</Link>
+      </p>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,83 @@
+import { type RegisterInput, registerFormSchema, TEXT } from "@daysync/shared";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { Link, useNavigate } from "react-router";
+import { type BannerMessage, ErrorBanner } from "../../components/ui/error-banner.tsx";
+import { Spinner } from "../../components/ui/spinner.tsx";
+import { TextField } from "../../components/ui/text-field.tsx";
+import { ApiError } from "../../lib/api-client.ts";
+import { describeError } from "../../lib/api-errors.ts";
+import { AuthLayout } from "./auth-layout.tsx";
+import { useRegister } from "./use-auth-mutations.ts";
+
+const FIELDS = ["name", "email", "password", "confirm_password"] as const;
+type Field = (typeof FIELDS)[number];
+const isField = (name: string | undefined): name is Field => FIELDS.some((f) => f === name);
+
+export function RegisterPage() {
+  const registerAccount = useRegister();
+  const navigate = useNavigate();
+  const [banner, setBanner] = useState<BannerMessage | null>(null);
+  const { register, handleSubmit, formState, setError } = useForm<RegisterInput>({
+    resolver: zodResolver(registerFormSchema),
+    mode: "onTouched",
+    defaultValues: { name: "", email: "", password: "", confirm_password: "" },
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    try {
+      await registerAccount.mutateAsync(values);
+      await navigate("/dashboard/home", { replace: true });
+    } catch (error) {
+      const text = describeError(error);
+      if (error instanceof ApiError && isField(error.field)) setError(error.field, { message: text });
+      setBanner({ text, id: Date.now() });
+    }
+  });
+  const working = formState.isSubmitting;
+  const { errors } = formState;
+
+  return (
+    <AuthLayout>
+      <h1 className="auth-title">{TEXT.registerHeading}</h1>
+      <p className="auth-subtitle">Free forever plan. No card, no phone number.</p>
+      <ErrorBanner message={banner} />
+      <form className="auth-form" onSubmit={onSubmit} noValidate>
+        <TextField label="Name" autoComplete="name" placeholder="Your name" error={errors.name?.message} {...register("name")} />
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          placeholder="you@example.com"
+          error={errors.email?.message}
+          {...register("email")}
+        />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          placeholder="At least 8 characters"
+          error={errors.password?.message}
+          {...register("password")}
+        />
+        <TextField
+          label="Confirm password"
+          type="password"
+          autoComplete="new-password"
+          placeholder="Type it again"
+          error={errors.confirm_password?.message}
+          {...register("confirm_password")}
+        />
+        <button type="submit" className="btn btn-primary btn-block" disabled={working} aria-busy={working}>
+          {working ? <Spinner /> : null}
+          {TEXT.register}
+        </button>
+      </form>
+      <p className="auth-switch">
+        <Link to="/login">{TEXT.haveMembership}</Link>
+      </p>
+    </AuthLayout>
+  );
+}

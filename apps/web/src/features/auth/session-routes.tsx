@@ -1,0 +1,53 @@
+import type { User } from "@daysync/shared";
+import { type ReactNode, useRef } from "react";
+import { Navigate, Outlet, useLocation } from "react-router";
+import { PageSpinner } from "../../components/ui/spinner.tsx";
+import { describeError } from "../../lib/api-errors.ts";
+import { useMe } from "./use-me.ts";
+import "./auth.css";
+
+export interface ReturnState {
+  from?: { pathname: string; search: string; hash: string };
+}
+
+/** Where sign-in should go: back to the page that asked for it, else the dashboard. */
+export function returnPath(state: unknown): string {
+  const from = (state as ReturnState | null)?.from;
+  const back = from?.pathname?.startsWith("/dashboard") || from?.pathname?.startsWith("/pair");
+  return from && back ? `${from.pathname}${from.search}${from.hash}` : "/dashboard";
+}
+
+/**
+ * /login and /register: a visitor who is already signed in goes to the dashboard.
+ * Decided once, on arrival; after a successful sign-in the page itself chooses where to go.
+ */
+export function GuestOnlyRoute() {
+  const me = useMe();
+  const location = useLocation();
+  const arrivedSignedIn = useRef<boolean | null>(null);
+  if (arrivedSignedIn.current === null && !me.isPending) arrivedSignedIn.current = Boolean(me.data);
+  if (me.isPending) return <PageSpinner />;
+  if (arrivedSignedIn.current) return <Navigate to={returnPath(location.state)} replace />;
+  return <Outlet />;
+}
+
+/** The dashboard: a visitor goes to /login and comes back here after signing in. */
+export function RequireSession({ children }: { children: (user: User) => ReactNode }) {
+  const me = useMe();
+  const location = useLocation();
+  if (me.data) return children(me.data);
+  if (me.isPending) return <PageSpinner />;
+  if (me.isError) {
+    return (
+      <main className="session-error">
+        <h1>Daysync is not reachable</h1>
+        <p>{describeError(me.error)}</p>
+        <button type="button" className="btn btn-primary" onClick={() => void me.refetch()}>
+          Try again
+        </button>
+      </main>
+    );
+  }
+  const state: ReturnState = { from: { pathname: location.pathname, search: location.search, hash: location.hash } };
+  return <Navigate to="/login" replace state={state} />;
+}

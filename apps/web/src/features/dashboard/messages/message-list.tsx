@@ -1,0 +1,81 @@
+import { type Message, TEXT } from "@daysync/shared";
+import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { useLocation } from "react-router";
+import type { OutboxEntry } from "../../../lib/outbox.ts";
+import { expiresAt } from "./expiry.ts";
+import { MessageItem } from "./message-item.tsx";
+import { PendingMessage } from "./pending-message.tsx";
+import "./messages.css";
+
+interface MessageListProps {
+  /** Changes when another day opens, to jump to its newest message. */
+  viewKey: string;
+  messages: readonly Message[];
+  pending: readonly OutboxEntry[];
+  maxMinutes: number | null;
+  /** Shown above the messages and scrolled with them, such as the first-run welcome. */
+  intro?: ReactNode;
+}
+
+const NEAR_BOTTOM_PX = 160;
+
+interface HighlightState {
+  highlight?: string;
+}
+
+export function MessageList({ viewKey, messages, pending, maxMinutes, intro }: MessageListProps) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const nearBottom = useRef(true);
+  const location = useLocation();
+  const requested = (location.state as HighlightState | null)?.highlight;
+  const [highlight, setHighlight] = useState<string | undefined>(undefined);
+  const total = messages.length + pending.length;
+
+  // Follow new messages only when the reader is already at the end; a new day opens at its end.
+  const lastView = useRef<string | null>(null);
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el || total === 0) return;
+    const newView = lastView.current !== viewKey;
+    lastView.current = viewKey;
+    if (requested && messages.some((m) => m.id === requested)) return;
+    if (newView || nearBottom.current) el.scrollTop = el.scrollHeight;
+  }, [viewKey, total, requested, messages]);
+
+  // A search result asked for this message: bring it into view and mark it for a moment.
+  useEffect(() => {
+    if (!requested || !messages.some((m) => m.id === requested)) return;
+    document.getElementById(`message-${requested}`)?.scrollIntoView({ block: "center" });
+    setHighlight(requested);
+    const timer = setTimeout(() => setHighlight(undefined), 2500);
+    return () => clearTimeout(timer);
+  }, [requested, messages]);
+
+  return (
+    <div
+      className="message-scroll"
+      ref={scroller}
+      onScroll={(e) => {
+        const el = e.currentTarget;
+        nearBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM_PX;
+      }}
+    >
+      {intro}
+      {total === 0 ? (
+        <div className="message-empty">
+          <p>{TEXT.noMessages}</p>
+          <span>Type below to keep a note for this day. It shows up on all your devices.</span>
+        </div>
+      ) : (
+        <ol className="message-list" aria-label="Messages">
+          {messages.map((m) => (
+            <MessageItem key={m.id} message={m} expiresAt={expiresAt(m, maxMinutes)} highlighted={m.id === highlight} />
+          ))}
+          {pending.map((entry) => (
+            <PendingMessage key={entry.id} entry={entry} />
+          ))}
+        </ol>
+      )}
+    </div>
+  );
+}

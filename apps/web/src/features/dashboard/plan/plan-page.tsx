@@ -1,0 +1,87 @@
+import {
+  CONTACT,
+  describeRetention,
+  formatDisplayDate,
+  formatStoredDate,
+  PREMIUM_PLAN,
+  PREMIUM_RETENTION_CHOICES,
+  PREMIUM_TYPE_ID,
+} from "@daysync/shared";
+import { StarIcon } from "../../../components/ui/icons.tsx";
+import { useCurrentUser } from "../shell/dashboard-context.ts";
+import { RetentionPicker } from "./retention-picker.tsx";
+import "./plan.css";
+
+/** Dates of the API may be ISO text or ms since the epoch; shown dd/MM/yyyy like every date of the app. */
+function showDate(value: string | number): string {
+  const d = new Date(typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value);
+  return Number.isNaN(d.getTime()) ? String(value) : formatDisplayDate(formatStoredDate(d));
+}
+
+function price(perMonth: number): string {
+  return perMonth === 0 ? "Free" : `$${perMonth.toFixed(2)} / month`;
+}
+
+export function PlanPage() {
+  const user = useCurrentUser();
+  const premium = user.subscription_type_id === PREMIUM_TYPE_ID;
+  const [first, second, third] = PREMIUM_RETENTION_CHOICES.map((c) => describeRetention(c).toLowerCase());
+  return (
+    <div className="plan-page">
+      <header className="plan-header">
+        <p className="plan-eyebrow">Your plan</p>
+        <h1>{user.title_subscription}</h1>
+        <p className="plan-description">{user.description_subscription}</p>
+      </header>
+
+      <section className="plan-card" aria-labelledby="plan-facts">
+        <h2 id="plan-facts" className="visually-hidden">
+          Plan details
+        </h2>
+        <span className={premium ? "plan-badge plan-badge-premium" : "plan-badge"}>
+          {premium ? <StarIcon size={14} /> : null}
+          {premium ? "Premium" : "Free"}
+        </span>
+        <dl className="plan-facts">
+          <div>
+            <dt>Messages last</dt>
+            <dd>{describeRetention(user.max_message_duration)}</dd>
+          </div>
+          <div>
+            <dt>Price</dt>
+            <dd>{price(user.price_per_month)}</dd>
+          </div>
+          <div>
+            <dt>{premium ? "Expires on" : "Renews on"}</dt>
+            <dd>{showDate(user.date_expiration_subscription)}</dd>
+          </div>
+          <div>
+            <dt>Member since</dt>
+            <dd>{showDate(user.timestamps)}</dd>
+          </div>
+        </dl>
+      </section>
+
+      {premium ? (
+        <section className="plan-card" aria-label="Retention">
+          <RetentionPicker current={user.max_message_duration} />
+          <p className="plan-note">Changing it applies to the messages you already have, on every device.</p>
+        </section>
+      ) : (
+        <section className="plan-card plan-upsell" aria-labelledby="premium-title">
+          <h2 id="premium-title">
+            <StarIcon size={18} /> {PREMIUM_PLAN.title}
+          </h2>
+          <p>
+            Choose how long your messages last — {first}, {second} or {third} — instead of {describeRetention(user.max_message_duration)},
+            for {price(PREMIUM_PLAN.price_per_month)}.
+          </p>
+          <p className="plan-note">
+            There is no online payment yet: Premium is granted by an operator for now. Write to{" "}
+            <a href={`mailto:${CONTACT.email}?subject=Daysync%20Premium`}>{CONTACT.email}</a> to ask for it.
+          </p>
+        </section>
+      )}
+    </div>
+  );
+}

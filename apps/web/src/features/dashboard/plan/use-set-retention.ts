@@ -1,0 +1,14 @@
+import { API, type RetentionChoice } from "@daysync/shared";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { api } from "../../../lib/api-client.ts";
+import type { UserResponse } from "../../../lib/api-types.ts";
+import { setUser } from "../../../lib/cache-updates.ts";
+
+/** PUT /api/me/retention: how long a Premium user's messages last. */
+export function useSetRetention() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (max_message_duration: RetentionChoice) => api.put<UserResponse>(API.retention, { max_message_duration }),
+    onSuccess: ({ user }) => setUser(queryClient, user),
+  });
+}

@@ -1,0 +1,25 @@
+import { useSyncExternalStore } from "react";
+import { CloudOffIcon } from "../../../components/ui/icons.tsx";
+import { useDashboard } from "./dashboard-context.ts";
+import { useLiveStatus } from "./use-live-status.ts";
+
+/** Always in the page, so screen readers announce when it fills. */
+export function ConnectionStatus() {
+  const status = useLiveStatus();
+  const { outbox } = useDashboard();
+  const waiting = useSyncExternalStore(outbox.subscribe, outbox.getEntries).filter((e) => !e.error).length;
+  const offline = status === "offline";
+  return (
+    <div className="connection-status" role="status" data-offline={offline || undefined}>
+      {offline ? (
+        <>
+          <CloudOffIcon size={18} />
+          <span>
+            Offline — messages will be sent when the connection is back
+            {waiting > 0 ? ` (${waiting} waiting)` : ""}.
+          </span>
+        </>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,71 @@
+import { TEXT } from "@daysync/shared";
+import { type Ref, useState } from "react";
+import { Link, useNavigate } from "react-router";
+import { CloseIcon, LogoutIcon, PlusIcon, SyncIcon } from "../../../components/ui/icons.tsx";
+import { DevicesLink } from "../../devices/devices-link.tsx";
+import { DayList } from "../days/day-list.tsx";
+import { SearchBox } from "../search/search-box.tsx";
+import { useLogout } from "./use-logout.ts";
+import { UserPanel } from "./user-panel.tsx";
+
+interface SidebarProps {
+  id: string;
+  closed: boolean;
+  /** Set in the phone drawer, which covers the menu button and so needs its own way out. */
+  onClose?: () => void;
+  ref?: Ref<HTMLElement>;
+}
+
+export function Sidebar({ id, closed, onClose, ref }: SidebarProps) {
+  const navigate = useNavigate();
+  const logout = useLogout();
+  const [searching, setSearching] = useState(false);
+  const [leaving, setLeaving] = useState(false);
+
+  return (
+    <aside id={id} ref={ref} className="sidebar" aria-label="Sidebar" tabIndex={-1} inert={closed}>
+      <div className="sidebar-top">
+        <Link to="/dashboard" className="sidebar-brand">
+          <span className="app-mark" aria-hidden="true">
+            <SyncIcon size={20} />
+          </span>
+          {TEXT.productName}
+        </Link>
+        {onClose ? (
+          <button type="button" className="sidebar-close" aria-label="Close menu" onClick={onClose}>
+            <CloseIcon size={20} />
+          </button>
+        ) : null}
+      </div>
+      <UserPanel />
+      <SearchBox onActiveChange={setSearching} />
+      {searching ? null : (
+        <nav className="sidebar-nav" aria-labelledby={`${id}-private`}>
+          <div className="sidebar-section-head">
+            <h2 className="sidebar-heading" id={`${id}-private`}>
+              {TEXT.privateMessages}
+            </h2>
+            <button type="button" className="sidebar-today" onClick={() => void navigate("/dashboard", { state: { compose: true } })}>
+              <PlusIcon size={16} />
+              {TEXT.today}
+            </button>
+          </div>
+          <DayList />
+        </nav>
+      )}
+      <DevicesLink />
+      <button
+        type="button"
+        className="sidebar-logout"
+        disabled={leaving}
+        onClick={() => {
+          setLeaving(true);
+          void logout();
+        }}
+      >
+        <LogoutIcon size={18} />
+        {TEXT.logout}
+      </button>
+    </aside>
+  );
+}

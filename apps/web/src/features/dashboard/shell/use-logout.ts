@@ -1,0 +1,24 @@
+import { API } from "@daysync/shared";
+import { useQueryClient } from "@tanstack/react-query";
+import { useNavigate } from "react-router";
+import { api } from "../../../lib/api-client.ts";
+import { useDashboard } from "./dashboard-context.ts";
+
+/** Signs out, leaves for the landing page, then forgets every cached answer of this user. */
+export function useLogout(): () => Promise<void> {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const { live, outbox } = useDashboard();
+  return async () => {
+    live.stop();
+    outbox.stop();
+    try {
+      await api.post(API.logout);
+    } catch {
+      // The spec ignores sign-out errors: the visitor leaves either way.
+    }
+    // flushSync unmounts the dashboard before the cache empties, so no guard sees a missing session.
+    await navigate("/", { replace: true, flushSync: true });
+    queryClient.clear();
+  };
+}

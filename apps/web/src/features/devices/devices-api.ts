@@ -1,0 +1,15 @@
+import { DEVICES_API, type DevicesResponse } from "@daysync/shared";
+import { queryOptions } from "@tanstack/react-query";
+import { api, apiFetch } from "../../lib/api-client.ts";
+
+/** Same key as the live connection refreshes on device.signed_in / device.signed_out. */
+export const DEVICES_QUERY_KEY = ["devices"] as const;
+
+export const devicesQueryOptions = queryOptions({
+  queryKey: DEVICES_QUERY_KEY,
+  queryFn: async ({ signal }) => (await api.get<DevicesResponse>(DEVICES_API.list, signal)).devices,
+  staleTime: 0,
+  refetchOnWindowFocus: true,
+});
+
+export const signOutDevice = (id: string) => apiFetch<undefined>(DEVICES_API.one(id), { method: "DELETE" });

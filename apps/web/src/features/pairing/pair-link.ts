@@ -1,0 +1,17 @@
+import { PAIR_ROUTE } from "@daysync/shared";
+
+/**
+ * The pairing code in a scanned QR code, or null. Only a link to this server's /pair/ page counts:
+ * a discussion invite or any other link never leads to a sign-in.
+ */
+export function pairCodeFromScan(text: string, origin: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    return null;
+  }
+  if (url.origin !== origin || !url.pathname.startsWith(`${PAIR_ROUTE}/`)) return null;
+  const code = decodeURIComponent(url.pathname.slice(PAIR_ROUTE.length + 1));
+  return /^[A-Za-z0-9_-]{8,128}$/.test(code) ? code : null;
+}

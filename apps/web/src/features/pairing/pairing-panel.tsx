@@ -1,0 +1,80 @@
+import { formatShortCode, PAIRING_TTL_MS, TEXT, type User } from "@daysync/shared";
+import { CloseIcon } from "../../components/ui/icons.tsx";
+import { Spinner } from "../../components/ui/spinner.tsx";
+import { toastLoginFailed, toastLoginSuccess } from "./login-toasts.tsx";
+import { PairingCountdown } from "./pairing-countdown.tsx";
+import { usePairingPanel } from "./use-pairing-panel.ts";
+import "./pairing.css";
+
+interface PairingPanelProps {
+  id: string;
+  onClose: () => void;
+  /** This device now has its own session (the cookie is set): start it and leave the login page. */
+  onSignedIn: (user: User) => void;
+}
+
+/** The login page's side panel: a QR code another signed-in device scans and approves. */
+export function PairingPanel({ id, onClose, onSignedIn }: PairingPanelProps) {
+  const { state, restart } = usePairingPanel(
+    (user) => {
+      toastLoginSuccess();
+      onSignedIn(user);
+    },
+    () => toastLoginFailed(),
+  );
+
+  return (
+    <aside id={id} className="auth-aside pairing-panel" aria-labelledby={`${id}-title`}>
+      <div className="auth-aside-head">
+        <h2 id={`${id}-title`}>{TEXT.connectedDevice}</h2>
+        <button type="button" className="btn btn-ghost btn-sm icon-only" aria-label="Close panel" onClick={onClose}>
+          <CloseIcon size={18} />
+        </button>
+      </div>
+      <p className="muted">
+        On a phone or computer where you are signed in to Daysync, scan this code with the camera (or Devices → Scan a code), then approve.
+        No password is typed here.
+      </p>
+
+      {state.phase === "showing" ? (
+        <>
+          <div className="pairing-qr">
+            <img src={state.qr} width={264} height={264} alt="QR code that signs this device in when approved on your other device" />
+          </div>
+          <PairingCountdown deadline={state.deadline} total={PAIRING_TTL_MS} />
+          <p className="pairing-short">
+            Or type this code on the other device:
+            <strong className="pairing-short-code" data-testid="pairing-short-code">
+              {formatShortCode(state.request.short_code)}
+            </strong>
+          </p>
+          <p className="pairing-waiting muted" role="status">
+            <Spinner /> Waiting for approval…
+          </p>
+        </>
+      ) : null}
+
+      {state.phase === "loading" || state.phase === "signing-in" ? (
+        <div className="pairing-qr pairing-qr-busy" role="status">
+          <Spinner size="lg" label={state.phase === "loading" ? "Making a code" : "Signing you in"} />
+          {state.phase === "signing-in" ? <span>Approved. Signing you in…</span> : null}
+        </div>
+      ) : null}
+
+      {state.phase === "failed" || state.phase === "idle" || state.phase === "error" ? (
+        <div className="pairing-stopped" role="alert">
+          {state.phase === "failed" ? (
+            <p>
+              <strong>{TEXT.loginFailedTitle}.</strong> {TEXT.loginFailedBody}.
+            </p>
+          ) : null}
+          {state.phase === "idle" ? <p>The codes shown were not used, so no new one is being made.</p> : null}
+          {state.phase === "error" ? <p>{state.message}</p> : null}
+          <button type="button" className="btn btn-primary" onClick={restart}>
+            Show a new code
+          </button>
+        </div>
+      ) : null}
+    </aside>
+  );
+}

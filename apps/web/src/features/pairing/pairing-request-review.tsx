@@ -1,0 +1,105 @@
+import type { PairingRequestDetails } from "@daysync/shared";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { Link } from "react-router";
+import { AlertIcon, CheckIcon, ShieldIcon } from "../../components/ui/icons.tsx";
+import { Spinner } from "../../components/ui/spinner.tsx";
+import { describeError } from "../../lib/api-errors.ts";
+import { approvePairing, denyPairing, getPairingRequest } from "./pairing-api.ts";
+
+const timeOf = (ms: number) => new Date(ms).toLocaleTimeString([], { hour: "numeric", minute: "2-digit" });
+
+function RequestFacts({ request }: { request: PairingRequestDetails }) {
+  const secondsAgo = Math.max(0, Math.round((Date.now() - request.created_at) / 1000));
+  return (
+    <dl className="pair-facts">
+      <dt>Browser</dt>
+      <dd>{request.browser}</dd>
+      <dt>System</dt>
+      <dd>{request.os}</dd>
+      <dt>Asked at</dt>
+      <dd>
+        {timeOf(request.created_at)}{" "}
+        <span className="muted">({secondsAgo < 60 ? "just now" : `${Math.round(secondsAgo / 60)} min ago`})</span>
+      </dd>
+      <dt>IP address</dt>
+      <dd>{request.ip}</dd>
+    </dl>
+  );
+}
+
+/** What asks to be signed in, the warning, and Approve / Deny. */
+export function PairingRequestReview({ code }: { code: string }) {
+  const details = useQuery({ queryKey: ["pairing-request", code], queryFn: ({ signal }) => getPairingRequest(code, signal), staleTime: 0 });
+  const approve = useMutation({ mutationFn: () => approvePairing(code) });
+  const deny = useMutation({ mutationFn: () => denyPairing(code) });
+  const busy = approve.isPending || deny.isPending;
+
+  if (approve.isSuccess) {
+    return (
+      <div className="pair-outcome" role="status">
+        <CheckIcon size={28} />
+        <h1>Approved</h1>
+        <p>{details.data?.name ?? "The other device"} is now signing in. You can sign it out any time from Devices.</p>
+        <p className="pair-links">
+          <Link to="/dashboard/devices">Devices</Link>
+          <Link to="/dashboard">Back to messages</Link>
+        </p>
+      </div>
+    );
+  }
+  if (deny.isSuccess) {
+    return (
+      <div className="pair-outcome" role="status">
+        <h1>Denied</h1>
+        <p>That device was not signed in.</p>
+        <p className="pair-links">
+          <Link to="/dashboard">Back to messages</Link>
+        </p>
+      </div>
+    );
+  }
+  if (details.isPending) return <Spinner size="lg" label="Looking up the code" />;
+  if (details.isError) {
+    return (
+      <div className="pair-outcome" role="alert">
+        <AlertIcon size={28} />
+        <h1>This code cannot be used</h1>
+        <p>{describeError(details.error)}</p>
+        <p className="pair-links">
+          <Link to="/pair">Scan or type another code</Link>
+        </p>
+      </div>
+    );
+  }
+
+  const failure = approve.error ?? deny.error;
+  return (
+    <div className="pair-review">
+      <h1>Sign in a device?</h1>
+      <p>A device asks to be signed in to your Daysync account:</p>
+      <RequestFacts request={details.data} />
+      <div className="pair-warning" role="note">
+        <ShieldIcon size={22} />
+        <p>
+          <strong>Approving signs that device in to your account.</strong> It will see and send your messages until you sign it out in
+          Devices. Approve only if it is your device and you are in front of it.
+        </p>
+      </div>
+      {failure ? (
+        <p className="pair-error" role="alert">
+          {describeError(failure)}
+        </p>
+      ) : null}
+      <div className="pair-actions">
+        <button type="button" className="btn btn-primary" disabled={busy} onClick={() => approve.mutate()}>
+          {approve.isPending ? <Spinner /> : null}
+          Approve
+        </button>
+        <button type="button" className="btn btn-secondary" disabled={busy} onClick={() => deny.mutate()}>
+          {deny.isPending ? <Spinner /> : null}
+          Deny
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+import { CONTACT } from "@daysync/shared";
+import { useRef } from "react";
+import { Icon } from "../components/icons.tsx";
+import { InfoDialog } from "../components/info-dialog.tsx";
+import { SectionHeading } from "../components/section-heading.tsx";
+
+/** Donations happen in the mobile app; the button says so rather than doing nothing. */
+export function DonateSection() {
+  const dialog = useRef<HTMLDialogElement>(null);
+  return (
+    <section id="donate" className="section" aria-labelledby="donate-title">
+      <div className="container split">
+        <SectionHeading id="donate-title" eyebrow="Support us" title="Keep Daysync independent" centered={false}>
+          Daysync Labs is a small team without investors. Donations keep the free plan generous for everyone.
+        </SectionHeading>
+        <div className="split__action">
+          <button type="button" className="button button--accent button--large" onClick={() => dialog.current?.showModal()}>
+            <Icon name="heart" size={20} /> Donate
+          </button>
+        </div>
+      </div>
+      <InfoDialog dialogRef={dialog} title="Thank you for thinking of us">
+        <p>
+          Donations open in the Daysync mobile app, where your store account handles the payment safely. That part is coming soon: we will
+          announce it on this page.
+        </p>
+        <p>
+          Until then the best support is telling a friend about Daysync, or writing to{" "}
+          <a href={`mailto:${CONTACT.email}`}>{CONTACT.email}</a> with what you would like to see next.
+        </p>
+      </InfoDialog>
+    </section>
+  );
+}

@@ -1,0 +1,30 @@
+/**
+ * Daysync's service worker: keeps the app shell (every built file) cached so the app opens offline,
+ * shows Web Push notifications of new messages and opens their day when tapped, and receives what a
+ * phone's share sheet sends (Web Share Target).
+ */
+import { SHARE_TARGET_PATH } from "@daysync/shared";
+import { clientsClaim } from "workbox-core";
+import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from "workbox-precaching";
+import { NavigationRoute, registerRoute } from "workbox-routing";
+import { openNotificationTarget, showMessageNotification } from "./push-notifications.ts";
+import { receiveShare } from "./share-target.ts";
+
+declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
+
+self.skipWaiting();
+clientsClaim();
+
+precacheAndRoute(self.__WB_MANIFEST);
+cleanupOutdatedCaches();
+
+// App routes are the app's to resolve: any navigation gets the cached shell (API and share target excepted).
+registerRoute(new NavigationRoute(createHandlerBoundToURL("/index.html"), { denylist: [/^\/api\//, /^\/share-target/] }));
+
+registerRoute(({ url, request }) => url.pathname === SHARE_TARGET_PATH && request.method === "POST", receiveShare, "POST");
+
+self.addEventListener("push", (event) => event.waitUntil(showMessageNotification(self, event.data)));
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  event.waitUntil(openNotificationTarget(self, event.notification.data));
+});

@@ -1,0 +1,210 @@
+import { TEXT, VALIDATION } from "@daysync/shared";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser } from "./support/browser.ts";
+import { expectFieldError, fieldError, hidden, newDevice, PASSWORD, registerViaApi, uniqueEmail, visible } from "./support/daysync.ts";
+import { type RunningServer, startServer } from "./support/server.ts";
+
+describe("sign-in, registration and routing", () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it("registers through the form and lands on /dashboard/home with 'At home'", async () => {
+    const { context, page } = await newDevice(browser, server.url);
+    await page.goto("/register");
+    await visible(page.getByRole("heading", { name: TEXT.registerHeading }));
+    await page.getByLabel("Name").fill("Ada Lovelace");
+    await page.getByLabel("Email").fill(uniqueEmail("ada"));
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByLabel("Confirm password").fill(PASSWORD);
+    await page.getByRole("button", { name: TEXT.register }).click();
+
+    await page.waitForURL("**/dashboard/home");
+    await visible(page.getByRole("heading", { name: TEXT.atHome, exact: true }));
+    const userPanel = page.getByRole("link", { name: /Ada Lovelace/ });
+    expect(await userPanel.locator(".avatar").textContent()).toBe("A");
+    expect(await page.getByText(TEXT.noMessages).isVisible()).toBe(true);
+    await context.close();
+  });
+
+  it("shows each register validation message once a field is touched", async () => {
+    const { context, page } = await newDevice(browser, server.url);
+    await page.goto("/register");
+    const name = page.getByLabel("Name");
+    await name.focus();
+    await name.press("Tab");
+    await expectFieldError(page, "Name", VALIDATION.nameRequired);
+    // Untouched fields stay quiet.
+    expect(await fieldError(page, "Password")).toBeNull();
+
+    await page.getByLabel("Email").press("Tab");
+    await expectFieldError(page, "Email", VALIDATION.emailRequired);
+    await page.getByLabel("Email").fill("not-an-email");
+    await expectFieldError(page, "Email", VALIDATION.emailInvalid);
+
+    await page.getByLabel("Password", { exact: true }).press("Tab");
+    await expectFieldError(page, "Password", VALIDATION.passwordRequired);
+    await page.getByLabel("Confirm password").press("Tab");
+    await expectFieldError(page, "Confirm password", VALIDATION.confirmRequired);
+
+    await page.getByLabel("Password", { exact: true }).fill("abcdefgh1");
+    await page.getByLabel("Confirm password").fill("something else");
+    await page.getByLabel("Confirm password").press("Tab");
+    await expectFieldError(page, "Confirm password", VALIDATION.passwordsMatch);
+
+    // Fixing a field clears its message.
+    await page.getByLabel("Name").fill("Grace");
+    await expectFieldError(page, "Name", null);
+    await context.close();
+  });
+
+  it("shows every register message on a blank submit, and stays on the page", async () => {
+    const { context, page } = await newDevice(browser, server.url);
+    await page.goto("/register");
+    await page.getByRole("button", { name: TEXT.register }).click();
+    await expectFieldError(page, "Name", VALIDATION.nameRequired);
+    await expectFieldError(page, "Email", VALIDATION.emailRequired);
+    await expectFieldError(page, "Password", VALIDATION.passwordRequired);
+    await expectFieldError(page, "Confirm password", VALIDATION.confirmRequired);
+    expect(new URL(page.url()).pathname).toBe("/register");
+    await context.close();
+  });
+
+  it("shows the login validation messages", async () => {
+    const { context, page } = await newDevice(browser, server.url);
+    await page.goto("/login");
+    await visible(page.getByRole("heading", { name: TEXT.loginHeading }));
+    await page.getByRole("button", { name: TEXT.signIn, exact: true }).click();
+    await expectFieldError(page, "Email", VALIDATION.emailRequired);
+    await expectFieldError(page, "Password", VALIDATION.passwordRequired);
+    await page.getByLabel("Email").fill("someone@");
+    await expectFieldError(page, "Email", VALIDATION.emailInvalid);
+    await context.close();
+  });
+
+  it("shows the server's message in a red banner on a wrong password, hidden after 5 s", async () => {
+    const setup = await newDevice(browser, server.url);
+    const email = uniqueEmail("wrong");
+    await registerViaApi(setup, server.url, "Wrong Password", email);
+    await setup.context.close();
+
+    const { context, page } = await newDevice(browser, server.url);
+    await page.goto("/login");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill("not the password");
+    await page.getByRole("button", { name: TEXT.signIn, exact: true }).click();
+
+    const banner = await visible(page.getByRole("alert"));
+    const shownAt = Date.now();
+    expect(await banner.textContent()).toContain("Invalid email or password.");
+    // Red: drawn with the danger tokens of the theme.
+    const colours = await banner.evaluate((el) => {
+      const probe = document.createElement("div");
+      probe.style.background = "var(--danger-bg)";
+      probe.style.color = "var(--danger)";
+      document.body.append(probe);
+      const expected = getComputedStyle(probe);
+      const actual = getComputedStyle(el);
+      const result = {
+        bg: [actual.backgroundColor, expected.backgroundColor],
+        fg: [actual.color, expected.color],
+      };
+      probe.remove();
+      return result;
+    });
+    expect(colours.bg[0]).toBe(colours.bg[1]);
+    expect(colours.fg[0]).toBe(colours.fg[1]);
+    expect(new URL(page.url()).pathname).toBe("/login");
+
+    await hidden(banner, 8_000);
+    const shownFor = Date.now() - shownAt;
+    expect(shownFor).toBeGreaterThan(4_000);
+    expect(shownFor).toBeLessThan(7_000);
+    await context.close();
+  });
+
+  it("sends a signed-out visitor to /login and back to the page asked for after signing in", async () => {
+    const setup = await newDevice(browser, server.url);
+    const email = uniqueEmail("back");
+    await registerViaApi(setup, server.url, "Back Again", email);
+    await setup.context.close();
+
+    const { context, page } = await newDevice(browser, server.url);
+    await page.goto("/dashboard/plan");
+    await page.waitForURL("**/login");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: TEXT.signIn, exact: true }).click();
+    await page.waitForURL("**/dashboard/plan");
+    await visible(page.getByRole("heading", { name: "Free plan" }));
+    await context.close();
+  });
+
+  it("sends a signed-in visitor from /login and /register to the dashboard", async () => {
+    const device = await newDevice(browser, server.url);
+    await registerViaApi(device, server.url, "Signed In", uniqueEmail("in"));
+    const { context, page } = device;
+    await page.goto("/login");
+    await page.waitForURL((url) => url.pathname === "/dashboard");
+    await page.goto("/register");
+    await page.waitForURL((url) => url.pathname === "/dashboard");
+    await visible(page.getByText(TEXT.noMessages));
+    await context.close();
+  });
+
+  it("links sign-in and register to each other, and toggles the connected-device panel", async () => {
+    const { context, page } = await newDevice(browser, server.url);
+    await page.goto("/login");
+    await visible(page.getByText(TEXT.or, { exact: true }));
+    const toggle = page.getByRole("button", { name: TEXT.connectedDevice });
+    expect(await toggle.getAttribute("aria-expanded")).toBe("false");
+    await toggle.click();
+    expect(await toggle.getAttribute("aria-expanded")).toBe("true");
+    const panel = page.locator(`[id="${await toggle.getAttribute("aria-controls")}"]`);
+    await visible(panel);
+    expect(await panel.getByRole("heading").count()).toBeGreaterThan(0);
+    await toggle.click();
+    expect(await toggle.getAttribute("aria-expanded")).toBe("false");
+    await hidden(panel);
+
+    await page.getByRole("link", { name: TEXT.registerLink }).click();
+    await page.waitForURL("**/register");
+    await page.getByRole("link", { name: TEXT.haveMembership }).click();
+    await page.waitForURL("**/login");
+    await context.close();
+  });
+
+  it("shows the error screen for an unknown route, with a link home", async () => {
+    const { context, page } = await newDevice(browser, server.url);
+    await page.goto("/no/such/page");
+    await visible(page.getByRole("heading", { name: TEXT.errorHeading }));
+    expect(await page.getByText(TEXT.notFound).isVisible()).toBe(true);
+    await page.getByRole("link", { name: "Go to the home page" }).click();
+    await page.waitForURL((url) => url.pathname === "/");
+    await context.close();
+  });
+
+  it("does not load the sign-in or dashboard code on the landing page", async () => {
+    const { context, page } = await newDevice(browser, server.url);
+    const scripts: string[] = [];
+    page.on("request", (req) => {
+      if (req.resourceType() === "script") scripts.push(new URL(req.url()).pathname);
+    });
+    await page.goto("/", { waitUntil: "networkidle" });
+    expect(scripts.length).toBeGreaterThan(0);
+    const appOnly = scripts.filter((s) => /login-page|register-page|session-routes|dashboard-route|day-view/.test(s));
+    expect(appOnly).toEqual([]);
+
+    await page.goto("/login", { waitUntil: "networkidle" });
+    expect(scripts.some((s) => s.includes("login-page"))).toBe(true);
+    await context.close();
+  });
+});

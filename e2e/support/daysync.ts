@@ -1,0 +1,92 @@
+/** Helpers for driving the Daysync app like a person would: devices, accounts, waiting for what shows. */
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
+import { API } from "@daysync/shared";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+
+export const PASSWORD = "correct horse battery";
+
+let counter = 0;
+export function uniqueEmail(tag = "user"): string {
+  counter += 1;
+  return `${tag}-${Date.now()}-${counter}@example.com`;
+}
+
+export interface Device {
+  context: BrowserContext;
+  page: Page;
+}
+
+/** A separate browser profile (its own cookies and storage), like another phone or computer. */
+export async function newDevice(
+  browser: Browser,
+  baseURL: string,
+  viewport: { width: number; height: number } = { width: 1280, height: 800 },
+): Promise<Device> {
+  const context = await browser.newContext({ baseURL, viewport });
+  const page = await context.newPage();
+  return { context, page };
+}
+
+/** Creates an account with this device's cookie jar, for tests that are not about the register screen. */
+export async function registerViaApi(device: Device, baseURL: string, name: string, email: string): Promise<void> {
+  const res = await device.context.request.post(`${baseURL}${API.register}`, {
+    data: { name, email, password: PASSWORD, confirm_password: PASSWORD },
+  });
+  if (res.status() !== 201) throw new Error(`register failed: ${res.status()} ${await res.text()}`);
+}
+
+export async function signInViaApi(device: Device, baseURL: string, email: string): Promise<void> {
+  const res = await device.context.request.post(`${baseURL}${API.login}`, { data: { email, password: PASSWORD } });
+  if (res.status() !== 200) throw new Error(`login failed: ${res.status()} ${await res.text()}`);
+}
+
+export async function visible(locator: Locator, timeout = 10_000): Promise<Locator> {
+  await locator.waitFor({ state: "visible", timeout });
+  return locator;
+}
+
+export async function hidden(locator: Locator, timeout = 10_000): Promise<void> {
+  await locator.waitFor({ state: "hidden", timeout });
+}
+
+/** The validation message tied to a field through aria-describedby, or null when it has none. */
+export async function fieldError(page: Page, label: string): Promise<string | null> {
+  const id = await page.getByLabel(label, { exact: true }).getAttribute("aria-describedby");
+  if (!id) return null;
+  return page.locator(`[id="${id}"]`).textContent();
+}
+
+/** Waits until a field shows exactly this validation message (null: none). */
+export async function expectFieldError(page: Page, label: string, message: string | null): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  let last: string | null = null;
+  while (Date.now() < deadline) {
+    last = await fieldError(page, label);
+    if (last === message) return;
+    await page.waitForTimeout(50);
+  }
+  throw new Error(`field "${label}" shows ${JSON.stringify(last)}, expected ${JSON.stringify(message)}`);
+}
+
+/** Messages of the open day. */
+export function messageList(page: Page): Locator {
+  return page.getByRole("list", { name: "Messages" });
+}
+
+export async function sendMessage(page: Page, text: string): Promise<void> {
+  const box = page.getByLabel("Message", { exact: true });
+  await box.fill(text);
+  await box.press("Enter");
+}
+
+const repoRoot = path.resolve(import.meta.dirname, "../..");
+
+/** The operator command that grants a plan (there is no payment provider yet). */
+export async function setPlanByOperator(dataDir: string, email: string, plan: "premium" | "free"): Promise<void> {
+  await promisify(execFile)(process.execPath, ["--import", "tsx", "apps/server/src/admin.ts", "plan", "set", email, plan], {
+    cwd: repoRoot,
+    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "warn" },
+  });
+}

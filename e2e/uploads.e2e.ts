@@ -1,0 +1,115 @@
+import { createHash, randomBytes } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { UPLOAD_TEXT } from "@daysync/shared";
+import type { Browser, Page, Route } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser } from "./support/browser.ts";
+import { type Device, messageList, newDevice, registerViaApi, signInViaApi, uniqueEmail, visible } from "./support/daysync.ts";
+import { type RunningServer, startServer } from "./support/server.ts";
+
+const sha256 = (data: Uint8Array) => createHash("sha256").update(data).digest("hex");
+
+/** Records every text the upload status line shows, however briefly. */
+async function recordStatusTexts(page: Page): Promise<() => Promise<string[]>> {
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { uploadTexts: string[] }).uploadTexts = seen;
+    new MutationObserver(() => {
+      for (const el of document.querySelectorAll(".upload-status-text")) {
+        const text = el.textContent ?? "";
+        if (seen.at(-1) !== text) seen.push(text);
+      }
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { uploadTexts: string[] }).uploadTexts);
+}
+
+async function chooseFile(page: Page, name: string, buffer: Buffer) {
+  const modeToggle = await visible(page.getByRole("button", { name: /^(Attach file|Write text)$/ }));
+  if ((await modeToggle.textContent()) === "Attach file") await modeToggle.click();
+  await page.getByLabel("Choose file").setInputFiles({ name, mimeType: "application/octet-stream", buffer });
+  await visible(page.getByText(name, { exact: true }));
+}
+
+describe("files across devices", () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let laptop: Device;
+  let phone: Device;
+  const storedFiles = () => readdirSync(path.join(server.dataDir, "files")).filter((f) => !f.endsWith(".json"));
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    const email = uniqueEmail("files");
+    laptop = await newDevice(browser, server.url);
+    phone = await newDevice(browser, server.url);
+    await registerViaApi(laptop, server.url, "Fio Files", email);
+    await signInViaApi(phone, server.url, email);
+    await Promise.all([laptop.page.goto("/dashboard"), phone.page.goto("/dashboard")]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it("uploads a multi-megabyte file with progress; it shows live on the other device and downloads identical", async () => {
+    const data = randomBytes(12 * 1024 * 1024 + 321);
+    const statusTexts = await recordStatusTexts(laptop.page);
+    await chooseFile(laptop.page, "report 2024 (final).bin", data);
+    await laptop.page.getByRole("button", { name: "Send file" }).click();
+
+    const link = phone.page.getByRole("link", { name: "Download" }).last();
+    await visible(messageList(phone.page).getByText("report 2024 (final).bin"), 20_000);
+    const texts = await statusTexts();
+    expect(texts.some((t) => /^Uploading selected file \d{1,3}\.\d{2}%$/.test(t))).toBe(true);
+    await visible(laptop.page.getByText(UPLOAD_TEXT.success));
+
+    const [download] = await Promise.all([phone.page.waitForEvent("download"), link.click()]);
+    expect(download.suggestedFilename()).toBe("report 2024 (final).bin");
+    const saved = await download.path();
+    expect(sha256(readFileSync(saved))).toBe(sha256(data));
+    // The composer is ready for the next file.
+    await visible(laptop.page.getByText(/No file selected/));
+  });
+
+  it("cancels a running upload, leaving no message and no stored file", async () => {
+    const before = storedFiles();
+    let held: Route | undefined;
+    await laptop.page.route(/\/api\/uploads\/[a-f0-9]+$/, async (route) => {
+      if (route.request().method() === "PATCH") held = route;
+      else await route.continue();
+    });
+    await chooseFile(laptop.page, "never-sent.bin", randomBytes(3 * 1024 * 1024));
+    await laptop.page.getByRole("button", { name: "Send file" }).click();
+    await visible(laptop.page.getByText(/^Uploading selected file 0\.00%$/));
+    await laptop.page.getByRole("button", { name: "Cancel file" }).click();
+    await visible(laptop.page.getByText(UPLOAD_TEXT.failed));
+    await held?.abort().catch(() => undefined);
+    await laptop.page.unroute(/\/api\/uploads\/[a-f0-9]+$/);
+
+    // The server deleted what the upload had started.
+    const deadline = Date.now() + 5000;
+    while (storedFiles().length !== before.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(storedFiles()).toEqual(before);
+    await phone.page.reload();
+    await visible(messageList(phone.page).getByText("report 2024 (final).bin"));
+    expect(await messageList(phone.page).getByText("never-sent.bin").count()).toBe(0);
+  });
+
+  it("explains a file over the plan's limit before sending anything", async () => {
+    const small = await startServer({ FREE_MAX_FILE_BYTES: String(1024 * 1024) });
+    const device = await newDevice(browser, small.url);
+    try {
+      await registerViaApi(device, small.url, "Lim", uniqueEmail("limit"));
+      await device.page.goto("/dashboard");
+      await chooseFile(device.page, "too-big.bin", randomBytes(2 * 1024 * 1024));
+      await device.page.getByRole("button", { name: "Send file" }).click();
+      await visible(device.page.getByText(UPLOAD_TEXT.failed));
+      await visible(device.page.getByText("This file is too large: your plan allows files up to 1 MiB."));
+    } finally {
+      await device.context.close();
+      await small.stop();
+    }
+  });
+});
