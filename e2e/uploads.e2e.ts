@@ -97,6 +97,39 @@ describe("files across devices", () => {
     expect(await messageList(phone.page).getByText("never-sent.bin").count()).toBe(0);
   });
 
+  it("pauses when the network goes away, resumes by itself when it is back, and on the user's Resume", async () => {
+    // Requests to the upload are held (to catch it mid-way), failed as if offline, or let through.
+    let network: "hold" | "down" | "up" = "hold";
+    const held: Route[] = [];
+    await laptop.page.route(/\/api\/uploads\/[a-f0-9]+$/, async (route) => {
+      if (network === "down") await route.abort("internetdisconnected");
+      else if (network === "hold" && route.request().method() === "PATCH") held.push(route);
+      else await route.continue();
+    });
+    await chooseFile(laptop.page, "train-ride.bin", randomBytes(2 * 1024 * 1024 + 5));
+    await laptop.page.getByRole("button", { name: "Send file" }).click();
+    await visible(laptop.page.getByText(/^Uploading selected file 0\.00%$/));
+
+    // The user pauses on purpose, then resumes.
+    await laptop.page.getByRole("button", { name: "Pause" }).click();
+    await visible(laptop.page.getByText(UPLOAD_TEXT.paused));
+    await laptop.page.getByRole("button", { name: "Resume" }).click();
+    await visible(laptop.page.getByText(/^Uploading selected file 0\.00%$/));
+
+    // The network goes away in the middle of the upload: after its retries it pauses.
+    network = "down";
+    await laptop.context.setOffline(true);
+    for (const route of held.splice(0)) await route.abort("internetdisconnected").catch(() => undefined);
+    await visible(laptop.page.getByText(UPLOAD_TEXT.paused), 15_000);
+
+    // Back online: it resumes by itself and the file reaches the other device.
+    network = "up";
+    await laptop.context.setOffline(false);
+    await visible(messageList(phone.page).getByText("train-ride.bin"), 20_000);
+    await visible(laptop.page.getByText(/No file selected/));
+    await laptop.page.unroute(/\/api\/uploads\/[a-f0-9]+$/);
+  });
+
   it("explains a file over the plan's limit before sending anything", async () => {
     const small = await startServer({ FREE_MAX_FILE_BYTES: String(1024 * 1024) });
     const device = await newDevice(browser, small.url);
