@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { UPLOAD_TEXT } from "@daysync/shared";
 import type { Browser, Page, Route } from "playwright-core";
@@ -127,6 +127,38 @@ describe("files across devices", () => {
     await laptop.context.setOffline(false);
     await visible(messageList(phone.page).getByText("train-ride.bin"), 20_000);
     await visible(laptop.page.getByText(/No file selected/));
+    await laptop.page.unroute(/\/api\/uploads\/[a-f0-9]+$/);
+  });
+
+  it("continues after a page reload from where the upload stopped, not from the start", async () => {
+    // A file on disk keeps its modification time, so the browser sees the same file after the reload.
+    const file = path.join(server.dataDir, "big-video.bin");
+    writeFileSync(file, randomBytes(20 * 1024 * 1024));
+    const offsets: number[] = [];
+    let holdAfterFirst = true;
+    const held: Route[] = [];
+    await laptop.page.route(/\/api\/uploads\/[a-f0-9]+$/, async (route) => {
+      if (route.request().method() !== "PATCH") return route.continue();
+      offsets.push(Number(route.request().headers()["upload-offset"]));
+      if (holdAfterFirst && offsets.length > 1) held.push(route);
+      else await route.continue();
+    });
+    const pick = async () => {
+      const toggle = await visible(laptop.page.getByRole("button", { name: /^(Attach file|Write text)$/ }));
+      if ((await toggle.textContent()) === "Attach file") await toggle.click();
+      await laptop.page.getByLabel("Choose file").setInputFiles(file);
+      await laptop.page.getByRole("button", { name: "Send file" }).click();
+    };
+    await pick();
+    await visible(laptop.page.getByText(/^Uploading selected file 40\.00%$/), 15_000);
+
+    holdAfterFirst = false;
+    await laptop.page.reload();
+    for (const route of held.splice(0)) await route.abort().catch(() => undefined);
+    offsets.length = 0;
+    await pick();
+    await visible(messageList(phone.page).getByText("big-video.bin"), 30_000);
+    expect(offsets[0]).toBe(8 * 1024 * 1024);
     await laptop.page.unroute(/\/api\/uploads\/[a-f0-9]+$/);
   });
 
