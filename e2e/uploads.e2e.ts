@@ -162,6 +162,22 @@ describe("files across devices", () => {
     await laptop.page.unroute(/\/api\/uploads\/[a-f0-9]+$/);
   });
 
+  it("shows an image as a thumbnail on the other device, which opens full size", async () => {
+    const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
+    await chooseFile(laptop.page, "whiteboard.png", png);
+    await laptop.page.getByRole("button", { name: "Send file" }).click();
+    const open = await visible(phone.page.getByRole("button", { name: "Open whiteboard.png full size" }), 15_000);
+    const thumb = open.getByRole("img", { name: "whiteboard.png" });
+    await phone.page.waitForFunction(
+      (el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth === 1,
+      await thumb.elementHandle(),
+    );
+    await open.click();
+    const viewer = await visible(phone.page.getByRole("dialog", { name: "whiteboard.png" }));
+    await phone.page.keyboard.press("Escape");
+    await viewer.waitFor({ state: "hidden" });
+  });
+
   it("explains a file over the plan's limit before sending anything", async () => {
     const small = await startServer({ FREE_MAX_FILE_BYTES: String(1024 * 1024) });
     const device = await newDevice(browser, small.url);
