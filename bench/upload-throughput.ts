@@ -60,7 +60,13 @@ async function main() {
         uploadSize: SIZE,
         chunkSize: 256 * MiB,
         headers: { cookie },
-        metadata: { filename: "bench.bin", filetype: "application/octet-stream", message_id: crypto.randomUUID(), date: formatStoredDate(now), time: formatStoredTime(now) },
+        metadata: {
+          filename: "bench.bin",
+          filetype: "application/octet-stream",
+          message_id: crypto.randomUUID(),
+          date: formatStoredDate(now),
+          time: formatStoredTime(now),
+        },
         onError: reject,
         onSuccess: () => resolve(upload.url ?? ""),
       });

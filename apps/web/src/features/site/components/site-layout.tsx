@@ -4,6 +4,7 @@ import { type NavLink, SiteHeader } from "./site-header.tsx";
 import "../styles/site-base.css";
 import "../styles/site-chrome.css";
 import "../styles/site-sections.css";
+import "../styles/site-cards.css";
 import "../styles/site-offer.css";
 
 /** Frame of a public page: skip link, header, the page's sections, footer. */

@@ -36,7 +36,7 @@ export const SCREENSHOTS: readonly Screenshot[] = [
   {
     name: "03-qr-sign-in",
     caption: "Device sign-in",
-    alt: "The sign-in screen with the 'Sign in using connected device' panel open beside the email and password form",
+    alt: "The sign-in screen with the connected-device panel open: a QR code to scan with a signed-in phone, the same code to type by hand, and its countdown",
     viewport: DESKTOP,
   },
   {
@@ -53,14 +53,14 @@ export const SCREENSHOTS: readonly Screenshot[] = [
   },
   {
     name: "06-file-upload",
-    caption: "Files",
-    alt: "The dashboard with files sent today: each file message shows its name, a Download link and the time",
+    caption: "Uploading a file",
+    alt: "The dashboard while a file uploads, with its progress bar and Pause and cancel buttons, below today's photo and PDF messages",
     viewport: DESKTOP,
   },
   {
     name: "07-dark-theme",
     caption: "Dark theme",
-    alt: "The same dashboard in the dark theme",
+    alt: "The dashboard in the dark theme, with a photo message and its preview",
     viewport: DESKTOP,
   },
   {
