@@ -1,12 +1,14 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { App } from "./app/app.tsx";
 import "./styles/tokens.css";
+
+/** Public pages load React and their own code only; every other path loads the router and the app. */
+const PUBLIC_PATHS = new Set(["/", "/landing", "/home"]);
 
 const root = document.getElementById("root");
 if (!root) throw new Error("#root is missing from index.html");
-createRoot(root).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+const path = window.location.pathname;
+const page = PUBLIC_PATHS.has(path)
+  ? import("./app/public-page.tsx").then(({ PublicPage }) => <PublicPage path={path} />)
+  : import("./app/app.tsx").then(({ App }) => <App />);
+page.then((element) => createRoot(root).render(<StrictMode>{element}</StrictMode>));

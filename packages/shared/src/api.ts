@@ -4,6 +4,8 @@ export const API = {
   login: "/api/auth/login",
   logout: "/api/auth/logout",
   me: "/api/me",
+  /** Like `me`, but answers 200 with `{ user: null }` to a visitor (no error for the browser to log). */
+  session: "/api/session",
   retention: "/api/me/retention",
   days: "/api/days",
   dayMessages: (dayId: string) => `/api/days/${dayId}/messages`,

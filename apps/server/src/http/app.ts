@@ -1,7 +1,9 @@
 /** Builds the Daysync server: API, live connection, retention sweeper and the web app, from one set of parts. */
 import { existsSync } from "node:fs";
 import path from "node:path";
+import zlib from "node:zlib";
 import { CONTACT } from "@daysync/shared";
+import fastifyCompress from "@fastify/compress";
 import fastifyCookie from "@fastify/cookie";
 import fastifyRateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
@@ -121,6 +123,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     }
   });
 
+  // Text answers (the app's JS and CSS, JSON) are compressed; files and tus bytes are not.
+  await app.register(fastifyCompress, {
+    threshold: 1024,
+    encodings: ["br", "gzip"],
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } },
+  });
   await app.register(fastifyCookie);
   await app.register(fastifyRateLimit, { global: false });
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
@@ -157,6 +165,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await app.register(fastifyStatic, {
       root: config.webDist,
       wildcard: true,
+      cacheControl: false,
       setHeaders(res, filePath) {
         res.setHeader(
           "cache-control",

@@ -4,6 +4,9 @@ import type { DateMessages, Message, SearchResult, User } from "@daysync/shared"
 export interface UserResponse {
   user: User;
 }
+export interface SessionResponse {
+  user: User | null;
+}
 export interface DaysResponse {
   days: DateMessages[];
 }

@@ -50,6 +50,8 @@ export function accountsRoutes(
     return reply.status(204).send();
   });
 
+  app.get(API.session, async (request) => ({ user: request.auth ? await accounts.me(request.auth.userId) : null }));
+
   app.get(API.me, async (request) => {
     const auth = requireAuth(request);
     return { user: await accounts.me(auth.userId) };

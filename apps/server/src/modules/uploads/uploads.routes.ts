@@ -35,7 +35,7 @@ export function uploadsRoutes(
   app.all(`${API.uploads}/:id`, tusHandler);
 
   /** Downloads, only for the owner: always as an attachment under the original name, with Range support. */
-  app.get("/api/files/:id", async (request, reply) => {
+  app.get("/api/files/:id", { compress: false }, async (request, reply) => {
     const auth = requireAuth(request);
     const { id } = request.params as { id: string };
     const row = UPLOAD_ID.test(id) ? await uploads.findOwned(id, auth.userId) : undefined;

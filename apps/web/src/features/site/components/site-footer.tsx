@@ -1,6 +1,6 @@
 import { CONTACT, TEXT } from "@daysync/shared";
-import { Link } from "react-router";
 import { BrandLogo } from "./brand-logo.tsx";
+import { SiteLink } from "./site-link.tsx";
 
 export function SiteFooter() {
   return (
@@ -15,10 +15,10 @@ export function SiteFooter() {
             <h2 className="site-footer__title">Product</h2>
             <ul>
               <li>
-                <Link to="/">Overview</Link>
+                <SiteLink to="/">Overview</SiteLink>
               </li>
               <li>
-                <Link to="/home">Use cases and download</Link>
+                <SiteLink to="/home">Use cases and download</SiteLink>
               </li>
               <li>
                 <a href="/#pricing">Pricing</a>
@@ -32,10 +32,10 @@ export function SiteFooter() {
             <h2 className="site-footer__title">Account</h2>
             <ul>
               <li>
-                <Link to="/login">Login</Link>
+                <SiteLink to="/login">Login</SiteLink>
               </li>
               <li>
-                <Link to="/register">Register</Link>
+                <SiteLink to="/register">Register</SiteLink>
               </li>
               <li>
                 <a href={`mailto:${CONTACT.email}`}>{CONTACT.email}</a>

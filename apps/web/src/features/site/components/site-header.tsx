@@ -1,9 +1,9 @@
 import { useEffect, useId, useState } from "react";
-import { Link } from "react-router";
 import { ThemeToggle } from "../../../components/ui/theme-toggle.tsx";
 import { useSession } from "../hooks/use-session.ts";
 import { BrandLogo } from "./brand-logo.tsx";
 import { Icon } from "./icons.tsx";
+import { SiteLink } from "./site-link.tsx";
 
 export interface NavLink {
   href: string;
@@ -28,9 +28,9 @@ export function SiteHeader({ links }: { links: readonly NavLink[] }) {
   return (
     <header className="site-header">
       <div className="site-header__inner container">
-        <Link to="/" className="site-header__brand" aria-label="Daysync home">
+        <SiteLink to="/" className="site-header__brand" aria-label="Daysync home">
           <BrandLogo />
-        </Link>
+        </SiteLink>
         <nav aria-label="Sections" className="site-nav" data-open={menuOpen}>
           <ul id={menuId} className="site-nav__list">
             {links.map((link) => (
@@ -45,17 +45,17 @@ export function SiteHeader({ links }: { links: readonly NavLink[] }) {
         <div className="site-header__actions">
           <ThemeToggle />
           {session === "signed-in" ? (
-            <Link to="/dashboard" className="button button--primary button--small">
+            <SiteLink to="/dashboard" className="button button--primary button--small">
               Open dashboard
-            </Link>
+            </SiteLink>
           ) : (
             <>
-              <Link to="/login" className="button button--ghost button--small">
+              <SiteLink to="/login" className="button button--ghost button--small">
                 Login
-              </Link>
-              <Link to="/register" className="button button--primary button--small site-header__register">
+              </SiteLink>
+              <SiteLink to="/register" className="button button--primary button--small site-header__register">
                 Register
-              </Link>
+              </SiteLink>
             </>
           )}
           <button

@@ -1,8 +1,8 @@
 import { useRef, useState } from "react";
-import { Link } from "react-router";
 import { Icon } from "../components/icons.tsx";
 import { InfoDialog } from "../components/info-dialog.tsx";
 import { SectionHeading } from "../components/section-heading.tsx";
+import { SiteLink } from "../components/site-link.tsx";
 import { useInstallPrompt } from "../hooks/use-install-prompt.ts";
 
 const OUTCOME_TEXT = {
@@ -54,7 +54,8 @@ export function DownloadSection() {
           </li>
         </ul>
         <p>
-          Prefer not to install? Daysync works in any modern browser: <Link to="/register">create your account</Link> and you are ready.
+          Prefer not to install? Daysync works in any modern browser: <SiteLink to="/register">create your account</SiteLink> and you are
+          ready.
         </p>
       </InfoDialog>
     </section>

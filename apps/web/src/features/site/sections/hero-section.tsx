@@ -1,5 +1,5 @@
 import { TEXT } from "@daysync/shared";
-import { Link } from "react-router";
+import { SiteLink } from "../components/site-link.tsx";
 import { StoreButtons } from "../components/store-buttons.tsx";
 import { HeroIllustration } from "./hero-illustration.tsx";
 
@@ -17,9 +17,9 @@ export function HeroSection() {
             device, on today's page, a second later.
           </p>
           <div className="hero__actions">
-            <Link to="/register" className="button button--primary button--large">
+            <SiteLink to="/register" className="button button--primary button--large">
               Create a free account
-            </Link>
+            </SiteLink>
             <a href="#steps" className="button button--ghost button--large">
               See how it works
             </a>

@@ -1,5 +1,5 @@
 import { TEXT } from "@daysync/shared";
-import { Link } from "react-router";
+import { SiteLink } from "../components/site-link.tsx";
 
 export function HomeHeroSection() {
   return (
@@ -14,9 +14,9 @@ export function HomeHeroSection() {
           <a href="#download" className="button button--primary button--large">
             Get the app
           </a>
-          <Link to="/" className="button button--ghost button--large">
+          <SiteLink to="/" className="button button--ghost button--large">
             Take the full tour
-          </Link>
+          </SiteLink>
         </div>
       </div>
     </section>

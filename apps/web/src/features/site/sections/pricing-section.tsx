@@ -1,7 +1,7 @@
 import { FREE_PLAN, PREMIUM_PLAN } from "@daysync/shared";
-import { Link } from "react-router";
 import { Icon } from "../components/icons.tsx";
 import { SectionHeading } from "../components/section-heading.tsx";
+import { SiteLink } from "../components/site-link.tsx";
 
 interface Plan {
   name: string;
@@ -71,9 +71,9 @@ export function PricingSection() {
                 ))}
               </ul>
               {plan.name === "Free" ? (
-                <Link to="/register" className="button button--primary plan__cta">
+                <SiteLink to="/register" className="button button--primary plan__cta">
                   Create a free account
-                </Link>
+                </SiteLink>
               ) : (
                 <p className="plan__cta plan__soon">
                   <Icon name="clock" size={18} /> Purchase coming soon

@@ -1,14 +1,18 @@
 import { TIMINGS } from "@daysync/shared";
 import { QueryClientProvider } from "@tanstack/react-query";
-import type { ReactNode } from "react";
+import { Outlet } from "react-router";
 import { ToastContainer } from "react-toastify";
 import { queryClient } from "../lib/query-client.ts";
-import "./providers.css";
+import "./app-shell-route.css";
 
-export function Providers({ children }: { children: ReactNode }) {
+/**
+ * The frame of the signed-in app and its doors (sign-in, registration, pairing): the query cache and
+ * the toasts. The public pages sit outside it, so they load neither.
+ */
+export function AppShellRoute() {
   return (
     <QueryClientProvider client={queryClient}>
-      {children}
+      <Outlet />
       <ToastContainer position="top-right" autoClose={TIMINGS.toastAutoClose} newestOnTop closeOnClick={false} />
     </QueryClientProvider>
   );
