@@ -77,6 +77,16 @@ describe("sign-in and sign-out", () => {
     expect((await replay.get(API.me)).status).toBe(401);
   });
 
+  it("tells a visitor and a signed-in device apart with a 200 from /api/session", async () => {
+    const visitor = new Device(server.url);
+    expect(await visitor.get(API.session)).toMatchObject({ status: 200, body: { user: null } });
+    const device = new Device(server.url);
+    await device.login("ada@example.com", "analytical");
+    const res = await device.get<{ user: User }>(API.session);
+    expect(res.status).toBe(200);
+    expect(res.body.user.email).toBe("ada@example.com");
+  });
+
   it("gives the same answer for a wrong password and an unknown email", async () => {
     const wrong = await new Device(server.url).post(API.login, { email: "ada@example.com", password: "wrong-password" });
     const unknown = await new Device(server.url).post(API.login, { email: "nobody@example.com", password: "wrong-password" });
