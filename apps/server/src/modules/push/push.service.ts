@@ -17,7 +17,7 @@ const BODY_LENGTH = 140;
  */
 const PUSH_SERVICE_HOSTS = ["fcm.googleapis.com", "push.services.mozilla.com", "push.apple.com", "notify.windows.com"];
 
-function isPushServiceUrl(endpoint: string): boolean {
+export function isPushServiceUrl(endpoint: string): boolean {
   const url = new URL(endpoint);
   if (url.protocol !== "https:") return false;
   return PUSH_SERVICE_HOSTS.some((host) => url.hostname === host || url.hostname.endsWith(`.${host}`));

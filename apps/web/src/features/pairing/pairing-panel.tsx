@@ -1,4 +1,5 @@
 import { formatShortCode, PAIRING_TTL_MS, TEXT, type User } from "@daysync/shared";
+import { useEffect, useRef } from "react";
 import { CloseIcon } from "../../components/ui/icons.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { toastLoginFailed, toastLoginSuccess } from "./login-toasts.tsx";
@@ -23,8 +24,15 @@ export function PairingPanel({ id, onClose, onSignedIn }: PairingPanelProps) {
     () => toastLoginFailed(),
   );
 
+  // On a phone the panel opens below the form: bring it into view.
+  const panel = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const reduced = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    panel.current?.scrollIntoView({ block: "nearest", behavior: reduced ? "auto" : "smooth" });
+  }, []);
+
   return (
-    <aside id={id} className="auth-aside pairing-panel" aria-labelledby={`${id}-title`}>
+    <aside ref={panel} id={id} className="auth-aside pairing-panel" aria-labelledby={`${id}-title`}>
       <div className="auth-aside-head">
         <h2 id={`${id}-title`}>{TEXT.connectedDevice}</h2>
         <button type="button" className="btn btn-ghost btn-sm icon-only" aria-label="Close panel" onClick={onClose}>

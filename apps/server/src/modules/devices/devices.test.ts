@@ -1,0 +1,98 @@
+import { API, DEVICES_API, type DevicesResponse, type ServerLiveMessage } from "@daysync/shared";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Device, startTestServer, type TestServer } from "../../testing/test-server.ts";
+import { describeUserAgent } from "./device-name.ts";
+
+const FIREFOX_ON_LINUX = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
+const SAFARI_ON_IPHONE =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+const readySeq = (received: ServerLiveMessage[]) => received.find((m) => m.type === "ready")?.seq;
+
+async function loginAs(email: string, userAgent: string): Promise<Device> {
+  const device = new Device(server.url);
+  const res = await device.request("POST", API.login, { email, password: "correct horse" }, { "user-agent": userAgent });
+  expect(res.status).toBe(200);
+  return device;
+}
+
+describe("devices", () => {
+  it("names devices from browser and OS", () => {
+    expect(describeUserAgent(FIREFOX_ON_LINUX).name).toBe("Firefox 128 on Linux");
+    expect(describeUserAgent(SAFARI_ON_IPHONE).name).toBe("Safari 17 on iOS 17.4");
+    expect(describeUserAgent("").name).toBe("Unknown browser on unknown system");
+  });
+
+  it("lists the user's signed-in devices with this one marked, and no one else's", async () => {
+    await new Device(server.url).register("Ines", "ines@example.com");
+    const laptop = await loginAs("ines@example.com", FIREFOX_ON_LINUX);
+    const phone = await loginAs("ines@example.com", SAFARI_ON_IPHONE);
+    await new Device(server.url).register("Other", "other-ines@example.com");
+
+    const res = await phone.get<DevicesResponse>(DEVICES_API.list);
+    expect(res.status).toBe(200);
+    const { devices } = res.body;
+    expect(devices).toHaveLength(3);
+    expect(devices.filter((d) => d.current).map((d) => d.name)).toEqual(["Safari 17 on iOS 17.4"]);
+    const firefox = devices.find((d) => d.name === "Firefox 128 on Linux");
+    expect(firefox).toMatchObject({ browser: "Firefox 128", os: "Linux", ip: "127.0.0.1", current: false });
+    expect(firefox?.signed_in_at).toBeTypeOf("number");
+    expect(firefox?.last_seen_at).toBeGreaterThanOrEqual(firefox?.signed_in_at ?? 0);
+    expect((await laptop.get<DevicesResponse>(DEVICES_API.list)).body.devices.find((d) => d.current)?.name).toBe("Firefox 128 on Linux");
+    expect((await new Device(server.url).get(DEVICES_API.list)).status).toBe(401);
+  });
+
+  it("signs a device out: its live connection closes within a second and its cookie stops working", async () => {
+    await new Device(server.url).register("Rev", "rev@example.com");
+    const keeper = await loginAs("rev@example.com", FIREFOX_ON_LINUX);
+    const lost = await loginAs("rev@example.com", SAFARI_ON_IPHONE);
+    const lostLive = await lost.live();
+    const keeperLive = await keeper.live();
+    await lostLive.waitFor((r) => readySeq(r) !== undefined);
+    await keeperLive.waitFor((r) => readySeq(r) !== undefined);
+
+    const target = (await lost.get<DevicesResponse>(DEVICES_API.list)).body.devices.find((d) => d.current);
+    if (!target) throw new Error("no current device");
+    const started = Date.now();
+    expect((await keeper.request("DELETE", DEVICES_API.one(target.id))).status).toBe(204);
+    expect(await lostLive.waitForClose(1000)).toBe(4403);
+    expect(Date.now() - started).toBeLessThan(1000);
+
+    expect((await lost.get(API.me)).status).toBe(401);
+    await expect(lost.live()).rejects.toThrow("live refused: 401");
+    expect((await keeper.get(API.me)).status).toBe(200);
+    await keeperLive.waitFor((r) => r.some((m) => m.type === "event" && m.event.kind === "device.signed_out" && m.event.id === target.id));
+    const left = (await keeper.get<DevicesResponse>(DEVICES_API.list)).body.devices;
+    expect(left.map((d) => d.id)).not.toContain(target.id);
+    keeperLive.close();
+  });
+
+  it("refuses to sign out another user's device (404) and checks the id", async () => {
+    await new Device(server.url).register("Own", "own@example.com");
+    const victim = await loginAs("own@example.com", FIREFOX_ON_LINUX);
+    const victimId = (await victim.get<DevicesResponse>(DEVICES_API.list)).body.devices[0]?.id ?? "";
+    const attacker = new Device(server.url);
+    await attacker.register("Mallory", "mallory@example.com");
+    const res = await attacker.request("DELETE", DEVICES_API.one(victimId));
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: { code: "not_found", message: "No such device." } });
+    expect((await victim.get(API.me)).status).toBe(200);
+    expect((await attacker.request("DELETE", DEVICES_API.one("not-a-uuid"))).status).toBe(400);
+    expect((await new Device(server.url).request("DELETE", DEVICES_API.one(victimId))).status).toBe(401);
+  });
+
+  it("signing out this very device clears its cookie", async () => {
+    const d = new Device(server.url);
+    await d.register("Self", "self@example.com");
+    const me = (await d.get<DevicesResponse>(DEVICES_API.list)).body.devices[0];
+    const res = await d.request("DELETE", DEVICES_API.one(me?.id ?? ""));
+    expect(res.status).toBe(204);
+    expect(d.cookie).toBe("");
+  });
+});

@@ -1,0 +1,178 @@
+import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { API, DEVICES_API, type DevicesResponse, PUSH_API, type PushPayload } from "@daysync/shared";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  decryptPush,
+  newSubscriptionKeys,
+  type PushServiceDouble,
+  startPushServiceDouble,
+  verifyVapid,
+} from "../../testing/push-service-double.ts";
+import { Device, startTestServer, type TestServer, textMessage } from "../../testing/test-server.ts";
+import { isPushServiceUrl } from "./push.service.ts";
+import { loadOrCreateVapidKeys } from "./vapid-keys.ts";
+
+let server: TestServer;
+let pushService: PushServiceDouble;
+beforeAll(async () => {
+  server = await startTestServer();
+  pushService = await startPushServiceDouble();
+});
+afterAll(async () => {
+  await pushService.close();
+  await server.close();
+});
+
+async function subscribe(device: Device, endpointPath: string) {
+  const keys = newSubscriptionKeys();
+  const res = await device.post(PUSH_API.subscriptions, {
+    endpoint: `${pushService.url}${endpointPath}`,
+    expirationTime: null,
+    keys: keys.json,
+  });
+  expect(res.status).toBe(201);
+  return keys;
+}
+
+const subscriptionCount = async (endpointPath: string) =>
+  (await server.db.selectFrom("push_subscriptions").select("id").where("endpoint", "=", `${pushService.url}${endpointPath}`).execute())
+    .length;
+
+async function eventually(check: () => Promise<boolean>, timeoutMs = 3000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe("web push", () => {
+  it("makes VAPID keys once and keeps them in DATA_DIR, readable by the server only", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "daysync-vapid-"));
+    const first = loadOrCreateVapidKeys(dir);
+    expect(loadOrCreateVapidKeys(dir)).toEqual(first);
+    expect(Buffer.from(first.publicKey, "base64url")).toHaveLength(65);
+    expect(statSync(path.join(dir, "vapid.json")).mode & 0o777).toBe(0o600);
+  });
+
+  it("gives the public key to signed-in devices only", async () => {
+    expect((await new Device(server.url).get(PUSH_API.publicKey)).status).toBe(401);
+    const d = new Device(server.url);
+    await d.register("Key", "key@example.com");
+    const res = await d.get<{ public_key: string }>(PUSH_API.publicKey);
+    const stored = JSON.parse(readFileSync(path.join(server.dataDir, "vapid.json"), "utf8")) as { publicKey: string };
+    expect(res.body.public_key).toBe(stored.publicKey);
+  });
+
+  it("sends an encrypted notification of a new message to the user's other devices, never the sender's", async () => {
+    const phone = new Device(server.url);
+    await phone.register("Noa", "noa@example.com");
+    const laptop = new Device(server.url);
+    await laptop.login("noa@example.com");
+    const stranger = new Device(server.url);
+    await stranger.register("Sam", "sam-push@example.com");
+    await subscribe(phone, "/push/noa-phone");
+    const laptopKeys = await subscribe(laptop, "/push/noa-laptop");
+    await subscribe(stranger, "/push/sam");
+    const { public_key } = (await phone.get<{ public_key: string }>(PUSH_API.publicKey)).body;
+
+    const before = pushService.received.length;
+    const sent = await phone.post<{ message: { id: string; date_message_id: string } }>(
+      API.messages,
+      textMessage("copied on the phone", server.clock.now()),
+    );
+    expect(sent.status).toBe(201);
+    await pushService.waitFor(before + 1);
+    await new Promise((r) => setTimeout(r, 300));
+    const requests = pushService.received.slice(before);
+    expect(requests.map((r) => r.path)).toEqual(["/push/noa-laptop"]);
+
+    const push = requests[0];
+    if (!push) throw new Error("no push");
+    expect(push.headers["content-encoding"]).toBe("aes128gcm");
+    expect(Number(push.headers.ttl)).toBeGreaterThan(0);
+    const vapid = verifyVapid(String(push.headers.authorization), pushService.url);
+    expect(vapid.publicKey).toBe(public_key);
+    expect(vapid.claims.sub).toMatch(/^mailto:/);
+
+    const payload = JSON.parse(decryptPush(push.body, laptopKeys).toString("utf8")) as PushPayload;
+    expect(payload).toEqual({
+      kind: "message.created",
+      title: "New message",
+      body: "copied on the phone",
+      day_id: sent.body.message.date_message_id,
+      message_id: sent.body.message.id,
+      url: `/dashboard/days/${sent.body.message.date_message_id}`,
+    });
+
+    // A retried send stores nothing new and notifies no one again.
+    const again = pushService.received.length;
+    await phone.post(API.messages, { ...textMessage("x", server.clock.now()), id: sent.body.message.id });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(pushService.received.length).toBe(again);
+  });
+
+  it("removes a subscription the push service reports gone (410, 404)", async () => {
+    const phone = new Device(server.url);
+    await phone.register("Gil", "gil@example.com");
+    const laptop = new Device(server.url);
+    await laptop.login("gil@example.com");
+    const tablet = new Device(server.url);
+    await tablet.login("gil@example.com");
+    await subscribe(laptop, "/push/gil-laptop");
+    await subscribe(tablet, "/push/gil-tablet");
+    pushService.answer("/push/gil-laptop", 410);
+    pushService.answer("/push/gil-tablet", 404);
+    await phone.post(API.messages, textMessage("anyone there?", server.clock.now()));
+    await eventually(
+      async () => (await subscriptionCount("/push/gil-laptop")) === 0 && (await subscriptionCount("/push/gil-tablet")) === 0,
+    );
+  });
+
+  it("keeps a subscription on a passing failure (500)", async () => {
+    const phone = new Device(server.url);
+    await phone.register("Ora", "ora@example.com");
+    const laptop = new Device(server.url);
+    await laptop.login("ora@example.com");
+    await subscribe(laptop, "/push/ora-laptop");
+    pushService.answer("/push/ora-laptop", 500);
+    const before = pushService.received.length;
+    await phone.post(API.messages, textMessage("later", server.clock.now()));
+    await pushService.waitFor(before + 1);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await subscriptionCount("/push/ora-laptop")).toBe(1);
+  });
+
+  it("forgets a subscription on unsubscribe and when its device is signed out", async () => {
+    const a = new Device(server.url);
+    await a.register("Uma", "uma@example.com");
+    const b = new Device(server.url);
+    await b.login("uma@example.com");
+    await subscribe(a, "/push/uma-a");
+    await subscribe(b, "/push/uma-b");
+    const gone = await a.request("DELETE", PUSH_API.subscriptions, { endpoint: `${pushService.url}/push/uma-a` });
+    expect(gone.status).toBe(204);
+    expect(await subscriptionCount("/push/uma-a")).toBe(0);
+
+    const bId = (await b.get<DevicesResponse>(DEVICES_API.list)).body.devices.find((d) => d.current)?.id ?? "";
+    await a.request("DELETE", DEVICES_API.one(bId));
+    expect(await subscriptionCount("/push/uma-b")).toBe(0);
+  });
+
+  it("validates subscriptions and accepts only known push services outside tests", async () => {
+    const d = new Device(server.url);
+    await d.register("Val", "val@example.com");
+    const res = await d.post(PUSH_API.subscriptions, { endpoint: "not a url", keys: { p256dh: "x", auth: "y" } });
+    expect(res.status).toBe(400);
+    expect((await new Device(server.url).post(PUSH_API.subscriptions, {})).status).toBe(401);
+    expect(isPushServiceUrl("https://fcm.googleapis.com/fcm/send/abc")).toBe(true);
+    expect(isPushServiceUrl("https://updates.push.services.mozilla.com/wpush/v2/abc")).toBe(true);
+    expect(isPushServiceUrl("https://web.push.apple.com/abc")).toBe(true);
+    expect(isPushServiceUrl("https://wns2-par02p.notify.windows.com/w/?token=abc")).toBe(true);
+    expect(isPushServiceUrl("http://fcm.googleapis.com/fcm/send/abc")).toBe(false);
+    expect(isPushServiceUrl("https://169.254.169.254/latest")).toBe(false);
+    expect(isPushServiceUrl("https://evilfcm.googleapis.com.example.com/")).toBe(false);
+  });
+});

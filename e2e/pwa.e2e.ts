@@ -1,0 +1,123 @@
+/** The installable app in real Chromium: manifest, service worker, offline shell, share target, notification permission. */
+import { TEXT } from "@daysync/shared";
+import type { Browser, BrowserContext } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser } from "./support/browser.ts";
+import { type RunningServer, startServer } from "./support/server.ts";
+
+let server: RunningServer;
+let browser: Browser;
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+let accounts = 0;
+async function signedInContext(): Promise<BrowserContext> {
+  const context = await browser.newContext();
+  accounts += 1;
+  const res = await context.request.post(`${server.url}/api/auth/register`, {
+    data: { name: `Pwa ${accounts}`, email: `pwa${accounts}@example.com`, password: "correct horse", confirm_password: "correct horse" },
+  });
+  expect(res.status()).toBe(201);
+  return context;
+}
+
+describe("installable app", () => {
+  it("registers the manifest and the service worker, and opens the app shell offline", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${server.url}/login`);
+
+    const manifestHref = await page.locator('link[rel="manifest"]').getAttribute("href");
+    expect(manifestHref).toBeTruthy();
+    const manifest = (await (await context.request.get(new URL(manifestHref ?? "", server.url).href)).json()) as {
+      name: string;
+      start_url: string;
+      display: string;
+      icons: { src: string; sizes: string; purpose: string }[];
+      share_target: { action: string; method: string; enctype: string };
+    };
+    expect(manifest).toMatchObject({ name: TEXT.productName, start_url: "/dashboard", display: "standalone" });
+    expect(manifest.icons.map((i) => `${i.sizes} ${i.purpose}`)).toEqual(["192x192 any", "512x512 any", "512x512 maskable"]);
+    expect(manifest.share_target).toMatchObject({ action: "/share-target", method: "POST", enctype: "multipart/form-data" });
+    for (const icon of manifest.icons) expect((await context.request.get(new URL(icon.src, server.url).href)).status()).toBe(200);
+
+    const scriptUrl = await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.scriptURL);
+    expect(scriptUrl).toBe(`${server.url}/sw.js`);
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+
+    await context.setOffline(true);
+    await page.reload();
+    await page.getByRole("heading", { name: TEXT.loginHeading }).waitFor();
+    await page.goto(`${server.url}/register`);
+    await page.getByRole("heading", { name: TEXT.registerHeading }).waitFor();
+    await context.close();
+  });
+
+  it("puts text, links and files shared to the app (Web Share Target) in today's messages", async () => {
+    const context = await signedInContext();
+    const page = await context.newPage();
+    await page.goto(`${server.url}/dashboard`);
+    await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.state);
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+
+    // What a phone's share sheet does: a multipart POST navigation to the manifest's action, with a file.
+    await page.evaluate(() => {
+      const form = document.createElement("form");
+      form.id = "share-sheet";
+      form.method = "post";
+      form.enctype = "multipart/form-data";
+      form.action = "/share-target";
+      for (const [name, value] of [
+        ["title", "Lemon pasta"],
+        ["text", "Try this tonight"],
+        ["url", "https://example.com/lemon-pasta"],
+      ]) {
+        const input = document.createElement("input");
+        input.type = "hidden";
+        input.name = name ?? "";
+        input.value = value ?? "";
+        form.append(input);
+      }
+      const file = document.createElement("input");
+      file.type = "file";
+      file.name = "files";
+      form.append(file);
+      document.body.append(form);
+    });
+    await page.setInputFiles("#share-sheet input[type=file]", {
+      name: "recette é.txt",
+      mimeType: "text/plain",
+      buffer: Buffer.from("pasta"),
+    });
+    await page.evaluate(() => (document.getElementById("share-sheet") as HTMLFormElement).submit());
+
+    await page.getByText("Shared to today's messages.").waitFor();
+    await page.waitForURL(`${server.url}/dashboard`);
+    await page.getByRole("list", { name: "Messages" }).getByText("Try this tonight").waitFor();
+    await page.getByRole("list", { name: "Messages" }).getByText("recette é.txt").waitFor();
+    const days = (await (await context.request.get(`${server.url}/api/days`)).json()) as { days: { id: string }[] };
+    const day = (await (await context.request.get(`${server.url}/api/days/${days.days[0]?.id ?? ""}/messages`)).json()) as {
+      messages: { type: string; content: string; filename: string; file_url: string }[];
+    };
+    const [text, file] = day.messages;
+    expect(text?.content).toBe("Lemon pasta\nTry this tonight\nhttps://example.com/lemon-pasta");
+    expect(file).toMatchObject({ type: "file", filename: "recette é.txt" });
+    expect(await (await context.request.get(new URL(file?.file_url ?? "", server.url).href)).text()).toBe("pasta");
+    await context.close();
+  });
+
+  it("says 'You denied for the notification' when notifications are refused from the bell", async () => {
+    const context = await signedInContext();
+    const page = await context.newPage();
+    await page.goto(`${server.url}/dashboard`);
+    await page.getByRole("button", { name: /notifications/i }).click();
+    await page.getByText(TEXT.notificationDenied).waitFor();
+    await context.close();
+  });
+});
