@@ -2,7 +2,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
-import { CONTACT } from "@daysync/shared";
+import { CONTACT, type Message } from "@daysync/shared";
 import fastifyCompress from "@fastify/compress";
 import fastifyCookie from "@fastify/cookie";
 import fastifyRateLimit from "@fastify/rate-limit";
@@ -15,7 +15,7 @@ import { type Db, openDatabase } from "../db/database.ts";
 import { createInProcessBus, type EventBus } from "../events/event-bus.ts";
 import { accountsRoutes } from "../modules/accounts/accounts.routes.ts";
 import { createAccountsService } from "../modules/accounts/accounts.service.ts";
-import { createSessionsRepository } from "../modules/accounts/sessions.repository.ts";
+import { createSessionsRepository, type SessionAuth } from "../modules/accounts/sessions.repository.ts";
 import { devicesRoutes } from "../modules/devices/devices.routes.ts";
 import { createDevicesService } from "../modules/devices/devices.service.ts";
 import { messagesRoutes } from "../modules/messages/messages.routes.ts";
@@ -75,15 +75,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const messages = createMessagesService({ db, clock, bus });
   const storage = await createDiskStorage(config.filesDir, config.uploadExpiryMs);
   const uploads = createUploadsRepository(db);
-  const uploadsService = createUploadsService({ storage, uploads, messages, clock, config });
-  const sweeper = createRetentionSweeper({
-    db,
-    clock,
-    bus,
-    plans,
-    onMessagesDeleted: uploadsService.removeForMessages,
-    removeAbandonedUploads: () => storage.removeExpired(),
-  });
 
   const app = Fastify({
     logger: { level: config.logLevel },
@@ -135,9 +126,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerAuth(app, { sessions, clock });
 
   app.get("/api/health", async () => ({ ok: true }));
-  accountsRoutes(app, { accounts, sessions, bus, cookieSecure: config.cookieSecure, loginRateLimit: config.loginRateLimit });
-  plansRoutes(app, { plans });
   const devices = createDevicesService({ db, clock, bus });
+  accountsRoutes(app, { accounts, sessions, devices, bus, cookieSecure: config.cookieSecure, loginRateLimit: config.loginRateLimit });
+  plansRoutes(app, { plans });
   const pairing = createPairingService({ db, clock, bus, sessions, devices });
   const vapid = loadOrCreateVapidKeys(config.dataDir);
   const push = createPushService({
@@ -148,10 +139,20 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     log: app.log,
     allowAnyEndpoint: config.env === "test",
   });
-  messagesRoutes(app, {
-    messages,
-    onCreated: (from, message) => void push.notifyNewMessage(from, message).catch((err) => app.log.warn({ err }, "push failed")),
+  /** Every new message, typed or uploaded, notifies the user's other devices. */
+  const onMessageCreated = (from: SessionAuth, message: Message) =>
+    void push.notifyNewMessage(from, message).catch((err) => app.log.warn({ err }, "push failed"));
+  messagesRoutes(app, { messages, onCreated: onMessageCreated });
+  const uploadsService = createUploadsService({ storage, uploads, messages, clock, config, onCreated: onMessageCreated });
+  const sweeper = createRetentionSweeper({
+    db,
+    clock,
+    bus,
+    plans,
+    onMessagesDeleted: uploadsService.removeForMessages,
+    removeAbandonedUploads: () => storage.removeExpired(),
   });
+
   devicesRoutes(app, { devices, cookieSecure: config.cookieSecure });
   pairingRoutes(app, { pairing, cookieSecure: config.cookieSecure });
   pairingLiveRoutes(app, { pairing, bus });

@@ -29,10 +29,11 @@ describe("live sync", () => {
     await phone.post(API.messages, textMessage("copied on the phone", server.clock.now()));
     await laptopLive.waitFor((r) => createdContents(r).includes("copied on the phone"), 1000);
     await phoneLive.waitFor((r) => createdContents(r).includes("copied on the phone"), 1000);
+    // Replayed from 0, the laptop also hears of its own sign-in; then the day and the message, in order.
     const kinds = laptopLive.events().map((e) => e.event.kind);
-    expect(kinds).toEqual(["day.upserted", "message.created"]);
+    expect(kinds).toEqual(["device.signed_in", "day.upserted", "message.created"]);
     const seqs = laptopLive.events().map((e) => e.seq);
-    expect(seqs).toEqual([1, 2]);
+    expect(seqs).toEqual([1, 2, 3]);
 
     await new Promise((r) => setTimeout(r, 200));
     expect(strangerLive.events()).toEqual([]);

@@ -4,6 +4,7 @@ import type { EventBus } from "../../events/event-bus.ts";
 import { clearSessionCookie, requireAuth, setSessionCookie } from "../../http/auth.ts";
 import { tooManyRequests } from "../../http/errors.ts";
 import { parse } from "../../http/validate.ts";
+import type { DevicesService } from "../devices/devices.service.ts";
 import type { AccountsService } from "./accounts.service.ts";
 import type { SessionsRepository } from "./sessions.repository.ts";
 
@@ -14,6 +15,8 @@ export function accountsRoutes(
   deps: {
     accounts: AccountsService;
     sessions: SessionsRepository;
+    /** Tells the user's other devices that this one signed in. */
+    devices: Pick<DevicesService, "announceSignIn">;
     bus: EventBus;
     cookieSecure: boolean;
     loginRateLimit: { max: number; windowMs: number };
@@ -37,6 +40,7 @@ export function accountsRoutes(
   app.post(API.login, { config: { rateLimit } }, async (request, reply) => {
     const input = parse(loginSchema, request.body);
     const { user, session } = await accounts.login(input, deviceOf(request));
+    await deps.devices.announceSignIn(user.id, session.id);
     setSessionCookie(reply, session.token, cookieSecure);
     return { user };
   });

@@ -73,6 +73,18 @@ describe("devices", () => {
     keeperLive.close();
   });
 
+  it("tells the user's other devices when one signs in with a password", async () => {
+    await new Device(server.url).register("Tam", "tam@example.com");
+    const phone = await loginAs("tam@example.com", SAFARI_ON_IPHONE);
+    const live = await phone.live();
+    await live.waitFor((r) => r.some((m) => m.type === "ready"));
+    await loginAs("tam@example.com", FIREFOX_ON_LINUX);
+    const isFirefoxSignIn = (m: ServerLiveMessage) =>
+      m.type === "event" && m.event.kind === "device.signed_in" && m.event.device.name === "Firefox 128 on Linux";
+    await live.waitFor((r) => r.some(isFirefoxSignIn));
+    live.close();
+  });
+
   it("refuses to sign out another user's device (404) and checks the id", async () => {
     await new Device(server.url).register("Own", "own@example.com");
     const victim = await loginAs("own@example.com", FIREFOX_ON_LINUX);

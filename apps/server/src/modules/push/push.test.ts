@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { API, DEVICES_API, type DevicesResponse, PUSH_API, type PushPayload } from "@daysync/shared";
+import { API, DEVICES_API, type DevicesResponse, formatStoredDate, formatStoredTime, PUSH_API, type PushPayload } from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   decryptPush,
@@ -64,6 +64,45 @@ describe("web push", () => {
     const res = await d.get<{ public_key: string }>(PUSH_API.publicKey);
     const stored = JSON.parse(readFileSync(path.join(server.dataDir, "vapid.json"), "utf8")) as { publicKey: string };
     expect(res.body.public_key).toBe(stored.publicKey);
+  });
+
+  it("notifies the other devices of a file that finished uploading too", async () => {
+    const phone = new Device(server.url);
+    await phone.register("Fin", "fin-push@example.com");
+    const laptop = new Device(server.url);
+    await laptop.login("fin-push@example.com");
+    await subscribe(phone, "/push/fin-phone");
+    const laptopKeys = await subscribe(laptop, "/push/fin-laptop");
+    const before = pushService.received.length;
+
+    const at = new Date(server.clock.now());
+    const meta = {
+      filename: "scan.pdf",
+      filetype: "application/pdf",
+      message_id: crypto.randomUUID(),
+      date: formatStoredDate(at),
+      time: formatStoredTime(at),
+    };
+    const header = Object.entries(meta)
+      .map(([k, v]) => `${k} ${Buffer.from(v).toString("base64")}`)
+      .join(",");
+    const tus = { "tus-resumable": "1.0.0" };
+    const created = await phone.raw("POST", API.uploads, { headers: { ...tus, "upload-length": "5", "upload-metadata": header } });
+    const location = created.headers.get("location") ?? "";
+    const done = await phone.raw("PATCH", location, {
+      headers: { ...tus, "upload-offset": "0", "content-type": "application/offset+octet-stream" },
+      body: new TextEncoder().encode("%PDF-"),
+    });
+    expect(done.status).toBe(204);
+
+    await pushService.waitFor(before + 1);
+    await new Promise((r) => setTimeout(r, 200));
+    const requests = pushService.received.slice(before);
+    expect(requests.map((r) => r.path)).toEqual(["/push/fin-laptop"]);
+    const push = requests[0];
+    if (!push) throw new Error("no push");
+    const payload = JSON.parse(decryptPush(push.body, laptopKeys).toString("utf8")) as PushPayload;
+    expect(payload).toMatchObject({ kind: "message.created", message_id: meta.message_id });
   });
 
   it("sends an encrypted notification of a new message to the user's other devices, never the sender's", async () => {

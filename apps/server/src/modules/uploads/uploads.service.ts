@@ -4,7 +4,7 @@
  * resume or finish it.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { API, dayKeyOf, PREMIUM_TYPE_ID, type UploadMetadata, uploadMetadataSchema } from "@daysync/shared";
+import { API, dayKeyOf, type Message, PREMIUM_TYPE_ID, type UploadMetadata, uploadMetadataSchema } from "@daysync/shared";
 import { Server } from "@tus/server";
 import type { Upload } from "@tus/utils";
 import type { Clock } from "../../clock.ts";
@@ -35,6 +35,8 @@ export function createUploadsService(deps: {
   messages: MessagesService;
   clock: Clock;
   config: Pick<Config, "maxFileBytes" | "trustProxy">;
+  /** Told once about each file message an upload created, and the device it came from. */
+  onCreated?: (from: SessionAuth, message: Message) => void;
 }) {
   const { storage, uploads, messages, clock, config } = deps;
   const sessions = new WeakMap<IncomingMessage, SessionAuth>();
@@ -87,7 +89,8 @@ export function createUploadsService(deps: {
     },
 
     async onUploadFinish(req, upload) {
-      const { userId } = authOf(req);
+      const auth = authOf(req);
+      const { userId } = auth;
       const meta = metadataOf(upload);
       const mime = await detectMime(await storage.head(upload.id, SNIFF_BYTES));
       await uploads.insert({
@@ -100,7 +103,7 @@ export function createUploadsService(deps: {
         created_at: clock.now(),
       });
       try {
-        await messages.send(userId, {
+        const { message, created } = await messages.send(userId, {
           id: meta.message_id,
           content: "",
           date: meta.date,
@@ -109,6 +112,7 @@ export function createUploadsService(deps: {
           filename: meta.filename,
           file_url: API.file(upload.id),
         });
+        if (created) deps.onCreated?.(auth, message);
       } catch (error) {
         await uploads.takeForMessages([meta.message_id]);
         await storage.remove(upload.id);
