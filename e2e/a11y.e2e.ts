@@ -3,24 +3,13 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { API, TEXT } from "@daysync/shared";
 import type { AxeResults } from "axe-core";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "./support/browser.ts";
-import { type RunningServer, startServer } from "./support/server.ts";
+import type { BrowserContext, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { useStartedApp } from "./support/app.ts";
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const app = useStartedApp();
 
 interface Finding {
   id: string;
@@ -42,12 +31,12 @@ async function audit(page: Page): Promise<Finding[]> {
 }
 
 async function newContext(theme: "light" | "dark", width = 1280): Promise<BrowserContext> {
-  return browser.newContext({ viewport: { width, height: 900 }, colorScheme: theme, reducedMotion: "reduce" });
+  return app.browser.newContext({ viewport: { width, height: 900 }, colorScheme: theme, reducedMotion: "reduce" });
 }
 
 async function signUp(context: BrowserContext): Promise<void> {
   const email = `a11y-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-  const response = await context.request.post(`${server.url}${API.register}`, {
+  const response = await context.request.post(`${app.server.url}${API.register}`, {
     data: { name: "Ada Access", email, password: "a11y-password-1", confirm_password: "a11y-password-1" },
   });
   expect(response.status()).toBe(201);
@@ -57,7 +46,7 @@ describe.each(["light", "dark"] as const)("accessibility, %s theme", (theme) => 
   it.each(["/", "/home", "/login", "/register"])("%s has no serious or critical violations", async (path) => {
     const context = await newContext(theme);
     const page = await context.newPage();
-    await page.goto(`${server.url}${path}`);
+    await page.goto(`${app.server.url}${path}`);
     await page.locator("h1").first().waitFor();
     await page.waitForLoadState("networkidle");
     expect(await audit(page)).toEqual([]);
@@ -67,7 +56,7 @@ describe.each(["light", "dark"] as const)("accessibility, %s theme", (theme) => 
   it("the landing with its gallery loaded and the lightbox open has none either", async () => {
     const context = await newContext(theme);
     const page = await context.newPage();
-    await page.goto(`${server.url}/`);
+    await page.goto(`${app.server.url}/`);
     await page.locator("#gallery").scrollIntoViewIfNeeded();
     await page.locator("#gallery .gallery__thumb").first().waitFor();
     expect(await audit(page)).toEqual([]);
@@ -81,7 +70,7 @@ describe.each(["light", "dark"] as const)("accessibility, %s theme", (theme) => 
   it("the landing on a phone has none", async () => {
     const context = await newContext(theme, 390);
     const page = await context.newPage();
-    await page.goto(`${server.url}/`);
+    await page.goto(`${app.server.url}/`);
     await page.getByRole("button", { name: "Menu" }).click();
     await page.locator("#gallery").scrollIntoViewIfNeeded();
     await page.locator("#gallery .gallery__thumb").first().waitFor();
@@ -93,7 +82,7 @@ describe.each(["light", "dark"] as const)("accessibility, %s theme", (theme) => 
     const context = await newContext(theme);
     await signUp(context);
     const page = await context.newPage();
-    await page.goto(`${server.url}/dashboard`);
+    await page.goto(`${app.server.url}/dashboard`);
     await page.getByPlaceholder(TEXT.messagePlaceholder).waitFor();
     await page.waitForLoadState("networkidle");
     expect(await audit(page)).toEqual([]);

@@ -1,24 +1,13 @@
 import { TEXT, VALIDATION } from "@daysync/shared";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "./support/browser.ts";
+import { describe, expect, it } from "vitest";
+import { useStartedApp } from "./support/app.ts";
 import { expectFieldError, fieldError, hidden, newDevice, PASSWORD, registerViaApi, uniqueEmail, visible } from "./support/daysync.ts";
-import { type RunningServer, startServer } from "./support/server.ts";
 
 describe("sign-in, registration and routing", () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const app = useStartedApp();
 
   it("registers through the form and lands on /dashboard/home with 'At home'", async () => {
-    const { context, page } = await newDevice(browser, server.url);
+    const { context, page } = await newDevice(app.browser, app.server.url);
     await page.goto("/register");
     await visible(page.getByRole("heading", { name: TEXT.registerHeading }));
     await page.getByLabel("Name").fill("Ada Lovelace");
@@ -36,7 +25,7 @@ describe("sign-in, registration and routing", () => {
   });
 
   it("shows each register validation message once a field is touched", async () => {
-    const { context, page } = await newDevice(browser, server.url);
+    const { context, page } = await newDevice(app.browser, app.server.url);
     await page.goto("/register");
     const name = page.getByLabel("Name");
     await name.focus();
@@ -67,7 +56,7 @@ describe("sign-in, registration and routing", () => {
   });
 
   it("shows every register message on a blank submit, and stays on the page", async () => {
-    const { context, page } = await newDevice(browser, server.url);
+    const { context, page } = await newDevice(app.browser, app.server.url);
     await page.goto("/register");
     await page.getByRole("button", { name: TEXT.register }).click();
     await expectFieldError(page, "Name", VALIDATION.nameRequired);
@@ -79,7 +68,7 @@ describe("sign-in, registration and routing", () => {
   });
 
   it("shows the login validation messages", async () => {
-    const { context, page } = await newDevice(browser, server.url);
+    const { context, page } = await newDevice(app.browser, app.server.url);
     await page.goto("/login");
     await visible(page.getByRole("heading", { name: TEXT.loginHeading }));
     await page.getByRole("button", { name: TEXT.signIn, exact: true }).click();
@@ -91,12 +80,12 @@ describe("sign-in, registration and routing", () => {
   });
 
   it("shows the server's message in a red banner on a wrong password, hidden after 5 s", async () => {
-    const setup = await newDevice(browser, server.url);
+    const setup = await newDevice(app.browser, app.server.url);
     const email = uniqueEmail("wrong");
-    await registerViaApi(setup, server.url, "Wrong Password", email);
+    await registerViaApi(setup, app.server.url, "Wrong Password", email);
     await setup.context.close();
 
-    const { context, page } = await newDevice(browser, server.url);
+    const { context, page } = await newDevice(app.browser, app.server.url);
     await page.goto("/login");
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password").fill("not the password");
@@ -132,12 +121,12 @@ describe("sign-in, registration and routing", () => {
   });
 
   it("sends a signed-out visitor to /login and back to the page asked for after signing in", async () => {
-    const setup = await newDevice(browser, server.url);
+    const setup = await newDevice(app.browser, app.server.url);
     const email = uniqueEmail("back");
-    await registerViaApi(setup, server.url, "Back Again", email);
+    await registerViaApi(setup, app.server.url, "Back Again", email);
     await setup.context.close();
 
-    const { context, page } = await newDevice(browser, server.url);
+    const { context, page } = await newDevice(app.browser, app.server.url);
     await page.goto("/dashboard/plan");
     await page.waitForURL("**/login");
     await page.getByLabel("Email").fill(email);
@@ -149,8 +138,8 @@ describe("sign-in, registration and routing", () => {
   });
 
   it("sends a signed-in visitor from /login and /register to the dashboard", async () => {
-    const device = await newDevice(browser, server.url);
-    await registerViaApi(device, server.url, "Signed In", uniqueEmail("in"));
+    const device = await newDevice(app.browser, app.server.url);
+    await registerViaApi(device, app.server.url, "Signed In", uniqueEmail("in"));
     const { context, page } = device;
     await page.goto("/login");
     await page.waitForURL((url) => url.pathname === "/dashboard");
@@ -161,7 +150,7 @@ describe("sign-in, registration and routing", () => {
   });
 
   it("links sign-in and register to each other, and toggles the connected-device panel", async () => {
-    const { context, page } = await newDevice(browser, server.url);
+    const { context, page } = await newDevice(app.browser, app.server.url);
     await page.goto("/login");
     await visible(page.getByText(TEXT.or, { exact: true }));
     const toggle = page.getByRole("button", { name: TEXT.connectedDevice });
@@ -183,7 +172,7 @@ describe("sign-in, registration and routing", () => {
   });
 
   it("shows the error screen for an unknown route, with a link home", async () => {
-    const { context, page } = await newDevice(browser, server.url);
+    const { context, page } = await newDevice(app.browser, app.server.url);
     await page.goto("/no/such/page");
     await visible(page.getByRole("heading", { name: TEXT.errorHeading }));
     expect(await page.getByText(TEXT.notFound).isVisible()).toBe(true);
@@ -193,7 +182,7 @@ describe("sign-in, registration and routing", () => {
   });
 
   it("does not load the sign-in or dashboard code on the landing page", async () => {
-    const { context, page } = await newDevice(browser, server.url);
+    const { context, page } = await newDevice(app.browser, app.server.url);
     const scripts: string[] = [];
     page.on("request", (req) => {
       if (req.resourceType() === "script") scripts.push(new URL(req.url()).pathname);

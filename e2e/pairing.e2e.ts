@@ -4,31 +4,21 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { TEXT } from "@daysync/shared";
 import jsQR from "jsqr";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "./support/browser.ts";
+import { describe, expect, it } from "vitest";
+import { useStartedApp } from "./support/app.ts";
 import { launchBrowserWithCamera, writeCameraVideo } from "./support/fake-camera.ts";
-import { type RunningServer, startServer } from "./support/server.ts";
 
-let server: RunningServer;
-let browser: Browser;
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const app = useStartedApp();
 
 let accounts = 0;
 /** A browser context with its own signed-in session (the "phone"). */
-async function signedInContext(on = browser): Promise<{ context: BrowserContext; email: string }> {
+async function signedInContext(on = app.browser): Promise<{ context: BrowserContext; email: string }> {
   const context = await on.newContext({ viewport: { width: 420, height: 860 } });
   accounts += 1;
   const email = `pair${accounts}@example.com`;
-  const res = await context.request.post(`${server.url}/api/auth/register`, {
+  const res = await context.request.post(`${app.server.url}/api/auth/register`, {
     data: { name: `Pat ${accounts}`, email, password: "correct horse", confirm_password: "correct horse" },
   });
   expect(res.status()).toBe(201);
@@ -37,7 +27,7 @@ async function signedInContext(on = browser): Promise<{ context: BrowserContext;
 
 /** The new device: /login, 'Sign in using connected device', QR code on screen. */
 async function showQr(page: Page): Promise<void> {
-  await page.goto(`${server.url}/login`);
+  await page.goto(`${app.server.url}/login`);
   await page.getByRole("button", { name: TEXT.connectedDevice }).click();
   await page.getByRole("img", { name: /QR code/ }).waitFor();
 }
@@ -52,10 +42,10 @@ async function readQrFromScreen(page: Page): Promise<string> {
 }
 
 async function expectSignedIn(context: BrowserContext, page: Page, email: string): Promise<void> {
-  await page.waitForURL(`${server.url}/dashboard`);
+  await page.waitForURL(`${app.server.url}/dashboard`);
   await page.getByText(TEXT.loginSuccessTitle).waitFor();
   await page.getByText(TEXT.loginSuccessBody, { exact: true }).waitFor();
-  const me = await context.request.get(`${server.url}/api/me`);
+  const me = await context.request.get(`${app.server.url}/api/me`);
   expect(me.status()).toBe(200);
   expect(((await me.json()) as { user: { email: string } }).user.email).toBe(email);
 }
@@ -64,17 +54,17 @@ describe("sign in with a connected device", () => {
   it("signs a new device in when a signed-in device scans its QR code and approves", async () => {
     const { context: phone, email } = await signedInContext();
     const phoneDashboard = await phone.newPage();
-    await phoneDashboard.goto(`${server.url}/dashboard`);
+    await phoneDashboard.goto(`${app.server.url}/dashboard`);
     await phoneDashboard.getByRole("button", { name: /notifications/i }).waitFor();
 
-    const laptop = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const laptop = await app.browser.newContext({ viewport: { width: 1280, height: 860 } });
     const newDevice = await laptop.newPage();
     await showQr(newDevice);
     expect(await newDevice.getByTestId("pairing-short-code").textContent()).toMatch(/^[0-9A-Z]{4}-[0-9A-Z]{4}$/);
     await newDevice.getByText(/Code expires in [12]:\d\d/).waitFor();
 
     const link = await readQrFromScreen(newDevice);
-    expect(link).toMatch(new RegExp(`^${server.url}/pair/[A-Za-z0-9_-]{22,}$`));
+    expect(link).toMatch(new RegExp(`^${app.server.url}/pair/[A-Za-z0-9_-]{22,}$`));
 
     const approver = await phone.newPage();
     await approver.goto(link);
@@ -93,7 +83,7 @@ describe("sign in with a connected device", () => {
     await phoneDashboard.getByText(/New device signed in: Chrome/).waitFor();
 
     // Both devices are listed on the Devices page, the new one marked as this device.
-    await newDevice.goto(`${server.url}/dashboard/devices`);
+    await newDevice.goto(`${app.server.url}/dashboard/devices`);
     await newDevice.locator(".device-row").nth(1).waitFor();
     expect(await newDevice.locator(".device-row").count()).toBe(2);
     expect(await newDevice.getByText("This device").count()).toBe(1);
@@ -103,13 +93,13 @@ describe("sign in with a connected device", () => {
 
   it("shows 'Login failed / Try again' when the request is denied (code typed by hand)", async () => {
     const { context: phone } = await signedInContext();
-    const stranger = await browser.newContext();
+    const stranger = await app.browser.newContext();
     const newDevice = await stranger.newPage();
     await showQr(newDevice);
     const shortCode = (await newDevice.getByTestId("pairing-short-code").textContent()) ?? "";
 
     const approver = await phone.newPage();
-    await approver.goto(`${server.url}/pair`);
+    await approver.goto(`${app.server.url}/pair`);
     await approver.getByLabel("Code shown on the other device").fill(shortCode.toLowerCase());
     await approver.getByRole("button", { name: "Continue" }).click();
     await approver.getByRole("button", { name: "Deny" }).click();
@@ -118,16 +108,16 @@ describe("sign in with a connected device", () => {
     await newDevice.getByText(TEXT.loginFailedTitle).first().waitFor();
     await newDevice.getByText(TEXT.loginFailedBody).first().waitFor();
     await newDevice.getByRole("button", { name: "Show a new code" }).waitFor();
-    expect(newDevice.url()).toBe(`${server.url}/login`);
-    expect((await stranger.request.get(`${server.url}/api/me`)).status()).toBe(401);
+    expect(newDevice.url()).toBe(`${app.server.url}/login`);
+    expect((await stranger.request.get(`${app.server.url}/api/me`)).status()).toBe(401);
     await phone.close();
     await stranger.close();
   });
 
   it("shows a new code by itself before the old one expires", async () => {
-    const context = await browser.newContext();
+    const context = await app.browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${server.url}/login`);
+    await page.goto(`${app.server.url}/login`);
     await page.getByRole("heading", { name: TEXT.loginHeading }).waitFor();
     // The fake clock drives only the panel's timers, not the page's loading.
     await page.clock.install();
@@ -145,7 +135,7 @@ describe("sign in with a connected device", () => {
 
   it("reads the QR code with the in-app scanner (camera) and signs the device in", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "daysync-camera-"));
-    const laptop = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const laptop = await app.browser.newContext({ viewport: { width: 1280, height: 860 } });
     const newDevice = await laptop.newPage();
     await showQr(newDevice);
     const video = path.join(dir, "qr.y4m");
@@ -155,10 +145,10 @@ describe("sign in with a connected device", () => {
     try {
       const { context: phone, email } = await signedInContext(cameraBrowser);
       const approver = await phone.newPage();
-      await approver.goto(`${server.url}/pair`);
+      await approver.goto(`${app.server.url}/pair`);
       await approver.getByRole("button", { name: "Scan with the camera" }).click();
       await approver.getByRole("heading", { name: "Sign in a device?" }).waitFor({ timeout: 15_000 });
-      expect(approver.url()).toMatch(new RegExp(`^${server.url}/pair/[A-Za-z0-9_-]{22,}$`));
+      expect(approver.url()).toMatch(new RegExp(`^${app.server.url}/pair/[A-Za-z0-9_-]{22,}$`));
       await approver.getByRole("button", { name: "Approve" }).click();
       await expectSignedIn(laptop, newDevice, email);
     } finally {
@@ -171,7 +161,7 @@ describe("sign in with a connected device", () => {
   it("says so when there is no camera, and the code can be typed instead", async () => {
     const { context } = await signedInContext();
     const page = await context.newPage();
-    await page.goto(`${server.url}/pair`);
+    await page.goto(`${app.server.url}/pair`);
     await page.getByRole("button", { name: "Scan with the camera" }).click();
     await page
       .getByRole("alert")

@@ -1,26 +1,16 @@
 /** The installable app in real Chromium: manifest, service worker, offline shell, share target, notification permission. */
 import { TEXT } from "@daysync/shared";
-import type { Browser, BrowserContext } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "./support/browser.ts";
-import { type RunningServer, startServer } from "./support/server.ts";
+import type { BrowserContext } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { useStartedApp } from "./support/app.ts";
 
-let server: RunningServer;
-let browser: Browser;
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const app = useStartedApp();
 
 let accounts = 0;
 async function signedInContext(): Promise<BrowserContext> {
-  const context = await browser.newContext();
+  const context = await app.browser.newContext();
   accounts += 1;
-  const res = await context.request.post(`${server.url}/api/auth/register`, {
+  const res = await context.request.post(`${app.server.url}/api/auth/register`, {
     data: { name: `Pwa ${accounts}`, email: `pwa${accounts}@example.com`, password: "correct horse", confirm_password: "correct horse" },
   });
   expect(res.status()).toBe(201);
@@ -29,13 +19,13 @@ async function signedInContext(): Promise<BrowserContext> {
 
 describe("installable app", () => {
   it("registers the manifest and the service worker, and opens the app shell offline", async () => {
-    const context = await browser.newContext();
+    const context = await app.browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${server.url}/login`);
+    await page.goto(`${app.server.url}/login`);
 
     const manifestHref = await page.locator('link[rel="manifest"]').getAttribute("href");
     expect(manifestHref).toBeTruthy();
-    const manifest = (await (await context.request.get(new URL(manifestHref ?? "", server.url).href)).json()) as {
+    const manifest = (await (await context.request.get(new URL(manifestHref ?? "", app.server.url).href)).json()) as {
       name: string;
       start_url: string;
       display: string;
@@ -45,16 +35,16 @@ describe("installable app", () => {
     expect(manifest).toMatchObject({ name: TEXT.productName, start_url: "/dashboard", display: "standalone" });
     expect(manifest.icons.map((i) => `${i.sizes} ${i.purpose}`)).toEqual(["192x192 any", "512x512 any", "512x512 maskable"]);
     expect(manifest.share_target).toMatchObject({ action: "/share-target", method: "POST", enctype: "multipart/form-data" });
-    for (const icon of manifest.icons) expect((await context.request.get(new URL(icon.src, server.url).href)).status()).toBe(200);
+    for (const icon of manifest.icons) expect((await context.request.get(new URL(icon.src, app.server.url).href)).status()).toBe(200);
 
     const scriptUrl = await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.scriptURL);
-    expect(scriptUrl).toBe(`${server.url}/sw.js`);
+    expect(scriptUrl).toBe(`${app.server.url}/sw.js`);
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
 
     await context.setOffline(true);
     await page.reload();
     await page.getByRole("heading", { name: TEXT.loginHeading }).waitFor();
-    await page.goto(`${server.url}/register`);
+    await page.goto(`${app.server.url}/register`);
     await page.getByRole("heading", { name: TEXT.registerHeading }).waitFor();
     await context.close();
   });
@@ -62,7 +52,7 @@ describe("installable app", () => {
   it("puts text, links and files shared to the app (Web Share Target) in today's messages", async () => {
     const context = await signedInContext();
     const page = await context.newPage();
-    await page.goto(`${server.url}/dashboard`);
+    await page.goto(`${app.server.url}/dashboard`);
     await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.state);
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
 
@@ -98,24 +88,24 @@ describe("installable app", () => {
     await page.evaluate(() => (document.getElementById("share-sheet") as HTMLFormElement).submit());
 
     await page.getByText("Shared to today's messages.").waitFor();
-    await page.waitForURL(`${server.url}/dashboard`);
+    await page.waitForURL(`${app.server.url}/dashboard`);
     await page.getByRole("list", { name: "Messages" }).getByText("Try this tonight").waitFor();
     await page.getByRole("list", { name: "Messages" }).getByText("recette é.txt").waitFor();
-    const days = (await (await context.request.get(`${server.url}/api/days`)).json()) as { days: { id: string }[] };
-    const day = (await (await context.request.get(`${server.url}/api/days/${days.days[0]?.id ?? ""}/messages`)).json()) as {
+    const days = (await (await context.request.get(`${app.server.url}/api/days`)).json()) as { days: { id: string }[] };
+    const day = (await (await context.request.get(`${app.server.url}/api/days/${days.days[0]?.id ?? ""}/messages`)).json()) as {
       messages: { type: string; content: string; filename: string; file_url: string }[];
     };
     const [text, file] = day.messages;
     expect(text?.content).toBe("Lemon pasta\nTry this tonight\nhttps://example.com/lemon-pasta");
     expect(file).toMatchObject({ type: "file", filename: "recette é.txt" });
-    expect(await (await context.request.get(new URL(file?.file_url ?? "", server.url).href)).text()).toBe("pasta");
+    expect(await (await context.request.get(new URL(file?.file_url ?? "", app.server.url).href)).text()).toBe("pasta");
     await context.close();
   });
 
   it("says 'You denied for the notification' when notifications are refused from the bell", async () => {
     const context = await signedInContext();
     const page = await context.newPage();
-    await page.goto(`${server.url}/dashboard`);
+    await page.goto(`${app.server.url}/dashboard`);
     await page.getByRole("button", { name: /notifications/i }).click();
     await page.getByText(TEXT.notificationDenied).waitFor();
     await context.close();

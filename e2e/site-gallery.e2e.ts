@@ -1,27 +1,16 @@
 /** The screenshot carousel (Swiper) and lightbox (yet-another-react-lightbox) with the spec's numbers. */
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "./support/browser.ts";
-import { type RunningServer, startServer } from "./support/server.ts";
+import type { BrowserContext, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { useStartedApp } from "./support/app.ts";
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const app = useStartedApp();
 
 /** Opens the landing at a window width and scrolls to the gallery, which loads when it comes near. */
 async function openGallery(width: number, prepare?: (page: Page) => Promise<unknown>): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  const context = await app.browser.newContext({ viewport: { width, height: 900 } });
   const page = await context.newPage();
   await prepare?.(page);
-  await page.goto(`${server.url}/`);
+  await page.goto(`${app.server.url}/`);
   await page.locator("#gallery").scrollIntoViewIfNeeded();
   try {
     await page.locator("#gallery .swiper-initialized").waitFor({ timeout: 15_000 });

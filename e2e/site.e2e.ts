@@ -1,26 +1,15 @@
 /** The public pages: landing sections and anchors, header links, /home's buttons, meta tags, theme toggle. */
 import { API, TEXT } from "@daysync/shared";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "./support/browser.ts";
-import { type RunningServer, startServer } from "./support/server.ts";
+import { describe, expect, it } from "vitest";
+import { useStartedApp } from "./support/app.ts";
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const app = useStartedApp();
 
 async function open(path: string, options: Parameters<Browser["newContext"]>[0] = {}): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
+  const context = await app.browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
   const page = await context.newPage();
-  await page.goto(`${server.url}${path}`);
+  await page.goto(`${app.server.url}${path}`);
   await page.locator("main h1").waitFor();
   return { context, page };
 }
@@ -59,20 +48,20 @@ describe("landing page", () => {
   it("has a Login link that opens /login", async () => {
     const { context, page } = await open("/");
     await page.getByRole("banner").getByRole("link", { name: "Login" }).click();
-    await page.waitForURL(`${server.url}/login`);
+    await page.waitForURL(`${app.server.url}/login`);
     await page.getByText(TEXT.loginHeading).waitFor();
     await context.close();
   });
 
   it("offers the dashboard instead of Login and Register to a signed-in visitor", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const context = await app.browser.newContext({ viewport: { width: 1280, height: 800 } });
     const email = `site-${Date.now()}@example.com`;
-    const registered = await context.request.post(`${server.url}${API.register}`, {
+    const registered = await context.request.post(`${app.server.url}${API.register}`, {
       data: { name: "Sam Site", email, password: "site-password-1", confirm_password: "site-password-1" },
     });
     expect(registered.status()).toBe(201);
     const page = await context.newPage();
-    await page.goto(`${server.url}/`);
+    await page.goto(`${app.server.url}/`);
     const header = page.getByRole("banner");
     await header.getByRole("link", { name: "Open dashboard" }).waitFor();
     expect(await header.getByRole("link", { name: "Open dashboard" }).getAttribute("href")).toBe("/dashboard");
@@ -112,7 +101,7 @@ describe("landing page", () => {
     expect(await meta('meta[property="og:title"]')).toContain(TEXT.tagline);
     expect(await meta('meta[property="og:image"]')).toMatch(/\/og-image\.png$/);
     expect(await meta('meta[name="twitter:card"]')).toBe("summary_large_image");
-    const image = await context.request.get(`${server.url}/og-image.png`);
+    const image = await context.request.get(`${app.server.url}/og-image.png`);
     expect(image.headers()["content-type"]).toBe("image/png");
     await context.close();
   });
