@@ -20,13 +20,13 @@ export function returnPath(state: unknown): string {
 /**
  * /login and /register: a visitor who is already signed in goes to the dashboard.
  * Decided once, on arrival; after a successful sign-in the page itself chooses where to go.
+ * The form shows at once while the session is checked, so the page paints without a round trip.
  */
 export function GuestOnlyRoute() {
   const me = useMe();
   const location = useLocation();
   const arrivedSignedIn = useRef<boolean | null>(null);
   if (arrivedSignedIn.current === null && !me.isPending) arrivedSignedIn.current = Boolean(me.data);
-  if (me.isPending) return <PageSpinner />;
   if (arrivedSignedIn.current) return <Navigate to={returnPath(location.state)} replace />;
   return <Outlet />;
 }
