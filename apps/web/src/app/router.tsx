@@ -1,8 +1,16 @@
 import { createBrowserRouter } from "react-router";
 import { PageSpinner } from "../components/ui/spinner.tsx";
+import { LoginPage } from "../features/auth/login-page.tsx";
+import { RegisterPage } from "../features/auth/register-page.tsx";
+import { GuestOnlyRoute } from "../features/auth/session-routes.tsx";
+import { AppShellRoute } from "./app-shell-route.tsx";
 import { ErrorScreen, NotFound } from "./error-screen.tsx";
 
-/** Routes of product.md section 2. Each page is split out so the public pages load only what they need. */
+/**
+ * Routes of product.md section 2. Public pages normally render without this router (see main.tsx).
+ * The sign-in pages come with the router chunk, so /login paints after one download instead of a
+ * chain of them; the dashboard and the rest load when visited.
+ */
 export const router = createBrowserRouter([
   {
     path: "/",
@@ -13,16 +21,13 @@ export const router = createBrowserRouter([
       { path: "landing", lazy: async () => ({ Component: (await import("../features/site/landing-page.tsx")).LandingPage }) },
       { path: "home", lazy: async () => ({ Component: (await import("../features/site/home-page.tsx")).HomePage }) },
       {
-        lazy: async () => ({ Component: (await import("./app-shell-route.tsx")).AppShellRoute }),
+        Component: AppShellRoute,
         children: [
           {
-            lazy: async () => ({ Component: (await import("../features/auth/session-routes.tsx")).GuestOnlyRoute }),
+            Component: GuestOnlyRoute,
             children: [
-              { path: "login", lazy: async () => ({ Component: (await import("../features/auth/login-page.tsx")).LoginPage }) },
-              {
-                path: "register",
-                lazy: async () => ({ Component: (await import("../features/auth/register-page.tsx")).RegisterPage }),
-              },
+              { path: "login", Component: LoginPage },
+              { path: "register", Component: RegisterPage },
             ],
           },
           {

@@ -1,6 +1,6 @@
 import { type LoginInput, loginSchema, TEXT } from "@daysync/shared";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useId, useState } from "react";
+import { lazy, Suspense, useId, useState } from "react";
 import { useForm } from "react-hook-form";
 import { Link, useLocation, useNavigate } from "react-router";
 import { type BannerMessage, ErrorBanner } from "../../components/ui/error-banner.tsx";
@@ -9,9 +9,11 @@ import { Spinner } from "../../components/ui/spinner.tsx";
 import { TextField } from "../../components/ui/text-field.tsx";
 import { describeError } from "../../lib/api-errors.ts";
 import { AuthLayout } from "./auth-layout.tsx";
-import { ConnectedDevicePanel } from "./connected-device-panel.tsx";
 import { returnPath } from "./session-routes.tsx";
 import { useSignIn } from "./use-auth-mutations.ts";
+
+/** The QR panel and its libraries load when it is opened, not with the form. */
+const ConnectedDevicePanel = lazy(async () => ({ default: (await import("./connected-device-panel.tsx")).ConnectedDevicePanel }));
 
 export function LoginPage() {
   const signIn = useSignIn();
@@ -37,7 +39,15 @@ export function LoginPage() {
   const working = formState.isSubmitting;
 
   return (
-    <AuthLayout aside={panelOpen ? <ConnectedDevicePanel id={panelId} onClose={() => setPanelOpen(false)} /> : null}>
+    <AuthLayout
+      aside={
+        panelOpen ? (
+          <Suspense fallback={<Spinner />}>
+            <ConnectedDevicePanel id={panelId} onClose={() => setPanelOpen(false)} />
+          </Suspense>
+        ) : null
+      }
+    >
       <h1 className="auth-title">{TEXT.loginHeading}</h1>
       <p className="auth-subtitle">Welcome back. Your messages are waiting on every device.</p>
       <ErrorBanner message={banner} />
