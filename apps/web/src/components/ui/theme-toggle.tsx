@@ -1,4 +1,5 @@
 import { toggleTheme, useTheme } from "../../lib/theme.ts";
+import "./icon-button.css";
 import "./theme-toggle.css";
 
 /**
@@ -10,7 +11,7 @@ export function ThemeToggle({ className }: { className?: string }) {
   return (
     <button
       type="button"
-      className={className ? `theme-toggle ${className}` : "theme-toggle"}
+      className={className ? `icon-button theme-toggle ${className}` : "icon-button theme-toggle"}
       aria-pressed={dark}
       aria-label="Dark theme"
       title={dark ? "Switch to the light theme" : "Switch to the dark theme"}

@@ -7,6 +7,7 @@ import { describeError } from "../../lib/api-errors.ts";
 import { useNow } from "../../lib/use-now.ts";
 import { DeviceRow } from "./device-row.tsx";
 import { DEVICES_QUERY_KEY, devicesQueryOptions, signOutDevice } from "./devices-api.ts";
+import "../../components/ui/ui.css";
 import "./devices.css";
 
 /** /dashboard/devices: every signed-in device of the user; any of them can be signed out. */
@@ -25,9 +26,9 @@ export function DevicesPage() {
   });
 
   return (
-    <div className="devices-page">
+    <div className="app-page devices-page">
       <header>
-        <p className="devices-eyebrow">Security</p>
+        <p className="app-page-eyebrow">Security</p>
         <h1>Devices</h1>
         <p className="muted devices-lead">Phones and computers signed in to your account. Signing one out ends its session at once.</p>
       </header>

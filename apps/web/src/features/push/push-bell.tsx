@@ -5,6 +5,7 @@ import { BellIcon, BellOffIcon } from "../../components/ui/icons.tsx";
 import { describeError } from "../../lib/api-errors.ts";
 import { disablePush, enablePush, NotificationsDeniedError } from "./push-subscription.ts";
 import { usePushState } from "./use-push-state.ts";
+import "../../components/ui/icon-button.css";
 import "./push-bell.css";
 
 const LABELS = {
@@ -47,7 +48,7 @@ export function PushBell() {
   return (
     <button
       type="button"
-      className="topbar-bell"
+      className="icon-button topbar-bell"
       aria-label={LABELS[state]}
       title={LABELS[state]}
       aria-pressed={state === "on" || state === "off" ? on : undefined}

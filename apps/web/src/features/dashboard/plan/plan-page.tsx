@@ -10,6 +10,7 @@ import {
 import { StarIcon } from "../../../components/ui/icons.tsx";
 import { useCurrentUser } from "../shell/dashboard-context.ts";
 import { RetentionPicker } from "./retention-picker.tsx";
+import "../../../components/ui/ui.css";
 import "./plan.css";
 
 /** Dates of the API may be ISO text or ms since the epoch; shown dd/MM/yyyy like every date of the app. */
@@ -27,9 +28,9 @@ export function PlanPage() {
   const premium = user.subscription_type_id === PREMIUM_TYPE_ID;
   const [first, second, third] = PREMIUM_RETENTION_CHOICES.map((c) => describeRetention(c).toLowerCase());
   return (
-    <div className="plan-page">
+    <div className="app-page plan-page">
       <header className="plan-header">
-        <p className="plan-eyebrow">Your plan</p>
+        <p className="app-page-eyebrow">Your plan</p>
         <h1>{user.title_subscription}</h1>
         <p className="plan-description">{user.description_subscription}</p>
       </header>

@@ -1,5 +1,6 @@
 import { type ReactNode, type RefObject, useId } from "react";
 import { Icon } from "./icons.tsx";
+import "../../../components/ui/icon-button.css";
 
 /**
  * A modal explanation built on <dialog>: the browser gives it focus trapping, Escape and a backdrop.

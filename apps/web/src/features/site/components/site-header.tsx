@@ -4,6 +4,7 @@ import { useSession } from "../hooks/use-session.ts";
 import { BrandLogo } from "./brand-logo.tsx";
 import { Icon } from "./icons.tsx";
 import { SiteLink } from "./site-link.tsx";
+import "../../../components/ui/icon-button.css";
 
 export interface NavLink {
   href: string;
