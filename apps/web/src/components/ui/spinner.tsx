@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import "./ui.css";
 
 /** A small rotating ring; decorative unless given a label. */
@@ -15,5 +16,15 @@ export function PageSpinner({ label = "Loading" }: { label?: string }) {
     <div className="page-spinner">
       <Spinner size="lg" label={label} />
     </div>
+  );
+}
+
+/** A form's full-width primary submit button: disabled and spinning while the form is at work. */
+export function SubmitButton({ working, children }: { working: boolean; children: ReactNode }) {
+  return (
+    <button type="submit" className="btn btn-primary btn-block" disabled={working} aria-busy={working}>
+      {working ? <Spinner /> : null}
+      {children}
+    </button>
   );
 }

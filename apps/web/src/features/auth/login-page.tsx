@@ -5,7 +5,7 @@ import { useForm } from "react-hook-form";
 import { Link, useLocation, useNavigate } from "react-router";
 import { type BannerMessage, ErrorBanner } from "../../components/ui/error-banner.tsx";
 import { QrIcon } from "../../components/ui/icons.tsx";
-import { Spinner } from "../../components/ui/spinner.tsx";
+import { Spinner, SubmitButton } from "../../components/ui/spinner.tsx";
 import { TextField } from "../../components/ui/text-field.tsx";
 import { describeError } from "../../lib/api-errors.ts";
 import { AuthLayout } from "./auth-layout.tsx";
@@ -69,10 +69,7 @@ export function LoginPage() {
           error={formState.errors.password?.message}
           {...register("password")}
         />
-        <button type="submit" className="btn btn-primary btn-block" disabled={working} aria-busy={working}>
-          {working ? <Spinner /> : null}
-          {TEXT.signIn}
-        </button>
+        <SubmitButton working={working}>{TEXT.signIn}</SubmitButton>
       </form>
       <p className="auth-or">{TEXT.or}</p>
       <button

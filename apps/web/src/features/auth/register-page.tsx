@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { Link, useNavigate } from "react-router";
 import { type BannerMessage, ErrorBanner } from "../../components/ui/error-banner.tsx";
-import { Spinner } from "../../components/ui/spinner.tsx";
+import { SubmitButton } from "../../components/ui/spinner.tsx";
 import { TextField } from "../../components/ui/text-field.tsx";
 import { ApiError } from "../../lib/api-client.ts";
 import { describeError } from "../../lib/api-errors.ts";
@@ -70,10 +70,7 @@ export function RegisterPage() {
           error={errors.confirm_password?.message}
           {...register("confirm_password")}
         />
-        <button type="submit" className="btn btn-primary btn-block" disabled={working} aria-busy={working}>
-          {working ? <Spinner /> : null}
-          {TEXT.register}
-        </button>
+        <SubmitButton working={working}>{TEXT.register}</SubmitButton>
       </form>
       <p className="auth-switch">
         <Link to="/login">{TEXT.haveMembership}</Link>
