@@ -1,5 +1,5 @@
 /** Builds the Daysync server: API, live connection, retention sweeper and the web app, from one set of parts. */
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
 import { CONTACT, type Message } from "@daysync/shared";
@@ -162,6 +162,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const indexHtml = path.join(config.webDist, "index.html");
   const serveWeb = existsSync(indexHtml);
+  // Pages the web build rendered to HTML (login.html answers /login); other app routes get index.html.
+  const prerendered = new Map(
+    serveWeb
+      ? readdirSync(config.webDist)
+          .filter((file) => file.endsWith(".html") && file !== "index.html")
+          .map((file) => [`/${file.slice(0, -".html".length)}`, file])
+      : [],
+  );
   if (serveWeb) {
     await app.register(fastifyStatic, {
       root: config.webDist,
@@ -181,7 +189,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       return reply.status(404).send(errorBody("not_found", `No route ${request.method} ${request.url.split("?")[0]}.`));
     }
     // App routes are the React app's to resolve; it shows its own 404 screen.
-    return reply.header("cache-control", "no-cache").sendFile("index.html");
+    const page = prerendered.get(request.url.split("?")[0] ?? "") ?? "index.html";
+    return reply.header("cache-control", "no-cache").sendFile(page);
   });
 
   if (options.sweepOnTimer) {

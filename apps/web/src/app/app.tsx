@@ -1,5 +1,7 @@
-import { RouterProvider } from "react-router";
-import { router } from "./router.tsx";
+import { createBrowserRouter, RouterProvider } from "react-router";
+import { routes } from "./routes.tsx";
+
+const router = createBrowserRouter(routes);
 
 export function App() {
   return <RouterProvider router={router} />;

@@ -1,4 +1,4 @@
-import { createBrowserRouter } from "react-router";
+import type { RouteObject } from "react-router";
 import { PageSpinner } from "../components/ui/spinner.tsx";
 import { LoginPage } from "../features/auth/login-page.tsx";
 import { RegisterPage } from "../features/auth/register-page.tsx";
@@ -7,11 +7,11 @@ import { AppShellRoute } from "./app-shell-route.tsx";
 import { ErrorScreen, NotFound } from "./error-screen.tsx";
 
 /**
- * Routes of product.md section 2. Public pages normally render without this router (see main.tsx).
- * The sign-in pages come with the router chunk, so /login paints after one download instead of a
- * chain of them; the dashboard and the rest load when visited.
+ * Routes of product.md section 2. Public pages normally render without the router (see main.tsx).
+ * The sign-in pages come with the router chunk and are also rendered to HTML at build time
+ * (prerender.tsx); the dashboard and the rest load when visited.
  */
-export const router = createBrowserRouter([
+export const routes: RouteObject[] = [
   {
     path: "/",
     errorElement: <ErrorScreen />,
@@ -63,4 +63,4 @@ export const router = createBrowserRouter([
       { path: "*", Component: NotFound },
     ],
   },
-]);
+];
