@@ -1,7 +1,17 @@
 import { TEXT, VALIDATION } from "@daysync/shared";
 import { describe, expect, it } from "vitest";
 import { useStartedApp } from "./support/app.ts";
-import { expectFieldError, fieldError, hidden, newDevice, PASSWORD, registerViaApi, uniqueEmail, visible } from "./support/daysync.ts";
+import {
+  expectFieldError,
+  fieldError,
+  hidden,
+  newDevice,
+  openSignInPage,
+  PASSWORD,
+  registerViaApi,
+  uniqueEmail,
+  visible,
+} from "./support/daysync.ts";
 
 describe("sign-in, registration and routing", () => {
   const app = useStartedApp();
@@ -26,7 +36,7 @@ describe("sign-in, registration and routing", () => {
 
   it("shows each register validation message once a field is touched", async () => {
     const { context, page } = await newDevice(app.browser, app.server.url);
-    await page.goto("/register");
+    await openSignInPage(page, "/register");
     const name = page.getByLabel("Name");
     await name.focus();
     await name.press("Tab");
@@ -168,6 +178,66 @@ describe("sign-in, registration and routing", () => {
     await page.waitForURL("**/register");
     await page.getByRole("link", { name: TEXT.haveMembership }).click();
     await page.waitForURL("**/login");
+    await context.close();
+  });
+
+  it("paints /login from the server's HTML and keeps what was typed before the app's code arrived", async () => {
+    const setup = await newDevice(app.browser, app.server.url);
+    const email = uniqueEmail("early");
+    await registerViaApi(setup, app.server.url, "Early Typist", email);
+    await setup.context.close();
+
+    const { context, page } = await newDevice(app.browser, app.server.url);
+    const errors: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error") errors.push(message.text());
+    });
+    page.on("pageerror", (error) => errors.push(error.message));
+    // Hold every script, as a slow network would: the page has only its HTML and styles.
+    let releaseScripts = () => {};
+    const scriptsReleased = new Promise<void>((resolve) => {
+      releaseScripts = resolve;
+    });
+    await page.route(/\/assets\/.*\.js$/, async (route) => {
+      await scriptsReleased;
+      await route.continue();
+    });
+
+    await page.goto("/login", { waitUntil: "commit" });
+    await visible(page.getByRole("heading", { name: TEXT.loginHeading }));
+    const signIn = page.getByRole("button", { name: TEXT.signIn, exact: true });
+    // Until the code arrives the browser would submit the form itself, with the password in the address.
+    expect(await signIn.isDisabled()).toBe(true);
+    expect(await page.getByRole("button", { name: TEXT.connectedDevice }).isDisabled()).toBe(true);
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(PASSWORD);
+
+    releaseScripts();
+    await page.locator('form button[type="submit"]:enabled').waitFor();
+    expect(await page.getByLabel("Email").inputValue()).toBe(email);
+    expect(await page.getByLabel("Password").inputValue()).toBe(PASSWORD);
+    await signIn.click();
+    await page.waitForURL((url) => url.pathname === "/dashboard");
+    await visible(page.getByText(TEXT.noMessages));
+    // React found the markup it would have rendered: no hydration mismatch was reported.
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("serves /register rendered, and the app takes it over in place", async () => {
+    const { context, page } = await newDevice(app.browser, app.server.url);
+    const html = await (await context.request.get("/register")).text();
+    expect(html).toContain(TEXT.registerHeading);
+    expect(html).toContain("<label");
+    const errors: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error") errors.push(message.text());
+    });
+    page.on("pageerror", (error) => errors.push(error.message));
+    await openSignInPage(page, "/register");
+    await page.getByRole("button", { name: TEXT.register }).click();
+    await expectFieldError(page, "Name", VALIDATION.nameRequired);
+    expect(errors).toEqual([]);
     await context.close();
   });
 

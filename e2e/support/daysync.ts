@@ -42,6 +42,15 @@ export async function signInViaApi(device: Device, baseURL: string, email: strin
   if (res.status() !== 200) throw new Error(`login failed: ${res.status()} ${await res.text()}`);
 }
 
+/**
+ * Opens /login or /register, which arrive rendered by the server, and waits until the page's code has
+ * taken the form over (its submit button is enabled), so that leaving a field shows its message.
+ */
+export async function openSignInPage(page: Page, path: "/login" | "/register"): Promise<void> {
+  await page.goto(path);
+  await page.locator('form button[type="submit"]:enabled').waitFor();
+}
+
 export async function visible(locator: Locator, timeout = 10_000): Promise<Locator> {
   await locator.waitFor({ state: "visible", timeout });
   return locator;

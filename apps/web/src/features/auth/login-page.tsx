@@ -8,6 +8,7 @@ import { QrIcon } from "../../components/ui/icons.tsx";
 import { Spinner, SubmitButton } from "../../components/ui/spinner.tsx";
 import { TextField } from "../../components/ui/text-field.tsx";
 import { describeError } from "../../lib/api-errors.ts";
+import { useHydrated } from "../../lib/use-hydrated.ts";
 import { AuthLayout } from "./auth-layout.tsx";
 import { returnPath } from "./session-routes.tsx";
 import { useSignIn } from "./use-auth-mutations.ts";
@@ -22,10 +23,11 @@ export function LoginPage() {
   const panelId = useId();
   const [banner, setBanner] = useState<BannerMessage | null>(null);
   const [panelOpen, setPanelOpen] = useState(false);
+  const hydrated = useHydrated();
   const { register, handleSubmit, formState } = useForm<LoginInput>({
     resolver: zodResolver(loginSchema),
     mode: "onTouched",
-    defaultValues: { email: "", password: "" },
+    // No default values: the fields start from the page, so what was typed before hydration is kept.
   });
 
   const onSubmit = handleSubmit(async (values) => {
@@ -77,6 +79,7 @@ export function LoginPage() {
         className="btn btn-secondary btn-block"
         aria-expanded={panelOpen}
         aria-controls={panelId}
+        disabled={!hydrated}
         onClick={() => setPanelOpen((open) => !open)}
       >
         <QrIcon size={18} />

@@ -22,7 +22,7 @@ export function RegisterPage() {
   const { register, handleSubmit, formState, setError } = useForm<RegisterInput>({
     resolver: zodResolver(registerFormSchema),
     mode: "onTouched",
-    defaultValues: { name: "", email: "", password: "", confirm_password: "" },
+    // No default values: the fields start from the page, so what was typed before hydration is kept.
   });
 
   const onSubmit = handleSubmit(async (values) => {
