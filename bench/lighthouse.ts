@@ -2,7 +2,7 @@
  * Lighthouse (mobile settings) on / and /login of a freshly started server, with Debian's Chromium,
  * plus the gzipped JavaScript the landing page loads before any scrolling.
  * Run: npm run bench:lighthouse (builds first). Writes bench/lighthouse-results.json and lighthouse-results.md.
- * RUNS=3 by default; the median run (by performance score) of each page is kept.
+ * RUNS=5 by default; the median run (by performance score) of each page is kept.
  */
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -16,7 +16,7 @@ import { startServer } from "../e2e/support/server.ts";
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const PAGES = ["/", "/login"] as const;
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
-const RUNS = Number(process.env.RUNS ?? 3);
+const RUNS = Number(process.env.RUNS ?? 5);
 const TARGETS = { performance: 95, accessibility: 100, "best-practices": 100, seo: 100, landingJsGzipKiB: 100 } as const;
 
 type Category = (typeof CATEGORIES)[number];
