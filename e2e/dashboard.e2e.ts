@@ -259,6 +259,10 @@ describe("dashboard: live sync, outbox, copy, search, plan, logout", () => {
     const item = messageList(page).getByRole("listitem").filter({ hasText: "gone in fifteen minutes" });
     await visible(item);
     await page.waitForFunction(() => !document.querySelector("[data-pending]"));
+    // The message's own day, not "today": the jump below may cross midnight, after which today is a new day.
+    await page.getByRole("link", { name: /gone in fifteen minutes/ }).click();
+    await page.waitForURL((url) => url.pathname.startsWith("/dashboard/days/"));
+    await visible(item);
     await markDocument(page);
     expect(await item.getByText(/Disappears in (15|14) min$/).count()).toBe(1);
 
