@@ -1,4 +1,5 @@
 import { TEXT, VALIDATION } from "@daysync/shared";
+import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { useStartedApp } from "./support/app.ts";
 import {
@@ -13,8 +14,27 @@ import {
   visible,
 } from "./support/daysync.ts";
 
+/** Errors the page reports: React logs a hydration mismatch here. */
+function collectErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  page.on("pageerror", (error) => errors.push(error.message));
+  return errors;
+}
+
 describe("sign-in, registration and routing", () => {
   const app = useStartedApp();
+
+  /** An account made on another device, so this one starts signed out. */
+  async function accountElsewhere(name: string, tag: string): Promise<string> {
+    const setup = await newDevice(app.browser, app.server.url);
+    const email = uniqueEmail(tag);
+    await registerViaApi(setup, app.server.url, name, email);
+    await setup.context.close();
+    return email;
+  }
 
   it("registers through the form and lands on /dashboard/home with 'At home'", async () => {
     const { context, page } = await newDevice(app.browser, app.server.url);
@@ -90,10 +110,7 @@ describe("sign-in, registration and routing", () => {
   });
 
   it("shows the server's message in a red banner on a wrong password, hidden after 5 s", async () => {
-    const setup = await newDevice(app.browser, app.server.url);
-    const email = uniqueEmail("wrong");
-    await registerViaApi(setup, app.server.url, "Wrong Password", email);
-    await setup.context.close();
+    const email = await accountElsewhere("Wrong Password", "wrong");
 
     const { context, page } = await newDevice(app.browser, app.server.url);
     await page.goto("/login");
@@ -131,10 +148,7 @@ describe("sign-in, registration and routing", () => {
   });
 
   it("sends a signed-out visitor to /login and back to the page asked for after signing in", async () => {
-    const setup = await newDevice(app.browser, app.server.url);
-    const email = uniqueEmail("back");
-    await registerViaApi(setup, app.server.url, "Back Again", email);
-    await setup.context.close();
+    const email = await accountElsewhere("Back Again", "back");
 
     const { context, page } = await newDevice(app.browser, app.server.url);
     await page.goto("/dashboard/plan");
@@ -182,17 +196,10 @@ describe("sign-in, registration and routing", () => {
   });
 
   it("paints /login from the server's HTML and keeps what was typed before the app's code arrived", async () => {
-    const setup = await newDevice(app.browser, app.server.url);
-    const email = uniqueEmail("early");
-    await registerViaApi(setup, app.server.url, "Early Typist", email);
-    await setup.context.close();
+    const email = await accountElsewhere("Early Typist", "early");
 
     const { context, page } = await newDevice(app.browser, app.server.url);
-    const errors: string[] = [];
-    page.on("console", (message) => {
-      if (message.type() === "error") errors.push(message.text());
-    });
-    page.on("pageerror", (error) => errors.push(error.message));
+    const errors = collectErrors(page);
     // Hold every script, as a slow network would: the page has only its HTML and styles.
     let releaseScripts = () => {};
     const scriptsReleased = new Promise<void>((resolve) => {
@@ -229,11 +236,7 @@ describe("sign-in, registration and routing", () => {
     const html = await (await context.request.get("/register")).text();
     expect(html).toContain(TEXT.registerHeading);
     expect(html).toContain("<label");
-    const errors: string[] = [];
-    page.on("console", (message) => {
-      if (message.type() === "error") errors.push(message.text());
-    });
-    page.on("pageerror", (error) => errors.push(error.message));
+    const errors = collectErrors(page);
     await openSignInPage(page, "/register");
     await page.getByRole("button", { name: TEXT.register }).click();
     await expectFieldError(page, "Name", VALIDATION.nameRequired);
