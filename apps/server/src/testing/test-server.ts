@@ -7,8 +7,15 @@ import WebSocket from "ws";
 import { loadConfig } from "../config/config.ts";
 import { type AppParts, buildApp } from "../http/app.ts";
 
+/** Noon today, local time: a test that moves the clock by minutes or hours stays on the same calendar day. */
+function noonToday(): number {
+  const noon = new Date();
+  noon.setHours(12, 0, 0, 0);
+  return noon.getTime();
+}
+
 export class TestClock {
-  constructor(public current = Date.now()) {}
+  constructor(public current = noonToday()) {}
   now = () => this.current;
   advance(ms: number) {
     this.current += ms;
