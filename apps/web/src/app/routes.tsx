@@ -1,3 +1,4 @@
+import { lazy } from "react";
 import type { RouteObject } from "react-router";
 import { PageSpinner } from "../components/ui/spinner.tsx";
 import { LoginPage } from "../features/auth/login-page.tsx";
@@ -5,6 +6,9 @@ import { RegisterPage } from "../features/auth/register-page.tsx";
 import { GuestOnlyRoute } from "../features/auth/session-routes.tsx";
 import { AppShellRoute } from "./app-shell-route.tsx";
 import { ErrorScreen, NotFound } from "./error-screen.tsx";
+
+/** The QR panel and its libraries load when it is opened, not with the sign-in form. */
+const ConnectedDevicePanel = lazy(async () => ({ default: (await import("./connected-device-panel.tsx")).ConnectedDevicePanel }));
 
 /**
  * Routes of product.md section 2. Public pages normally render without the router (see main.tsx).
@@ -26,7 +30,7 @@ export const routes: RouteObject[] = [
           {
             Component: GuestOnlyRoute,
             children: [
-              { path: "login", Component: LoginPage },
+              { path: "login", element: <LoginPage ConnectedDevicePanel={ConnectedDevicePanel} /> },
               { path: "register", Component: RegisterPage },
             ],
           },

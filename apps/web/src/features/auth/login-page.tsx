@@ -1,6 +1,6 @@
 import { type LoginInput, loginSchema, TEXT } from "@daysync/shared";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { lazy, Suspense, useId, useState } from "react";
+import { type ComponentType, Suspense, useId, useState } from "react";
 import { useForm } from "react-hook-form";
 import { Link, useLocation, useNavigate } from "react-router";
 import { type BannerMessage, ErrorBanner } from "../../components/ui/error-banner.tsx";
@@ -13,10 +13,13 @@ import { AuthLayout } from "./auth-layout.tsx";
 import { returnPath } from "./session-routes.tsx";
 import { useSignIn } from "./use-auth-mutations.ts";
 
-/** The QR panel and its libraries load when it is opened, not with the form. */
-const ConnectedDevicePanel = lazy(async () => ({ default: (await import("./connected-device-panel.tsx")).ConnectedDevicePanel }));
+export interface ConnectedDevicePanelProps {
+  id: string;
+  onClose: () => void;
+}
 
-export function LoginPage() {
+/** The sign-in form; the panel of 'Sign in using connected device' is given by app/ (it is the pairing feature). */
+export function LoginPage({ ConnectedDevicePanel }: { ConnectedDevicePanel: ComponentType<ConnectedDevicePanelProps> }) {
   const signIn = useSignIn();
   const navigate = useNavigate();
   const location = useLocation();

@@ -1,13 +1,11 @@
 import { TEXT, type User } from "@daysync/shared";
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
 import { Outlet, useLocation } from "react-router";
 import { toast } from "react-toastify";
 import { LiveConnection } from "../../../lib/live-connection.ts";
 import { Outbox } from "../../../lib/outbox.ts";
 import { queryKeys } from "../../../lib/query-keys.ts";
-import { useNewDeviceNotice } from "../../devices/use-new-device-notice.ts";
-import { useShareOutcome } from "../../share/use-share-outcome.ts";
 import { ConnectionStatus } from "./connection-status.tsx";
 import { DashboardContext, type DashboardServices } from "./dashboard-context.ts";
 import { Sidebar } from "./sidebar.tsx";
@@ -45,10 +43,17 @@ function useDashboardServices(user: User): DashboardServices {
   return useMemo(() => ({ user, ...services }), [user, services]);
 }
 
-export function DashboardLayout({ user }: { user: User }) {
+interface DashboardLayoutProps {
+  user: User;
+  /** What other features add to the frame; app/dashboard-route.tsx assembles them. */
+  sidebarLinks?: ReactNode;
+  topBarActions?: ReactNode;
+  /** Rendered inside the dashboard's context without a place on screen (notices, share outcomes). */
+  children?: ReactNode;
+}
+
+export function DashboardLayout({ user, sidebarLinks, topBarActions, children }: DashboardLayoutProps) {
   const services = useDashboardServices(user);
-  useNewDeviceNotice(services.live);
-  useShareOutcome();
   const narrow = useMediaQuery(NARROW);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [collapsed, setCollapsed] = useState(false);
@@ -84,11 +89,12 @@ export function DashboardLayout({ user }: { user: User }) {
 
   return (
     <DashboardContext.Provider value={services}>
+      {children}
       <div className="dash" data-sidebar={expanded ? "open" : "closed"} data-layout={narrow ? "narrow" : "wide"}>
-        <Sidebar id={SIDEBAR_ID} ref={sidebarRef} closed={!expanded} onClose={narrow ? closeDrawer : undefined} />
+        <Sidebar id={SIDEBAR_ID} ref={sidebarRef} closed={!expanded} onClose={narrow ? closeDrawer : undefined} links={sidebarLinks} />
         {narrow && drawerOpen ? <div className="dash-backdrop" onClick={closeDrawer} aria-hidden="true" /> : null}
         <div className="dash-main">
-          <TopBar ref={toggleRef} sidebarId={SIDEBAR_ID} expanded={expanded} onToggle={toggle} />
+          <TopBar ref={toggleRef} sidebarId={SIDEBAR_ID} expanded={expanded} onToggle={toggle} actions={topBarActions} />
           <ConnectionStatus />
           <main className="dash-content" id="main">
             <Outlet />

@@ -1,8 +1,7 @@
 import { TEXT } from "@daysync/shared";
-import { type Ref, useState } from "react";
+import { type ReactNode, type Ref, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { CloseIcon, LogoutIcon, PlusIcon, SyncIcon } from "../../../components/ui/icons.tsx";
-import { DevicesLink } from "../../devices/devices-link.tsx";
 import { DayList } from "../days/day-list.tsx";
 import { SearchBox } from "../search/search-box.tsx";
 import { useLogout } from "./use-logout.ts";
@@ -13,10 +12,12 @@ interface SidebarProps {
   closed: boolean;
   /** Set in the phone drawer, which covers the menu button and so needs its own way out. */
   onClose?: () => void;
+  /** Links to other parts of the app, above the logout button (assembled in app/). */
+  links?: ReactNode;
   ref?: Ref<HTMLElement>;
 }
 
-export function Sidebar({ id, closed, onClose, ref }: SidebarProps) {
+export function Sidebar({ id, closed, onClose, links, ref }: SidebarProps) {
   const navigate = useNavigate();
   const logout = useLogout();
   const [searching, setSearching] = useState(false);
@@ -53,7 +54,7 @@ export function Sidebar({ id, closed, onClose, ref }: SidebarProps) {
           <DayList />
         </nav>
       )}
-      <DevicesLink />
+      {links}
       <button
         type="button"
         className="sidebar-logout"

@@ -1,17 +1,18 @@
 import { CONTACT, TEXT } from "@daysync/shared";
-import type { Ref } from "react";
+import type { ReactNode, Ref } from "react";
 import { MailIcon, MenuIcon, PhoneIcon } from "../../../components/ui/icons.tsx";
 import { ThemeToggle } from "../../../components/ui/theme-toggle.tsx";
-import { PushBell } from "../../push/push-bell.tsx";
 
 interface TopBarProps {
   sidebarId: string;
   expanded: boolean;
   onToggle: () => void;
+  /** Controls of other parts of the app, before the theme toggle (assembled in app/). */
+  actions?: ReactNode;
   ref?: Ref<HTMLButtonElement>;
 }
 
-export function TopBar({ sidebarId, expanded, onToggle, ref }: TopBarProps) {
+export function TopBar({ sidebarId, expanded, onToggle, actions, ref }: TopBarProps) {
   return (
     <header className="topbar">
       <button
@@ -38,7 +39,7 @@ export function TopBar({ sidebarId, expanded, onToggle, ref }: TopBarProps) {
           <span className="topbar-link-text">{TEXT.contactUs}</span>
         </a>
       </nav>
-      <PushBell />
+      {actions}
       <ThemeToggle className="topbar-theme" />
     </header>
   );

@@ -1,11 +1,11 @@
 import type { User } from "@daysync/shared";
 import { useQueryClient } from "@tanstack/react-query";
 import { useLocation, useNavigate } from "react-router";
-import { queryKeys } from "../../lib/query-keys.ts";
-import { PairingPanel } from "../pairing/pairing-panel.tsx";
-import { returnPath } from "./session-routes.tsx";
+import { returnPath } from "../features/auth/session-routes.tsx";
+import { PairingPanel } from "../features/pairing/pairing-panel.tsx";
+import { queryKeys } from "../lib/query-keys.ts";
 
-/** The side panel of 'Sign in using connected device': pairing by QR code (features/pairing). */
+/** The side panel of 'Sign in using connected device' on /login: pairing by QR code, then on into the app. */
 export function ConnectedDevicePanel({ id, onClose }: { id: string; onClose: () => void }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
