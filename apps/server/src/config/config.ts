@@ -21,6 +21,13 @@ const envSchema = z.object({
     .int()
     .positive()
     .default(15 * 60 * 1000),
+  /** Accounts created per address and window: each costs an argon2 hash, so this also bounds CPU spent on sign-ups. */
+  REGISTER_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(10),
+  REGISTER_RATE_LIMIT_WINDOW_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(60 * 60 * 1000),
   SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(20_000),
   FREE_MAX_FILE_BYTES: z.coerce
     .number()
@@ -40,6 +47,11 @@ const envSchema = z.object({
     .default(24 * 60 * 60 * 1000),
 });
 
+export interface RateLimit {
+  max: number;
+  windowMs: number;
+}
+
 export interface Config {
   env: "development" | "production" | "test";
   port: number;
@@ -50,7 +62,8 @@ export interface Config {
   webDist: string;
   cookieSecure: boolean;
   trustProxy: boolean;
-  loginRateLimit: { max: number; windowMs: number };
+  loginRateLimit: RateLimit;
+  registerRateLimit: RateLimit;
   sweepIntervalMs: number;
   filesDir: string;
   maxFileBytes: { free: number; premium: number };
@@ -78,6 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cookieSecure: e.COOKIE_SECURE,
     trustProxy: e.TRUST_PROXY,
     loginRateLimit: { max: e.LOGIN_RATE_LIMIT_MAX, windowMs: e.LOGIN_RATE_LIMIT_WINDOW_MS },
+    registerRateLimit: { max: e.REGISTER_RATE_LIMIT_MAX, windowMs: e.REGISTER_RATE_LIMIT_WINDOW_MS },
     sweepIntervalMs: e.SWEEP_INTERVAL_MS,
     filesDir: path.join(dataDir, "files"),
     maxFileBytes: { free: e.FREE_MAX_FILE_BYTES, premium: e.PREMIUM_MAX_FILE_BYTES },

@@ -127,7 +127,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   app.get("/api/health", async () => ({ ok: true }));
   const devices = createDevicesService({ db, clock, bus });
-  accountsRoutes(app, { accounts, sessions, devices, bus, cookieSecure: config.cookieSecure, loginRateLimit: config.loginRateLimit });
+  accountsRoutes(app, {
+    accounts,
+    sessions,
+    devices,
+    bus,
+    cookieSecure: config.cookieSecure,
+    loginRateLimit: config.loginRateLimit,
+    registerRateLimit: config.registerRateLimit,
+  });
   plansRoutes(app, { plans });
   const pairing = createPairingService({ db, clock, bus, sessions, devices });
   const vapid = loadOrCreateVapidKeys(config.dataDir);

@@ -36,7 +36,15 @@ export async function startTestServer(
   options: { dataDir?: string; clock?: TestClock } = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "daysync-test-"));
-  const fullEnv = { NODE_ENV: "test", DATA_DIR: dataDir, LOG_LEVEL: "silent", WEB_DIST: path.join(dataDir, "no-web"), ...env };
+  const fullEnv = {
+    NODE_ENV: "test",
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "silent",
+    WEB_DIST: path.join(dataDir, "no-web"),
+    // Every test signs up its own users from one address.
+    REGISTER_RATE_LIMIT_MAX: "10000",
+    ...env,
+  };
   const clock = options.clock ?? new TestClock();
   const parts = await buildApp(loadConfig(fullEnv), { clock });
   await parts.app.listen({ port: 0, host: "127.0.0.1" });

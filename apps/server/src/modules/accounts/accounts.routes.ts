@@ -1,5 +1,6 @@
 import { API, loginSchema, registerRequestSchema } from "@daysync/shared";
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { RateLimit } from "../../config/config.ts";
 import type { EventBus } from "../../events/event-bus.ts";
 import { clearSessionCookie, requireAuth, setSessionCookie } from "../../http/auth.ts";
 import { tooManyRequests } from "../../http/errors.ts";
@@ -10,6 +11,14 @@ import type { SessionsRepository } from "./sessions.repository.ts";
 
 const deviceOf = (request: FastifyRequest) => ({ userAgent: request.headers["user-agent"] ?? "", ip: request.ip });
 
+/** A route's limit per client address, answered with our JSON 429. */
+const perAddress = (limit: RateLimit) => ({
+  max: limit.max,
+  timeWindow: limit.windowMs,
+  keyGenerator: (request: FastifyRequest) => request.ip,
+  errorResponseBuilder: (_request: FastifyRequest, context: { ttl: number }) => tooManyRequests(Math.ceil(context.ttl / 1000)),
+});
+
 export function accountsRoutes(
   app: FastifyInstance,
   deps: {
@@ -19,25 +28,20 @@ export function accountsRoutes(
     devices: Pick<DevicesService, "announceSignIn">;
     bus: EventBus;
     cookieSecure: boolean;
-    loginRateLimit: { max: number; windowMs: number };
+    loginRateLimit: RateLimit;
+    registerRateLimit: RateLimit;
   },
 ) {
   const { accounts, cookieSecure } = deps;
-  const rateLimit = {
-    max: deps.loginRateLimit.max,
-    timeWindow: deps.loginRateLimit.windowMs,
-    keyGenerator: (request: FastifyRequest) => request.ip,
-    errorResponseBuilder: (_request: FastifyRequest, context: { ttl: number }) => tooManyRequests(Math.ceil(context.ttl / 1000)),
-  };
 
-  app.post(API.register, async (request, reply) => {
+  app.post(API.register, { config: { rateLimit: perAddress(deps.registerRateLimit) } }, async (request, reply) => {
     const input = parse(registerRequestSchema, request.body);
     const { user, session } = await accounts.register(input, deviceOf(request));
     setSessionCookie(reply, session.token, cookieSecure);
     return reply.status(201).send({ user });
   });
 
-  app.post(API.login, { config: { rateLimit } }, async (request, reply) => {
+  app.post(API.login, { config: { rateLimit: perAddress(deps.loginRateLimit) } }, async (request, reply) => {
     const input = parse(loginSchema, request.body);
     const { user, session } = await accounts.login(input, deviceOf(request));
     await deps.devices.announceSignIn(user.id, session.id);

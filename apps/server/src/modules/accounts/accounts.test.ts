@@ -115,6 +115,32 @@ describe("sign-in and sign-out", () => {
 });
 
 describe("rate limit", () => {
+  it("limits account creation per address with a 429 and a readable message", async () => {
+    const limited = await startTestServer({ REGISTER_RATE_LIMIT_MAX: "2" });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const res = await new Device(limited.url).post(API.register, {
+          name: `Signup ${i}`,
+          email: `signup${i}@example.com`,
+          password: "correct horse",
+          confirm_password: "correct horse",
+        });
+        statuses.push(res.status);
+        if (res.status === 429) {
+          expect(res.body).toMatchObject({ error: { code: "rate_limited" } });
+          expect((res.body as { error: { message: string } }).error.message).toMatch(/Try again in \d+ seconds\./);
+        }
+      }
+      expect(statuses).toEqual([201, 201, 429]);
+      // The refused sign-up created nothing.
+      const users = await limited.db.selectFrom("users").select("email").execute();
+      expect(users.map((u) => u.email).sort()).toEqual(["signup0@example.com", "signup1@example.com"]);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it("limits sign-in attempts with a 429 and a readable message", async () => {
     // A server of its own: the limit counts per address, and the other tests sign in too.
     const limited = await startTestServer({ LOGIN_RATE_LIMIT_MAX: "3" });
