@@ -1,20 +1,61 @@
 /** The installable app in real Chromium: manifest, service worker, offline shell, share target, notification permission. */
 import { TEXT } from "@daysync/shared";
-import type { BrowserContext } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { useStartedApp } from "./support/app.ts";
 
 const app = useStartedApp();
+const PASSWORD = "correct horse";
 
 let accounts = 0;
-async function signedInContext(): Promise<BrowserContext> {
+/** A browser profile with an account of its own; signed in unless `signedOut`. */
+async function accountContext({ signedOut = false } = {}): Promise<{ context: BrowserContext; email: string }> {
   const context = await app.browser.newContext();
   accounts += 1;
+  const email = `pwa${accounts}@example.com`;
   const res = await context.request.post(`${app.server.url}/api/auth/register`, {
-    data: { name: `Pwa ${accounts}`, email: `pwa${accounts}@example.com`, password: "correct horse", confirm_password: "correct horse" },
+    data: { name: `Pwa ${accounts}`, email, password: PASSWORD, confirm_password: PASSWORD },
   });
   expect(res.status()).toBe(201);
-  return context;
+  if (signedOut) expect((await context.request.post(`${app.server.url}/api/auth/logout`)).status()).toBe(204);
+  return { context, email };
+}
+
+async function signedInContext(): Promise<BrowserContext> {
+  return (await accountContext()).context;
+}
+
+/** What a phone's share sheet does: a multipart POST navigation to the manifest's action, with a file. */
+async function shareFromSheet(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const form = document.createElement("form");
+    form.id = "share-sheet";
+    form.method = "post";
+    form.enctype = "multipart/form-data";
+    form.action = "/share-target";
+    for (const [name, value] of [
+      ["title", "Lemon pasta"],
+      ["text", "Try this tonight"],
+      ["url", "https://example.com/lemon-pasta"],
+    ]) {
+      const input = document.createElement("input");
+      input.type = "hidden";
+      input.name = name ?? "";
+      input.value = value ?? "";
+      form.append(input);
+    }
+    const file = document.createElement("input");
+    file.type = "file";
+    file.name = "files";
+    form.append(file);
+    document.body.append(form);
+  });
+  await page.setInputFiles("#share-sheet input[type=file]", {
+    name: "recette é.txt",
+    mimeType: "text/plain",
+    buffer: Buffer.from("pasta"),
+  });
+  await page.evaluate(() => (document.getElementById("share-sheet") as HTMLFormElement).submit());
 }
 
 describe("installable app", () => {
@@ -56,36 +97,7 @@ describe("installable app", () => {
     await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.state);
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
 
-    // What a phone's share sheet does: a multipart POST navigation to the manifest's action, with a file.
-    await page.evaluate(() => {
-      const form = document.createElement("form");
-      form.id = "share-sheet";
-      form.method = "post";
-      form.enctype = "multipart/form-data";
-      form.action = "/share-target";
-      for (const [name, value] of [
-        ["title", "Lemon pasta"],
-        ["text", "Try this tonight"],
-        ["url", "https://example.com/lemon-pasta"],
-      ]) {
-        const input = document.createElement("input");
-        input.type = "hidden";
-        input.name = name ?? "";
-        input.value = value ?? "";
-        form.append(input);
-      }
-      const file = document.createElement("input");
-      file.type = "file";
-      file.name = "files";
-      form.append(file);
-      document.body.append(form);
-    });
-    await page.setInputFiles("#share-sheet input[type=file]", {
-      name: "recette é.txt",
-      mimeType: "text/plain",
-      buffer: Buffer.from("pasta"),
-    });
-    await page.evaluate(() => (document.getElementById("share-sheet") as HTMLFormElement).submit());
+    await shareFromSheet(page);
 
     await page.getByText("Shared to today's messages.").waitFor();
     await page.waitForURL(`${app.server.url}/dashboard`);
@@ -99,6 +111,35 @@ describe("installable app", () => {
     expect(text?.content).toBe("Lemon pasta\nTry this tonight\nhttps://example.com/lemon-pasta");
     expect(file).toMatchObject({ type: "file", filename: "recette é.txt" });
     expect(await (await context.request.get(new URL(file?.file_url ?? "", app.server.url).href)).text()).toBe("pasta");
+    await context.close();
+  });
+
+  it("keeps what is shared while signed out and saves it once this browser signs in", async () => {
+    const { context, email } = await accountContext({ signedOut: true });
+    const page = await context.newPage();
+    await page.goto(`${app.server.url}/login`);
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+
+    await shareFromSheet(page);
+    await page.waitForURL(`${app.server.url}/login?shared=pending`);
+    await page.getByText("Sign in to save what you shared. It is kept on this device until then.").waitFor();
+    const kept = () => page.evaluate(async () => (await (await caches.open("daysync-pending-shares")).keys()).length);
+    expect(await kept()).toBe(1);
+
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: TEXT.signIn, exact: true }).click();
+    await page.waitForURL((url) => url.pathname === "/dashboard");
+    await page.getByText("Shared to today's messages.").waitFor();
+    const messages = page.getByRole("list", { name: "Messages" });
+    await messages.getByText("Try this tonight").waitFor();
+    await messages.getByText("recette é.txt").waitFor();
+    expect(await kept()).toBe(0);
+
+    // Sent once: a reload asks again and finds nothing left to send.
+    await page.reload();
+    await messages.getByText("recette é.txt").waitFor();
+    expect(await messages.getByText("Try this tonight").count()).toBe(1);
     await context.close();
   });
 

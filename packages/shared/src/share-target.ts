@@ -6,6 +6,15 @@ export const SHARE_TARGET_PATH = "/share-target";
 /** Longest text message (MAX_MESSAGE_LENGTH of the schemas, kept here so the service worker needs no zod). */
 export const SHARED_TEXT_LIMIT = 20_000;
 
+/** How a shared item ended: what the app says about it once it opens. */
+export type ShareOutcome = "saved" | "queued" | "failed";
+
+/**
+ * What is shared while signed out waits in the service worker until this browser signs in. The app asks
+ * for it to be sent with `deliver`; the worker answers with `outcome` when there was something to send.
+ */
+export const PENDING_SHARE_MESSAGES = { deliver: "daysync:deliver-pending-shares", outcome: "daysync:share-outcome" } as const;
+
 /** Form field names of the manifest's share_target params. */
 export const SHARE_FIELDS = { title: "title", text: "text", url: "url", files: "files" } as const;
 

@@ -4,12 +4,13 @@ import { DashboardLayout } from "../features/dashboard/shell/dashboard-layout.ts
 import { DevicesLink } from "../features/devices/devices-link.tsx";
 import { useNewDeviceNotice } from "../features/devices/use-new-device-notice.ts";
 import { PushBell } from "../features/push/push-bell.tsx";
-import { useShareOutcome } from "../features/share/use-share-outcome.ts";
+import { usePendingShares, useShareOutcome } from "../features/share/use-share-outcome.ts";
 
-/** Toasts for a device signing in elsewhere and for what the share sheet sent. */
+/** Toasts for a device signing in elsewhere and for what the share sheet sent, now or while signed out. */
 function DashboardNotices() {
   useNewDeviceNotice(useDashboard().live);
   useShareOutcome();
+  usePendingShares();
   return null;
 }
 

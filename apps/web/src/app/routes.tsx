@@ -4,6 +4,7 @@ import { PageSpinner } from "../components/ui/spinner.tsx";
 import { LoginPage } from "../features/auth/login-page.tsx";
 import { RegisterPage } from "../features/auth/register-page.tsx";
 import { GuestOnlyRoute } from "../features/auth/session-routes.tsx";
+import { PendingShareNotice } from "../features/share/pending-share-notice.tsx";
 import { AppShellRoute } from "./app-shell-route.tsx";
 import { ErrorScreen, NotFound } from "./error-screen.tsx";
 
@@ -30,7 +31,15 @@ export const routes: RouteObject[] = [
           {
             Component: GuestOnlyRoute,
             children: [
-              { path: "login", element: <LoginPage ConnectedDevicePanel={ConnectedDevicePanel} /> },
+              {
+                path: "login",
+                element: (
+                  <>
+                    <PendingShareNotice />
+                    <LoginPage ConnectedDevicePanel={ConnectedDevicePanel} />
+                  </>
+                ),
+              },
               { path: "register", Component: RegisterPage },
             ],
           },

@@ -3,12 +3,12 @@
  * shows Web Push notifications of new messages and opens their day when tapped, and receives what a
  * phone's share sheet sends (Web Share Target).
  */
-import { SHARE_TARGET_PATH } from "@daysync/shared";
+import { PENDING_SHARE_MESSAGES, SHARE_TARGET_PATH } from "@daysync/shared";
 import { clientsClaim } from "workbox-core";
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from "workbox-precaching";
 import { NavigationRoute, registerRoute } from "workbox-routing";
 import { openNotificationTarget, showMessageNotification } from "./push-notifications.ts";
-import { receiveShare } from "./share-target.ts";
+import { deliverPendingShares, receiveShare } from "./share-target.ts";
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
 
@@ -27,4 +27,14 @@ self.addEventListener("push", (event) => event.waitUntil(showMessageNotification
 self.addEventListener("notificationclick", (event) => {
   event.notification.close();
   event.waitUntil(openNotificationTarget(self, event.notification.data));
+});
+
+// A page that has signed in asks for what was shared while signed out, and hears how it went.
+self.addEventListener("message", (event) => {
+  if (event.data?.type !== PENDING_SHARE_MESSAGES.deliver) return;
+  event.waitUntil(
+    deliverPendingShares().then((outcome) => {
+      if (outcome) event.source?.postMessage({ type: PENDING_SHARE_MESSAGES.outcome, outcome });
+    }),
+  );
 });

@@ -1,12 +1,16 @@
+import { PENDING_SHARE_MESSAGES, type ShareOutcome } from "@daysync/shared";
 import { useEffect } from "react";
 import { useSearchParams } from "react-router";
 import { toast } from "react-toastify";
 
-const NOTICES = {
-  saved: () => toast.success("Shared to today's messages."),
-  queued: () => toast.info("You are offline: what you shared will be sent when the connection is back."),
-  failed: () => toast.error("Some of what you shared could not be saved. Try sharing it again."),
-} as const;
+// One toast id: a share's outcome is said once, even when two paths report it.
+const NOTICES: Record<ShareOutcome, () => void> = {
+  saved: () => toast.success("Shared to today's messages.", { toastId: "share-outcome" }),
+  queued: () => toast.info("You are offline: what you shared will be sent when the connection is back.", { toastId: "share-outcome" }),
+  failed: () => toast.error("Some of what you shared could not be saved. Try sharing it again.", { toastId: "share-outcome" }),
+};
+
+const isOutcome = (value: unknown): value is ShareOutcome => typeof value === "string" && value in NOTICES;
 
 /** The service worker's share target lands on /dashboard?shared=…: say how it went, then drop the parameter. */
 export function useShareOutcome(): void {
@@ -14,7 +18,7 @@ export function useShareOutcome(): void {
   const outcome = params.get("shared");
   useEffect(() => {
     if (!outcome) return;
-    if (outcome in NOTICES) NOTICES[outcome as keyof typeof NOTICES]();
+    if (isOutcome(outcome)) NOTICES[outcome]();
     setParams(
       (p) => {
         p.delete("shared");
@@ -23,4 +27,19 @@ export function useShareOutcome(): void {
       { replace: true },
     );
   }, [outcome, setParams]);
+}
+
+/** Signed in: has the service worker send what was shared while signed out, and says how it went. */
+export function usePendingShares(): void {
+  useEffect(() => {
+    const worker = navigator.serviceWorker;
+    if (!worker) return;
+    const onMessage = (event: MessageEvent<{ type?: string; outcome?: unknown }>) => {
+      const { type, outcome } = event.data ?? {};
+      if (type === PENDING_SHARE_MESSAGES.outcome && isOutcome(outcome)) NOTICES[outcome]();
+    };
+    worker.addEventListener("message", onMessage);
+    void worker.ready.then((registration) => registration.active?.postMessage({ type: PENDING_SHARE_MESSAGES.deliver }));
+    return () => worker.removeEventListener("message", onMessage);
+  }, []);
 }
