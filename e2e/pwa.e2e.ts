@@ -143,6 +143,36 @@ describe("installable app", () => {
     await context.close();
   });
 
+  it("keeps what is shared offline, text and file, and sends it once when the connection is back", async () => {
+    const context = await signedInContext();
+    const page = await context.newPage();
+    await page.goto(`${app.server.url}/dashboard`);
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    const kept = () => page.evaluate(async () => (await (await caches.open("daysync-pending-shares")).keys()).length);
+
+    await context.setOffline(true);
+    await shareFromSheet(page);
+    await page.waitForURL(`${app.server.url}/dashboard?shared=queued`);
+    expect(await kept()).toBe(1);
+
+    await context.setOffline(false);
+    await page.goto(`${app.server.url}/dashboard`);
+    const messages = page.getByRole("list", { name: "Messages" });
+    await messages.getByText("recette é.txt").waitFor();
+    await messages.getByText("Try this tonight").waitFor();
+    // Sent by Background Sync as the connection came back, or by the dashboard as it opened: either way once.
+    expect(await kept()).toBe(0);
+    const days = (await (await context.request.get(`${app.server.url}/api/days`)).json()) as { days: { id: string }[] };
+    const day = (await (await context.request.get(`${app.server.url}/api/days/${days.days[0]?.id ?? ""}/messages`)).json()) as {
+      messages: { type: string; content: string; filename: string }[];
+    };
+    expect(day.messages.map((m) => (m.type === "file" ? m.filename : m.content))).toEqual([
+      "Lemon pasta\nTry this tonight\nhttps://example.com/lemon-pasta",
+      "recette é.txt",
+    ]);
+    await context.close();
+  });
+
   it("says 'You denied for the notification' when notifications are refused from the bell", async () => {
     const context = await signedInContext();
     const page = await context.newPage();

@@ -10,8 +10,8 @@ export const SHARED_TEXT_LIMIT = 20_000;
 export type ShareOutcome = "saved" | "queued" | "failed";
 
 /**
- * What is shared while signed out waits in the service worker until this browser signs in. The app asks
- * for it to be sent with `deliver`; the worker answers with `outcome` when there was something to send.
+ * What is shared while signed out or offline waits in the service worker. The signed-in app asks for it
+ * to be sent with `deliver`; the worker answers with `outcome` when there was something to send.
  */
 export const PENDING_SHARE_MESSAGES = { deliver: "daysync:deliver-pending-shares", outcome: "daysync:share-outcome" } as const;
 

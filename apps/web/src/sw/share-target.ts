@@ -1,7 +1,7 @@
 /**
  * Web Share Target: text and links shared to Daysync become one text message in today's day; each shared
- * file is uploaded (tus, in one PATCH) as a file message. Then the app opens on today. Shared while signed
- * out, it is kept in this browser and sent once the app has signed in (deliverPendingShares).
+ * file is uploaded (tus, in one PATCH) as a file message. Then the app opens on today. What cannot be sent
+ * yet, signed out or offline, is kept in this browser and sent later (deliverPendingShares).
  */
 import {
   API,
@@ -12,43 +12,47 @@ import {
   SHARED_TEXT_LIMIT,
   type ShareOutcome,
 } from "@daysync/shared";
-import { Queue } from "workbox-background-sync";
 
-type Outcome = ShareOutcome | "signin";
+declare const self: ServiceWorkerGlobalScope & {
+  registration: { sync?: { register(tag: string): Promise<void> } };
+};
 
-/** What one share holds: one text (already composed) and any files. */
+type Outcome = "saved" | "failed" | "signin" | "offline";
+
+/** What one share holds: one text (already composed, with the message id it keeps across retries) and any files. */
 interface Shared {
   text: string;
+  textId: string;
   files: File[];
 }
 
-/** A text shared while offline waits here and is sent when the connection is back (its id makes the retry safe). */
-const offlineQueue = new Queue("daysync-shared-text", { maxRetentionTime: 24 * 60 });
-
-/** Shares made while signed out, each stored whole as the multipart form it came as. */
+/** Shares waiting for a sign-in or the network, each stored whole as a multipart form. */
 const PENDING_CACHE = "daysync-pending-shares";
+/** Background Sync tag: where supported, the browser wakes the worker to send them once online. */
+export const PENDING_SYNC_TAG = "daysync-pending-shares";
+/** Field of a kept form that carries the text message's id. */
+const TEXT_ID_FIELD = "text_id";
 
+/** A text field of a form; multipart encoding turns line breaks into CRLF, and messages keep LF. */
 const field = (form: FormData, name: string) => {
   const value = form.get(name);
-  return typeof value === "string" ? value : null;
+  return typeof value === "string" ? value.replaceAll("\r\n", "\n") : null;
 };
 
 const base64 = (text: string) => btoa(Array.from(new TextEncoder().encode(text), (b) => String.fromCharCode(b)).join(""));
 
-async function saveText(content: string, stamp: { date: string; time: string }): Promise<Outcome> {
-  const request = new Request(API.messages, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ id: crypto.randomUUID(), content: content.slice(0, SHARED_TEXT_LIMIT), ...stamp }),
-    credentials: "same-origin",
-  });
+async function saveText(shared: Shared, stamp: { date: string; time: string }): Promise<Outcome> {
   try {
-    const res = await fetch(request.clone());
+    const res = await fetch(API.messages, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ id: shared.textId, content: shared.text.slice(0, SHARED_TEXT_LIMIT), ...stamp }),
+      credentials: "same-origin",
+    });
     if (res.status === 401) return "signin";
     return res.ok ? "saved" : "failed";
   } catch {
-    await offlineQueue.pushRequest({ request });
-    return "queued";
+    return "offline";
   }
 }
 
@@ -77,34 +81,46 @@ async function uploadFile(file: File, stamp: { date: string; time: string }): Pr
     });
     return sent.ok ? "saved" : "failed";
   } catch {
-    return "failed";
+    return "offline";
   }
 }
 
 const worst = (outcomes: ShareOutcome[]): ShareOutcome =>
   outcomes.includes("failed") ? "failed" : outcomes.includes("queued") ? "queued" : "saved";
 
-/** Saves a share in today's day, in order; without a session it stops and hands back what is still unsaved. */
-async function save(shared: Shared): Promise<{ outcome: ShareOutcome } | { unsaved: Shared }> {
+interface SaveResult {
+  /** How each item that was tried went. */
+  outcomes: ShareOutcome[];
+  /** What was not sent, and what it waits for; the caller keeps it. */
+  rest?: { shared: Shared; waitsFor: "signin" | "online" };
+}
+
+const waitsFor = (outcome: "signin" | "offline") => (outcome === "signin" ? "signin" : "online");
+
+/** Saves a share in today's day, in order, until it needs a sign-in or the network. */
+async function save(shared: Shared): Promise<SaveResult> {
   const now = new Date();
   const stamp = { date: formatStoredDate(now), time: formatStoredTime(now) };
   const outcomes: ShareOutcome[] = [];
   if (shared.text) {
-    const outcome = await saveText(shared.text, stamp);
-    if (outcome === "signin") return { unsaved: shared };
+    const outcome = await saveText(shared, stamp);
+    if (outcome === "signin" || outcome === "offline") return { outcomes, rest: { shared, waitsFor: waitsFor(outcome) } };
     outcomes.push(outcome);
   }
   for (const [index, file] of shared.files.entries()) {
     const outcome = await uploadFile(file, stamp);
-    if (outcome === "signin") return { unsaved: { text: "", files: shared.files.slice(index) } };
+    if (outcome === "signin" || outcome === "offline") {
+      return { outcomes, rest: { shared: { ...shared, text: "", files: shared.files.slice(index) }, waitsFor: waitsFor(outcome) } };
+    }
     outcomes.push(outcome);
   }
-  return { outcome: worst(outcomes) };
+  return { outcomes };
 }
 
 function toForm(shared: Shared): FormData {
   const form = new FormData();
   if (shared.text) form.set(SHARE_FIELDS.text, shared.text);
+  form.set(TEXT_ID_FIELD, shared.textId);
   for (const file of shared.files) form.append(SHARE_FIELDS.files, file, file.name);
   return form;
 }
@@ -116,13 +132,15 @@ function fromForm(form: FormData): Shared {
       text: field(form, SHARE_FIELDS.text),
       url: field(form, SHARE_FIELDS.url),
     }),
+    textId: field(form, TEXT_ID_FIELD) ?? crypto.randomUUID(),
     files: form.getAll(SHARE_FIELDS.files).filter((f): f is File => f instanceof File && f.size > 0),
   };
 }
 
-async function keepForSignIn(shared: Shared): Promise<void> {
+async function keep(key: string, rest: NonNullable<SaveResult["rest"]>): Promise<void> {
   const cache = await caches.open(PENDING_CACHE);
-  await cache.put(`/pending-share/${Date.now()}-${crypto.randomUUID()}`, new Response(toForm(shared)));
+  await cache.put(key, new Response(toForm(rest.shared)));
+  if (rest.waitsFor === "online") await self.registration.sync?.register(PENDING_SYNC_TAG).catch(() => undefined);
 }
 
 export async function receiveShare({ request }: { request: Request }): Promise<Response> {
@@ -132,17 +150,17 @@ export async function receiveShare({ request }: { request: Request }): Promise<R
   } catch {
     return Response.redirect("/dashboard?shared=failed", 303);
   }
-  const result = await save(fromForm(form));
-  if ("outcome" in result) return Response.redirect(`/dashboard?shared=${result.outcome}`, 303);
-  await keepForSignIn(result.unsaved);
-  return Response.redirect("/login?shared=pending", 303);
+  const { outcomes, rest } = await save(fromForm(form));
+  if (rest) await keep(`/pending-share/${Date.now()}-${crypto.randomUUID()}`, rest);
+  if (rest?.waitsFor === "signin") return Response.redirect("/login?shared=pending", 303);
+  return Response.redirect(`/dashboard?shared=${worst(rest ? [...outcomes, "queued"] : outcomes)}`, 303);
 }
 
 let delivering: Promise<ShareOutcome | null> | null = null;
 
 /**
- * Sends the shares kept while signed out, oldest first; each leaves the cache once sent. Still without a
- * session, the rest stay for the next sign-in. Resolves to how it went, or null when there was nothing to send.
+ * Sends the kept shares, oldest first; each leaves the cache once sent. Still signed out or offline, the
+ * rest stay for the next try. Resolves to how it went, or null when there was nothing to send.
  */
 export function deliverPendingShares(): Promise<ShareOutcome | null> {
   delivering ??= (async () => {
@@ -151,12 +169,14 @@ export function deliverPendingShares(): Promise<ShareOutcome | null> {
     const outcomes: ShareOutcome[] = [];
     for (const key of keys) {
       const stored = await cache.match(key);
-      const result = stored ? await save(fromForm(await stored.formData())) : { outcome: "failed" as const };
-      if (!("outcome" in result)) {
-        await cache.put(key, new Response(toForm(result.unsaved)));
+      if (!stored) continue;
+      const result = await save(fromForm(await stored.formData()));
+      outcomes.push(...result.outcomes);
+      if (result.rest) {
+        await keep(new URL(key.url).pathname, result.rest);
+        if (result.rest.waitsFor === "online") outcomes.push("queued");
         break;
       }
-      outcomes.push(result.outcome);
       await cache.delete(key);
     }
     return outcomes.length ? worst(outcomes) : null;

@@ -8,7 +8,14 @@ import { clientsClaim } from "workbox-core";
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from "workbox-precaching";
 import { NavigationRoute, registerRoute } from "workbox-routing";
 import { openNotificationTarget, showMessageNotification } from "./push-notifications.ts";
-import { deliverPendingShares, receiveShare } from "./share-target.ts";
+import { deliverPendingShares, PENDING_SYNC_TAG, receiveShare } from "./share-target.ts";
+
+/** Background Sync's event, which TypeScript's worker library does not list. */
+declare global {
+  interface ServiceWorkerGlobalScopeEventMap {
+    sync: ExtendableEvent & { readonly tag: string };
+  }
+}
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
 
@@ -37,4 +44,9 @@ self.addEventListener("message", (event) => {
       if (outcome) event.source?.postMessage({ type: PENDING_SHARE_MESSAGES.outcome, outcome });
     }),
   );
+});
+
+// Background Sync (where the browser has it): back online, send what was shared offline without waiting for the app.
+self.addEventListener("sync", (event) => {
+  if (event.tag === PENDING_SYNC_TAG) event.waitUntil(deliverPendingShares());
 });

@@ -29,7 +29,10 @@ export function useShareOutcome(): void {
   }, [outcome, setParams]);
 }
 
-/** Signed in: has the service worker send what was shared while signed out, and says how it went. */
+/**
+ * Signed in: has the service worker send what was shared while signed out or offline, now and whenever
+ * the connection comes back, and says how it went.
+ */
 export function usePendingShares(): void {
   useEffect(() => {
     const worker = navigator.serviceWorker;
@@ -38,8 +41,14 @@ export function usePendingShares(): void {
       const { type, outcome } = event.data ?? {};
       if (type === PENDING_SHARE_MESSAGES.outcome && isOutcome(outcome)) NOTICES[outcome]();
     };
+    const deliver = () =>
+      void worker.ready.then((registration) => registration.active?.postMessage({ type: PENDING_SHARE_MESSAGES.deliver }));
     worker.addEventListener("message", onMessage);
-    void worker.ready.then((registration) => registration.active?.postMessage({ type: PENDING_SHARE_MESSAGES.deliver }));
-    return () => worker.removeEventListener("message", onMessage);
+    window.addEventListener("online", deliver);
+    deliver();
+    return () => {
+      worker.removeEventListener("message", onMessage);
+      window.removeEventListener("online", deliver);
+    };
   }, []);
 }
