@@ -1,5 +1,5 @@
 import { describeRetention, PREMIUM_RETENTION_CHOICES, type RetentionChoice } from "@daysync/shared";
-import { useId } from "react";
+import { useId, useState } from "react";
 import { toast } from "react-toastify";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { describeError } from "../../../lib/api-errors.ts";
@@ -17,13 +17,18 @@ const keyOf = (choice: RetentionChoice) => (choice === null ? "unlimited" : Stri
 export function RetentionPicker({ current }: { current: number | null }) {
   const setRetention = useSetRetention();
   const name = useId();
-  const choose = (choice: RetentionChoice) =>
+  // Shown from the click on, in the same render as the click, so the controlled radio never flips back;
+  // the server's answer (or an error) settles it.
+  const [chosen, setChosen] = useState<{ choice: RetentionChoice } | null>(null);
+  const choose = (choice: RetentionChoice) => {
+    setChosen({ choice });
     setRetention.mutate(choice, {
       onSuccess: () => toast.success(`Messages now last ${describeRetention(choice).toLowerCase()}.`),
       onError: (error) => toast.error(describeError(error)),
+      onSettled: () => setChosen(null),
     });
-  // Show the choice at once; the server's answer (or an error) settles it.
-  const selected = setRetention.isPending ? setRetention.variables : current;
+  };
+  const selected = chosen ? chosen.choice : current;
   return (
     <fieldset className="retention" disabled={setRetention.isPending} aria-busy={setRetention.isPending}>
       <legend>
