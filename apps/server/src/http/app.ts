@@ -165,7 +165,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   pairingRoutes(app, { pairing, cookieSecure: config.cookieSecure });
   pairingLiveRoutes(app, { pairing, bus });
   pushRoutes(app, { push });
-  liveRoutes(app, { db, bus, clock });
+  liveRoutes(app, { db, bus, clock, sessions });
   uploadsRoutes(app, { uploadsService, uploads, storage });
 
   const indexHtml = path.join(config.webDist, "index.html");

@@ -10,12 +10,16 @@ import type { Db } from "../db/database.ts";
 import { changesSince } from "../events/changes.repository.ts";
 import type { EventBus, UserChange } from "../events/event-bus.ts";
 import { errorBody } from "../http/errors.ts";
+import type { SessionsRepository } from "../modules/accounts/sessions.repository.ts";
 import { eventOf } from "./replay.ts";
 
 const HEARTBEAT_MS = 30_000;
 
-export function liveRoutes(app: FastifyInstance, deps: { db: Db; bus: EventBus; clock: Clock }) {
-  const { db, bus, clock } = deps;
+export function liveRoutes(
+  app: FastifyInstance,
+  deps: { db: Db; bus: EventBus; clock: Clock; sessions: Pick<SessionsRepository, "touch"> },
+) {
+  const { db, bus, clock, sessions } = deps;
   const socketsBySession = new Map<string, Set<WebSocket>>();
 
   const stopSessionNotices = bus.subscribeSessions((notice) => {
@@ -54,8 +58,12 @@ export function liveRoutes(app: FastifyInstance, deps: { db: Db; bus: EventBus; 
       const { userId, sessionId } = auth;
       const live = socket as WebSocket & { alive?: boolean };
       live.alive = true;
+      // A device with the app open may make no HTTP request for hours: its pings keep "last seen" current.
+      const seen = () =>
+        void sessions.touch(sessionId, clock.now()).catch((error) => request.log.warn({ err: error }, "last-seen update failed"));
       socket.on("pong", () => {
         live.alive = true;
+        seen();
       });
 
       const sessionSockets = socketsBySession.get(sessionId) ?? new Set();
@@ -112,7 +120,10 @@ export function liveRoutes(app: FastifyInstance, deps: { db: Db; bus: EventBus; 
         } catch {
           return socket.close(1007, "Messages must be JSON");
         }
-        if (message.type === "ping") return send({ type: "pong" });
+        if (message.type === "ping") {
+          seen();
+          return send({ type: "pong" });
+        }
         if (message.type === "resume" && Number.isSafeInteger(message.since) && message.since >= 0) {
           return enqueue(async () => {
             await replay(message.since);

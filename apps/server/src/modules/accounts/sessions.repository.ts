@@ -13,7 +13,19 @@ export interface SessionAuth {
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 export function createSessionsRepository(db: Db) {
+  /** Marks the session seen now, at most once a minute: devices ping far more often than that. */
+  async function touch(sessionId: string, now: number): Promise<void> {
+    await db
+      .updateTable("sessions")
+      .set({ last_seen_at: now })
+      .where("id", "=", sessionId)
+      .where("last_seen_at", "<", now - TOUCH_EVERY_MS)
+      .execute();
+  }
+
   return {
+    touch,
+
     async create(userId: string, device: { userAgent: string; ip: string }, now: number): Promise<{ id: string; token: string }> {
       const token = randomBytes(32).toString("base64url");
       const id = randomUUID();
@@ -45,9 +57,7 @@ export function createSessionsRepository(db: Db) {
         await db.deleteFrom("sessions").where("id", "=", row.id).execute();
         return undefined;
       }
-      if (now - lastSeen > TOUCH_EVERY_MS) {
-        await db.updateTable("sessions").set({ last_seen_at: now }).where("id", "=", row.id).execute();
-      }
+      await touch(row.id, now);
       return { sessionId: row.id, userId: row.user_id };
     },
 

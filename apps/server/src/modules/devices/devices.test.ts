@@ -48,6 +48,24 @@ describe("devices", () => {
     expect((await new Device(server.url).get(DEVICES_API.list)).status).toBe(401);
   });
 
+  it("keeps a device's last-seen time current while its live connection pings, without HTTP requests", async () => {
+    await new Device(server.url).register("Lia", "lia@example.com");
+    const laptop = await loginAs("lia@example.com", FIREFOX_ON_LINUX);
+    const phone = await loginAs("lia@example.com", SAFARI_ON_IPHONE);
+    const live = await laptop.live();
+    await live.waitFor((r) => readySeq(r) !== undefined);
+    const laptopSeen = async () =>
+      (await phone.get<DevicesResponse>(DEVICES_API.list)).body.devices.find((d) => d.name === "Firefox 128 on Linux")?.last_seen_at;
+    const signedInAt = await laptopSeen();
+
+    server.clock.advance(10 * 60_000);
+    expect(await laptopSeen()).toBe(signedInAt);
+    live.socket.send(JSON.stringify({ type: "ping" }));
+    await live.waitFor((r) => r.some((m) => m.type === "pong"));
+    await expect.poll(laptopSeen).toBe(server.clock.now());
+    live.close();
+  });
+
   it("signs a device out: its live connection closes within a second and its cookie stops working", async () => {
     await new Device(server.url).register("Rev", "rev@example.com");
     const keeper = await loginAs("rev@example.com", FIREFOX_ON_LINUX);
