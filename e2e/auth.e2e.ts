@@ -231,6 +231,28 @@ describe("sign-in, registration and routing", () => {
     await context.close();
   });
 
+  it("keeps the sign-in form still on a phone while the page loads and the screen's height changes", async () => {
+    const { context, page } = await newDevice(app.browser, app.server.url, { width: 412, height: 823 });
+    await page.addInitScript(() => {
+      const shifts: number[] = [];
+      (window as unknown as { shifts: number[] }).shifts = shifts;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) shifts.push((entry as unknown as { value: number }).value);
+      }).observe({ type: "layout-shift", buffered: true });
+    });
+    await openSignInPage(page, "/login");
+    const form = page.locator("form");
+    const top = async () => (await form.boundingBox())?.y;
+    const atFirst = await top();
+    // A phone's address bar hiding or showing changes the height the page has.
+    await page.setViewportSize({ width: 412, height: 1100 });
+    expect(await top()).toBe(atFirst);
+    await page.setViewportSize({ width: 412, height: 700 });
+    expect(await top()).toBe(atFirst);
+    expect(await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts)).toEqual([]);
+    await context.close();
+  });
+
   it("serves /register rendered, and the app takes it over in place", async () => {
     const { context, page } = await newDevice(app.browser, app.server.url);
     const html = await (await context.request.get("/register")).text();

@@ -64,7 +64,11 @@ export function prerenderPages({ entry, ssrModule }: { entry: string; ssrModule:
       const preloads = graph
         .filter((chunk) => !shell.includes(chunk.fileName))
         .map((chunk) => `<link rel="modulepreload" crossorigin href="/${chunk.fileName}">`);
-      const head = [`<style>${css.join("")}</style>`, ...preloads].join("\n    ");
+      // The app chunk's loader adds a stylesheet link for each of its CSS files unless the page has one. These
+      // disabled links (never fetched, never applied) tell it the inlined copy is here: otherwise it would load
+      // them again, and each arriving file would briefly reorder the rules and shift the page.
+      const present = styleFiles.map((file) => `<link rel="stylesheet" href="/${file}" disabled>`);
+      const head = [`<style>${css.join("")}</style>`, ...present, ...preloads].join("\n    ");
 
       const { PRERENDERED_PATHS, renderPage } = (await import(pathToFileURL(path.join(root, ssrModule)).href)) as PrerenderModule;
       for (const route of PRERENDERED_PATHS) {
