@@ -3,6 +3,7 @@ import path from "node:path";
 import { z } from "zod";
 
 const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -15,36 +16,16 @@ const envSchema = z.object({
   /** Set when the app is served over HTTPS, so the session cookie is Secure. */
   COOKIE_SECURE: bool.default(false),
   TRUST_PROXY: bool.default(false),
-  LOGIN_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(10),
-  LOGIN_RATE_LIMIT_WINDOW_MS: z.coerce
-    .number()
-    .int()
-    .positive()
-    .default(15 * 60 * 1000),
+  LOGIN_RATE_LIMIT_MAX: positiveInt(10),
+  LOGIN_RATE_LIMIT_WINDOW_MS: positiveInt(15 * 60 * 1000),
   /** Accounts created per address and window: each costs an argon2 hash, so this also bounds CPU spent on sign-ups. */
-  REGISTER_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(10),
-  REGISTER_RATE_LIMIT_WINDOW_MS: z.coerce
-    .number()
-    .int()
-    .positive()
-    .default(60 * 60 * 1000),
-  SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(20_000),
-  FREE_MAX_FILE_BYTES: z.coerce
-    .number()
-    .int()
-    .positive()
-    .default(100 * 1024 * 1024),
-  PREMIUM_MAX_FILE_BYTES: z.coerce
-    .number()
-    .int()
-    .positive()
-    .default(2 * 1024 * 1024 * 1024),
+  REGISTER_RATE_LIMIT_MAX: positiveInt(10),
+  REGISTER_RATE_LIMIT_WINDOW_MS: positiveInt(60 * 60 * 1000),
+  SWEEP_INTERVAL_MS: positiveInt(20_000),
+  FREE_MAX_FILE_BYTES: positiveInt(100 * 1024 * 1024),
+  PREMIUM_MAX_FILE_BYTES: positiveInt(2 * 1024 * 1024 * 1024),
   /** Incomplete uploads untouched this long are deleted. */
-  UPLOAD_EXPIRY_MS: z.coerce
-    .number()
-    .int()
-    .positive()
-    .default(24 * 60 * 60 * 1000),
+  UPLOAD_EXPIRY_MS: positiveInt(24 * 60 * 60 * 1000),
 });
 
 export interface RateLimit {
