@@ -57,7 +57,7 @@ export function Sidebar({ id, closed, onClose, links, ref }: SidebarProps) {
       {links}
       <button
         type="button"
-        className="sidebar-logout"
+        className="sidebar-entry"
         disabled={leaving}
         onClick={() => {
           setLeaving(true);
