@@ -25,6 +25,11 @@ async function signedInContext(): Promise<BrowserContext> {
   return (await accountContext()).context;
 }
 
+/** How many shares the service worker is keeping for later (signed out or offline). */
+function pendingShares(page: Page): Promise<number> {
+  return page.evaluate(async () => (await (await caches.open("daysync-pending-shares")).keys()).length);
+}
+
 /** What a phone's share sheet does: a multipart POST navigation to the manifest's action, with a file. */
 async function shareFromSheet(page: Page): Promise<void> {
   await page.evaluate(() => {
@@ -123,8 +128,7 @@ describe("installable app", () => {
     await shareFromSheet(page);
     await page.waitForURL(`${app.server.url}/login?shared=pending`);
     await page.getByText("Sign in to save what you shared. It is kept on this device until then.").waitFor();
-    const kept = () => page.evaluate(async () => (await (await caches.open("daysync-pending-shares")).keys()).length);
-    expect(await kept()).toBe(1);
+    expect(await pendingShares(page)).toBe(1);
 
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password").fill(PASSWORD);
@@ -134,7 +138,7 @@ describe("installable app", () => {
     const messages = page.getByRole("list", { name: "Messages" });
     await messages.getByText("Try this tonight").waitFor();
     await messages.getByText("recette é.txt").waitFor();
-    expect(await kept()).toBe(0);
+    expect(await pendingShares(page)).toBe(0);
 
     // Sent once: a reload asks again and finds nothing left to send.
     await page.reload();
@@ -148,12 +152,11 @@ describe("installable app", () => {
     const page = await context.newPage();
     await page.goto(`${app.server.url}/dashboard`);
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
-    const kept = () => page.evaluate(async () => (await (await caches.open("daysync-pending-shares")).keys()).length);
 
     await context.setOffline(true);
     await shareFromSheet(page);
     await page.waitForURL(`${app.server.url}/dashboard?shared=queued`);
-    expect(await kept()).toBe(1);
+    expect(await pendingShares(page)).toBe(1);
 
     await context.setOffline(false);
     await page.goto(`${app.server.url}/dashboard`);
@@ -161,7 +164,7 @@ describe("installable app", () => {
     await messages.getByText("recette é.txt").waitFor();
     await messages.getByText("Try this tonight").waitFor();
     // Sent by Background Sync as the connection came back, or by the dashboard as it opened: either way once.
-    expect(await kept()).toBe(0);
+    expect(await pendingShares(page)).toBe(0);
     const days = (await (await context.request.get(`${app.server.url}/api/days`)).json()) as { days: { id: string }[] };
     const day = (await (await context.request.get(`${app.server.url}/api/days/${days.days[0]?.id ?? ""}/messages`)).json()) as {
       messages: { type: string; content: string; filename: string }[];
