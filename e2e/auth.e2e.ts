@@ -240,7 +240,13 @@ describe("sign-in, registration and routing", () => {
         for (const entry of list.getEntries()) shifts.push((entry as unknown as { value: number }).value);
       }).observe({ type: "layout-shift", buffered: true });
     });
+    const stylesheets: string[] = [];
+    page.on("request", (request) => {
+      if (request.resourceType() === "stylesheet") stylesheets.push(request.url());
+    });
     await openSignInPage(page, "/login");
+    // The page's styles arrive inlined; loading them again as files would reorder rules as each arrives.
+    expect(stylesheets).toEqual([]);
     const form = page.locator("form");
     const top = async () => (await form.boundingBox())?.y;
     const atFirst = await top();
