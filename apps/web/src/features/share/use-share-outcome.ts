@@ -1,7 +1,9 @@
 import { PENDING_SHARE_MESSAGES, type ShareOutcome } from "@daysync/shared";
+import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { useSearchParams } from "react-router";
 import { toast } from "react-toastify";
+import { queryKeys } from "../../lib/query-keys.ts";
 
 // One toast id: a share's outcome is said once, even when two paths report it.
 const NOTICES: Record<ShareOutcome, () => void> = {
@@ -34,12 +36,17 @@ export function useShareOutcome(): void {
  * the connection comes back, and says how it went.
  */
 export function usePendingShares(): void {
+  const queryClient = useQueryClient();
   useEffect(() => {
     const worker = navigator.serviceWorker;
     if (!worker) return;
     const onMessage = (event: MessageEvent<{ type?: string; outcome?: unknown }>) => {
       const { type, outcome } = event.data ?? {};
-      if (type === PENDING_SHARE_MESSAGES.outcome && isOutcome(outcome)) NOTICES[outcome]();
+      if (type !== PENDING_SHARE_MESSAGES.outcome || !isOutcome(outcome)) return;
+      NOTICES[outcome]();
+      // The worker wrote behind this page's back, racing its first loads: load what is shown once more,
+      // rather than count on the live connection alone.
+      void queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== queryKeys.me[0] });
     };
     const deliver = () =>
       void worker.ready.then((registration) => registration.active?.postMessage({ type: PENDING_SHARE_MESSAGES.deliver }));
@@ -50,5 +57,5 @@ export function usePendingShares(): void {
       worker.removeEventListener("message", onMessage);
       window.removeEventListener("online", deliver);
     };
-  }, []);
+  }, [queryClient]);
 }
