@@ -21,6 +21,9 @@ const envSchema = z.object({
   /** Accounts created per address and window: each costs an argon2 hash, so this also bounds CPU spent on sign-ups. */
   REGISTER_RATE_LIMIT_MAX: positiveInt(10),
   REGISTER_RATE_LIMIT_WINDOW_MS: positiveInt(60 * 60 * 1000),
+  /** Messages one device may send: MAX in each window (100 per 5 s: bursts of 100, 20 a second sustained). */
+  SEND_RATE_LIMIT_MAX: positiveInt(100),
+  SEND_RATE_LIMIT_WINDOW_MS: positiveInt(5_000),
   SWEEP_INTERVAL_MS: positiveInt(20_000),
   FREE_MAX_FILE_BYTES: positiveInt(100 * 1024 * 1024),
   PREMIUM_MAX_FILE_BYTES: positiveInt(2 * 1024 * 1024 * 1024),
@@ -45,6 +48,7 @@ export interface Config {
   trustProxy: boolean;
   loginRateLimit: RateLimit;
   registerRateLimit: RateLimit;
+  sendRateLimit: RateLimit;
   sweepIntervalMs: number;
   filesDir: string;
   maxFileBytes: { free: number; premium: number };
@@ -73,6 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     loginRateLimit: { max: e.LOGIN_RATE_LIMIT_MAX, windowMs: e.LOGIN_RATE_LIMIT_WINDOW_MS },
     registerRateLimit: { max: e.REGISTER_RATE_LIMIT_MAX, windowMs: e.REGISTER_RATE_LIMIT_WINDOW_MS },
+    sendRateLimit: { max: e.SEND_RATE_LIMIT_MAX, windowMs: e.SEND_RATE_LIMIT_WINDOW_MS },
     sweepIntervalMs: e.SWEEP_INTERVAL_MS,
     filesDir: path.join(dataDir, "files"),
     maxFileBytes: { free: e.FREE_MAX_FILE_BYTES, premium: e.PREMIUM_MAX_FILE_BYTES },

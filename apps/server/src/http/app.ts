@@ -150,7 +150,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   /** Every new message, typed or uploaded, notifies the user's other devices. */
   const onMessageCreated = (from: SessionAuth, message: Message) =>
     void push.notifyNewMessage(from, message).catch((err) => app.log.warn({ err }, "push failed"));
-  messagesRoutes(app, { messages, onCreated: onMessageCreated });
+  messagesRoutes(app, { messages, sendRateLimit: config.sendRateLimit, onCreated: onMessageCreated });
   const uploadsService = createUploadsService({ storage, uploads, messages, clock, config, onCreated: onMessageCreated });
   const sweeper = createRetentionSweeper({
     db,

@@ -16,8 +16,8 @@ export const invalidCredentials = () => new AppError(401, "invalid_credentials",
 export const forbidden = (message = "You are not allowed to do that.") => new AppError(403, "forbidden", message);
 export const notFound = (what: string) => new AppError(404, "not_found", `No such ${what}.`);
 export const conflict = (code: string, message: string) => new AppError(409, code, message);
-export const tooManyRequests = (retryAfterSeconds: number) =>
-  new AppError(429, "rate_limited", `Too many attempts. Try again in ${retryAfterSeconds} seconds.`);
+export const tooManyRequests = (retryAfterSeconds: number, what = "attempts") =>
+  new AppError(429, "rate_limited", `Too many ${what}. Try again in ${retryAfterSeconds} seconds.`);
 
 export function errorBody(code: string, message: string, field?: string) {
   return { error: field ? { code, message, field } : { code, message } };

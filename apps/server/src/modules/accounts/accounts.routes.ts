@@ -3,21 +3,13 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { RateLimit } from "../../config/config.ts";
 import type { EventBus } from "../../events/event-bus.ts";
 import { clearSessionCookie, requireAuth, setSessionCookie } from "../../http/auth.ts";
-import { tooManyRequests } from "../../http/errors.ts";
+import { rateLimitPer } from "../../http/rate-limit.ts";
 import { parse } from "../../http/validate.ts";
 import type { DevicesService } from "../devices/devices.service.ts";
 import type { AccountsService } from "./accounts.service.ts";
 import type { SessionsRepository } from "./sessions.repository.ts";
 
 const deviceOf = (request: FastifyRequest) => ({ userAgent: request.headers["user-agent"] ?? "", ip: request.ip });
-
-/** A route's limit per client address, answered with our JSON 429. */
-const perAddress = (limit: RateLimit) => ({
-  max: limit.max,
-  timeWindow: limit.windowMs,
-  keyGenerator: (request: FastifyRequest) => request.ip,
-  errorResponseBuilder: (_request: FastifyRequest, context: { ttl: number }) => tooManyRequests(Math.ceil(context.ttl / 1000)),
-});
 
 export function accountsRoutes(
   app: FastifyInstance,
@@ -34,14 +26,14 @@ export function accountsRoutes(
 ) {
   const { accounts, cookieSecure } = deps;
 
-  app.post(API.register, { config: { rateLimit: perAddress(deps.registerRateLimit) } }, async (request, reply) => {
+  app.post(API.register, { config: rateLimitPer("address", deps.registerRateLimit) }, async (request, reply) => {
     const input = parse(registerRequestSchema, request.body);
     const { user, session } = await accounts.register(input, deviceOf(request));
     setSessionCookie(reply, session.token, cookieSecure);
     return reply.status(201).send({ user });
   });
 
-  app.post(API.login, { config: { rateLimit: perAddress(deps.loginRateLimit) } }, async (request, reply) => {
+  app.post(API.login, { config: rateLimitPer("address", deps.loginRateLimit) }, async (request, reply) => {
     const input = parse(loginSchema, request.body);
     const { user, session } = await accounts.login(input, deviceOf(request));
     await deps.devices.announceSignIn(user.id, session.id);

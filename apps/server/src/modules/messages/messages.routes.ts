@@ -1,6 +1,8 @@
 import { API, dayIdParamsSchema, type Message, searchQuerySchema, sendMessageSchema } from "@daysync/shared";
 import type { FastifyInstance } from "fastify";
+import type { RateLimit } from "../../config/config.ts";
 import { requireAuth } from "../../http/auth.ts";
+import { rateLimitPer } from "../../http/rate-limit.ts";
 import { parse } from "../../http/validate.ts";
 import type { SessionAuth } from "../accounts/sessions.repository.ts";
 import type { MessagesService } from "./messages.service.ts";
@@ -9,6 +11,7 @@ export function messagesRoutes(
   app: FastifyInstance,
   deps: {
     messages: MessagesService;
+    sendRateLimit: RateLimit;
     /** Told once about each new message and the device that sent it (push notifications). */
     onCreated?: (from: SessionAuth, message: Message) => void;
   },
@@ -26,7 +29,7 @@ export function messagesRoutes(
     return messages.dayMessages(auth.userId, id);
   });
 
-  app.post(API.messages, async (request, reply) => {
+  app.post(API.messages, { config: rateLimitPer("session", deps.sendRateLimit, "messages") }, async (request, reply) => {
     const auth = requireAuth(request);
     const input = parse(sendMessageSchema, request.body);
     const { message, day, created } = await messages.send(auth.userId, input);

@@ -1,21 +1,14 @@
 import { PAIRING_API, pairingCodeParamsSchema, pairingExchangeSchema } from "@daysync/shared";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { requireAuth, setSessionCookie } from "../../http/auth.ts";
-import { tooManyRequests } from "../../http/errors.ts";
+import { rateLimitPer } from "../../http/rate-limit.ts";
 import { parse } from "../../http/validate.ts";
 import type { PairingService } from "./pairing.service.ts";
 
 const deviceOf = (request: FastifyRequest) => ({ userAgent: request.headers["user-agent"] ?? "", ip: request.ip });
 
 /** Per address and minute: generous for a panel that refreshes every two minutes, tight for guessing short codes. */
-const limit = (max: number) => ({
-  rateLimit: {
-    max,
-    timeWindow: 60_000,
-    keyGenerator: (request: FastifyRequest) => request.ip,
-    errorResponseBuilder: (_request: FastifyRequest, context: { ttl: number }) => tooManyRequests(Math.ceil(context.ttl / 1000)),
-  },
-});
+const limit = (max: number) => rateLimitPer("address", { max, windowMs: 60_000 });
 
 export function pairingRoutes(app: FastifyInstance, deps: { pairing: PairingService; cookieSecure: boolean }) {
   const { pairing } = deps;
