@@ -1,6 +1,14 @@
 /** Days and messages of one user: sending (idempotent, one transaction), reading within retention, search. */
 import { randomUUID } from "node:crypto";
-import { DAY_MS, type DateMessages, dayKeyOf, type Message, type SearchResult, type SendMessageInput } from "@daysync/shared";
+import {
+  API_ERROR_CODES,
+  DAY_MS,
+  type DateMessages,
+  dayKeyOf,
+  type Message,
+  type SearchResult,
+  type SendMessageInput,
+} from "@daysync/shared";
 import type { Clock } from "../../clock.ts";
 import type { Db } from "../../db/database.ts";
 import type { MessagesTable } from "../../db/schema.ts";
@@ -57,7 +65,7 @@ export function createMessagesService(deps: { db: Db; clock: Clock; bus: EventBu
         const owner = existing?.user_id ?? swept?.user_id;
         if (owner !== undefined && owner !== userId) throw conflict("conflict", "That message id is already in use.");
         if (swept || (existing && since !== null && Number(existing.created_at) < since)) {
-          throw gone("expired", "This message has expired.");
+          throw gone(API_ERROR_CODES.expired, "This message has expired.");
         }
         if (existing) {
           const [day] = await repo.liveDays(trx, userId, since, [existing.date_message_id]);
