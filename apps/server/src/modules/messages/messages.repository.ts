@@ -41,46 +41,37 @@ export async function liveDays(
   dayIds?: readonly string[],
 ): Promise<DateMessagesTable[]> {
   if (dayIds?.length === 0) return [];
-  if (since === null) {
-    let q = db.selectFrom("date_messages").selectAll().where("user_id", "=", userId);
-    if (dayIds) q = q.where("id", "in", dayIds);
-    return q.orderBy("day_key", "desc").execute();
-  }
+  let daysQuery = db.selectFrom("date_messages").selectAll().where("user_id", "=", userId);
+  if (dayIds) daysQuery = daysQuery.where("id", "in", dayIds);
+  const days = await daysQuery.orderBy("day_key", "desc").execute();
+  if (since === null || days.length === 0) return days;
   // One pass over the user's live messages: each day's count and its newest message.
-  let q = db
-    .with("live", (qb) => {
-      let live = qb
+  const newest = await db
+    .with("ranked", (qb) => {
+      let ranked = qb
         .selectFrom("messages")
         .select([
           "id",
-          "date_message_id",
           sql<number>`row_number() over (partition by date_message_id order by created_at desc, id desc)`.as("rank"),
           sql<number>`count(*) over (partition by date_message_id)`.as("live_count"),
         ])
         .where("user_id", "=", userId)
         .where("created_at", ">=", since);
-      if (dayIds) live = live.where("date_message_id", "in", dayIds);
-      return live;
+      if (dayIds) ranked = ranked.where("date_message_id", "in", dayIds);
+      return ranked;
     })
-    .selectFrom("date_messages as d")
-    .leftJoin("live", (join) => join.onRef("live.date_message_id", "=", "d.id").on("live.rank", "=", 1))
-    .leftJoin("messages as m", "m.id", "live.id")
-    .selectAll("d")
-    .select(["live.live_count", "m.type as m_type", "m.time as m_time", "m.content as m_content", "m.filename as m_filename"])
-    .where("d.user_id", "=", userId);
-  if (dayIds) q = q.where("d.id", "in", dayIds);
-  const rows = await q.orderBy("d.day_key", "desc").execute();
-  return rows.map(({ live_count, m_type, m_time, m_content, m_filename, ...day }) =>
-    m_type == null || m_time == null || m_content == null || m_filename == null
-      ? { ...day, last_message: "", last_message_time: "", last_message_type: "", count_messages: 0 }
-      : {
-          ...day,
-          last_message: summaryText({ type: m_type, content: m_content, filename: m_filename }),
-          last_message_time: m_time,
-          last_message_type: m_type,
-          count_messages: Number(live_count),
-        },
-  );
+    .selectFrom("ranked")
+    .innerJoin("messages as m", "m.id", "ranked.id")
+    .select(["ranked.live_count", "m.date_message_id", "m.type", "m.time", "m.content", "m.filename"])
+    .where("ranked.rank", "=", 1)
+    .execute();
+  const byDay = new Map(newest.map((m) => [m.date_message_id, m]));
+  return days.map((day) => {
+    const m = byDay.get(day.id);
+    return m
+      ? { ...day, last_message: summaryText(m), last_message_time: m.time, last_message_type: m.type, count_messages: Number(m.live_count) }
+      : { ...day, last_message: "", last_message_time: "", last_message_type: "", count_messages: 0 };
+  });
 }
 
 /** Stores days' recomputed summaries (see `liveDays`). */
