@@ -20,12 +20,17 @@ export interface User {
   timestamps: number;
 }
 
+/**
+ * A user's calendar day. Its summary (last message, count) covers only unexpired messages, wherever it is
+ * served; it is empty ("" and 0) once every message of the day has expired.
+ */
 export interface DateMessages {
   id: string;
   /** M/d/yyyy of the sending device. */
   date: string;
   last_message_time: string;
   last_message_type: MessageType | "";
+  /** The start of the newest live message's text, or its file name. */
   last_message: string;
   count_messages: number;
   user_id: string;
@@ -59,3 +64,9 @@ export interface SearchResult {
 export interface ApiErrorBody {
   error: { code: string; message: string; field?: string };
 }
+
+/** Error codes the app acts on, beyond showing their sentence. */
+export const API_ERROR_CODES = {
+  /** 410 to a retried send: that message was stored, then expired; it is gone for good. */
+  expired: "expired",
+} as const;

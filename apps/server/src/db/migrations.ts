@@ -147,6 +147,17 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex("uploads_message").on("uploads").column("message_id").execute();
     },
   },
+  "004_expired_messages": {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("expired_messages")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
+        .addColumn("expired_at", "bigint", (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex("expired_messages_time").on("expired_messages").column("expired_at").execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

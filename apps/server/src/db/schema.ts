@@ -77,6 +77,16 @@ export interface MessagesTable {
   created_at: number;
 }
 
+/**
+ * Ids of messages the retention sweep deleted, so that a late retry of one is refused (410) instead of
+ * storing it again as new. Forgotten with the change log, long after such a retry could pass the date check.
+ */
+export interface ExpiredMessagesTable {
+  id: string;
+  user_id: string;
+  expired_at: number;
+}
+
 /** The per-user change log the live connection replays from. It holds references, never content. */
 export interface UserEventsTable {
   user_id: string;
@@ -140,4 +150,5 @@ export interface Database {
   pairing_requests: PairingRequestsTable;
   push_subscriptions: PushSubscriptionsTable;
   uploads: UploadsTable;
+  expired_messages: ExpiredMessagesTable;
 }

@@ -18,6 +18,7 @@ import { createAccountsService } from "../modules/accounts/accounts.service.ts";
 import { createSessionsRepository, type SessionAuth } from "../modules/accounts/sessions.repository.ts";
 import { devicesRoutes } from "../modules/devices/devices.routes.ts";
 import { createDevicesService } from "../modules/devices/devices.service.ts";
+import { retentionOf } from "../modules/messages/messages.repository.ts";
 import { messagesRoutes } from "../modules/messages/messages.routes.ts";
 import { createMessagesService } from "../modules/messages/messages.service.ts";
 import { pairingRoutes } from "../modules/pairing/pairing.routes.ts";
@@ -145,6 +146,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     publicKey: vapid.publicKey,
     clock,
     log: app.log,
+    retentionOf: (userId) => retentionOf(db, userId),
     allowAnyEndpoint: config.env === "test",
   });
   /** Every new message, typed or uploaded, notifies the user's other devices. */

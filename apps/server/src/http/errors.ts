@@ -16,6 +16,8 @@ export const invalidCredentials = () => new AppError(401, "invalid_credentials",
 export const forbidden = (message = "You are not allowed to do that.") => new AppError(403, "forbidden", message);
 export const notFound = (what: string) => new AppError(404, "not_found", `No such ${what}.`);
 export const conflict = (code: string, message: string) => new AppError(409, code, message);
+/** What was there is gone for good (an expired message). */
+export const gone = (code: string, message: string) => new AppError(410, code, message);
 export const tooManyRequests = (retryAfterSeconds: number, what = "attempts") =>
   new AppError(429, "rate_limited", `Too many ${what}. Try again in ${retryAfterSeconds} seconds.`);
 

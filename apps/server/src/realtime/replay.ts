@@ -5,12 +5,12 @@ import type { ChangeRow } from "../events/changes.repository.ts";
 import { loadUser } from "../modules/accounts/user.presenter.ts";
 import { deviceEventOf } from "../modules/devices/devices.service.ts";
 import { presentDay, presentMessage } from "../modules/messages/messages.presenter.ts";
-import { findDay, findMessage, retentionOf } from "../modules/messages/messages.repository.ts";
+import { findMessage, liveDays, retentionCutoff, retentionOf } from "../modules/messages/messages.repository.ts";
 
 export async function eventOf(db: Db, userId: string, change: ChangeRow, now: number): Promise<LiveEvent | undefined> {
   switch (change.kind) {
     case "day.upserted": {
-      const day = await findDay(db, userId, change.ref);
+      const [day] = await liveDays(db, userId, await retentionCutoff(db, userId, now), [change.ref]);
       return day && { kind: "day.upserted", day: presentDay(day) };
     }
     case "message.created": {

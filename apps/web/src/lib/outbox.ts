@@ -3,12 +3,13 @@
  * a crash or a lost connection never loses them; sent oldest first with the client's id, so a
  * retry (or two tabs sending the same entry) never duplicates.
  */
-import { API, type SendMessageInput } from "@daysync/shared";
+import { API, API_ERROR_CODES, type SendMessageInput } from "@daysync/shared";
 import type { QueryClient } from "@tanstack/react-query";
 import { ApiError, api } from "./api-client.ts";
 import { describeError, isTransientError } from "./api-errors.ts";
 import type { MessageSavedResponse } from "./api-types.ts";
-import { applySavedMessage } from "./cache-updates.ts";
+import { applySavedMessage, removeMessages } from "./cache-updates.ts";
+import { queryKeys } from "./query-keys.ts";
 import { readStorage, writeStorage } from "./storage.ts";
 
 export interface OutboxEntry extends SendMessageInput {
@@ -128,10 +129,26 @@ export class Outbox {
         }
         // Signed out: keep everything for when this user signs in again.
         if (error instanceof ApiError && error.status === 401) return;
+        if (error instanceof ApiError && error.code === API_ERROR_CODES.expired) {
+          this.dropExpired(next.id);
+          this.retryAttempt = 0;
+          continue;
+        }
         const reason = describeError(error);
         this.update((entries) => entries.map((e) => (e.id === next.id ? { ...e, error: reason } : e)));
       }
     }
+  }
+
+  /**
+   * An earlier try was stored but its answer was lost, and the message has expired since: it is gone
+   * everywhere, so it goes from here too, quietly, with any copy the live connection put in the caches.
+   */
+  private dropExpired(id: string): void {
+    this.update((entries) => entries.filter((e) => e.id !== id));
+    removeMessages(this.queryClient, [id]);
+    // The day's summary may still show it; the server's counts only live messages.
+    void this.queryClient.invalidateQueries({ queryKey: queryKeys.days });
   }
 
   private scheduleRetry(): void {

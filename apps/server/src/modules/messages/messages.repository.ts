@@ -16,12 +16,79 @@ export async function retentionOf(db: Executor, userId: string): Promise<number 
   return row?.max_message_duration == null ? null : Number(row.max_message_duration);
 }
 
-export async function listDays(db: Executor, userId: string): Promise<DateMessagesTable[]> {
-  return db.selectFrom("date_messages").selectAll().where("user_id", "=", userId).orderBy("day_key", "desc").execute();
+/** The oldest creation time still live for the user at `now` (null: unlimited retention, everything is live). */
+export async function retentionCutoff(db: Executor, userId: string, now: number): Promise<number | null> {
+  const minutes = await retentionOf(db, userId);
+  return minutes === null ? null : now - minutes * 60_000;
 }
 
-export async function findDay(db: Executor, userId: string, dayId: string): Promise<DateMessagesTable | undefined> {
-  return db.selectFrom("date_messages").selectAll().where("id", "=", dayId).where("user_id", "=", userId).executeTakeFirst();
+const SUMMARY_LENGTH = 200;
+
+/** What a day summary shows of its last message: the start of a text, a file's name. */
+export function summaryText(message: Pick<MessagesTable, "type" | "content" | "filename">): string {
+  return message.type === "text" ? message.content.slice(0, SUMMARY_LENGTH) : message.filename;
+}
+
+/**
+ * The user's days (all, or those of `dayIds`), newest first, each with the summary of its live messages only:
+ * those created at or after `since`; a day with none has an empty summary. With `since` null (unlimited
+ * retention) nothing expires and the stored summary is exact, so it is served as is.
+ */
+export async function liveDays(
+  db: Executor,
+  userId: string,
+  since: number | null,
+  dayIds?: readonly string[],
+): Promise<DateMessagesTable[]> {
+  if (dayIds?.length === 0) return [];
+  let daysQuery = db.selectFrom("date_messages").selectAll().where("user_id", "=", userId);
+  if (dayIds) daysQuery = daysQuery.where("id", "in", dayIds);
+  const days = await daysQuery.orderBy("day_key", "desc").execute();
+  if (since === null || days.length === 0) return days;
+  // One pass over the user's live messages: each day's count and its newest message.
+  const newest = await db
+    .with("ranked", (qb) => {
+      let ranked = qb
+        .selectFrom("messages")
+        .select([
+          "id",
+          sql<number>`row_number() over (partition by date_message_id order by created_at desc, id desc)`.as("rank"),
+          sql<number>`count(*) over (partition by date_message_id)`.as("live_count"),
+        ])
+        .where("user_id", "=", userId)
+        .where("created_at", ">=", since);
+      if (dayIds) ranked = ranked.where("date_message_id", "in", dayIds);
+      return ranked;
+    })
+    .selectFrom("ranked")
+    .innerJoin("messages as m", "m.id", "ranked.id")
+    .select(["ranked.live_count", "m.date_message_id", "m.type", "m.time", "m.content", "m.filename"])
+    .where("ranked.rank", "=", 1)
+    .execute();
+  const byDay = new Map(newest.map((m) => [m.date_message_id, m]));
+  return days.map((day) => {
+    const m = byDay.get(day.id);
+    return m
+      ? { ...day, last_message: summaryText(m), last_message_time: m.time, last_message_type: m.type, count_messages: Number(m.live_count) }
+      : { ...day, last_message: "", last_message_time: "", last_message_type: "", count_messages: 0 };
+  });
+}
+
+/** Stores days' recomputed summaries (see `liveDays`). */
+export async function storeDaySummaries(trx: Transaction<Database>, days: readonly DateMessagesTable[], now: number): Promise<void> {
+  for (const day of days) {
+    await trx
+      .updateTable("date_messages")
+      .set({
+        last_message: day.last_message,
+        last_message_time: day.last_message_time,
+        last_message_type: day.last_message_type,
+        count_messages: day.count_messages,
+        updated_at: now,
+      })
+      .where("id", "=", day.id)
+      .execute();
+  }
 }
 
 /** Gets the user's record of a calendar day, creating it when missing (safe when two sends race). */
@@ -52,30 +119,62 @@ export async function ensureDay(
   return trx.selectFrom("date_messages").selectAll().where("user_id", "=", userId).where("day_key", "=", dayKey).executeTakeFirstOrThrow();
 }
 
-/** Counts the new message into its day's summary with one atomic update. */
-export async function addToDaySummary(
-  trx: Transaction<Database>,
-  dayId: string,
-  message: MessagesTable,
-  summary: string,
-  now: number,
-): Promise<DateMessagesTable> {
+/** Counts the new message into its day's stored summary with one atomic update. */
+export async function addToDaySummary(trx: Transaction<Database>, dayId: string, message: MessagesTable, now: number): Promise<void> {
   await trx
     .updateTable("date_messages")
     .set((eb) => ({
       count_messages: eb("count_messages", "+", 1),
       last_message_time: message.time,
       last_message_type: message.type,
-      last_message: summary,
+      last_message: summaryText(message),
       updated_at: now,
     }))
     .where("id", "=", dayId)
     .execute();
-  return trx.selectFrom("date_messages").selectAll().where("id", "=", dayId).executeTakeFirstOrThrow();
 }
 
 export async function findMessage(db: Executor, id: string): Promise<MessagesTable | undefined> {
   return db.selectFrom("messages").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+/** A message the retention sweep deleted (see `ExpiredMessagesTable`). */
+export async function findExpiredMessage(db: Executor, id: string) {
+  return db.selectFrom("expired_messages").select(["id", "user_id"]).where("id", "=", id).executeTakeFirst();
+}
+
+/** Deletes expired messages of a user, remembering their ids; returns the days they belonged to. */
+export async function deleteExpiredMessages(
+  trx: Transaction<Database>,
+  userId: string,
+  ids: readonly string[],
+  now: number,
+): Promise<string[]> {
+  const days = await trx
+    .selectFrom("messages")
+    .select("date_message_id")
+    .distinct()
+    .where("id", "in", ids)
+    .where("user_id", "=", userId)
+    .execute();
+  await trx
+    .insertInto("expired_messages")
+    .columns(["id", "user_id", "expired_at"])
+    .expression((eb) =>
+      eb
+        .selectFrom("messages")
+        .select(["id", "user_id", eb.val(now).as("expired_at")])
+        .where("id", "in", ids)
+        .where("user_id", "=", userId),
+    )
+    .onConflict((oc) => oc.column("id").doNothing())
+    .execute();
+  await trx.deleteFrom("messages").where("id", "in", ids).where("user_id", "=", userId).execute();
+  return days.map((d) => d.date_message_id);
+}
+
+export async function forgetExpiredMessages(db: Executor, before: number): Promise<void> {
+  await db.deleteFrom("expired_messages").where("expired_at", "<", before).execute();
 }
 
 export async function insertMessage(trx: Transaction<Database>, message: MessagesTable): Promise<void> {
@@ -92,40 +191,18 @@ export async function listDayMessages(db: Executor, userId: string, dayId: strin
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Live text messages of the user containing `text` (case-insensitive), newest first. */
-export async function searchMessages(db: Executor, userId: string, text: string, since: number | null, limit: number) {
+export async function searchMessages(
+  db: Executor,
+  userId: string,
+  text: string,
+  since: number | null,
+  limit: number,
+): Promise<MessagesTable[]> {
   let q = db
     .selectFrom("messages")
-    .innerJoin("date_messages", "date_messages.id", "messages.date_message_id")
-    .selectAll("messages")
-    .select([
-      "date_messages.date as day_date",
-      "date_messages.day_key",
-      "date_messages.last_message_time",
-      "date_messages.last_message_type",
-      "date_messages.last_message",
-      "date_messages.count_messages",
-      "date_messages.created_at as day_created_at",
-      "date_messages.updated_at as day_updated_at",
-    ])
-    .where("messages.user_id", "=", userId)
-    .where(sql<boolean>`lower(${sql.ref("messages.content")}) like ${`%${escapeLike(text.toLowerCase())}%`} escape '\\'`);
-  if (since !== null) q = q.where("messages.created_at", ">=", since);
-  const rows = await q.orderBy("messages.created_at", "desc").limit(limit).execute();
-  return rows.map(
-    ({ day_date, day_key, last_message_time, last_message_type, last_message, count_messages, day_created_at, day_updated_at, ...m }) => ({
-      message: m as MessagesTable,
-      day: {
-        id: m.date_message_id,
-        user_id: userId,
-        date: day_date,
-        day_key,
-        last_message_time,
-        last_message_type,
-        last_message,
-        count_messages,
-        created_at: day_created_at,
-        updated_at: day_updated_at,
-      } satisfies DateMessagesTable,
-    }),
-  );
+    .selectAll()
+    .where("user_id", "=", userId)
+    .where(sql<boolean>`lower(${sql.ref("content")}) like ${`%${escapeLike(text.toLowerCase())}%`} escape '\\'`);
+  if (since !== null) q = q.where("created_at", ">=", since);
+  return q.orderBy("created_at", "desc").limit(limit).execute();
 }

@@ -1,16 +1,22 @@
 /** Days and messages of one user: sending (idempotent, one transaction), reading within retention, search. */
 import { randomUUID } from "node:crypto";
-import { DAY_MS, type DateMessages, dayKeyOf, type Message, type SearchResult, type SendMessageInput } from "@daysync/shared";
+import {
+  API_ERROR_CODES,
+  DAY_MS,
+  type DateMessages,
+  dayKeyOf,
+  type Message,
+  type SearchResult,
+  type SendMessageInput,
+} from "@daysync/shared";
 import type { Clock } from "../../clock.ts";
 import type { Db } from "../../db/database.ts";
 import type { MessagesTable } from "../../db/schema.ts";
 import { appendChange } from "../../events/changes.repository.ts";
 import type { EventBus, UserChange } from "../../events/event-bus.ts";
-import { badRequest, conflict, notFound } from "../../http/errors.ts";
+import { badRequest, conflict, gone, notFound } from "../../http/errors.ts";
 import { presentDay, presentMessage } from "./messages.presenter.ts";
 import * as repo from "./messages.repository.ts";
-
-const SUMMARY_LENGTH = 200;
 
 /** The device's calendar day must be today somewhere on Earth (UTC-12 to UTC+14). */
 export function assertPlausibleDay(dayKey: string, now: number) {
@@ -23,26 +29,26 @@ export function assertPlausibleDay(dayKey: string, now: number) {
 export function createMessagesService(deps: { db: Db; clock: Clock; bus: EventBus }) {
   const { db, clock, bus } = deps;
 
-  async function cutoff(userId: string): Promise<number | null> {
-    const minutes = await repo.retentionOf(db, userId);
-    return minutes === null ? null : clock.now() - minutes * 60_000;
-  }
+  const cutoff = (userId: string) => repo.retentionCutoff(db, userId, clock.now());
 
   return {
     async listDays(userId: string): Promise<DateMessages[]> {
-      return (await repo.listDays(db, userId)).map(presentDay);
+      return (await repo.liveDays(db, userId, await cutoff(userId))).map(presentDay);
     },
 
     async dayMessages(userId: string, dayId: string): Promise<{ day: DateMessages; messages: Message[] }> {
-      const day = await repo.findDay(db, userId, dayId);
+      const since = await cutoff(userId);
+      const [day] = await repo.liveDays(db, userId, since, [dayId]);
       if (!day) throw notFound("day");
-      const messages = await repo.listDayMessages(db, userId, dayId, await cutoff(userId));
+      const messages = await repo.listDayMessages(db, userId, dayId, since);
       return { day: presentDay(day), messages: messages.map(presentMessage) };
     },
 
     /**
      * Stores a message of the user's device day and counts it into the day summary, in one transaction.
-     * The id comes from the client: sending it again returns the stored message instead of a copy.
+     * The id comes from the client: sending it again returns the stored message instead of a copy, or 410
+     * `expired` once that message is past its retention (swept or not), so an expired message is never
+     * served again nor stored anew.
      */
     async send(
       userId: string,
@@ -53,10 +59,16 @@ export function createMessagesService(deps: { db: Db; clock: Clock; bus: EventBu
       assertPlausibleDay(dayKey, now);
       const changes: UserChange[] = [];
       const result = await db.transaction().execute(async (trx) => {
+        const since = await repo.retentionCutoff(trx, userId, now);
         const existing = await repo.findMessage(trx, input.id);
+        const swept = existing ? undefined : await repo.findExpiredMessage(trx, input.id);
+        const owner = existing?.user_id ?? swept?.user_id;
+        if (owner !== undefined && owner !== userId) throw conflict("conflict", "That message id is already in use.");
+        if (swept || (existing && since !== null && Number(existing.created_at) < since)) {
+          throw gone(API_ERROR_CODES.expired, "This message has expired.");
+        }
         if (existing) {
-          if (existing.user_id !== userId) throw conflict("conflict", "That message id is already in use.");
-          const day = await repo.findDay(trx, userId, existing.date_message_id);
+          const [day] = await repo.liveDays(trx, userId, since, [existing.date_message_id]);
           if (!day) throw notFound("day");
           return { message: existing, day, created: false };
         }
@@ -75,8 +87,9 @@ export function createMessagesService(deps: { db: Db; clock: Clock; bus: EventBu
           created_at: now,
         };
         await repo.insertMessage(trx, message);
-        const summary = message.type === "text" ? message.content.slice(0, SUMMARY_LENGTH) : message.filename;
-        const day = await repo.addToDaySummary(trx, dayBefore.id, message, summary, now);
+        await repo.addToDaySummary(trx, dayBefore.id, message, now);
+        const [day] = await repo.liveDays(trx, userId, since, [dayBefore.id]);
+        if (!day) throw notFound("day");
         const daySeq = await appendChange(trx, userId, "day.upserted", day.id, now);
         const messageSeq = await appendChange(trx, userId, "message.created", message.id, now);
         changes.push(
@@ -90,8 +103,14 @@ export function createMessagesService(deps: { db: Db; clock: Clock; bus: EventBu
     },
 
     async search(userId: string, text: string): Promise<SearchResult[]> {
-      const rows = await repo.searchMessages(db, userId, text, await cutoff(userId), 50);
-      return rows.map((r) => ({ message: presentMessage(r.message), day: presentDay(r.day) }));
+      const since = await cutoff(userId);
+      const messages = await repo.searchMessages(db, userId, text, since, 50);
+      const days = await repo.liveDays(db, userId, since, [...new Set(messages.map((m) => m.date_message_id))]);
+      const dayById = new Map(days.map((d) => [d.id, presentDay(d)]));
+      return messages.flatMap((m) => {
+        const day = dayById.get(m.date_message_id);
+        return day ? [{ message: presentMessage(m), day }] : [];
+      });
     },
   };
 }

@@ -7,7 +7,7 @@ import type { SessionAuth } from "../accounts/sessions.repository.ts";
 import type { PushSubscriptionsRepository } from "./push-subscriptions.repository.ts";
 import type { PushSender } from "./web-push.adapter.ts";
 
-/** A notification about a message is of no use once the message may be gone. */
+/** How long a push service may hold a notification for a device that is away; never past the message's expiry. */
 const PUSH_TTL_SECONDS = 60 * 60;
 const BODY_LENGTH = 140;
 
@@ -41,6 +41,8 @@ export function createPushService(deps: {
   publicKey: string;
   clock: Clock;
   log: FastifyBaseLogger;
+  /** Minutes a user's messages live (null: unlimited). */
+  retentionOf: (userId: string) => Promise<number | null>;
   /** Tests play the push service on http://127.0.0.1. */
   allowAnyEndpoint?: boolean;
 }) {
@@ -68,11 +70,16 @@ export function createPushService(deps: {
     async notifyNewMessage(from: SessionAuth, message: Message): Promise<void> {
       const targets = await subscriptions.listForUserExcept(from.userId, from.sessionId);
       if (targets.length === 0) return;
+      // A push delivered after the message expired would show its text: the push service drops it first.
+      const minutes = await deps.retentionOf(from.userId);
+      const secondsLeft = minutes === null ? Number.POSITIVE_INFINITY : (message.timestamps + minutes * 60_000 - clock.now()) / 1000;
+      const ttl = Math.floor(Math.min(PUSH_TTL_SECONDS, secondsLeft));
+      if (ttl <= 0) return;
       const payload = JSON.stringify(payloadOf(message));
       await Promise.all(
         targets.map(async (t) => {
           try {
-            const result = await sender.send({ endpoint: t.endpoint, keys: { p256dh: t.p256dh, auth: t.auth } }, payload, PUSH_TTL_SECONDS);
+            const result = await sender.send({ endpoint: t.endpoint, keys: { p256dh: t.p256dh, auth: t.auth } }, payload, ttl);
             if (result === "gone") await subscriptions.removeById(t.id);
             else if (result === "failed") log.warn({ subscription: t.id }, "push service refused a notification");
           } catch (error) {

@@ -153,6 +153,21 @@ describe("web push", () => {
     expect(pushService.received.length).toBe(again);
   });
 
+  it("lets the push service keep a notification no longer than its message lives", async () => {
+    const phone = new Device(server.url);
+    await phone.register("Tia", "tia@example.com");
+    const laptop = new Device(server.url);
+    await laptop.login("tia@example.com");
+    await subscribe(laptop, "/push/tia-laptop");
+    const before = pushService.received.length;
+    await phone.post(API.messages, textMessage("gone in 15 minutes", server.clock.now()));
+    await pushService.waitFor(before + 1);
+    const ttl = Number(pushService.received[before]?.headers.ttl);
+    // Free plan: 15 minutes, not the hour a Premium message gets.
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(15 * 60);
+  });
+
   it("removes a subscription the push service reports gone (410, 404)", async () => {
     const phone = new Device(server.url);
     await phone.register("Gil", "gil@example.com");

@@ -5,7 +5,9 @@
 import type { Clock } from "../../clock.ts";
 import type { Db } from "../../db/database.ts";
 import { appendChange, pruneChanges } from "../../events/changes.repository.ts";
-import type { EventBus } from "../../events/event-bus.ts";
+import type { EventBus, UserChange } from "../../events/event-bus.ts";
+import { presentDay } from "../messages/messages.presenter.ts";
+import { deleteExpiredMessages, forgetExpiredMessages, liveDays, storeDaySummaries } from "../messages/messages.repository.ts";
 import type { PlansService } from "../plans/plans.service.ts";
 
 const BATCH = 1000;
@@ -30,13 +32,26 @@ export function createRetentionSweeper(deps: {
 }) {
   const { db, clock, bus } = deps;
 
-  async function deleteForUser(userId: string, ids: string[]) {
+  /**
+   * Deletes one user's expired messages and, in the same transaction, recomputes the summary of each day
+   * they were in from what remains, so no day keeps showing or counting them.
+   */
+  async function deleteForUser(userId: string, ids: string[], cutoff: number) {
     const now = clock.now();
-    const seq = await db.transaction().execute(async (trx) => {
-      await trx.deleteFrom("messages").where("id", "in", ids).where("user_id", "=", userId).execute();
-      return appendChange(trx, userId, "messages.deleted", JSON.stringify(ids), now);
+    const changes = await db.transaction().execute(async (trx) => {
+      const dayIds = await deleteExpiredMessages(trx, userId, ids, now);
+      const days = await liveDays(trx, userId, cutoff, dayIds);
+      await storeDaySummaries(trx, days, now);
+      const out: UserChange[] = [];
+      const seq = await appendChange(trx, userId, "messages.deleted", JSON.stringify(ids), now);
+      out.push({ userId, seq, event: { kind: "messages.deleted", ids } });
+      for (const day of days) {
+        const daySeq = await appendChange(trx, userId, "day.upserted", day.id, now);
+        out.push({ userId, seq: daySeq, event: { kind: "day.upserted", day: presentDay(day) } });
+      }
+      return out;
     });
-    bus.publish({ userId, seq, event: { kind: "messages.deleted", ids } });
+    for (const change of changes) bus.publish(change);
     await deps.onMessagesDeleted?.(ids);
   }
 
@@ -69,7 +84,7 @@ export function createRetentionSweeper(deps: {
         if (expired.length === 0) break;
         const byUser = new Map<string, string[]>();
         for (const m of expired) byUser.set(m.user_id, [...(byUser.get(m.user_id) ?? []), m.id]);
-        for (const [userId, ids] of byUser) await deleteForUser(userId, ids);
+        for (const [userId, ids] of byUser) await deleteForUser(userId, ids, cutoff);
         deleted += expired.length;
         if (expired.length < BATCH) break;
       }
@@ -87,6 +102,7 @@ export function createRetentionSweeper(deps: {
           const renewedSubscriptions = await deps.plans.renewExpired();
           const deletedMessages = await sweepMessages();
           await pruneChanges(db, clock.now() - CHANGE_LOG_KEEP_MS);
+          await forgetExpiredMessages(db, clock.now() - CHANGE_LOG_KEEP_MS);
           const removedUploads = (await deps.removeAbandonedUploads?.()) ?? 0;
           return { deletedMessages, renewedSubscriptions, removedUploads };
         } finally {
