@@ -19,6 +19,7 @@ export default defineConfig({
           name: "e2e",
           root: "e2e",
           include: ["**/*.e2e.ts"],
+          setupFiles: ["./support/policy-check.ts"],
           testTimeout: 90_000,
           hookTimeout: 90_000,
           fileParallelism: false,

@@ -1,5 +1,6 @@
 /** Debian's Chromium driven by playwright-core (no browser download here). */
 import { type Browser, chromium } from "playwright-core";
+import { watchPolicyViolations } from "./policy-violations.ts";
 
 export const CHROMIUM_ARGS = [
   "--no-sandbox",
@@ -11,10 +12,12 @@ export const CHROMIUM_ARGS = [
   "--disable-quic",
 ];
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+/** Chromium whose pages' policy violations fail the running test (support/policy-check.ts). */
+export async function launchBrowser(): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     headless: true,
     args: CHROMIUM_ARGS,
   });
+  return watchPolicyViolations(browser);
 }

@@ -3,6 +3,7 @@ import { writeFileSync } from "node:fs";
 import { type Browser, chromium } from "playwright-core";
 import sharp from "sharp";
 import { CHROMIUM_ARGS } from "./browser.ts";
+import { watchPolicyViolations } from "./policy-violations.ts";
 
 const WIDTH = 640;
 const HEIGHT = 480;
@@ -24,8 +25,8 @@ export async function writeCameraVideo(png: Buffer, file: string): Promise<void>
   writeFileSync(file, Buffer.concat([header, frame, frame, frame]));
 }
 
-export function launchBrowserWithCamera(videoFile: string): Promise<Browser> {
-  return chromium.launch({
+export async function launchBrowserWithCamera(videoFile: string): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     headless: true,
     args: [
@@ -35,4 +36,5 @@ export function launchBrowserWithCamera(videoFile: string): Promise<Browser> {
       ...(videoFile ? [`--use-file-for-fake-video-capture=${videoFile}`] : []),
     ],
   });
+  return watchPolicyViolations(browser);
 }

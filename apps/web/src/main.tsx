@@ -1,6 +1,7 @@
 import { StrictMode, startTransition } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import "./styles/tokens.css";
+import "./lib/zod-jitless.ts";
 
 /** Public pages load React and their own code only; every other path loads the router and the app. */
 const PUBLIC_PATHS = new Set(["/", "/landing", "/home"]);

@@ -40,6 +40,7 @@ import { createDiskStorage } from "../storage/disk-storage.ts";
 import type { FileStorage } from "../storage/file-storage.ts";
 import { registerAuth } from "./auth.ts";
 import { AppError, errorBody } from "./errors.ts";
+import { registerSecurityHeaders } from "./security-headers.ts";
 
 export interface AppParts {
   app: FastifyInstance;
@@ -94,11 +95,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     return reply.status(500).send(errorBody("internal", "Something went wrong on our side. Please try again."));
   });
 
-  app.addHook("onSend", async (_request, reply) => {
-    reply.header("x-content-type-options", "nosniff");
-    reply.header("referrer-policy", "same-origin");
-    reply.header("x-frame-options", "DENY");
-  });
+  registerSecurityHeaders(app, { webDist: config.webDist, cookieSecure: config.cookieSecure });
 
   // Cross-site requests must not act with a user's cookie.
   app.addHook("onRequest", async (request, reply) => {
