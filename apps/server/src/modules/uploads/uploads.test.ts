@@ -1,49 +1,14 @@
 import { createHash, randomBytes } from "node:crypto";
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import { API, type DateMessages, formatStoredDate, formatStoredTime, type Message } from "@daysync/shared";
+import { API, type DateMessages, type Message } from "@daysync/shared";
 import contentDisposition from "content-disposition";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Device, startTestServer, type TestServer } from "../../testing/test-server.ts";
+import { create, metadata, offsetOf, patch, TUS } from "../../testing/tus-client.ts";
 
-const TUS = { "tus-resumable": "1.0.0" };
 const sha256 = (data: Uint8Array) => createHash("sha256").update(data).digest("hex");
 const b64 = (text: string) => Buffer.from(text).toString("base64");
-
-function metadata(filename: string, now: number, messageId = crypto.randomUUID()) {
-  const at = new Date(now);
-  const fields = {
-    filename,
-    filetype: "application/octet-stream",
-    message_id: messageId,
-    date: formatStoredDate(at),
-    time: formatStoredTime(at),
-  };
-  return {
-    messageId,
-    header: Object.entries(fields)
-      .map(([k, v]) => `${k} ${b64(v)}`)
-      .join(","),
-  };
-}
-
-/** Starts an upload; returns its URL path. */
-async function create(device: Device, size: number, meta: string) {
-  const res = await device.raw("POST", API.uploads, { headers: { ...TUS, "upload-length": String(size), "upload-metadata": meta } });
-  return { res, location: res.headers.get("location") ?? "" };
-}
-
-async function patch(device: Device, location: string, offset: number, chunk: Uint8Array) {
-  return device.raw("PATCH", location, {
-    headers: { ...TUS, "upload-offset": String(offset), "content-type": "application/offset+octet-stream" },
-    body: chunk,
-  });
-}
-
-async function offsetOf(device: Device, location: string) {
-  const res = await device.raw("HEAD", location, { headers: TUS });
-  return { status: res.status, offset: Number(res.headers.get("upload-offset")) };
-}
 
 const PIXEL_PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
 
