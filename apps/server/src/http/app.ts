@@ -39,6 +39,7 @@ import { createDiskStorage } from "../storage/disk-storage.ts";
 import type { FileStorage } from "../storage/file-storage.ts";
 import { registerAuth } from "./auth.ts";
 import { AppError, errorBody } from "./errors.ts";
+import { SECURITY_HEADERS } from "./security-headers.ts";
 
 export interface AppParts {
   app: FastifyInstance;
@@ -94,9 +95,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   app.addHook("onSend", async (_request, reply) => {
-    reply.header("x-content-type-options", "nosniff");
-    reply.header("referrer-policy", "same-origin");
-    reply.header("x-frame-options", "DENY");
+    reply.headers(SECURITY_HEADERS);
   });
 
   // Cross-site requests must not act with a user's cookie.
@@ -166,7 +165,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   pairingLiveRoutes(app, { pairing, bus });
   pushRoutes(app, { push });
   liveRoutes(app, { db, bus, clock, sessions });
-  uploadsRoutes(app, { uploadsService, uploads, storage });
+  uploadsRoutes(app, { uploadsService, storage });
 
   const indexHtml = path.join(config.webDist, "index.html");
   const serveWeb = existsSync(indexHtml);

@@ -9,7 +9,7 @@ import { Server } from "@tus/server";
 import type { Upload } from "@tus/utils";
 import type { Clock } from "../../clock.ts";
 import type { Config } from "../../config/config.ts";
-import { AppError, errorBody, notFound, unauthenticated } from "../../http/errors.ts";
+import { AppError, conflict, errorBody, notFound, unauthenticated } from "../../http/errors.ts";
 import { parse } from "../../http/validate.ts";
 import type { FileStorage } from "../../storage/file-storage.ts";
 import type { SessionAuth } from "../accounts/sessions.repository.ts";
@@ -74,6 +74,10 @@ export function createUploadsService(deps: {
       if (req.method === "POST" || req.method === "OPTIONS") return;
       const upload = await storage.datastore.getUpload(uploadId).catch(() => undefined);
       if (!upload || upload.metadata?.user_id !== userId) throw tusError(notFound("upload"));
+      // A finished upload is its message's file: it goes when the message expires, swept yet or not.
+      if ((await uploads.findOwned(uploadId, userId)) && !(await uploads.findLive(uploadId, userId, clock.now()))) {
+        throw tusError(notFound("upload"));
+      }
     },
 
     async onUploadCreate(req, upload) {
@@ -85,6 +89,8 @@ export function createUploadsService(deps: {
       } catch (error) {
         throw error instanceof AppError ? tusError(error) : error;
       }
+      const owner = await uploads.messageOwner(meta.message_id);
+      if (owner !== undefined && owner !== userId) throw tusError(conflict("conflict", "That message id is already in use."));
       return { metadata: { ...upload.metadata, user_id: userId } };
     },
 
@@ -114,7 +120,8 @@ export function createUploadsService(deps: {
         });
         if (created) deps.onCreated?.(auth, message);
       } catch (error) {
-        await uploads.takeForMessages([meta.message_id]);
+        // Only this upload goes: the message id may be another user's, and so may an upload carrying it.
+        await uploads.remove(upload.id, userId);
         await storage.remove(upload.id);
         throw error instanceof AppError ? tusError(error) : error;
       }
@@ -143,9 +150,11 @@ export function createUploadsService(deps: {
     },
     limitFor,
     formatSize,
+    /** The user's finished upload whose message has not expired. */
+    liveFile: (userId: string, id: string) => uploads.findLive(id, userId, clock.now()),
     /** Deletes the files of messages that are gone (retention). */
     async removeForMessages(messageIds: string[]): Promise<void> {
-      for (const id of await uploads.takeForMessages(messageIds)) await storage.remove(id);
+      for (const id of await uploads.takeOrphaned(messageIds)) await storage.remove(id);
     },
   };
 }
