@@ -130,13 +130,12 @@ export function createUploadsService(deps: {
 
     async onResponseError(req, error) {
       if ("status_code" in error && error.status_code === 413 && !error.body.startsWith("{")) {
-        const limit = await limitFor(authOf(req).userId);
-        return {
-          status_code: 413,
-          body: JSON.stringify(
-            errorBody("payload_too_large", `This file is too large: your plan allows files up to ${formatSize(limit)}.`),
-          ),
-        };
+        // Creating an upload is refused for its declared length; a PATCH only for bytes beyond that length.
+        const message =
+          req.method === "POST"
+            ? `This file is too large: your plan allows files up to ${formatSize(await limitFor(authOf(req).userId))}.`
+            : "This request sends more bytes than the upload's Upload-Length.";
+        return { status_code: 413, body: JSON.stringify(errorBody("payload_too_large", message)) };
       }
       return undefined;
     },
