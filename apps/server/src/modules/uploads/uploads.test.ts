@@ -5,7 +5,7 @@ import { API, type DateMessages, type Message } from "@daysync/shared";
 import contentDisposition from "content-disposition";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Device, startTestServer, type TestServer } from "../../testing/test-server.ts";
-import { create, metadata, offsetOf, patch, TUS } from "../../testing/tus-client.ts";
+import { create, metadata, offsetOf, patch, TUS, uploadFile } from "../../testing/tus-client.ts";
 
 const sha256 = (data: Uint8Array) => createHash("sha256").update(data).digest("hex");
 const b64 = (text: string) => Buffer.from(text).toString("base64");
@@ -191,18 +191,20 @@ describe("interrupted uploads", () => {
     }
   });
 
-  it("are cleaned up when abandoned", async () => {
-    const quick = await startTestServer({ UPLOAD_EXPIRY_MS: "1" });
+  it("are cleaned up when abandoned, while finished files stay as long as their message", async () => {
+    const quick = await startTestServer({ UPLOAD_EXPIRY_MS: "1000" });
     try {
       const device = new Device(quick.url);
       await device.register("Abe", "abe@example.com");
+      const done = await uploadFile(device, randomBytes(100), metadata("kept.bin", quick.clock.now()).header);
       const { location } = await create(device, 1000, metadata("left.bin", quick.clock.now()).header);
       await patch(device, location, 0, randomBytes(10));
-      expect(storedFiles(quick)).toHaveLength(1);
-      await new Promise((r) => setTimeout(r, 20));
+      expect(storedFiles(quick)).toHaveLength(2);
+      await new Promise((r) => setTimeout(r, 1100));
       const { removedUploads } = await quick.sweeper.sweep();
       expect(removedUploads).toBe(1);
-      expect(storedFiles(quick)).toEqual([]);
+      expect(storedFiles(quick)).toEqual([done]);
+      expect((await device.raw("GET", API.file(done))).status).toBe(200);
     } finally {
       await quick.close();
     }
