@@ -4,7 +4,7 @@ import { mkdir, open, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { FileConfigstore, FileStore } from "@tus/file-store";
 import type { Upload } from "@tus/utils";
-import type { FileStorage } from "./file-storage.ts";
+import type { FileStorage, UnfinishedUpload } from "./file-storage.ts";
 
 /** Large reads keep downloads near disk speed (the stream default is 64 KiB). */
 const READ_CHUNK = 1024 * 1024;
@@ -21,13 +21,19 @@ export async function createDiskStorage(directory: string, expiryMs: number): Pr
     return path.join(directory, id);
   };
 
+  /** Uploads seen with all their bytes: they stay complete, so listing skips them instead of reading them again. */
+  const complete = new Set<string>();
+
   /** Every upload that has not received all its bytes, with its offset read from the file itself. */
   async function incompleteUploads(): Promise<Upload[]> {
-    const ids = (await configstore.list?.()) ?? [];
+    const ids = ((await configstore.list?.()) ?? []).filter((id) => !complete.has(id));
     const found: Upload[] = [];
     for (let i = 0; i < ids.length; i += LIST_BATCH) {
       const batch = await Promise.all(ids.slice(i, i + LIST_BATCH).map((id) => datastore.getUpload(id).catch(() => undefined)));
-      for (const upload of batch) if (upload && (upload.size === undefined || upload.offset < upload.size)) found.push(upload);
+      for (const upload of batch) {
+        if (upload?.size !== undefined && upload.offset >= upload.size) complete.add(upload.id);
+        else if (upload) found.push(upload);
+      }
     }
     return found;
   }
@@ -57,8 +63,14 @@ export async function createDiskStorage(directory: string, expiryMs: number): Pr
       return createReadStream(fileOf(id), { highWaterMark: READ_CHUNK, ...(range ? { start: range.start, end: range.end } : {}) });
     },
     async remove(id) {
+      complete.delete(id);
       await rm(fileOf(id), { force: true });
       await rm(`${fileOf(id)}.json`, { force: true });
+    },
+    async unfinishedUploads(): Promise<UnfinishedUpload[]> {
+      return (await incompleteUploads())
+        .filter((upload) => !isExpired(upload))
+        .map((upload) => ({ id: upload.id, size: upload.size ?? upload.offset, metadata: upload.metadata ?? {} }));
     },
     // Not FileStore.deleteExpired: it compares the declared size with the offset saved at creation (always 0),
     // so it deletes finished files too once they are older than the expiry.

@@ -33,6 +33,13 @@ export function createUploadsRepository(db: Db) {
     async findLive(id: string, userId: string, now: number): Promise<UploadsTable | undefined> {
       return (await liveFiles(userId, now)).selectAll("uploads").where("uploads.id", "=", id).executeTakeFirst();
     },
+    /** Bytes of the user's live files at `now`. */
+    async liveBytes(userId: string, now: number): Promise<number> {
+      const row = await (await liveFiles(userId, now))
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("uploads.size"), eb.lit(0)).as("bytes"))
+        .executeTakeFirst();
+      return Number(row?.bytes ?? 0);
+    },
     /** Who holds a message id, if anyone: message ids are one namespace for all users. */
     async messageOwner(messageId: string): Promise<string | undefined> {
       const row = await db.selectFrom("messages").select("user_id").where("id", "=", messageId).executeTakeFirst();

@@ -34,7 +34,7 @@ export function createUploadsService(deps: {
   uploads: UploadsRepository;
   messages: MessagesService;
   clock: Clock;
-  config: Pick<Config, "maxFileBytes" | "trustProxy">;
+  config: Pick<Config, "maxFileBytes" | "storageBytes" | "trustProxy">;
   /** Told once about each file message an upload created, and the device it came from. */
   onCreated?: (from: SessionAuth, message: Message) => void;
 }) {
@@ -50,6 +50,30 @@ export function createUploadsService(deps: {
 
   async function limitFor(userId: string): Promise<number> {
     return (await uploads.planOf(userId)) === PREMIUM_TYPE_ID ? config.maxFileBytes.premium : config.maxFileBytes.free;
+  }
+
+  async function storageLimitFor(userId: string): Promise<number> {
+    return (await uploads.planOf(userId)) === PREMIUM_TYPE_ID ? config.storageBytes.premium : config.storageBytes.free;
+  }
+
+  /** Bytes the user holds: live files, and the declared length of each upload still running. */
+  async function storageUsed(userId: string): Promise<number> {
+    const unfinished = (await storage.unfinishedUploads()).filter((u) => u.metadata.user_id === userId);
+    return (await uploads.liveBytes(userId, clock.now())) + unfinished.reduce((sum, u) => sum + u.size, 0);
+  }
+
+  /** Refuses, before any byte is stored, a file that would take the user over their plan's storage. */
+  async function assertFits(userId: string, size: number): Promise<void> {
+    const [limit, used] = await Promise.all([storageLimitFor(userId), storageUsed(userId)]);
+    if (used + size > limit) {
+      throw tusError(
+        new AppError(
+          413,
+          "storage_full",
+          `Not enough storage for this file: your plan allows ${formatSize(limit)} of files in total and ${formatSize(used)} is in use.`,
+        ),
+      );
+    }
   }
 
   function metadataOf(upload: Upload): UploadMetadata {
@@ -91,6 +115,7 @@ export function createUploadsService(deps: {
       }
       const owner = await uploads.messageOwner(meta.message_id);
       if (owner !== undefined && owner !== userId) throw tusError(conflict("conflict", "That message id is already in use."));
+      await assertFits(userId, upload.size ?? 0);
       return { metadata: { ...upload.metadata, user_id: userId } };
     },
 
