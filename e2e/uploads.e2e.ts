@@ -193,4 +193,29 @@ describe("files across devices", () => {
       await small.stop();
     }
   });
+
+  it("says why an upload does not fit in the account's storage, and stores nothing of it", async () => {
+    const small = await startServer({ FREE_STORAGE_BYTES: String(1024 * 1024) });
+    const device = await newDevice(browser, small.url);
+    try {
+      await registerViaApi(device, small.url, "Sto", uniqueEmail("storage"));
+      await device.page.goto("/dashboard");
+      await chooseFile(device.page, "first.bin", randomBytes(700 * 1024));
+      await device.page.getByRole("button", { name: "Send file" }).click();
+      await visible(messageList(device.page).getByText("first.bin"), 15_000);
+      await visible(device.page.getByText(/No file selected/));
+      const stored = readdirSync(path.join(small.dataDir, "files"));
+
+      await chooseFile(device.page, "second.bin", randomBytes(500 * 1024));
+      await device.page.getByRole("button", { name: "Send file" }).click();
+      await visible(device.page.getByText(UPLOAD_TEXT.failed));
+      await visible(
+        device.page.getByText("Not enough storage for this file: your plan allows 1 MiB of files in total and 0.7 MiB is in use."),
+      );
+      expect(readdirSync(path.join(small.dataDir, "files"))).toEqual(stored);
+    } finally {
+      await device.context.close();
+      await small.stop();
+    }
+  });
 });

@@ -71,7 +71,8 @@ export const uploadMetadataSchema = z.object({
     .string({ error: "filename is required." })
     .trim()
     .min(1, "filename is required.")
-    .max(255, "A file name is at most 255 characters."),
+    .max(255, "A file name is at most 255 characters.")
+    .refine((name) => !/\p{Cc}/u.test(name), "filename must not contain line breaks or other control characters."),
   filetype: z.string().max(255).default(""),
   message_id: z.uuid("message_id must be a UUID."),
   date: storedDate,

@@ -27,6 +27,9 @@ const envSchema = z.object({
   SWEEP_INTERVAL_MS: positiveInt(20_000),
   FREE_MAX_FILE_BYTES: positiveInt(100 * 1024 * 1024),
   PREMIUM_MAX_FILE_BYTES: positiveInt(2 * 1024 * 1024 * 1024),
+  /** Storage per account: live files plus unfinished uploads. */
+  FREE_STORAGE_BYTES: positiveInt(1024 * 1024 * 1024),
+  PREMIUM_STORAGE_BYTES: positiveInt(50 * 1024 * 1024 * 1024),
   /** Incomplete uploads untouched this long are deleted. */
   UPLOAD_EXPIRY_MS: positiveInt(24 * 60 * 60 * 1000),
 });
@@ -52,6 +55,7 @@ export interface Config {
   sweepIntervalMs: number;
   filesDir: string;
   maxFileBytes: { free: number; premium: number };
+  storageBytes: { free: number; premium: number };
   uploadExpiryMs: number;
 }
 
@@ -81,6 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sweepIntervalMs: e.SWEEP_INTERVAL_MS,
     filesDir: path.join(dataDir, "files"),
     maxFileBytes: { free: e.FREE_MAX_FILE_BYTES, premium: e.PREMIUM_MAX_FILE_BYTES },
+    storageBytes: { free: e.FREE_STORAGE_BYTES, premium: e.PREMIUM_STORAGE_BYTES },
     uploadExpiryMs: e.UPLOAD_EXPIRY_MS,
   };
 }

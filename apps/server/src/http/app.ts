@@ -165,7 +165,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   pairingLiveRoutes(app, { pairing, bus });
   pushRoutes(app, { push });
   liveRoutes(app, { db, bus, clock, sessions });
-  uploadsRoutes(app, { uploadsService, uploads, storage });
+  uploadsRoutes(app, { uploadsService, storage });
 
   const indexHtml = path.join(config.webDist, "index.html");
   const serveWeb = existsSync(indexHtml);

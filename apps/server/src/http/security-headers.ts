@@ -51,6 +51,13 @@ function pagePolicy(scriptHashes: readonly string[]): string {
   ].join("; ");
 }
 
+/** Headers every answer carries, whether Fastify sends it or a handler that writes the raw response (tus). */
+export const SECURITY_HEADERS = {
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "same-origin",
+  "x-frame-options": "DENY",
+} as const;
+
 const API_POLICY = "default-src 'none'; frame-ancestors 'none'";
 const PERMISSIONS_POLICY = "camera=(self), microphone=(), geolocation=(), payment=(), usb=()";
 const HSTS = "max-age=31536000; includeSubDomains";
@@ -62,9 +69,7 @@ export function registerSecurityHeaders(app: FastifyInstance, options: { webDist
     "cross-origin-opener-policy": "same-origin",
   };
   app.addHook("onSend", async (_request, reply) => {
-    reply.header("x-content-type-options", "nosniff");
-    reply.header("referrer-policy", "same-origin");
-    reply.header("x-frame-options", "DENY");
+    reply.headers(SECURITY_HEADERS);
     // Browsers heed HSTS only over HTTPS, which is what COOKIE_SECURE says the app is served over.
     if (options.cookieSecure) reply.header("strict-transport-security", HSTS);
     const type = String(reply.getHeader("content-type") ?? "");

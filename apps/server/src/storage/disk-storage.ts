@@ -2,20 +2,44 @@
 import { createReadStream } from "node:fs";
 import { mkdir, open, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import { FileStore } from "@tus/file-store";
-import type { FileStorage } from "./file-storage.ts";
+import { FileConfigstore, FileStore } from "@tus/file-store";
+import type { Upload } from "@tus/utils";
+import type { FileStorage, UnfinishedUpload } from "./file-storage.ts";
 
 /** Large reads keep downloads near disk speed (the stream default is 64 KiB). */
 const READ_CHUNK = 1024 * 1024;
 const SAFE_ID = /^[A-Za-z0-9_-]{1,128}$/;
+/** Upload records read at once when listing them. */
+const LIST_BATCH = 32;
 
 export async function createDiskStorage(directory: string, expiryMs: number): Promise<FileStorage> {
   await mkdir(directory, { recursive: true });
-  const datastore = new FileStore({ directory, expirationPeriodInMilliseconds: expiryMs });
+  const configstore = new FileConfigstore(directory);
+  const datastore = new FileStore({ directory, configstore, expirationPeriodInMilliseconds: expiryMs });
   const fileOf = (id: string) => {
     if (!SAFE_ID.test(id)) throw new Error(`Unsafe file id: ${id}`);
     return path.join(directory, id);
   };
+
+  /** Uploads seen with all their bytes: they stay complete, so listing skips them instead of reading them again. */
+  const complete = new Set<string>();
+
+  /** Every upload that has not received all its bytes, with its offset read from the file itself. */
+  async function incompleteUploads(): Promise<Upload[]> {
+    const ids = ((await configstore.list?.()) ?? []).filter((id) => !complete.has(id));
+    const found: Upload[] = [];
+    for (let i = 0; i < ids.length; i += LIST_BATCH) {
+      const batch = await Promise.all(ids.slice(i, i + LIST_BATCH).map((id) => datastore.getUpload(id).catch(() => undefined)));
+      for (const upload of batch) {
+        if (upload?.size !== undefined && upload.offset >= upload.size) complete.add(upload.id);
+        else if (upload) found.push(upload);
+      }
+    }
+    return found;
+  }
+  const isExpired = (upload: Upload) =>
+    expiryMs > 0 && upload.creation_date !== undefined && Date.now() > Date.parse(upload.creation_date) + expiryMs;
+
   return {
     datastore,
     async size(id) {
@@ -39,11 +63,21 @@ export async function createDiskStorage(directory: string, expiryMs: number): Pr
       return createReadStream(fileOf(id), { highWaterMark: READ_CHUNK, ...(range ? { start: range.start, end: range.end } : {}) });
     },
     async remove(id) {
+      complete.delete(id);
       await rm(fileOf(id), { force: true });
       await rm(`${fileOf(id)}.json`, { force: true });
     },
-    removeExpired() {
-      return datastore.deleteExpired();
+    async unfinishedUploads(): Promise<UnfinishedUpload[]> {
+      return (await incompleteUploads())
+        .filter((upload) => !isExpired(upload))
+        .map((upload) => ({ id: upload.id, size: upload.size ?? upload.offset, metadata: upload.metadata ?? {} }));
+    },
+    // Not FileStore.deleteExpired: it compares the declared size with the offset saved at creation (always 0),
+    // so it deletes finished files too once they are older than the expiry.
+    async removeExpired() {
+      const expired = (await incompleteUploads()).filter(isExpired);
+      for (const upload of expired) await datastore.remove(upload.id).catch(() => undefined);
+      return expired.length;
     },
   };
 }

@@ -2,6 +2,13 @@
 import type { Readable } from "node:stream";
 import type { DataStore } from "@tus/utils";
 
+/** An upload still receiving bytes: its declared length and the metadata it was created with. */
+export interface UnfinishedUpload {
+  id: string;
+  size: number;
+  metadata: Record<string, string | null>;
+}
+
 export interface FileStorage {
   /** The tus datastore that receives uploads (resumable, by server-made id). */
   readonly datastore: DataStore;
@@ -13,6 +20,8 @@ export interface FileStorage {
   read(id: string, range?: { start: number; end: number }): Readable;
   /** Deletes a file and its upload record; no error when it is already gone. */
   remove(id: string): Promise<void>;
+  /** Uploads that have not received all their bytes yet (not expired ones), for counting storage. */
+  unfinishedUploads(): Promise<UnfinishedUpload[]>;
   /** Deletes incomplete uploads older than the expiry; returns how many. */
   removeExpired(): Promise<number>;
 }

@@ -7,14 +7,21 @@ export type PushSubscriptionRow = PushSubscriptionsTable;
 
 export function createPushSubscriptionsRepository(db: Db) {
   return {
-    /** One endpoint belongs to one device: subscribing again (after a new sign-in) moves it to this session. */
-    async upsert(sub: { userId: string; sessionId: string; endpoint: string; p256dh: string; auth: string }, now: number): Promise<void> {
+    /**
+     * One endpoint belongs to one device: subscribing again (after a new sign-in) moves it to this session.
+     * An endpoint another user holds never changes hands; returns false then, storing nothing.
+     */
+    async upsert(
+      sub: { userId: string; sessionId: string; endpoint: string; p256dh: string; auth: string },
+      now: number,
+    ): Promise<boolean> {
       const values = { user_id: sub.userId, session_id: sub.sessionId, p256dh: sub.p256dh, auth: sub.auth };
-      await db
+      const result = await db
         .insertInto("push_subscriptions")
         .values({ id: randomUUID(), endpoint: sub.endpoint, created_at: now, ...values })
-        .onConflict((oc) => oc.column("endpoint").doUpdateSet(values))
-        .execute();
+        .onConflict((oc) => oc.column("endpoint").doUpdateSet(values).where("push_subscriptions.user_id", "=", sub.userId))
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
     },
 
     async removeForUser(userId: string, endpoint: string): Promise<void> {

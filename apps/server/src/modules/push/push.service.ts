@@ -2,7 +2,7 @@
 import { dayPath, type Message, type PushPayload, type PushSubscriptionInput } from "@daysync/shared";
 import type { FastifyBaseLogger } from "fastify";
 import type { Clock } from "../../clock.ts";
-import { badRequest } from "../../http/errors.ts";
+import { badRequest, conflict } from "../../http/errors.ts";
 import type { SessionAuth } from "../accounts/sessions.repository.ts";
 import type { PushSubscriptionsRepository } from "./push-subscriptions.repository.ts";
 import type { PushSender } from "./web-push.adapter.ts";
@@ -55,10 +55,11 @@ export function createPushService(deps: {
       if (!deps.allowAnyEndpoint && !isPushServiceUrl(input.endpoint)) {
         throw badRequest("This push service is not supported.", "endpoint");
       }
-      await subscriptions.upsert(
+      const stored = await subscriptions.upsert(
         { userId: auth.userId, sessionId: auth.sessionId, endpoint: input.endpoint, p256dh: input.keys.p256dh, auth: input.keys.auth },
         clock.now(),
       );
+      if (!stored) throw conflict("conflict", "This push subscription belongs to another account.");
     },
 
     unsubscribe: (auth: SessionAuth, endpoint: string) => subscriptions.removeForUser(auth.userId, endpoint),

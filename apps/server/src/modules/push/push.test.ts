@@ -215,6 +215,35 @@ describe("web push", () => {
     expect(await subscriptionCount("/push/uma-b")).toBe(0);
   });
 
+  it("never hands a user's subscription to another user; the same user's new sign-in takes it over", async () => {
+    const phone = new Device(server.url);
+    await phone.register("Ada", "ada-push@example.com");
+    await subscribe(phone, "/push/ada");
+    const row = () =>
+      server.db
+        .selectFrom("push_subscriptions")
+        .select(["user_id", "session_id", "p256dh"])
+        .where("endpoint", "=", `${pushService.url}/push/ada`)
+        .executeTakeFirstOrThrow();
+    const before = await row();
+
+    const thief = new Device(server.url);
+    await thief.register("Tom", "tom-push@example.com");
+    const stolen = await thief.post(PUSH_API.subscriptions, {
+      endpoint: `${pushService.url}/push/ada`,
+      keys: newSubscriptionKeys().json,
+    });
+    expect(stolen.status).toBe(409);
+    expect(stolen.body).toEqual({ error: { code: "conflict", message: "This push subscription belongs to another account." } });
+    expect(await row()).toEqual(before);
+
+    const again = new Device(server.url);
+    await again.login("ada-push@example.com");
+    await subscribe(again, "/push/ada");
+    expect((await row()).session_id).not.toBe(before.session_id);
+    expect((await row()).user_id).toBe(before.user_id);
+  });
+
   it("validates subscriptions and accepts only known push services outside tests", async () => {
     const d = new Device(server.url);
     await d.register("Val", "val@example.com");

@@ -4,18 +4,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import rangeParser from "range-parser";
 import { requireAuth } from "../../http/auth.ts";
 import { AppError, notFound } from "../../http/errors.ts";
+import { SECURITY_HEADERS } from "../../http/security-headers.ts";
 import type { FileStorage } from "../../storage/file-storage.ts";
 import { servedContentType } from "./file-kind.ts";
-import type { UploadsRepository } from "./uploads.repository.ts";
 import type { UploadsService } from "./uploads.service.ts";
 
 const UPLOAD_ID = /^[a-f0-9]{32}$/;
 
-export function uploadsRoutes(
-  app: FastifyInstance,
-  deps: { uploadsService: UploadsService; uploads: UploadsRepository; storage: FileStorage },
-) {
-  const { uploadsService, uploads, storage } = deps;
+export function uploadsRoutes(app: FastifyInstance, deps: { uploadsService: UploadsService; storage: FileStorage }) {
+  const { uploadsService, storage } = deps;
 
   // tus sends raw bytes; leave the body unread for its handler.
   app.addContentTypeParser("application/offset+octet-stream", (_request, _payload, done) => done(null));
@@ -28,17 +25,20 @@ export function uploadsRoutes(
 
   const tusHandler = async (request: FastifyRequest, reply: FastifyReply) => {
     const auth = requireAuth(request);
+    // tus writes the answer itself, past the app's onSend hook: give it the same protective headers here.
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) reply.raw.setHeader(name, value);
     reply.hijack();
     await uploadsService.handle(auth, request.raw, reply.raw);
   };
-  app.all(API.uploads, tusHandler);
-  app.all(`${API.uploads}/:id`, tusHandler);
+  // No GET: tus would serve the bytes under the type the client declared. Files are read from /api/files only.
+  app.route({ method: ["POST", "OPTIONS"], url: API.uploads, handler: tusHandler });
+  app.route({ method: ["HEAD", "PATCH", "DELETE", "OPTIONS"], url: `${API.uploads}/:id`, handler: tusHandler });
 
   /** Downloads, only for the owner: always as an attachment under the original name, with Range support. */
   app.get("/api/files/:id", { compress: false }, async (request, reply) => {
     const auth = requireAuth(request);
     const { id } = request.params as { id: string };
-    const row = UPLOAD_ID.test(id) ? await uploads.findOwned(id, auth.userId) : undefined;
+    const row = UPLOAD_ID.test(id) ? await uploadsService.liveFile(auth.userId, id) : undefined;
     const size = row && (await storage.size(row.id));
     if (!row || size === undefined) throw notFound("file");
 

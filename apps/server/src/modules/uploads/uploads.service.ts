@@ -9,7 +9,7 @@ import { Server } from "@tus/server";
 import type { Upload } from "@tus/utils";
 import type { Clock } from "../../clock.ts";
 import type { Config } from "../../config/config.ts";
-import { AppError, errorBody, notFound, unauthenticated } from "../../http/errors.ts";
+import { AppError, conflict, errorBody, notFound, unauthenticated } from "../../http/errors.ts";
 import { parse } from "../../http/validate.ts";
 import type { FileStorage } from "../../storage/file-storage.ts";
 import type { SessionAuth } from "../accounts/sessions.repository.ts";
@@ -34,7 +34,7 @@ export function createUploadsService(deps: {
   uploads: UploadsRepository;
   messages: MessagesService;
   clock: Clock;
-  config: Pick<Config, "maxFileBytes" | "trustProxy">;
+  config: Pick<Config, "maxFileBytes" | "storageBytes" | "trustProxy">;
   /** Told once about each file message an upload created, and the device it came from. */
   onCreated?: (from: SessionAuth, message: Message) => void;
 }) {
@@ -50,6 +50,30 @@ export function createUploadsService(deps: {
 
   async function limitFor(userId: string): Promise<number> {
     return (await uploads.planOf(userId)) === PREMIUM_TYPE_ID ? config.maxFileBytes.premium : config.maxFileBytes.free;
+  }
+
+  async function storageLimitFor(userId: string): Promise<number> {
+    return (await uploads.planOf(userId)) === PREMIUM_TYPE_ID ? config.storageBytes.premium : config.storageBytes.free;
+  }
+
+  /** Bytes the user holds: live files, and the declared length of each upload still running. */
+  async function storageUsed(userId: string): Promise<number> {
+    const unfinished = (await storage.unfinishedUploads()).filter((u) => u.metadata.user_id === userId);
+    return (await uploads.liveBytes(userId, clock.now())) + unfinished.reduce((sum, u) => sum + u.size, 0);
+  }
+
+  /** Refuses, before any byte is stored, a file that would take the user over their plan's storage. */
+  async function assertFits(userId: string, size: number): Promise<void> {
+    const [limit, used] = await Promise.all([storageLimitFor(userId), storageUsed(userId)]);
+    if (used + size > limit) {
+      throw tusError(
+        new AppError(
+          413,
+          "storage_full",
+          `Not enough storage for this file: your plan allows ${formatSize(limit)} of files in total and ${formatSize(used)} is in use.`,
+        ),
+      );
+    }
   }
 
   function metadataOf(upload: Upload): UploadMetadata {
@@ -74,6 +98,10 @@ export function createUploadsService(deps: {
       if (req.method === "POST" || req.method === "OPTIONS") return;
       const upload = await storage.datastore.getUpload(uploadId).catch(() => undefined);
       if (!upload || upload.metadata?.user_id !== userId) throw tusError(notFound("upload"));
+      // A finished upload is its message's file: it goes when the message expires, swept yet or not.
+      if ((await uploads.findOwned(uploadId, userId)) && !(await uploads.findLive(uploadId, userId, clock.now()))) {
+        throw tusError(notFound("upload"));
+      }
     },
 
     async onUploadCreate(req, upload) {
@@ -85,6 +113,9 @@ export function createUploadsService(deps: {
       } catch (error) {
         throw error instanceof AppError ? tusError(error) : error;
       }
+      const owner = await uploads.messageOwner(meta.message_id);
+      if (owner !== undefined && owner !== userId) throw tusError(conflict("conflict", "That message id is already in use."));
+      await assertFits(userId, upload.size ?? 0);
       return { metadata: { ...upload.metadata, user_id: userId } };
     },
 
@@ -114,7 +145,8 @@ export function createUploadsService(deps: {
         });
         if (created) deps.onCreated?.(auth, message);
       } catch (error) {
-        await uploads.takeForMessages([meta.message_id]);
+        // Only this upload goes: the message id may be another user's, and so may an upload carrying it.
+        await uploads.remove(upload.id, userId);
         await storage.remove(upload.id);
         throw error instanceof AppError ? tusError(error) : error;
       }
@@ -123,13 +155,12 @@ export function createUploadsService(deps: {
 
     async onResponseError(req, error) {
       if ("status_code" in error && error.status_code === 413 && !error.body.startsWith("{")) {
-        const limit = await limitFor(authOf(req).userId);
-        return {
-          status_code: 413,
-          body: JSON.stringify(
-            errorBody("payload_too_large", `This file is too large: your plan allows files up to ${formatSize(limit)}.`),
-          ),
-        };
+        // Creating an upload is refused for its declared length; a PATCH only for bytes beyond that length.
+        const message =
+          req.method === "POST"
+            ? `This file is too large: your plan allows files up to ${formatSize(await limitFor(authOf(req).userId))}.`
+            : "This request sends more bytes than the upload's Upload-Length.";
+        return { status_code: 413, body: JSON.stringify(errorBody("payload_too_large", message)) };
       }
       return undefined;
     },
@@ -143,9 +174,11 @@ export function createUploadsService(deps: {
     },
     limitFor,
     formatSize,
+    /** The user's finished upload whose message has not expired. */
+    liveFile: (userId: string, id: string) => uploads.findLive(id, userId, clock.now()),
     /** Deletes the files of messages that are gone (retention). */
     async removeForMessages(messageIds: string[]): Promise<void> {
-      for (const id of await uploads.takeForMessages(messageIds)) await storage.remove(id);
+      for (const id of await uploads.takeOrphaned(messageIds)) await storage.remove(id);
     },
   };
 }
