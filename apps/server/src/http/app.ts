@@ -39,7 +39,7 @@ import { liveRoutes } from "../realtime/live.routes.ts";
 import { createDiskStorage } from "../storage/disk-storage.ts";
 import type { FileStorage } from "../storage/file-storage.ts";
 import { registerAuth } from "./auth.ts";
-import { AppError, errorBody } from "./errors.ts";
+import { AppError, codeForStatus, errorBody } from "./errors.ts";
 import { registerSecurityHeaders } from "./security-headers.ts";
 
 export interface AppParts {
@@ -55,17 +55,6 @@ export interface BuildOptions {
   /** Run the retention sweeper on a timer (off in tests, which call sweep() themselves). */
   sweepOnTimer?: boolean;
 }
-
-const STATUS_CODES: Record<number, string> = {
-  400: "validation",
-  401: "unauthenticated",
-  403: "forbidden",
-  404: "not_found",
-  405: "method_not_allowed",
-  413: "payload_too_large",
-  415: "unsupported_media_type",
-  429: "rate_limited",
-};
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<AppParts> {
   const clock = options.clock ?? systemClock;
@@ -90,7 +79,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       return reply.status(error.status).send(errorBody(error.code, error.message, error.field));
     }
     const status = error.statusCode ?? 500;
-    if (status < 500) return reply.status(status).send(errorBody(STATUS_CODES[status] ?? "bad_request", error.message));
+    if (status < 500) return reply.status(status).send(errorBody(codeForStatus(status), error.message));
     request.log.error({ err: error }, "request failed");
     return reply.status(500).send(errorBody("internal", "Something went wrong on our side. Please try again."));
   });

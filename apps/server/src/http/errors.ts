@@ -21,6 +21,22 @@ export const gone = (code: string, message: string) => new AppError(410, code, m
 export const tooManyRequests = (retryAfterSeconds: number, what = "attempts") =>
   new AppError(429, "rate_limited", `Too many ${what}. Try again in ${retryAfterSeconds} seconds.`);
 
+const CODES_BY_STATUS: Record<number, string> = {
+  400: "validation",
+  401: "unauthenticated",
+  403: "forbidden",
+  404: "not_found",
+  405: "method_not_allowed",
+  409: "conflict",
+  412: "precondition_failed",
+  413: "payload_too_large",
+  415: "unsupported_media_type",
+  429: "rate_limited",
+};
+
+/** The code of an error that did not come with one of ours (Fastify's own, tus's). */
+export const codeForStatus = (status: number) => CODES_BY_STATUS[status] ?? "bad_request";
+
 export function errorBody(code: string, message: string, field?: string) {
   return { error: field ? { code, message, field } : { code, message } };
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { readdirSync } from "node:fs";
 import path from "node:path";
+import { API } from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Device, startTestServer, type TestServer } from "../../testing/test-server.ts";
 import { create, metadata, patch, TUS, uploadFile } from "../../testing/tus-client.ts";
@@ -27,6 +28,26 @@ describe("what an upload may declare", () => {
         error: { code: "validation", message: "filename must not contain line breaks or other control characters.", field: "filename" },
       });
     }
+  });
+
+  it("answers tus extensions it does not offer, and tus's own refusals, with a 400 and a JSON body", async () => {
+    const meta = metadata("parts.bin", server.clock.now()).header;
+    const concat = await device.raw("POST", API.uploads, {
+      headers: { ...TUS, "upload-length": "10", "upload-metadata": meta, "upload-concat": "partial" },
+    });
+    expect(concat.status).toBe(400);
+    expect(await concat.json()).toMatchObject({
+      error: { code: "unsupported", message: expect.stringMatching(/^Not supported: Concatenation/) },
+    });
+
+    const deferred = await device.raw("POST", API.uploads, { headers: { ...TUS, "upload-defer-length": "1", "upload-metadata": meta } });
+    expect(deferred.status).toBe(400);
+    expect(await deferred.json()).toEqual({ error: { code: "validation", message: "Upload-Length is required." } });
+
+    const { location } = await create(device, 10, meta);
+    const wrongOffset = await patch(device, location, 5, new Uint8Array(5));
+    expect(wrongOffset.status).toBe(409);
+    expect(await wrongOffset.json()).toEqual({ error: { code: "conflict", message: expect.stringMatching(/offset/i) } });
   });
 
   it("says a body longer than its Upload-Length is too long for the upload, not for the plan", async () => {

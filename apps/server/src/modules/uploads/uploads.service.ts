@@ -9,7 +9,7 @@ import { Server } from "@tus/server";
 import type { Upload } from "@tus/utils";
 import type { Clock } from "../../clock.ts";
 import type { Config } from "../../config/config.ts";
-import { AppError, conflict, errorBody, notFound, unauthenticated } from "../../http/errors.ts";
+import { AppError, codeForStatus, conflict, errorBody, notFound, unauthenticated } from "../../http/errors.ts";
 import { parse } from "../../http/validate.ts";
 import type { FileStorage } from "../../storage/file-storage.ts";
 import type { SessionAuth } from "../accounts/sessions.repository.ts";
@@ -153,8 +153,10 @@ export function createUploadsService(deps: {
       return {};
     },
 
+    /** tus answers its own errors in plain text; ours are JSON, and what tus leaves unimplemented is a 400, not a 501. */
     async onResponseError(req, error) {
-      if ("status_code" in error && error.status_code === 413 && !error.body.startsWith("{")) {
+      if (!("status_code" in error) || error.body.startsWith("{")) return undefined;
+      if (error.status_code === 413) {
         // Creating an upload is refused for its declared length; a PATCH only for bytes beyond that length.
         const message =
           req.method === "POST"
@@ -162,7 +164,11 @@ export function createUploadsService(deps: {
             : "This request sends more bytes than the upload's Upload-Length.";
         return { status_code: 413, body: JSON.stringify(errorBody("payload_too_large", message)) };
       }
-      return undefined;
+      if (error.status_code === 501) {
+        return { status_code: 400, body: JSON.stringify(errorBody("unsupported", `Not supported: ${error.body.trim()}`)) };
+      }
+      if (error.status_code >= 500) return undefined;
+      return { status_code: error.status_code, body: JSON.stringify(errorBody(codeForStatus(error.status_code), error.body.trim())) };
     },
   });
 
