@@ -2,7 +2,7 @@
  * The live connection of a device: authenticated at the handshake, it replays what the device missed
  * (by per-user sequence number) and then forwards each change of the user's data, strictly in order.
  */
-import { API, type ClientLiveMessage, LIVE_CLOSE, type ServerLiveMessage } from "@daysync/shared";
+import { API, clientLiveMessageSchema, LIVE_CLOSE, type ServerLiveMessage } from "@daysync/shared";
 import type { FastifyInstance } from "fastify";
 import type { WebSocket } from "ws";
 import type { Clock } from "../clock.ts";
@@ -11,6 +11,7 @@ import { changesSince } from "../events/changes.repository.ts";
 import type { EventBus, UserChange } from "../events/event-bus.ts";
 import { errorBody } from "../http/errors.ts";
 import type { SessionsRepository } from "../modules/accounts/sessions.repository.ts";
+import { onClientMessage } from "./client-frames.ts";
 import { eventOf } from "./replay.ts";
 
 const HEARTBEAT_MS = 30_000;
@@ -113,24 +114,15 @@ export function liveRoutes(
 
       const unsubscribe = bus.subscribe(userId, (change) => enqueue(() => deliver(change)));
 
-      socket.on("message", (raw) => {
-        let message: ClientLiveMessage;
-        try {
-          message = JSON.parse(String(raw)) as ClientLiveMessage;
-        } catch {
-          return socket.close(1007, "Messages must be JSON");
-        }
+      onClientMessage(socket, clientLiveMessageSchema, { unknownReason: "Unknown message", log: request.log }, (message) => {
         if (message.type === "ping") {
           seen();
           return send({ type: "pong" });
         }
-        if (message.type === "resume" && Number.isSafeInteger(message.since) && message.since >= 0) {
-          return enqueue(async () => {
-            await replay(message.since);
-            send({ type: "ready", seq: lastSent });
-          });
-        }
-        socket.close(1008, "Unknown message");
+        enqueue(async () => {
+          await replay(message.since);
+          send({ type: "ready", seq: lastSent });
+        });
       });
 
       socket.on("close", () => {
