@@ -10,6 +10,7 @@ import type { Db } from "../db/database.ts";
 import { changesSince } from "../events/changes.repository.ts";
 import type { EventBus, UserChange } from "../events/event-bus.ts";
 import { errorBody } from "../http/errors.ts";
+import { refuseForeignOrigin } from "../http/origin.ts";
 import type { SessionsRepository } from "../modules/accounts/sessions.repository.ts";
 import { onClientMessage } from "./client-frames.ts";
 import { eventOf } from "./replay.ts";
@@ -49,6 +50,7 @@ export function liveRoutes(
     API.live,
     {
       websocket: true,
+      onRequest: refuseForeignOrigin,
       preValidation: async (request, reply) => {
         if (!request.auth) return reply.status(401).send(errorBody("unauthenticated", "Please sign in to continue."));
       },

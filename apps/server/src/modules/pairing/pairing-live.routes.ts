@@ -6,6 +6,7 @@ import { PAIR_LIVE_CLOSE, PAIRING_API, type PairServerMessage, pairClientMessage
 import type { FastifyInstance } from "fastify";
 import type { WebSocket } from "ws";
 import type { EventBus } from "../../events/event-bus.ts";
+import { refuseForeignOrigin } from "../../http/origin.ts";
 import { onClientMessage } from "../../realtime/client-frames.ts";
 import type { PairingService } from "./pairing.service.ts";
 
@@ -14,7 +15,7 @@ const HELLO_TIMEOUT_MS = 10_000;
 export function pairingLiveRoutes(app: FastifyInstance, deps: { pairing: PairingService; bus: EventBus }) {
   const { pairing, bus } = deps;
 
-  app.get(PAIRING_API.live, { websocket: true }, (socket: WebSocket, request) => {
+  app.get(PAIRING_API.live, { websocket: true, onRequest: refuseForeignOrigin }, (socket: WebSocket, request) => {
     let finished = false;
     let waiting = false;
     let stopNotices: (() => void) | undefined;
