@@ -7,13 +7,12 @@ import type { FastifyInstance } from "fastify";
 import type { WebSocket } from "ws";
 import type { Clock } from "../clock.ts";
 import type { Db } from "../db/database.ts";
-import { changesSince } from "../events/changes.repository.ts";
 import type { EventBus, UserChange } from "../events/event-bus.ts";
 import { errorBody } from "../http/errors.ts";
 import { refuseForeignOrigin } from "../http/origin.ts";
 import type { SessionsRepository } from "../modules/accounts/sessions.repository.ts";
 import { onClientMessage } from "./client-frames.ts";
-import { eventOf } from "./replay.ts";
+import { replayChanges } from "./replay-changes.ts";
 
 const HEARTBEAT_MS = 30_000;
 
@@ -75,6 +74,7 @@ export function liveRoutes(
 
       /** Highest seq this device has been sent; -1 until it says where to resume. */
       let lastSent = -1;
+      let resuming = false;
       let queue = Promise.resolve();
       const enqueue = (work: () => Promise<void>) => {
         queue = queue.then(work).catch((error) => {
@@ -86,21 +86,9 @@ export function liveRoutes(
         if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
       };
 
+      const isOpen = () => socket.readyState === socket.OPEN;
       async function replay(since: number, upTo?: number): Promise<void> {
-        const { rows, current, complete } = await changesSince(db, userId, since);
-        if (!complete) {
-          send({ type: "reset", seq: current });
-          lastSent = current;
-          return;
-        }
-        const now = clock.now();
-        for (const row of rows) {
-          if (upTo !== undefined && row.seq > upTo) break;
-          const event = await eventOf(db, userId, row, now);
-          if (event) send({ type: "event", seq: row.seq, event });
-          lastSent = row.seq;
-        }
-        if (upTo === undefined) lastSent = Math.max(lastSent, current);
+        lastSent = await replayChanges({ db, clock, userId, since, upTo, send, isOpen });
       }
 
       function deliver(change: UserChange): Promise<void> {
@@ -121,9 +109,16 @@ export function liveRoutes(
           seen();
           return send({ type: "pong" });
         }
+        // Each replay is paced; a second one at once would only double the work for the same answer.
+        if (resuming) return socket.close(LIVE_CLOSE.unknownMessage, "One resume at a time");
+        resuming = true;
         enqueue(async () => {
-          await replay(message.since);
-          send({ type: "ready", seq: lastSent });
+          try {
+            await replay(message.since);
+            send({ type: "ready", seq: lastSent });
+          } finally {
+            resuming = false;
+          }
         });
       });
 

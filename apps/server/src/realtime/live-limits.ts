@@ -1,0 +1,9 @@
+/** What one device or account may ask of the live connection (documented in docs/API.md). */
+export const LIVE_LIMITS = {
+  /** A device further behind than this many changes gets `reset` (refetch) instead of a replay. */
+  replayMaxChanges: 10_000,
+  /** Change-log rows read per query during a replay. */
+  replayPageRows: 500,
+  /** Longest a replay works before it lets other work run. */
+  replaySliceMs: 4,
+} as const;
