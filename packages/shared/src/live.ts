@@ -39,4 +39,6 @@ export const LIVE_CLOSE = {
   unknownMessage: 1008,
   unauthorized: 4401,
   sessionRevoked: 4403,
+  /** This device or this account already has the most live sockets allowed; try again later. */
+  tooManyConnections: 4429,
 } as const;

@@ -116,4 +116,6 @@ export const PAIR_LIVE_CLOSE = {
   unknownMessage: 1008,
   /** No `wait` within 10 s. */
   badRequest: 4400,
+  /** This address already has the most waiting sockets allowed. */
+  tooManyConnections: 4429,
 } as const;

@@ -1,9 +1,10 @@
 /** What bounds the work one user can put on the server through live sockets: replay size and pace, socket counts. */
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { API, type DateMessages, LIVE_CLOSE, type ServerLiveMessage, type User } from "@daysync/shared";
+import { API, type DateMessages, LIVE_CLOSE, PAIR_LIVE_CLOSE, type ServerLiveMessage, type User } from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedMessageChanges } from "../testing/change-log-factory.ts";
-import { Device, startTestServer, type TestServer, textMessage } from "../testing/test-server.ts";
+import { PairWaiter } from "../testing/pair-waiter.ts";
+import { Device, type LiveClient, startTestServer, type TestServer, textMessage } from "../testing/test-server.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -27,6 +28,25 @@ async function userWithChanges(name: string, seq: number): Promise<{ device: Dev
   await seedMessageChanges(server.db, user.id, sent.body.day.id, seq - (await currentSeq(user.id)), server.clock.now());
   expect(await currentSeq(user.id)).toBe(seq);
   return { device, user };
+}
+
+/** Retries `attempt` until it stops throwing: the server notices a closed socket a moment after the client does. */
+async function eventually<T>(attempt: () => Promise<T>, tries = 20): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (i >= tries) throw error;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
+async function openReady(device: Device): Promise<LiveClient> {
+  const live = await device.live(0);
+  await live.waitFor((r) => isReady(r) || live.closeCode !== undefined);
+  if (!isReady(live.received)) throw new Error(`closed with ${live.closeCode} ${live.closeReason}`);
+  return live;
 }
 
 describe("resume", () => {
@@ -93,4 +113,62 @@ describe("resume", () => {
     ]);
     again.close();
   }, 30_000);
+});
+
+describe("socket caps", () => {
+  it("allows 8 live sockets per device; the 9th is closed with 4429", async () => {
+    const device = new Device(server.url);
+    await device.register("Tabs", "tabs@example.com");
+    const open = await Promise.all(Array.from({ length: 8 }, () => openReady(device)));
+    const ninth = await device.connectLive();
+    expect(await ninth.waitForClose()).toBe(LIVE_CLOSE.tooManyConnections);
+    expect(ninth.closeReason).toBe("Too many live connections for this device");
+    // A closed socket frees its place.
+    open[0]?.close();
+    await open[0]?.waitForClose();
+    open[0] = await eventually(() => openReady(device));
+    for (const live of open) live.close();
+  }, 30_000);
+
+  it("allows 64 live sockets per account across its devices; the 65th is closed with 4429", async () => {
+    const first = new Device(server.url);
+    await first.register("Fleet", "fleet@example.com");
+    const devices = [first];
+    for (let i = 1; i < 9; i++) {
+      const device = new Device(server.url);
+      await device.login("fleet@example.com");
+      devices.push(device);
+    }
+    const open: LiveClient[] = [];
+    for (const device of devices.slice(0, 8)) open.push(...(await Promise.all(Array.from({ length: 8 }, () => openReady(device)))));
+    expect(open).toHaveLength(64);
+    const extra = await devices[8]?.connectLive();
+    expect(await extra?.waitForClose()).toBe(LIVE_CLOSE.tooManyConnections);
+    expect(extra?.closeReason).toBe("Too many live connections for this account");
+    // Another account is not affected.
+    const other = new Device(server.url);
+    await other.register("Other", "other-fleet@example.com");
+    (await openReady(other)).close();
+    open[0]?.close();
+    await open[0]?.waitForClose();
+    const ninth = devices[8];
+    if (ninth) open[0] = await eventually(() => openReady(ninth));
+    for (const live of open) live.close();
+  }, 60_000);
+
+  it("allows 16 waiting pairing sockets per address; the 17th is closed with 4429", async () => {
+    const open = await Promise.all(Array.from({ length: 16 }, () => PairWaiter.connect(server.url)));
+    const extra = await PairWaiter.connect(server.url);
+    expect(await extra.waitForClose()).toBe(PAIR_LIVE_CLOSE.tooManyConnections);
+    expect(extra.closeReason).toBe("Too many waiting devices from this address");
+    open[0]?.close();
+    await open[0]?.waitForClose();
+    await eventually(async () => {
+      const waiter = await PairWaiter.connect(server.url);
+      await new Promise((r) => setTimeout(r, 50));
+      if (waiter.closeCode !== undefined) throw new Error(`closed with ${waiter.closeCode}`);
+      open[0] = waiter;
+    });
+    for (const waiter of open) waiter.close();
+  });
 });

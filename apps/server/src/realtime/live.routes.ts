@@ -12,6 +12,7 @@ import { errorBody } from "../http/errors.ts";
 import { refuseForeignOrigin } from "../http/origin.ts";
 import type { SessionsRepository } from "../modules/accounts/sessions.repository.ts";
 import { onClientMessage } from "./client-frames.ts";
+import { LIVE_LIMITS } from "./live-limits.ts";
 import { replayChanges } from "./replay-changes.ts";
 
 const HEARTBEAT_MS = 30_000;
@@ -22,6 +23,7 @@ export function liveRoutes(
 ) {
   const { db, bus, clock, sessions } = deps;
   const socketsBySession = new Map<string, Set<WebSocket>>();
+  const socketCountByUser = new Map<string, number>();
 
   const stopSessionNotices = bus.subscribeSessions((notice) => {
     for (const socket of socketsBySession.get(notice.sessionId) ?? []) socket.close(LIVE_CLOSE.sessionRevoked, "Signed out");
@@ -58,6 +60,18 @@ export function liveRoutes(
       const auth = request.auth;
       if (!auth) return socket.close(LIVE_CLOSE.unauthorized, "Not signed in");
       const { userId, sessionId } = auth;
+      const sessionSockets = socketsBySession.get(sessionId) ?? new Set();
+      const userSockets = socketCountByUser.get(userId) ?? 0;
+      if (sessionSockets.size >= LIVE_LIMITS.socketsPerSession) {
+        return socket.close(LIVE_CLOSE.tooManyConnections, "Too many live connections for this device");
+      }
+      if (userSockets >= LIVE_LIMITS.socketsPerUser) {
+        return socket.close(LIVE_CLOSE.tooManyConnections, "Too many live connections for this account");
+      }
+      socketsBySession.set(sessionId, sessionSockets);
+      sessionSockets.add(socket);
+      socketCountByUser.set(userId, userSockets + 1);
+
       const live = socket as WebSocket & { alive?: boolean };
       live.alive = true;
       // A device with the app open may make no HTTP request for hours: its pings keep "last seen" current.
@@ -67,10 +81,6 @@ export function liveRoutes(
         live.alive = true;
         seen();
       });
-
-      const sessionSockets = socketsBySession.get(sessionId) ?? new Set();
-      socketsBySession.set(sessionId, sessionSockets);
-      sessionSockets.add(socket);
 
       /** Highest seq this device has been sent; -1 until it says where to resume. */
       let lastSent = -1;
@@ -126,6 +136,9 @@ export function liveRoutes(
         unsubscribe();
         sessionSockets.delete(socket);
         if (sessionSockets.size === 0) socketsBySession.delete(sessionId);
+        const left = (socketCountByUser.get(userId) ?? 1) - 1;
+        if (left > 0) socketCountByUser.set(userId, left);
+        else socketCountByUser.delete(userId);
       });
     },
   );

@@ -11,11 +11,26 @@ import { onClientMessage } from "../../realtime/client-frames.ts";
 import type { PairingService } from "./pairing.service.ts";
 
 const HELLO_TIMEOUT_MS = 10_000;
+/** Open waiting sockets per client address (in this process): anonymous, so bounded by where they come from. */
+export const PAIR_SOCKETS_PER_ADDRESS = 16;
 
 export function pairingLiveRoutes(app: FastifyInstance, deps: { pairing: PairingService; bus: EventBus }) {
   const { pairing, bus } = deps;
+  const socketsByAddress = new Map<string, number>();
 
   app.get(PAIRING_API.live, { websocket: true, onRequest: refuseForeignOrigin }, (socket: WebSocket, request) => {
+    const address = request.ip;
+    const open = socketsByAddress.get(address) ?? 0;
+    if (open >= PAIR_SOCKETS_PER_ADDRESS) {
+      return socket.close(PAIR_LIVE_CLOSE.tooManyConnections, "Too many waiting devices from this address");
+    }
+    socketsByAddress.set(address, open + 1);
+    socket.on("close", () => {
+      const left = (socketsByAddress.get(address) ?? 1) - 1;
+      if (left > 0) socketsByAddress.set(address, left);
+      else socketsByAddress.delete(address);
+    });
+
     let finished = false;
     let waiting = false;
     let stopNotices: (() => void) | undefined;
