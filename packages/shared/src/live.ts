@@ -1,4 +1,6 @@
 /** The live protocol: what travels on a device's WebSocket, typed for both ends. */
+
+import { z } from "zod";
 import type { SignedInDevice } from "./devices.ts";
 import type { DateMessages, Message, User } from "./entities.ts";
 
@@ -12,8 +14,12 @@ export type LiveEvent =
   /** A device of the user was signed out (from the Devices list or by itself). */
   | { kind: "device.signed_out"; id: string };
 
-/** Client → server. `since` is the last sequence number the device applied (0 for none). */
-export type ClientLiveMessage = { type: "resume"; since: number } | { type: "ping" };
+/** Client → server. `since` is the last sequence number the device applied (0 for none). The server parses every frame with this. */
+export const clientLiveMessageSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("resume"), since: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) }),
+  z.object({ type: z.literal("ping") }),
+]);
+export type ClientLiveMessage = z.infer<typeof clientLiveMessageSchema>;
 
 /** Server → client. */
 export type ServerLiveMessage =
@@ -27,6 +33,12 @@ export type ServerLiveMessage =
 
 /** Close codes the server uses on the live connection. */
 export const LIVE_CLOSE = {
+  /** A frame that is not JSON text (binary, not JSON, not UTF-8): a bug of the client. */
+  invalidFrame: 1007,
+  /** JSON that is not a client message, or a second resume while one is in flight: a bug of the client. */
+  unknownMessage: 1008,
   unauthorized: 4401,
   sessionRevoked: 4403,
+  /** This device or this account already has the most live sockets allowed; try again later. */
+  tooManyConnections: 4429,
 } as const;

@@ -92,8 +92,11 @@ export const shortCodeFormSchema = z.object({
     .refine((v) => normalizeShortCode(v) !== null, "A code has 8 letters and digits, like ABCD-1234."),
 });
 
-/** Waiting device → server on /api/pair/live. */
-export type PairClientMessage = { type: "wait"; request_id: string; secret: string };
+/** Waiting device → server on /api/pair/live: one `wait`, nothing else. The server parses every frame with this. */
+export const pairClientMessageSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("wait"), request_id: z.uuid(), secret: pairingSecretSchema }),
+]);
+export type PairClientMessage = z.infer<typeof pairClientMessageSchema>;
 
 /** Server → waiting device. The channel closes after approved, denied, expired or failed. */
 export type PairServerMessage =
@@ -107,5 +110,12 @@ export type PairServerMessage =
 export const PAIR_LIVE_CLOSE = {
   /** Outcome sent; nothing more will come. */
   done: 1000,
+  /** A frame that is not JSON text (binary, not JSON, not UTF-8). */
+  invalidFrame: 1007,
+  /** JSON that is not a `wait`, or a second message after it. */
+  unknownMessage: 1008,
+  /** No `wait` within 10 s. */
   badRequest: 4400,
+  /** This address already has the most waiting sockets allowed. */
+  tooManyConnections: 4429,
 } as const;

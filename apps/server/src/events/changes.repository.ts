@@ -36,26 +36,27 @@ export async function appendChange(
   return seq;
 }
 
-/** Changes after `since`, oldest first; `complete` is false when older ones were pruned and a replay would miss some. */
-export async function changesSince(
-  db: Db,
-  userId: string,
-  since: number,
-): Promise<{ rows: ChangeRow[]; current: number; complete: boolean }> {
+/** The sequence number of the user's newest change, 0 for none. */
+export async function currentSeq(db: Db, userId: string): Promise<number> {
   const user = await db.selectFrom("users").select("seq").where("id", "=", userId).executeTakeFirst();
-  const current = Number(user?.seq ?? 0);
-  if (since >= current) return { rows: [], current, complete: since === current };
+  return Number(user?.seq ?? 0);
+}
+
+/**
+ * Up to `limit` changes with `after < seq <= upTo`, oldest first. Pruned changes are simply missing:
+ * the caller checks that the numbers follow on.
+ */
+export async function changesBetween(db: Db, userId: string, after: number, upTo: number, limit: number): Promise<ChangeRow[]> {
   const rows = await db
     .selectFrom("user_events")
     .select(["seq", "kind", "ref"])
     .where("user_id", "=", userId)
-    .where("seq", ">", since)
-    .where("seq", "<=", current)
+    .where("seq", ">", after)
+    .where("seq", "<=", upTo)
     .orderBy("seq")
+    .limit(limit)
     .execute();
-  const typed = rows.map((r) => ({ seq: Number(r.seq), kind: r.kind as ChangeKind, ref: r.ref }));
-  const complete = typed.length === current - since && (typed[0]?.seq ?? since + 1) === since + 1;
-  return { rows: typed, current, complete };
+  return rows.map((r) => ({ seq: Number(r.seq), kind: r.kind as ChangeKind, ref: r.ref }));
 }
 
 /** Forgets changes older than the cut-off; devices away longer than that refetch everything. */

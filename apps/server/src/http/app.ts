@@ -40,6 +40,7 @@ import { createDiskStorage } from "../storage/disk-storage.ts";
 import type { FileStorage } from "../storage/file-storage.ts";
 import { registerAuth } from "./auth.ts";
 import { AppError, codeForStatus, errorBody } from "./errors.ts";
+import { refuseForeignWrites } from "./origin.ts";
 import { registerSecurityHeaders } from "./security-headers.ts";
 
 export interface AppParts {
@@ -86,20 +87,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   registerSecurityHeaders(app, { webDist: config.webDist, cookieSecure: config.cookieSecure });
 
-  // Cross-site requests must not act with a user's cookie.
-  app.addHook("onRequest", async (request, reply) => {
-    if (request.method === "GET" || request.method === "HEAD" || request.method === "OPTIONS") return;
-    const origin = request.headers.origin;
-    if (origin && origin !== "null") {
-      let host: string | undefined;
-      try {
-        host = new URL(origin).host;
-      } catch {
-        host = undefined;
-      }
-      if (host !== request.headers.host) return reply.status(403).send(errorBody("forbidden", "Cross-site requests are not allowed."));
-    }
-  });
+  app.addHook("onRequest", refuseForeignWrites);
 
   // Text answers (the app's JS and CSS, JSON) are compressed; files and tus bytes are not.
   await app.register(fastifyCompress, {

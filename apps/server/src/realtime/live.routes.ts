@@ -2,16 +2,18 @@
  * The live connection of a device: authenticated at the handshake, it replays what the device missed
  * (by per-user sequence number) and then forwards each change of the user's data, strictly in order.
  */
-import { API, type ClientLiveMessage, LIVE_CLOSE, type ServerLiveMessage } from "@daysync/shared";
+import { API, clientLiveMessageSchema, LIVE_CLOSE, type ServerLiveMessage } from "@daysync/shared";
 import type { FastifyInstance } from "fastify";
 import type { WebSocket } from "ws";
 import type { Clock } from "../clock.ts";
 import type { Db } from "../db/database.ts";
-import { changesSince } from "../events/changes.repository.ts";
 import type { EventBus, UserChange } from "../events/event-bus.ts";
 import { errorBody } from "../http/errors.ts";
+import { refuseForeignOrigin } from "../http/origin.ts";
 import type { SessionsRepository } from "../modules/accounts/sessions.repository.ts";
-import { eventOf } from "./replay.ts";
+import { onClientMessage } from "./client-frames.ts";
+import { LIVE_LIMITS } from "./live-limits.ts";
+import { replayChanges } from "./replay-changes.ts";
 
 const HEARTBEAT_MS = 30_000;
 
@@ -21,6 +23,7 @@ export function liveRoutes(
 ) {
   const { db, bus, clock, sessions } = deps;
   const socketsBySession = new Map<string, Set<WebSocket>>();
+  const socketCountByUser = new Map<string, number>();
 
   const stopSessionNotices = bus.subscribeSessions((notice) => {
     for (const socket of socketsBySession.get(notice.sessionId) ?? []) socket.close(LIVE_CLOSE.sessionRevoked, "Signed out");
@@ -48,6 +51,7 @@ export function liveRoutes(
     API.live,
     {
       websocket: true,
+      onRequest: refuseForeignOrigin,
       preValidation: async (request, reply) => {
         if (!request.auth) return reply.status(401).send(errorBody("unauthenticated", "Please sign in to continue."));
       },
@@ -56,6 +60,18 @@ export function liveRoutes(
       const auth = request.auth;
       if (!auth) return socket.close(LIVE_CLOSE.unauthorized, "Not signed in");
       const { userId, sessionId } = auth;
+      const sessionSockets = socketsBySession.get(sessionId) ?? new Set();
+      const userSockets = socketCountByUser.get(userId) ?? 0;
+      if (sessionSockets.size >= LIVE_LIMITS.socketsPerSession) {
+        return socket.close(LIVE_CLOSE.tooManyConnections, "Too many live connections for this device");
+      }
+      if (userSockets >= LIVE_LIMITS.socketsPerUser) {
+        return socket.close(LIVE_CLOSE.tooManyConnections, "Too many live connections for this account");
+      }
+      socketsBySession.set(sessionId, sessionSockets);
+      sessionSockets.add(socket);
+      socketCountByUser.set(userId, userSockets + 1);
+
       const live = socket as WebSocket & { alive?: boolean };
       live.alive = true;
       // A device with the app open may make no HTTP request for hours: its pings keep "last seen" current.
@@ -66,12 +82,9 @@ export function liveRoutes(
         seen();
       });
 
-      const sessionSockets = socketsBySession.get(sessionId) ?? new Set();
-      socketsBySession.set(sessionId, sessionSockets);
-      sessionSockets.add(socket);
-
       /** Highest seq this device has been sent; -1 until it says where to resume. */
       let lastSent = -1;
+      let resuming = false;
       let queue = Promise.resolve();
       const enqueue = (work: () => Promise<void>) => {
         queue = queue.then(work).catch((error) => {
@@ -83,21 +96,9 @@ export function liveRoutes(
         if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
       };
 
+      const isOpen = () => socket.readyState === socket.OPEN;
       async function replay(since: number, upTo?: number): Promise<void> {
-        const { rows, current, complete } = await changesSince(db, userId, since);
-        if (!complete) {
-          send({ type: "reset", seq: current });
-          lastSent = current;
-          return;
-        }
-        const now = clock.now();
-        for (const row of rows) {
-          if (upTo !== undefined && row.seq > upTo) break;
-          const event = await eventOf(db, userId, row, now);
-          if (event) send({ type: "event", seq: row.seq, event });
-          lastSent = row.seq;
-        }
-        if (upTo === undefined) lastSent = Math.max(lastSent, current);
+        lastSent = await replayChanges({ db, clock, userId, since, upTo, send, isOpen });
       }
 
       function deliver(change: UserChange): Promise<void> {
@@ -113,30 +114,31 @@ export function liveRoutes(
 
       const unsubscribe = bus.subscribe(userId, (change) => enqueue(() => deliver(change)));
 
-      socket.on("message", (raw) => {
-        let message: ClientLiveMessage;
-        try {
-          message = JSON.parse(String(raw)) as ClientLiveMessage;
-        } catch {
-          return socket.close(1007, "Messages must be JSON");
-        }
+      onClientMessage(socket, clientLiveMessageSchema, { unknownReason: "Unknown message", log: request.log }, (message) => {
         if (message.type === "ping") {
           seen();
           return send({ type: "pong" });
         }
-        if (message.type === "resume" && Number.isSafeInteger(message.since) && message.since >= 0) {
-          return enqueue(async () => {
+        // Each replay is paced; a second one at once would only double the work for the same answer.
+        if (resuming) return socket.close(LIVE_CLOSE.unknownMessage, "One resume at a time");
+        resuming = true;
+        enqueue(async () => {
+          try {
             await replay(message.since);
             send({ type: "ready", seq: lastSent });
-          });
-        }
-        socket.close(1008, "Unknown message");
+          } finally {
+            resuming = false;
+          }
+        });
       });
 
       socket.on("close", () => {
         unsubscribe();
         sessionSockets.delete(socket);
         if (sessionSockets.size === 0) socketsBySession.delete(sessionId);
+        const left = (socketCountByUser.get(userId) ?? 1) - 1;
+        if (left > 0) socketCountByUser.set(userId, left);
+        else socketCountByUser.delete(userId);
       });
     },
   );

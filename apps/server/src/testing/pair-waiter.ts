@@ -5,13 +5,15 @@ import WebSocket from "ws";
 export class PairWaiter {
   readonly received: PairServerMessage[] = [];
   closeCode: number | undefined;
+  closeReason: string | undefined;
   private readonly closed: Promise<number>;
 
   private constructor(readonly socket: WebSocket) {
     socket.on("message", (raw) => this.received.push(JSON.parse(String(raw)) as PairServerMessage));
     this.closed = new Promise((resolve) =>
-      socket.on("close", (code) => {
+      socket.on("close", (code, reason) => {
         this.closeCode = code;
+        this.closeReason = String(reason);
         resolve(code);
       }),
     );
@@ -19,13 +21,20 @@ export class PairWaiter {
 
   /** Opens the channel and says which request it waits for. */
   static async open(baseUrl: string, requestId: string, secret: string): Promise<PairWaiter> {
-    const socket = new WebSocket(`${baseUrl.replace("http", "ws")}${PAIRING_API.live}`);
+    const waiter = await PairWaiter.connect(baseUrl);
+    waiter.socket.send(JSON.stringify({ type: "wait", request_id: requestId, secret }));
+    return waiter;
+  }
+
+  /** Opens the channel without saying anything on it yet. */
+  static async connect(baseUrl: string, headers: Record<string, string> = {}): Promise<PairWaiter> {
+    const socket = new WebSocket(`${baseUrl.replace("http", "ws")}${PAIRING_API.live}`, { headers });
     const waiter = new PairWaiter(socket);
     await new Promise<void>((resolve, reject) => {
       socket.once("open", () => resolve());
+      socket.once("unexpected-response", (_req, res) => reject(new Error(`pairing channel refused: ${res.statusCode}`)));
       socket.once("error", reject);
     });
-    socket.send(JSON.stringify({ type: "wait", request_id: requestId, secret }));
     return waiter;
   }
 

@@ -129,8 +129,15 @@ export class Device {
 
   /** Opens the live connection and resumes from `since`. */
   async live(since = 0): Promise<LiveClient> {
+    const client = await this.connectLive();
+    client.socket.send(JSON.stringify({ type: "resume", since }));
+    return client;
+  }
+
+  /** Opens the live connection without saying anything on it yet. */
+  async connectLive(headers: Record<string, string> = {}): Promise<LiveClient> {
     const socket = new WebSocket(`${this.baseUrl.replace("http", "ws")}${API.live}`, {
-      headers: this.cookie ? { cookie: this.cookie } : {},
+      headers: { ...(this.cookie ? { cookie: this.cookie } : {}), ...headers },
     });
     const client = new LiveClient(socket);
     await new Promise<void>((resolve, reject) => {
@@ -138,7 +145,6 @@ export class Device {
       socket.once("unexpected-response", (_req, res) => reject(new Error(`live refused: ${res.statusCode}`)));
       socket.once("error", reject);
     });
-    socket.send(JSON.stringify({ type: "resume", since }));
     return client;
   }
 }
@@ -147,6 +153,7 @@ export class Device {
 export class LiveClient {
   readonly received: ServerLiveMessage[] = [];
   closeCode: number | undefined;
+  closeReason: string | undefined;
   private waiters: Array<() => void> = [];
 
   constructor(readonly socket: WebSocket) {
@@ -154,8 +161,9 @@ export class LiveClient {
       this.received.push(JSON.parse(String(raw)) as ServerLiveMessage);
       for (const w of this.waiters) w();
     });
-    socket.on("close", (code) => {
+    socket.on("close", (code, reason) => {
       this.closeCode = code;
+      this.closeReason = String(reason);
       for (const w of this.waiters) w();
     });
   }

@@ -157,6 +157,13 @@ export class LiveConnection {
         this.options.onSessionEnded?.();
         return;
       }
+      if (e.code === LIVE_CLOSE.tooManyConnections) {
+        // Other tabs or devices hold every live socket allowed: ask again rarely (or when the tab is shown), not at once.
+        this.setStatus("offline");
+        this.scheduleReconnect(BACKOFF_MAX_MS);
+        return;
+      }
+      // Anything else, a refused frame (1007/1008) included, is a network failure or a bug of ours: retry with backoff.
       // A refused handshake looks like any network failure; ask the API whether the session still exists.
       if (!opened && this.attempt >= 1) void this.options.queryClient.invalidateQueries({ queryKey: queryKeys.me });
       this.setStatus("offline");
@@ -236,10 +243,11 @@ export class LiveConnection {
     clearTimeout(this.pongTimer);
   }
 
-  private scheduleReconnect(): void {
+  /** Reconnects after a random delay between half the ceiling and the ceiling, which doubles with each attempt. */
+  private scheduleReconnect(minCeilingMs = 0): void {
     if (this.stopped) return;
     clearTimeout(this.reconnectTimer);
-    const ceiling = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** this.attempt);
+    const ceiling = Math.max(minCeilingMs, Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** this.attempt));
     const delay = ceiling / 2 + Math.random() * (ceiling / 2);
     this.attempt += 1;
     this.reconnectTimer = setTimeout(() => this.connect(), delay);

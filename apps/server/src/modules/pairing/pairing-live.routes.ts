@@ -2,31 +2,37 @@
  * The waiting device's own channel: anonymous, it proves itself with the secret of its pairing request
  * (sent as the first message, so it never shows in a URL or log) and hears approved/denied/expired once.
  */
-import { PAIR_LIVE_CLOSE, PAIRING_API, type PairClientMessage, type PairServerMessage } from "@daysync/shared";
+import { PAIR_LIVE_CLOSE, PAIRING_API, type PairServerMessage, pairClientMessageSchema } from "@daysync/shared";
 import type { FastifyInstance } from "fastify";
 import type { WebSocket } from "ws";
 import type { EventBus } from "../../events/event-bus.ts";
+import { refuseForeignOrigin } from "../../http/origin.ts";
+import { onClientMessage } from "../../realtime/client-frames.ts";
 import type { PairingService } from "./pairing.service.ts";
 
 const HELLO_TIMEOUT_MS = 10_000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function parseWait(raw: unknown): PairClientMessage | null {
-  try {
-    const value = JSON.parse(String(raw)) as Partial<PairClientMessage>;
-    if (value.type !== "wait" || typeof value.request_id !== "string" || typeof value.secret !== "string") return null;
-    if (!UUID.test(value.request_id) || value.secret.length > 128) return null;
-    return value as PairClientMessage;
-  } catch {
-    return null;
-  }
-}
+/** Open waiting sockets per client address (in this process): anonymous, so bounded by where they come from. */
+export const PAIR_SOCKETS_PER_ADDRESS = 16;
 
 export function pairingLiveRoutes(app: FastifyInstance, deps: { pairing: PairingService; bus: EventBus }) {
   const { pairing, bus } = deps;
+  const socketsByAddress = new Map<string, number>();
 
-  app.get(PAIRING_API.live, { websocket: true }, (socket: WebSocket, request) => {
+  app.get(PAIRING_API.live, { websocket: true, onRequest: refuseForeignOrigin }, (socket: WebSocket, request) => {
+    const address = request.ip;
+    const open = socketsByAddress.get(address) ?? 0;
+    if (open >= PAIR_SOCKETS_PER_ADDRESS) {
+      return socket.close(PAIR_LIVE_CLOSE.tooManyConnections, "Too many waiting devices from this address");
+    }
+    socketsByAddress.set(address, open + 1);
+    socket.on("close", () => {
+      const left = (socketsByAddress.get(address) ?? 1) - 1;
+      if (left > 0) socketsByAddress.set(address, left);
+      else socketsByAddress.delete(address);
+    });
+
     let finished = false;
+    let waiting = false;
     let stopNotices: (() => void) | undefined;
     let expiryTimer: ReturnType<typeof setTimeout> | undefined;
     // Looks run one after another, so a notice and the first look cannot both mint a token.
@@ -53,18 +59,17 @@ export function pairingLiveRoutes(app: FastifyInstance, deps: { pairing: Pairing
       socket.close(PAIR_LIVE_CLOSE.badRequest, "Say which request to wait for");
     }, HELLO_TIMEOUT_MS);
 
-    socket.once("message", (raw) => {
+    const options = { unknownReason: "Expected a wait message", log: request.log };
+    onClientMessage(socket, pairClientMessageSchema, options, (message) => {
+      if (waiting) return socket.close(PAIR_LIVE_CLOSE.unknownMessage, "Already waiting");
+      waiting = true;
       clearTimeout(helloTimer);
-      const wait = parseWait(raw);
-      if (!wait) {
-        cleanup();
-        return socket.close(PAIR_LIVE_CLOSE.badRequest, "Expected a wait message");
-      }
+      const { request_id: requestId, secret } = message;
       const look = () => {
         queue = queue
           .then(async () => {
             if (finished) return;
-            const outcome = await pairing.outcomeFor(wait.request_id, wait.secret);
+            const outcome = await pairing.outcomeFor(requestId, secret);
             if (outcome) finish(outcome);
           })
           .catch((error) => {
@@ -74,16 +79,21 @@ export function pairingLiveRoutes(app: FastifyInstance, deps: { pairing: Pairing
       };
       // Listen first, then look, so an answer given in between is not missed.
       stopNotices = bus.subscribePairing((notice) => {
-        if (notice.requestId === wait.request_id) look();
+        if (notice.requestId === requestId) look();
       });
       look();
-      queue = queue.then(async () => {
-        if (finished) return;
-        const left = await pairing.expiresIn(wait.request_id);
-        send({ type: "waiting", expires_in: Math.max(0, left) });
-        expiryTimer = setTimeout(look, Math.max(0, left) + 50);
-        expiryTimer.unref();
-      });
+      queue = queue
+        .then(async () => {
+          if (finished) return;
+          const left = await pairing.expiresIn(requestId);
+          send({ type: "waiting", expires_in: Math.max(0, left) });
+          expiryTimer = setTimeout(look, Math.max(0, left) + 50);
+          expiryTimer.unref();
+        })
+        .catch((error) => {
+          request.log.error({ err: error }, "pairing channel failed");
+          finish({ type: "failed" });
+        });
     });
 
     socket.on("close", cleanup);
