@@ -4,7 +4,7 @@ import type { Device } from "./test-server.ts";
 
 export const TUS = { "tus-resumable": "1.0.0" };
 
-const b64 = (text: string) => Buffer.from(text).toString("base64");
+export const b64 = (text: string) => Buffer.from(text).toString("base64");
 
 /** Upload-Metadata as the app sends it, for a file sent now; `fields` replaces any of it. */
 export function metadata(filename: string, now: number, messageId: string = crypto.randomUUID(), fields: Record<string, string> = {}) {
