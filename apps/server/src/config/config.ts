@@ -24,6 +24,11 @@ const envSchema = z.object({
   /** Messages one device may send: MAX in each window (100 per 5 s: bursts of 100, 20 a second sustained). */
   SEND_RATE_LIMIT_MAX: positiveInt(100),
   SEND_RATE_LIMIT_WINDOW_MS: positiveInt(5_000),
+  /** Open live sockets per signed-in device (its tabs share one session) and per account, in one process. */
+  LIVE_SOCKETS_PER_SESSION: positiveInt(8),
+  LIVE_SOCKETS_PER_USER: positiveInt(64),
+  /** Devices waiting for pairing approval per client address, in one process. */
+  PAIR_SOCKETS_PER_ADDRESS: positiveInt(16),
   SWEEP_INTERVAL_MS: positiveInt(20_000),
   FREE_MAX_FILE_BYTES: positiveInt(100 * 1024 * 1024),
   PREMIUM_MAX_FILE_BYTES: positiveInt(2 * 1024 * 1024 * 1024),
@@ -39,6 +44,12 @@ export interface RateLimit {
   windowMs: number;
 }
 
+export interface SocketLimits {
+  livePerSession: number;
+  livePerUser: number;
+  pairPerAddress: number;
+}
+
 export interface Config {
   env: "development" | "production" | "test";
   port: number;
@@ -52,6 +63,7 @@ export interface Config {
   loginRateLimit: RateLimit;
   registerRateLimit: RateLimit;
   sendRateLimit: RateLimit;
+  socketLimits: SocketLimits;
   sweepIntervalMs: number;
   filesDir: string;
   maxFileBytes: { free: number; premium: number };
@@ -82,6 +94,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginRateLimit: { max: e.LOGIN_RATE_LIMIT_MAX, windowMs: e.LOGIN_RATE_LIMIT_WINDOW_MS },
     registerRateLimit: { max: e.REGISTER_RATE_LIMIT_MAX, windowMs: e.REGISTER_RATE_LIMIT_WINDOW_MS },
     sendRateLimit: { max: e.SEND_RATE_LIMIT_MAX, windowMs: e.SEND_RATE_LIMIT_WINDOW_MS },
+    socketLimits: {
+      livePerSession: e.LIVE_SOCKETS_PER_SESSION,
+      livePerUser: e.LIVE_SOCKETS_PER_USER,
+      pairPerAddress: e.PAIR_SOCKETS_PER_ADDRESS,
+    },
     sweepIntervalMs: e.SWEEP_INTERVAL_MS,
     filesDir: path.join(dataDir, "files"),
     maxFileBytes: { free: e.FREE_MAX_FILE_BYTES, premium: e.PREMIUM_MAX_FILE_BYTES },

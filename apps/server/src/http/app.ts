@@ -139,9 +139,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   devicesRoutes(app, { devices, cookieSecure: config.cookieSecure });
   pairingRoutes(app, { pairing, cookieSecure: config.cookieSecure });
-  pairingLiveRoutes(app, { pairing, bus });
+  pairingLiveRoutes(app, { pairing, bus, limits: config.socketLimits });
   pushRoutes(app, { push });
-  liveRoutes(app, { db, bus, clock, sessions });
+  liveRoutes(app, { db, bus, clock, sessions, limits: config.socketLimits });
   uploadsRoutes(app, { uploadsService, storage });
 
   const indexHtml = path.join(config.webDist, "index.html");

@@ -156,6 +156,32 @@ describe("socket caps", () => {
     for (const live of open) live.close();
   }, 60_000);
 
+  it("takes its caps from LIVE_SOCKETS_PER_SESSION, LIVE_SOCKETS_PER_USER and PAIR_SOCKETS_PER_ADDRESS", async () => {
+    const small = await startTestServer({ LIVE_SOCKETS_PER_SESSION: "1", LIVE_SOCKETS_PER_USER: "2", PAIR_SOCKETS_PER_ADDRESS: "1" });
+    try {
+      const phone = new Device(small.url);
+      await phone.register("Few", "few@example.com");
+      const laptop = new Device(small.url);
+      await laptop.login("few@example.com");
+      const tablet = new Device(small.url);
+      await tablet.login("few@example.com");
+      const open = [await openReady(phone)];
+      const secondTab = await phone.connectLive();
+      expect(await secondTab.waitForClose()).toBe(LIVE_CLOSE.tooManyConnections);
+      open.push(await openReady(laptop));
+      const third = await tablet.connectLive();
+      expect(await third.waitForClose()).toBe(LIVE_CLOSE.tooManyConnections);
+      expect(third.closeReason).toBe("Too many live connections for this account");
+      const waiter = await PairWaiter.connect(small.url);
+      const secondWaiter = await PairWaiter.connect(small.url);
+      expect(await secondWaiter.waitForClose()).toBe(PAIR_LIVE_CLOSE.tooManyConnections);
+      waiter.close();
+      for (const live of open) live.close();
+    } finally {
+      await small.close();
+    }
+  });
+
   it("allows 16 waiting pairing sockets per address; the 17th is closed with 4429", async () => {
     const open = await Promise.all(Array.from({ length: 16 }, () => PairWaiter.connect(server.url)));
     const extra = await PairWaiter.connect(server.url);

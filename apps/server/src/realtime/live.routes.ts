@@ -6,22 +6,28 @@ import { API, clientLiveMessageSchema, LIVE_CLOSE, type ServerLiveMessage } from
 import type { FastifyInstance } from "fastify";
 import type { WebSocket } from "ws";
 import type { Clock } from "../clock.ts";
+import type { SocketLimits } from "../config/config.ts";
 import type { Db } from "../db/database.ts";
 import type { EventBus, UserChange } from "../events/event-bus.ts";
 import { errorBody } from "../http/errors.ts";
 import { refuseForeignOrigin } from "../http/origin.ts";
 import type { SessionsRepository } from "../modules/accounts/sessions.repository.ts";
 import { onClientMessage } from "./client-frames.ts";
-import { LIVE_LIMITS } from "./live-limits.ts";
 import { replayChanges } from "./replay-changes.ts";
 
 const HEARTBEAT_MS = 30_000;
 
 export function liveRoutes(
   app: FastifyInstance,
-  deps: { db: Db; bus: EventBus; clock: Clock; sessions: Pick<SessionsRepository, "touch"> },
+  deps: {
+    db: Db;
+    bus: EventBus;
+    clock: Clock;
+    sessions: Pick<SessionsRepository, "touch">;
+    limits: Pick<SocketLimits, "livePerSession" | "livePerUser">;
+  },
 ) {
-  const { db, bus, clock, sessions } = deps;
+  const { db, bus, clock, sessions, limits } = deps;
   const socketsBySession = new Map<string, Set<WebSocket>>();
   const socketCountByUser = new Map<string, number>();
 
@@ -62,10 +68,10 @@ export function liveRoutes(
       const { userId, sessionId } = auth;
       const sessionSockets = socketsBySession.get(sessionId) ?? new Set();
       const userSockets = socketCountByUser.get(userId) ?? 0;
-      if (sessionSockets.size >= LIVE_LIMITS.socketsPerSession) {
+      if (sessionSockets.size >= limits.livePerSession) {
         return socket.close(LIVE_CLOSE.tooManyConnections, "Too many live connections for this device");
       }
-      if (userSockets >= LIVE_LIMITS.socketsPerUser) {
+      if (userSockets >= limits.livePerUser) {
         return socket.close(LIVE_CLOSE.tooManyConnections, "Too many live connections for this account");
       }
       socketsBySession.set(sessionId, sessionSockets);

@@ -5,23 +5,26 @@
 import { PAIR_LIVE_CLOSE, PAIRING_API, type PairServerMessage, pairClientMessageSchema } from "@daysync/shared";
 import type { FastifyInstance } from "fastify";
 import type { WebSocket } from "ws";
+import type { SocketLimits } from "../../config/config.ts";
 import type { EventBus } from "../../events/event-bus.ts";
 import { refuseForeignOrigin } from "../../http/origin.ts";
 import { onClientMessage } from "../../realtime/client-frames.ts";
 import type { PairingService } from "./pairing.service.ts";
 
 const HELLO_TIMEOUT_MS = 10_000;
-/** Open waiting sockets per client address (in this process): anonymous, so bounded by where they come from. */
-export const PAIR_SOCKETS_PER_ADDRESS = 16;
 
-export function pairingLiveRoutes(app: FastifyInstance, deps: { pairing: PairingService; bus: EventBus }) {
-  const { pairing, bus } = deps;
+/** `limits.pairPerAddress`: open waiting sockets per client address; anonymous, so bounded by where they come from. */
+export function pairingLiveRoutes(
+  app: FastifyInstance,
+  deps: { pairing: PairingService; bus: EventBus; limits: Pick<SocketLimits, "pairPerAddress"> },
+) {
+  const { pairing, bus, limits } = deps;
   const socketsByAddress = new Map<string, number>();
 
   app.get(PAIRING_API.live, { websocket: true, onRequest: refuseForeignOrigin }, (socket: WebSocket, request) => {
     const address = request.ip;
     const open = socketsByAddress.get(address) ?? 0;
-    if (open >= PAIR_SOCKETS_PER_ADDRESS) {
+    if (open >= limits.pairPerAddress) {
       return socket.close(PAIR_LIVE_CLOSE.tooManyConnections, "Too many waiting devices from this address");
     }
     socketsByAddress.set(address, open + 1);
