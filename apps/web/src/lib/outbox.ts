@@ -17,6 +17,8 @@ export interface OutboxEntry extends SendMessageInput {
   createdAt: number;
   /** Set when the server refused it for good (not a connection problem). */
   error?: string;
+  /** Why it is still waiting when the server asked to slow down (a 429's message); it is retried. */
+  notice?: string;
 }
 
 const RETRY_BASE_MS = 2_000;
@@ -124,6 +126,10 @@ export class Outbox {
         this.retryAttempt = 0;
       } catch (error) {
         if (isTransientError(error)) {
+          if (error instanceof ApiError && error.status === 429) {
+            const notice = describeError(error);
+            this.update((entries) => entries.map((e) => (e.id === next.id ? { ...e, notice } : e)));
+          }
           this.scheduleRetry();
           return;
         }

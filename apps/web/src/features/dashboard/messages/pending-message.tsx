@@ -31,7 +31,7 @@ export function PendingMessage({ entry }: { entry: OutboxEntry }) {
           ) : (
             <span className="pending-state">
               <ClockIcon size={14} />
-              {status === "offline" ? "Pending — waiting for the connection" : "Sending…"}
+              {status === "offline" ? "Pending — waiting for the connection" : (entry.notice ?? "Sending…")}
             </span>
           )}
           <CopyButton text={entry.content} />
