@@ -5,6 +5,7 @@ export * from "./formats.ts";
 export * from "./live.ts";
 export * from "./pairing.ts";
 export * from "./plans.ts";
+export * from "./responses.ts";
 export * from "./schemas.ts";
 export * from "./share-target.ts";
 export * from "./ui-text.ts";
