@@ -1,4 +1,5 @@
 export * from "./api.ts";
+export * from "./cli-agent.ts";
 export * from "./devices.ts";
 export * from "./entities.ts";
 export * from "./formats.ts";
