@@ -10,7 +10,7 @@ export function formatBytes(bytes: number): string {
     value /= 1024;
     unit++;
   }
-  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
+  return `${value < 10 ? +value.toFixed(1) : Math.round(value)} ${units[unit]}`;
 }
 
 /** One JSON document per line: what scripts read (`--json`). */

@@ -78,7 +78,8 @@ export async function uploadFile(store: ConfigStore, api: ApiClient, userId: str
   const now = new Date();
   const metadata = uploadMetadataSchema.safeParse({
     filename,
-    filetype: "",
+    // The server detects the type from the bytes; an empty value would travel as a key without value, which it refuses.
+    filetype: "application/octet-stream",
     message_id: randomUUID(),
     date: formatStoredDate(now),
     time: formatStoredTime(now),
