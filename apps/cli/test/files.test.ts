@@ -87,6 +87,31 @@ describe("daysync send --file and get", () => {
     expect(readFileSync(path.join(downloads, "backup.bin")).equals(bytes)).toBe(true);
   });
 
+  it("Ctrl+C stops an upload with exit code 130; run again, it survives a dropped connection on its own", async () => {
+    const terminal = await signedInTerminal(proxy.url, "ann@example.com");
+    const file = path.join(work, "video.bin");
+    const bytes = randomBytes(2 * MiB);
+    writeFileSync(file, bytes);
+
+    proxy.patchBytes = 0;
+    proxy.stallAfter = MiB / 2;
+    const first = terminal.spawn(["send", "--file", file]);
+    await until(() => proxy.patchBytes === MiB / 2);
+    expect(await first.kill("SIGINT")).toBe(130);
+    expect(first.stderr).toContain("Interrupted. Run the same command again to resume video.bin where it stopped.");
+
+    proxy.stallAfter = null;
+    proxy.patchBytes = 0;
+    proxy.dropAt = MiB / 2;
+    const again = await terminal.run(["send", "--file", file, "--json"]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain("video.bin: the connection was interrupted; resuming…");
+    const { message_id } = JSON.parse(again.stdout) as { message_id: string };
+    const copy = path.join(mkdtempSync(path.join(tmpdir(), "daysync-get-")), "copy.bin");
+    expect((await terminal.run(["get", message_id, "--output", copy])).code).toBe(0);
+    expect(readFileSync(copy).equals(bytes)).toBe(true);
+  });
+
   it("a file too large for the plan is refused before any byte is sent, with exit code 6", async () => {
     const terminal = await signedInTerminal(server.url, "ann@example.com");
     const file = path.join(work, "too-big.bin");

@@ -1,6 +1,7 @@
 /**
- * An HTTP proxy in front of the test server that can stop passing an upload's bytes after a given count, as a
- * network that hangs halfway would; it counts the upload bytes it passes, so a test sees what a resume re-sent.
+ * An HTTP proxy in front of the test server that can stop passing an upload's bytes after a given count, or cut
+ * the connection, as a network that hangs or drops halfway would; it counts the upload bytes it passes, so a test
+ * sees what a resume sent again.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -10,6 +11,8 @@ export class StallProxy {
   patchBytes = 0;
   /** Pass at most this many PATCH body bytes, then hold the rest; null passes everything. */
   stallAfter: number | null = null;
+  /** Cut the connection once when this many PATCH body bytes have passed, as a network that drops would. */
+  dropAt: number | null = null;
   private readonly server: http.Server;
 
   private constructor(readonly target: string) {
@@ -46,6 +49,11 @@ export class StallProxy {
       if (part.length > 0) upstream.write(part);
       this.patchBytes += part.length;
       if (part.length < chunk.length) req.pause();
+      if (this.dropAt !== null && this.patchBytes >= this.dropAt) {
+        this.dropAt = null;
+        upstream.destroy();
+        req.socket.destroy();
+      }
     });
     req.on("end", () => upstream.end());
   }

@@ -19,6 +19,8 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 async function send(content: string) {
+  // A second apart, as typed messages are: the catch-up after a reset goes by creation time.
+  server.clock.advance(1000);
   const res = await browser.post(API.messages, textMessage(content, server.clock.now()));
   expect(res.status).toBe(201);
 }
@@ -101,6 +103,25 @@ describe("daysync watch", () => {
     expect(out.code).toBe(1);
     expect(out.stderr).toContain("No clipboard here: this system has no display server");
     expect(out.stderr).toContain("DAYSYNC_CLIPBOARD_COMMAND");
+  });
+
+  it("when the change log no longer reaches its position (reset), it catches up over HTTP, each message once", async () => {
+    const cli = await startWatching(["--json"]);
+    await send("before");
+    await waitForLines(cli, 1);
+    await cli.kill();
+    await send("while away 1");
+    await send("while away 2");
+    // As the sweeper prunes a log older than the retention.
+    await server.db.deleteFrom("user_events").execute();
+
+    const next = await startWatching(["--json"]);
+    await waitForLines(next, 2);
+    await send("after");
+    await waitForLines(next, 3);
+    expect(contents(next)).toEqual(["while away 1", "while away 2", "after"]);
+    expect(next.jsonLines<WatchedMessage>().map((m) => m.seq === null)).toEqual([true, true, false]);
+    await next.kill();
   });
 
   it("stops with exit code 3 when this device is signed out from another device", async () => {
