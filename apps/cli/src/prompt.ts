@@ -4,7 +4,10 @@ import { read } from "read";
 /** A line typed at the terminal; `secret` shows nothing while typing. */
 export async function ask(prompt: string, options: { secret?: boolean } = {}): Promise<string> {
   try {
-    return await read({ prompt, silent: options.secret, replace: "", output: process.stderr });
+    const answer = await read({ prompt, silent: options.secret, replace: "", output: process.stderr });
+    // Nothing was echoed, not even the Enter key.
+    if (options.secret) process.stderr.write("\n");
+    return answer;
   } catch {
     // read rejects on Ctrl+C or a closed input.
     return "";

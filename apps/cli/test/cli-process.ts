@@ -1,11 +1,16 @@
 /** Runs the real `daysync` binary as a child process, the way a person's shell would, with its own config directory. */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const BIN = fileURLToPath(new URL("../bin/daysync.js", import.meta.url));
+
+/** Every folder a test file makes lives under one, which it removes with `removeTempDirs` after all its tests. */
+const scratch = mkdtempSync(path.join(tmpdir(), "daysync-cli-tests-"));
+export const tempDir = (name: string) => mkdtempSync(path.join(scratch, `${name}-`));
+export const removeTempDirs = () => rmSync(scratch, { recursive: true, force: true });
 
 export interface CliResult {
   code: number | null;
@@ -15,7 +20,7 @@ export interface CliResult {
 
 /** A terminal of its own: a config directory, a server, and environment variables for each run. */
 export class Terminal {
-  readonly configDir = mkdtempSync(path.join(tmpdir(), "daysync-cli-"));
+  readonly configDir = tempDir("config");
   constructor(
     public server: string,
     readonly env: Record<string, string> = {},

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Message } from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Device, startTestServer, type TestServer } from "../../server/src/testing/test-server.ts";
+import { removeTempDirs, tempDir } from "./cli-process.ts";
 import { registerBrowser, signedInTerminal } from "./sign-in.ts";
 import { StallProxy } from "./stall-proxy.ts";
 
@@ -18,11 +18,12 @@ beforeAll(async () => {
   server = await startTestServer({ FREE_MAX_FILE_BYTES: String(3 * MiB) });
   proxy = await StallProxy.start(server.url);
   browser = await registerBrowser(server.url, "ann@example.com");
-  work = mkdtempSync(path.join(tmpdir(), "daysync-files-"));
+  work = tempDir("files");
 });
 afterAll(async () => {
   await proxy.close();
   await server.close();
+  removeTempDirs();
 });
 
 async function until(condition: () => boolean, timeoutMs = 10_000) {
@@ -70,7 +71,7 @@ describe("daysync send --file and get", () => {
     expect(existsSync(path.join(terminal.configDir, "uploads.json"))).toBe(false);
 
     // Downloaded under its own name into the working directory, byte for byte.
-    const downloads = mkdtempSync(path.join(tmpdir(), "daysync-get-"));
+    const downloads = tempDir("get");
     const get = await terminal.run(["get", sent.message_id], { cwd: downloads });
     expect(get.code, get.stderr).toBe(0);
     expect(get.stdout).toContain("Saved backup.bin (2 MiB).");
@@ -107,7 +108,7 @@ describe("daysync send --file and get", () => {
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toContain("video.bin: the connection was interrupted; resuming…");
     const { message_id } = JSON.parse(again.stdout) as { message_id: string };
-    const copy = path.join(mkdtempSync(path.join(tmpdir(), "daysync-get-")), "copy.bin");
+    const copy = path.join(tempDir("get"), "copy.bin");
     expect((await terminal.run(["get", message_id, "--output", copy])).code).toBe(0);
     expect(readFileSync(copy).equals(bytes)).toBe(true);
   });

@@ -4,7 +4,7 @@ import path from "node:path";
 import { API, DEVICES_API, type DevicesResponse, PAIRING_API, type PairingRequestDetails } from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Device, startTestServer, type TestServer } from "../../server/src/testing/test-server.ts";
-import { Terminal } from "./cli-process.ts";
+import { removeTempDirs, Terminal } from "./cli-process.ts";
 import { decodeTerminalQr } from "./terminal-qr.ts";
 
 const FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
@@ -22,7 +22,10 @@ beforeAll(async () => {
     { "user-agent": FIREFOX },
   );
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  await server.close();
+  removeTempDirs();
+});
 
 const devices = async (device: Device) => (await device.get<DevicesResponse>(DEVICES_API.list)).body.devices;
 

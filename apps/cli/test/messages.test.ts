@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Device, TestServer } from "../../server/src/testing/test-server.ts";
 import { startTestServer, textMessage } from "../../server/src/testing/test-server.ts";
 import type { ListedMessage } from "../src/commands/list.ts";
-import { Terminal } from "./cli-process.ts";
+import { removeTempDirs, Terminal } from "./cli-process.ts";
 import { registerBrowser, signedInTerminal } from "./sign-in.ts";
 
 /** The address of a port nothing listens on. */
@@ -25,7 +25,10 @@ beforeAll(async () => {
   browser = await registerBrowser(server.url, "ann@example.com");
   terminal = await signedInTerminal(server.url, "ann@example.com");
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  await server.close();
+  removeTempDirs();
+});
 
 const created = (received: ServerLiveMessage[]) =>
   received.flatMap((m) => (m.type === "event" && m.event.kind === "message.created" ? [m.event.message] : []));

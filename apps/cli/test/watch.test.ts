@@ -1,11 +1,10 @@
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { API, DEVICES_API, type DevicesResponse } from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Device, startTestServer, type TestServer, textMessage } from "../../server/src/testing/test-server.ts";
 import type { WatchedMessage } from "../src/commands/watch.ts";
-import type { CliProcess, Terminal } from "./cli-process.ts";
+import { type CliProcess, removeTempDirs, type Terminal, tempDir } from "./cli-process.ts";
 import { registerBrowser, signedInTerminal } from "./sign-in.ts";
 
 let server: TestServer;
@@ -16,7 +15,10 @@ beforeAll(async () => {
   browser = await registerBrowser(server.url, "ann@example.com");
   terminal = await signedInTerminal(server.url, "ann@example.com");
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  await server.close();
+  removeTempDirs();
+});
 
 async function send(content: string) {
   // A second apart, as typed messages are: the catch-up after a reset goes by creation time.
@@ -78,7 +80,7 @@ describe("daysync watch", () => {
   });
 
   it("--exec runs a command for each message with the text on its standard input, one at a time", async () => {
-    const out = path.join(mkdtempSync(path.join(tmpdir(), "daysync-exec-")), "out.txt");
+    const out = path.join(tempDir("exec"), "out.txt");
     const cli = await startWatching(["--exec", `printf '%s:' "$DAYSYNC_MESSAGE_TYPE" >> '${out}'; cat >> '${out}'; echo >> '${out}'`]);
     await send("first line\nsecond line");
     await send("https://example.com");
@@ -89,7 +91,7 @@ describe("daysync watch", () => {
   });
 
   it("--copy puts each new text into the clipboard (DAYSYNC_CLIPBOARD_COMMAND stands in for the system's here)", async () => {
-    const clip = path.join(mkdtempSync(path.join(tmpdir(), "daysync-clip-")), "clipboard.txt");
+    const clip = path.join(tempDir("clip"), "clipboard.txt");
     const cli = await startWatching(["--copy"], { DAYSYNC_CLIPBOARD_COMMAND: `cat > '${clip}'` });
     await send("s3cret-password");
     await cli.waitFor(/s3cret-password/);
