@@ -5,7 +5,7 @@
 import { API, LIVE_CLOSE, type LiveEvent, liveEventEnvelopeSchema, SESSION_COOKIE, serverLiveMessageSchema } from "@daysync/shared";
 import WebSocket from "ws";
 import { USER_AGENT } from "./api-client.ts";
-import { type CliError, networkCause, signedOut, unreachable } from "./errors.ts";
+import { networkCause, signedOut, unreachable } from "./errors.ts";
 
 export interface LiveHandlers {
   /** The last sequence number handled: where a (re)connection resumes. */
@@ -35,7 +35,7 @@ export function runLive(server: string, token: string, handlers: LiveHandlers, o
   let socket: WebSocket | undefined;
   let retryTimer: NodeJS.Timeout | undefined;
   let work = Promise.resolve();
-  let finish: (error?: CliError) => void = () => {};
+  let finish: (error?: unknown) => void = () => {};
   const done = new Promise<void>((resolve, reject) => {
     finish = (error) => {
       stopped = true;
@@ -97,14 +97,18 @@ export function runLive(server: string, token: string, handlers: LiveHandlers, o
           const envelope = liveEventEnvelopeSchema.safeParse(data);
           if (envelope.success && envelope.data.seq > handlers.position()) await handlers.onEvent(envelope.data.seq, null);
         })
-        .catch((error: unknown) => finish(error as CliError));
+        .catch((error: unknown) => finish(error));
     });
+    let reason = "";
     ws.on("unexpected-response", (_req, res) => {
       if (res.statusCode === 401) finish(signedOut(server));
-      else ws.terminate();
+      reason = `the server answered ${res.statusCode}`;
+      ws.terminate();
     });
-    ws.on("error", () => {});
-    ws.on("close", (code, reason) => {
+    ws.on("error", (error) => {
+      reason ||= networkCause(error);
+    });
+    ws.on("close", (code, closeReason) => {
       clearInterval(pingTimer);
       clearTimeout(pongTimer);
       if (stopped) return;
@@ -114,8 +118,14 @@ export function runLive(server: string, token: string, handlers: LiveHandlers, o
         // Not even the first connection worked: most likely a wrong address or a server that is down.
         probe().catch(() => {});
       }
-      if (failures === 1 && everConnected)
-        handlers.onNotice(`The connection to ${server} was lost${reason.length ? ` (${reason})` : ""}; reconnecting…`);
+      reason ||= closeReason.length ? String(closeReason) : `closed with ${code}`;
+      if (failures === 1) {
+        handlers.onNotice(
+          everConnected
+            ? `The connection to ${server} was lost (${reason}); reconnecting…`
+            : `Cannot open the live connection to ${server} (${reason}); retrying…`,
+        );
+      }
       const backoff = Math.min(maxBackoffMs, 250 * 2 ** Math.min(failures, 8));
       retryTimer = setTimeout(connect, backoff * (0.75 + Math.random() / 2));
     });
