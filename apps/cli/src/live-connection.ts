@@ -118,7 +118,7 @@ export function runLive(server: string, token: string, handlers: LiveHandlers, o
         // Not even the first connection worked: most likely a wrong address or a server that is down.
         probe().catch(() => {});
       }
-      reason ||= closeReason.length ? String(closeReason) : `closed with ${code}`;
+      reason ||= closeReason.length ? String(closeReason) : code === 1005 || code === 1006 ? "connection dropped" : `closed with ${code}`;
       if (failures === 1) {
         handlers.onNotice(
           everConnected

@@ -49,7 +49,7 @@ describe("daysync watch", () => {
     const { dataDir, clock } = server;
     const port = Number(new URL(server.url).port);
     await server.close({ keepData: true });
-    await cli.waitFor(/connection to .* was lost; reconnecting/, { stream: "stderr" });
+    await cli.waitFor(/connection to .* was lost \(.+\); reconnecting/, { stream: "stderr" });
     const down = await terminal.run(["ls"]);
     expect(down.code).toBe(4);
     expect(down.stderr).toContain(`Cannot reach the Daysync server at ${server.url}`);
