@@ -122,6 +122,24 @@ describe("daysync ls, days, search and get", () => {
   });
 });
 
+describe("a busy server", () => {
+  it("send waits as long as a 429 says and tries again with the same message id", async () => {
+    const strict = await startTestServer({ SEND_RATE_LIMIT_MAX: "1", SEND_RATE_LIMIT_WINDOW_MS: "3000" });
+    try {
+      await registerBrowser(strict.url, "bea@example.com");
+      const bea = await signedInTerminal(strict.url, "bea@example.com");
+      expect((await bea.run(["send", "first"])).code).toBe(0);
+      const second = await bea.run(["send", "second"]);
+      expect(second.code, second.stderr).toBe(0);
+      expect(second.stderr).toMatch(/Too many messages. Try again in [1-3] seconds. Waiting…/);
+      const listed = JSON.parse((await bea.run(["ls", "--json"])).stdout) as Message[];
+      expect(listed.map((m) => m.content)).toEqual(["first", "second"]);
+    } finally {
+      await strict.close();
+    }
+  });
+});
+
 describe("errors", () => {
   it("an unreachable server is named, with exit code 4", async () => {
     const nowhere = await closedPort();
