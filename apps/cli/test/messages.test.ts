@@ -143,7 +143,10 @@ describe("a busy server", () => {
 describe("errors", () => {
   it("an unreachable server is named, with exit code 4", async () => {
     const nowhere = await closedPort();
-    const out = await new Terminal(nowhere).run(["login", "--password", "--email", "ann@example.com"], { input: "x\n" });
+    // --server wins over DAYSYNC_SERVER (which names the running server here).
+    const out = await new Terminal(server.url).run(["--server", nowhere, "login", "--password", "--email", "ann@example.com"], {
+      input: "x\n",
+    });
     expect(out.code).toBe(4);
     expect(out.stderr).toContain(`Cannot reach the Daysync server at ${nowhere} (ECONNREFUSED)`);
   });
