@@ -16,6 +16,15 @@ export default defineConfig({
       },
       {
         test: {
+          name: "cli",
+          root: "apps/cli",
+          include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        test: {
           name: "e2e",
           root: "e2e",
           include: ["**/*.e2e.ts"],

@@ -10,6 +10,8 @@ export const API = {
   days: "/api/days",
   dayMessages: (dayId: string) => `/api/days/${dayId}/messages`,
   messages: "/api/messages",
+  /** GET: one live message of the user, with its day. */
+  message: (messageId: string) => `/api/messages/${encodeURIComponent(messageId)}`,
   search: "/api/search",
   live: "/api/live",
   /** tus endpoint: POST creates an upload, PATCH/HEAD/DELETE on its Location. */

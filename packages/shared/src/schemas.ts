@@ -92,3 +92,5 @@ export const searchQuerySchema = z.object({
 });
 
 export const dayIdParamsSchema = z.object({ id: z.uuid("Day id must be a UUID.") });
+
+export const messageIdParamsSchema = z.object({ id: z.uuid("Message id must be a UUID.") });

@@ -33,7 +33,8 @@ export interface TestServer extends AppParts {
 
 export async function startTestServer(
   env: Record<string, string> = {},
-  options: { dataDir?: string; clock?: TestClock } = {},
+  /** `port`: listen there (a restart on the same data and port looks to clients like the same server); 0 picks a free one. */
+  options: { dataDir?: string; clock?: TestClock; port?: number } = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "daysync-test-"));
   const fullEnv = {
@@ -47,7 +48,7 @@ export async function startTestServer(
   };
   const clock = options.clock ?? new TestClock();
   const parts = await buildApp(loadConfig(fullEnv), { clock });
-  await parts.app.listen({ port: 0, host: "127.0.0.1" });
+  await parts.app.listen({ port: options.port ?? 0, host: "127.0.0.1" });
   const address = parts.app.server.address();
   const port = typeof address === "object" && address ? address.port : 0;
   return {

@@ -1,4 +1,5 @@
 /** A readable device name ("Chrome 120 on Windows 10") from a User-Agent header, parsed with bowser. */
+import { parseCliUserAgent } from "@daysync/shared";
 import Bowser from "bowser";
 
 export interface DeviceName {
@@ -15,6 +16,9 @@ const FROZEN_VERSION = new Set(["Windows", "macOS"]);
 const major = (version: string | undefined) => version?.split(".")[0] ?? "";
 
 export function describeUserAgent(userAgent: string): DeviceName {
+  // The command line is named for the machine it runs on: that is what tells two terminals apart.
+  const cli = parseCliUserAgent(userAgent);
+  if (cli) return { browser: "daysync CLI", os: cli.system, name: `daysync CLI on ${cli.hostname}` };
   let browser = UNKNOWN_BROWSER;
   let os = UNKNOWN_OS;
   if (userAgent.trim()) {

@@ -1,4 +1,4 @@
-import { API, DEVICES_API, type DevicesResponse, type ServerLiveMessage } from "@daysync/shared";
+import { API, cliUserAgent, DEVICES_API, type DevicesResponse, type ServerLiveMessage } from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Device, startTestServer, type TestServer } from "../../testing/test-server.ts";
 import { describeUserAgent } from "./device-name.ts";
@@ -27,6 +27,16 @@ describe("devices", () => {
     expect(describeUserAgent(FIREFOX_ON_LINUX).name).toBe("Firefox 128 on Linux");
     expect(describeUserAgent(SAFARI_ON_IPHONE).name).toBe("Safari 17 on iOS 17.4");
     expect(describeUserAgent("").name).toBe("Unknown browser on unknown system");
+  });
+
+  it("names the command line for the machine it runs on", () => {
+    expect(describeUserAgent(cliUserAgent("1.0.0", "build-box", "Linux"))).toEqual({
+      browser: "daysync CLI",
+      os: "Linux",
+      name: "daysync CLI on build-box",
+    });
+    expect(describeUserAgent(cliUserAgent("1.0.0", "Ann's (MacBook); Pro", "macOS")).name).toBe("daysync CLI on Anns MacBook Pro");
+    expect(describeUserAgent("daysync-cli/1.0.0").name).toBe("Unknown browser on unknown system");
   });
 
   it("lists the user's signed-in devices with this one marked, and no one else's", async () => {

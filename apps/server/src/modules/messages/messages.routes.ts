@@ -1,4 +1,4 @@
-import { API, dayIdParamsSchema, type Message, searchQuerySchema, sendMessageSchema } from "@daysync/shared";
+import { API, dayIdParamsSchema, type Message, messageIdParamsSchema, searchQuerySchema, sendMessageSchema } from "@daysync/shared";
 import type { FastifyInstance } from "fastify";
 import type { RateLimit } from "../../config/config.ts";
 import { requireAuth } from "../../http/auth.ts";
@@ -35,6 +35,12 @@ export function messagesRoutes(
     const { message, day, created } = await messages.send(auth.userId, input);
     if (created) deps.onCreated?.(auth, message);
     return reply.status(created ? 201 : 200).send({ message, day });
+  });
+
+  app.get("/api/messages/:id", async (request) => {
+    const auth = requireAuth(request);
+    const { id } = parse(messageIdParamsSchema, request.params);
+    return messages.findMessage(auth.userId, id);
   });
 
   app.get(API.search, async (request) => {

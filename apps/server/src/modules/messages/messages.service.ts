@@ -44,6 +44,17 @@ export function createMessagesService(deps: { db: Db; clock: Clock; bus: EventBu
       return { day: presentDay(day), messages: messages.map(presentMessage) };
     },
 
+    /** One live message of the user with its day; an expired one is as gone as one that never existed. */
+    async findMessage(userId: string, messageId: string): Promise<{ message: Message; day: DateMessages }> {
+      const message = await repo.findMessage(db, messageId);
+      if (!message || message.user_id !== userId) throw notFound("message");
+      const since = await cutoff(userId);
+      if (since !== null && Number(message.created_at) < since) throw notFound("message");
+      const day = await repo.findDay(db, userId, message.date_message_id);
+      if (!day) throw notFound("message");
+      return { message: presentMessage(message), day: presentDay(day) };
+    },
+
     /**
      * Stores a message of the user's device day and counts it into the day summary, in one transaction.
      * The id comes from the client: sending it again returns the stored message instead of a copy, or 410

@@ -1,0 +1,117 @@
+/** `daysync get ID|last`: a text to standard output, a file downloaded under its own name (never overwriting without --force). */
+import { createWriteStream, existsSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { Readable, Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
+import { API, type Message, messageIdParamsSchema, responseSchemas } from "@daysync/shared";
+import { type ApiClient, ApiError } from "../api-client.ts";
+import type { Context } from "../context.ts";
+import { CliError, EXIT, messageGone, usageError } from "../errors.ts";
+import { formatBytes } from "../format.ts";
+import { progressBar } from "../progress.ts";
+
+export interface GetOptions {
+  output?: string;
+  force?: boolean;
+}
+
+export async function get(ctx: Context, target: string, options: GetOptions): Promise<void> {
+  const { api } = ctx.signedIn();
+  const message = target === "last" ? await lastMessage(api) : await messageById(api, target);
+  if (message.type === "text") return writeText(message.content, options);
+  await download(api, message, options);
+}
+
+async function messageById(api: ApiClient, id: string): Promise<Message> {
+  if (!messageIdParamsSchema.safeParse({ id }).success) {
+    throw usageError(`"${id}" is not a message id. Give an id from daysync ls, or last for the newest message.`);
+  }
+  try {
+    return (await api.get(API.message(id), responseSchemas.message)).message;
+  } catch (error) {
+    throw error instanceof ApiError && error.status === 404 ? messageGone(id) : error;
+  }
+}
+
+/** The newest live message: the last of the newest day that still has one. */
+async function lastMessage(api: ApiClient): Promise<Message> {
+  const { days } = await api.get(API.days, responseSchemas.days);
+  for (const day of days) {
+    const { messages } = await api.get(API.dayMessages(day.id), responseSchemas.dayMessages);
+    const last = messages.at(-1);
+    if (last) return last;
+  }
+  throw new CliError("There are no messages yet (or they have all expired).", EXIT.notFound);
+}
+
+function refuseOverwrite(target: string): CliError {
+  return new CliError(`${target} already exists. Add --force to overwrite it, or choose another name with --output PATH.`);
+}
+
+function writeText(content: string, options: GetOptions) {
+  if (!options.output || options.output === "-") {
+    process.stdout.write(process.stdout.isTTY && !content.endsWith("\n") ? `${content}\n` : content);
+    return;
+  }
+  try {
+    writeFileSync(options.output, content, { flag: options.force ? "w" : "wx" });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") throw refuseOverwrite(options.output);
+    throw new CliError(`Cannot write ${options.output}: ${(error as Error).message}`);
+  }
+}
+
+/** A file name from the server made safe to create here: no folders, no characters file systems refuse. */
+export function safeFileName(name: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is removed.
+  const cleaned = path.basename(name.replace(/\\/g, "/")).replace(/[\u0000-\u001f<>:"/\\|?*]/g, "_");
+  return cleaned === "" || cleaned === "." || cleaned === ".." ? "download" : cleaned;
+}
+
+function targetPath(output: string | undefined, filename: string): string {
+  if (!output) return safeFileName(filename);
+  if (existsSync(output) && statSync(output).isDirectory()) return path.join(output, safeFileName(filename));
+  return output;
+}
+
+async function download(api: ApiClient, message: Message, options: GetOptions): Promise<void> {
+  const toStdout = options.output === "-";
+  const target = toStdout ? "-" : targetPath(options.output, message.filename);
+  if (!toStdout && !options.force && existsSync(target)) throw refuseOverwrite(target);
+  let res: Response;
+  try {
+    res = await api.fetch("GET", message.file_url, { timeoutMs: 0 });
+  } catch (error) {
+    throw error instanceof ApiError && error.status === 404 ? messageGone(message.id) : error;
+  }
+  if (!res.body) throw new CliError(`${api.server} sent no file.`);
+  const total = Number(res.headers.get("content-length")) || 0;
+  const bar = progressBar(message.filename, total);
+  let done = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      done += chunk.length;
+      bar.update(done);
+      callback(null, chunk);
+    },
+  });
+  const partial = `${target}.daysync-part`;
+  try {
+    const body = Readable.fromWeb(res.body as WebReadableStream<Uint8Array>);
+    if (toStdout) await pipeline(body, counter, process.stdout, { end: false });
+    else await pipeline(body, counter, createWriteStream(partial));
+  } catch (error) {
+    if (!toStdout) rmSync(partial, { force: true });
+    throw new CliError(`The download of ${message.filename} failed: ${(error as Error).message}`);
+  } finally {
+    bar.stop();
+  }
+  if (toStdout) return;
+  if (!options.force && existsSync(target)) {
+    rmSync(partial, { force: true });
+    throw refuseOverwrite(target);
+  }
+  renameSync(partial, target);
+  console.log(`Saved ${target} (${formatBytes(done)}).`);
+}

@@ -1,0 +1,109 @@
+/** `daysync login` (by pairing with a signed-in device, or by password) and `daysync logout`. */
+import { hostname } from "node:os";
+import {
+  API,
+  formatShortCode,
+  LOGIN_TOKEN_TTL_MS,
+  loginSchema,
+  PAIR_ROUTE,
+  PAIRING_API,
+  pairLink,
+  responseSchemas,
+  type User,
+} from "@daysync/shared";
+import QRCode from "qrcode";
+import { ApiClient, sessionTokenOf } from "../api-client.ts";
+import type { Context } from "../context.ts";
+import { CliError, EXIT, usageError } from "../errors.ts";
+import { waitForApproval } from "../pairing-channel.ts";
+import { ask, readStdinLine } from "../prompt.ts";
+
+export interface LoginOptions {
+  password?: boolean;
+  email?: string;
+}
+
+/** A code the server said expired is replaced; after this many codes nobody is looking. */
+const MAX_CODES = 5;
+
+export async function login(ctx: Context, options: LoginOptions): Promise<void> {
+  const server = ctx.server;
+  if (!server) throw usageError("Which server? Give its address: daysync login https://daysync.example.com");
+  const api = new ApiClient(server, null);
+  const { user, token } = options.password ? await loginWithPassword(api, options.email) : await loginByPairing(api);
+  const previous = ctx.store.session(server);
+  ctx.store.saveSession(server, { token, user: { id: user.id, name: user.name, email: user.email }, signed_in_at: Date.now() });
+  // The session this terminal had before would linger in the Devices list as a second "daysync CLI".
+  if (previous && previous.token !== token) await new ApiClient(server, previous.token).send("POST", API.logout).catch(() => {});
+  console.log(`Signed in as ${user.name} (${user.email}) on ${server}.`);
+  console.log(`This terminal is listed in Devices as "daysync CLI on ${hostname()}".`);
+}
+
+async function loginByPairing(api: ApiClient): Promise<{ user: User; token: string }> {
+  for (let attempt = 1; attempt <= MAX_CODES; attempt++) {
+    const { body: request } = await api.json("POST", PAIRING_API.requests, responseSchemas.pairingRequest);
+    const link = pairLink(api.server, request.code);
+    const minutes = Math.round(request.expires_in / 60_000);
+    console.log(`\nSign in this terminal to ${api.server}\n`);
+    console.log(await QRCode.toString(link, { type: "terminal", small: true }));
+    console.log("On a phone or computer where you are signed in to Daysync, scan this code with the camera");
+    console.log(`(or Devices → Scan a code), then approve. Without a camera, open ${api.server}${PAIR_ROUTE} there and type the code:`);
+    console.log(`\n  Code: ${formatShortCode(request.short_code)}\n`);
+    console.log(`Waiting for approval (the code expires in ${minutes} min). Press Ctrl+C to cancel.`);
+
+    const outcome = await waitForApproval(api.server, request, request.expires_in + 15_000);
+    switch (outcome.type) {
+      case "approved": {
+        const { body, res } = await api.json("POST", PAIRING_API.exchange, responseSchemas.user, {
+          request_id: request.request_id,
+          secret: request.secret,
+          token: outcome.token,
+        });
+        const token = sessionTokenOf(res);
+        if (!token) throw new CliError(`${api.server} approved the sign-in but set no session.`);
+        return { user: body.user, token };
+      }
+      case "denied":
+        throw new CliError("The sign-in was denied on the other device.", EXIT.failure);
+      case "expired":
+        console.log("\nThe code expired. Here is a new one.");
+        break;
+      case "failed":
+        throw new CliError(
+          `The sign-in failed (the approval was not valid within ${LOGIN_TOKEN_TTL_MS / 1000} s). Run daysync login again.`,
+        );
+      case "lost":
+        console.log(`\nThe connection to the server was lost (${outcome.reason}). Here is a new code.`);
+        break;
+    }
+  }
+  throw new CliError("No one approved the sign-in. Run daysync login again when the other device is at hand.");
+}
+
+async function loginWithPassword(api: ApiClient, emailOption: string | undefined): Promise<{ user: User; token: string }> {
+  const interactive = process.stdin.isTTY === true;
+  let email = emailOption;
+  if (!email) {
+    if (!interactive) throw usageError("Give the email with --email; the password is then read from standard input.");
+    email = await ask("Email: ");
+  }
+  const password = interactive ? await ask("Password: ", { secret: true }) : await readStdinLine();
+  const parsed = loginSchema.safeParse({ email, password });
+  if (!parsed.success) throw usageError(parsed.error.issues.map((issue) => issue.message).join(" "));
+  const { body, res } = await api.json("POST", API.login, responseSchemas.user, parsed.data);
+  const token = sessionTokenOf(res);
+  if (!token) throw new CliError(`${api.server} accepted the password but set no session.`);
+  return { user: body.user, token };
+}
+
+export async function logout(ctx: Context): Promise<void> {
+  const { api, server } = ctx.signedIn();
+  try {
+    await api.send("POST", API.logout);
+  } catch (error) {
+    // Already ended on the server (signed out elsewhere): only the local copy is left to delete.
+    if (!(error instanceof CliError && error.exitCode === EXIT.signedOut)) throw error;
+  }
+  ctx.store.deleteSession(server);
+  console.log(`Signed out of ${server}.`);
+}

@@ -1,0 +1,68 @@
+/** `daysync send`: a text message of today from the arguments or standard input, or files with --file. */
+import { randomUUID } from "node:crypto";
+import { API, formatStoredDate, formatStoredTime, MAX_MESSAGE_LENGTH, responseSchemas, sendMessageSchema } from "@daysync/shared";
+import { type ApiClient, ApiError } from "../api-client.ts";
+import type { Context } from "../context.ts";
+import { CliError, EXIT, usageError } from "../errors.ts";
+import { printJson } from "../format.ts";
+import { readStdin } from "../prompt.ts";
+import { uploadFile } from "../upload.ts";
+
+export interface SendOptions {
+  file?: string[];
+  json?: boolean;
+}
+
+const SEND_ATTEMPTS = 3;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function send(ctx: Context, words: string[], options: SendOptions): Promise<void> {
+  const { api, session } = ctx.signedIn();
+  const files = options.file ?? [];
+  let text = words.join(" ");
+  if (!text && files.length === 0) {
+    if (process.stdin.isTTY) {
+      throw usageError(
+        "Nothing to send: give the text (daysync send TEXT), pipe it in (echo hi | daysync send), or files with --file PATH.",
+      );
+    }
+    text = await readStdin();
+    if (!text.trim()) throw usageError("Nothing to send: standard input was empty.");
+  }
+  if (text) await sendText(api, text, options.json === true);
+  for (const file of files) {
+    const sent = await uploadFile(ctx.store, api, session.user.id, file);
+    if (options.json) printJson({ message_id: sent.messageId, filename: sent.filename, size: sent.size });
+    else console.log(`Sent ${sent.filename} (${sent.sizeLabel}) as message ${sent.messageId}.`);
+  }
+}
+
+async function sendText(api: ApiClient, text: string, json: boolean): Promise<void> {
+  const now = new Date();
+  const input = sendMessageSchema.safeParse({ id: randomUUID(), content: text, date: formatStoredDate(now), time: formatStoredTime(now) });
+  if (!input.success) {
+    const tooLong = text.trim().length > MAX_MESSAGE_LENGTH;
+    throw usageError(
+      `${input.error.issues[0]?.message ?? "This text cannot be sent."}${tooLong ? " Send it as a file: daysync send --file PATH" : ""}`,
+    );
+  }
+  // The id is made here once, so a retry after a lost answer never stores the message twice.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const { body } = await api.json("POST", API.messages, responseSchemas.message, input.data);
+      if (json) printJson(body.message);
+      else console.log(`Sent message ${body.message.id} (${body.message.content.length} characters).`);
+      return;
+    } catch (error) {
+      if (attempt >= SEND_ATTEMPTS) throw error;
+      if (error instanceof ApiError && error.status === 429 && error.retryAfterSeconds) {
+        console.error(`${error.message} Waiting…`);
+        await sleep(error.retryAfterSeconds * 1000);
+      } else if (error instanceof CliError && error.exitCode === EXIT.unreachable) {
+        await sleep(500 * attempt);
+      } else {
+        throw error;
+      }
+    }
+  }
+}

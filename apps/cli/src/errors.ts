@@ -1,0 +1,64 @@
+/** Errors the command line explains to a person, each with the exit code scripts can test for. */
+
+/** Exit codes, documented in the README's command-line section. */
+export const EXIT = {
+  ok: 0,
+  failure: 1,
+  usage: 2,
+  /** Not signed in, or this device's session was ended (signed out elsewhere, expired). */
+  signedOut: 3,
+  unreachable: 4,
+  /** The message or file does not exist (any more): expired, deleted or never there. */
+  notFound: 5,
+  tooLarge: 6,
+  interrupted: 130,
+} as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: ExitCode = EXIT.failure,
+  ) {
+    super(message);
+  }
+}
+
+export const usageError = (message: string) => new CliError(message, EXIT.usage);
+
+export const notSignedIn = (server: string | undefined) =>
+  new CliError(
+    server
+      ? `Not signed in to ${server}. Sign in with: daysync login ${server}`
+      : "Not signed in. Sign in with: daysync login SERVER_URL (for example daysync login https://daysync.example.com)",
+    EXIT.signedOut,
+  );
+
+export const signedOut = (server: string) =>
+  new CliError(
+    `This device was signed out of ${server}: its session was ended from another device, or it expired. Sign in again with: daysync login ${server}`,
+    EXIT.signedOut,
+  );
+
+/** `cause` is the network error's code or text, e.g. ECONNREFUSED. */
+export const unreachable = (server: string, cause: string) =>
+  new CliError(
+    `Cannot reach the Daysync server at ${server} (${cause}). Check that it is running and the address is right, or choose another with --server or DAYSYNC_SERVER.`,
+    EXIT.unreachable,
+  );
+
+export const messageGone = (id: string) =>
+  new CliError(`No message ${id}: it has expired, or it never existed. See today's messages with: daysync ls`, EXIT.notFound);
+
+/** The network-level reason of a failed fetch or socket, as short as the system gives it. */
+export function networkCause(error: unknown): string {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && code) return code;
+    if (current.cause === undefined) return current.message;
+    current = current.cause;
+  }
+  return String(current);
+}

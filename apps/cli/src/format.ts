@@ -1,0 +1,56 @@
+/** How the command line shows things: sizes, dates, columns, and JSON for scripts. */
+import { formatTimeLeft, type Message, parseStoredDate } from "@daysync/shared";
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ["KiB", "MiB", "GiB", "TiB"];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value < 10 ? +value.toFixed(1) : Math.round(value)} ${units[unit]}`;
+}
+
+/** One JSON document per line: what scripts read (`--json`). */
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value)}\n`);
+}
+
+/** Columns padded to their widest cell; the last column is not padded. */
+export function printTable(header: string[], rows: string[][]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
+      .join("  ")
+      .trimEnd();
+  console.log(line(header));
+  for (const row of rows) console.log(line(row));
+}
+
+/** The first line of a text, cut to `max` characters, for a one-line listing. */
+export function preview(text: string, max = 60): string {
+  const first = text.split(/\r?\n/, 1)[0] ?? "";
+  const more = first.length < text.trimEnd().length;
+  return first.length > max ? `${first.slice(0, max - 1)}…` : more ? `${first} …` : first;
+}
+
+/** What a message is in one line: its text, or its file name. */
+export const describeMessage = (message: Message) => (message.type === "text" ? preview(message.content) : message.filename);
+
+/** When a message disappears (ms since the epoch), or null when the plan keeps it without limit. */
+export function expiresAt(message: Message, retentionMinutes: number | null): number | null {
+  return retentionMinutes === null ? null : message.timestamps + retentionMinutes * 60_000;
+}
+
+export const timeLeftLabel = (expires: number | null, now: number) => (expires === null ? "unlimited" : formatTimeLeft(expires - now));
+
+/** "dd/MM/yyyy" typed by a person → the stored "M/d/yyyy", or null when it is not a date. */
+export function parseDisplayDate(text: string): string | null {
+  const m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text.trim());
+  if (!m) return null;
+  const stored = `${Number(m[2])}/${Number(m[1])}/${m[3]}`;
+  return parseStoredDate(stored) ? stored : null;
+}

@@ -1,0 +1,43 @@
+/** The waiting side of pairing: this terminal's own channel (/api/pair/live) on which it hears the outcome once. */
+import { PAIRING_API, type PairServerMessage, pairServerMessageSchema } from "@daysync/shared";
+import WebSocket from "ws";
+import { USER_AGENT } from "./api-client.ts";
+
+export type PairingOutcome = Exclude<PairServerMessage, { type: "waiting" }> | { type: "lost"; reason: string };
+
+/** Resolves with the outcome; "lost" when the channel closes first or stays silent past `deadlineMs`. */
+export function waitForApproval(
+  server: string,
+  request: { request_id: string; secret: string },
+  deadlineMs: number,
+): Promise<PairingOutcome> {
+  return new Promise((resolve) => {
+    // No Origin header: the server allows clients that are not browsers.
+    const socket = new WebSocket(`${server.replace(/^http/, "ws")}${PAIRING_API.live}`, { headers: { "user-agent": USER_AGENT } });
+    let settled = false;
+    const settle = (outcome: PairingOutcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.removeAllListeners();
+      socket.on("error", () => {});
+      if (socket.readyState === WebSocket.OPEN || socket.readyState === WebSocket.CONNECTING) socket.terminate();
+      resolve(outcome);
+    };
+    const timer = setTimeout(() => settle({ type: "lost", reason: "no answer from the server" }), deadlineMs);
+    socket.on("open", () => socket.send(JSON.stringify({ type: "wait", request_id: request.request_id, secret: request.secret })));
+    socket.on("message", (raw) => {
+      let frame: unknown;
+      try {
+        frame = JSON.parse(String(raw));
+      } catch {
+        return;
+      }
+      const parsed = pairServerMessageSchema.safeParse(frame);
+      if (parsed.success && parsed.data.type !== "waiting") settle(parsed.data);
+    });
+    socket.on("unexpected-response", (_req, res) => settle({ type: "lost", reason: `the server answered ${res.statusCode}` }));
+    socket.on("error", (error) => settle({ type: "lost", reason: error.message }));
+    socket.on("close", (code) => settle({ type: "lost", reason: `the channel closed (${code})` }));
+  });
+}

@@ -1,0 +1,101 @@
+/** The `daysync` command tree: one subcommand per task, each with its own --help. A command's code loads only when it runs. */
+import { Command, Option } from "commander";
+import packageJson from "../package.json" with { type: "json" };
+import { Context, type GlobalOptions } from "./context.ts";
+
+const EXIT_CODES_HELP = `
+Exit codes: 0 done, 1 failed, 2 wrong usage, 3 not signed in or signed out, 4 server unreachable,
+5 message expired or missing, 6 file too large for the plan, 130 interrupted.`;
+
+export function buildProgram(): Command {
+  const program = new Command("daysync")
+    .description("Move text, links and files between your own devices, kept per calendar day.")
+    .version(packageJson.version)
+    .addOption(new Option("-s, --server <url>", "the Daysync server (default: the last one signed in to)").env("DAYSYNC_SERVER"))
+    .showHelpAfterError("(run daysync --help, or daysync COMMAND --help, for the usage)")
+    .addHelpText("after", EXIT_CODES_HELP)
+    .exitOverride();
+
+  /** The command's context, from the options every command inherits. */
+  const context = (command: Command, serverArgument?: string) => new Context(command.optsWithGlobals<GlobalOptions>(), serverArgument);
+
+  program
+    .command("login")
+    .description("sign this terminal in: shows a QR code and a short code to approve on a signed-in phone or browser")
+    .argument("[server_url]", "the Daysync server, e.g. https://daysync.example.com")
+    .option("--password", "sign in with email and password instead (the password is read without echo, or from standard input)")
+    .option("--email <email>", "the email for --password")
+    .action(async (serverUrl: string | undefined, options, command: Command) =>
+      (await import("./commands/login.ts")).login(context(command, serverUrl), options),
+    );
+
+  program
+    .command("logout")
+    .description("end this terminal's session on the server and forget it here")
+    .action(async (_options, command: Command) => (await import("./commands/login.ts")).logout(context(command)));
+
+  program
+    .command("send")
+    .description("send a text message of today (from the arguments or standard input), or files with --file")
+    .argument("[text...]", "the text; read from standard input when there is none")
+    .option("-f, --file <path...>", "upload these files (resumable: run the same command again after an interruption)")
+    .option("--json", "print what was sent as JSON")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  daysync send 'see you at 8'\n  echo hi | daysync send\n  daysync send < notes.txt\n  daysync send --file photo.jpg report.pdf",
+    )
+    .action(async (text: string[], options, command: Command) =>
+      (await import("./commands/send.ts")).send(context(command), text, options),
+    );
+
+  program
+    .command("ls")
+    .description("list the messages of a day (default today) with time, type, size and time left")
+    .option("-d, --day <DD/MM/YYYY>", "the day to list")
+    .option("--json", "print a JSON array of messages")
+    .action(async (options, command: Command) => (await import("./commands/list.ts")).listDay(context(command), options));
+
+  program
+    .command("days")
+    .description("list the days that have messages, newest first")
+    .option("--json", "print a JSON array of days")
+    .action(async (options, command: Command) => (await import("./commands/list.ts")).listDays(context(command), options));
+
+  program
+    .command("search")
+    .description("find live text messages containing TEXT")
+    .argument("<text...>", "what to look for")
+    .option("--json", "print a JSON array of results")
+    .action(async (text: string[], options, command: Command) =>
+      (await import("./commands/list.ts")).search(context(command), text, options),
+    );
+
+  program
+    .command("get")
+    .description("print a text message, or download a file message under its own name")
+    .argument("<id>", 'a message id from "daysync ls", or "last" for the newest message')
+    .option("-o, --output <path>", "write here instead (a folder keeps the original name; - is standard output)")
+    .option("--force", "overwrite a file that exists")
+    .action(async (id: string, options, command: Command) => (await import("./commands/get.ts")).get(context(command), id, options));
+
+  program
+    .command("watch")
+    .description("print each new message as it arrives (resumes after a dropped connection: nothing missed, nothing twice)")
+    .option("--copy", "put each new text into the system clipboard")
+    .option("--json", "print one JSON object per line")
+    .option("--exec <command>", "run this shell command for each new message, the message on its standard input")
+    .action(async (options, command: Command) => (await import("./commands/watch.ts")).watch(context(command), options));
+
+  const devices = program
+    .command("devices")
+    .description("list the signed-in devices of your account")
+    .option("--json", "print a JSON array of devices")
+    .action(async (options, command: Command) => (await import("./commands/devices.ts")).listDevices(context(command), options));
+  devices
+    .command("rm")
+    .description("sign a device out (it needs to sign in again)")
+    .argument("<id>", 'the device id from "daysync devices" (or its first characters)')
+    .action(async (id: string, _options, command: Command) => (await import("./commands/devices.ts")).removeDevice(context(command), id));
+
+  return program;
+}

@@ -1,0 +1,105 @@
+/** Runs the real `daysync` binary as a child process, the way a person's shell would, with its own config directory. */
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const BIN = fileURLToPath(new URL("../bin/daysync.js", import.meta.url));
+
+/** Every folder a test file makes lives under one, which it removes with `removeTempDirs` after all its tests. */
+const scratch = mkdtempSync(path.join(tmpdir(), "daysync-cli-tests-"));
+export const tempDir = (name: string) => mkdtempSync(path.join(scratch, `${name}-`));
+export const removeTempDirs = () => rmSync(scratch, { recursive: true, force: true });
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** A terminal of its own: a config directory, a server, and environment variables for each run. */
+export class Terminal {
+  readonly configDir = tempDir("config");
+  constructor(
+    public server: string,
+    readonly env: Record<string, string> = {},
+  ) {}
+
+  private environment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+    // No display: the clipboard is what the test says it is. No DAYSYNC_* from the shell running the tests.
+    const inherited = Object.fromEntries(
+      Object.entries(process.env).filter(([k]) => !k.startsWith("DAYSYNC_") && !["DISPLAY", "WAYLAND_DISPLAY"].includes(k)),
+    );
+    return { ...inherited, DAYSYNC_CONFIG_DIR: this.configDir, DAYSYNC_SERVER: this.server, ...this.env, ...extra };
+  }
+
+  /** Starts `daysync ARGS`; the caller reads and ends it. */
+  spawn(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}): CliProcess {
+    const child = spawn(process.execPath, [BIN, ...args], { env: this.environment(options.env), cwd: options.cwd });
+    return new CliProcess(child);
+  }
+
+  /** Runs `daysync ARGS` to the end, `input` on its standard input (closed right away when there is none). */
+  async run(args: string[], options: { input?: string | Buffer; env?: Record<string, string>; cwd?: string } = {}): Promise<CliResult> {
+    const cli = this.spawn(args, options);
+    cli.child.stdin.end(options.input ?? "");
+    const code = await cli.exited;
+    return { code, stdout: cli.stdout, stderr: cli.stderr };
+  }
+}
+
+export class CliProcess {
+  stdout = "";
+  stderr = "";
+  readonly exited: Promise<number | null>;
+  private waiters: Array<() => void> = [];
+
+  constructor(readonly child: ChildProcessWithoutNullStreams) {
+    child.stdout.on("data", (chunk: Buffer) => {
+      this.stdout += chunk.toString();
+      for (const w of this.waiters) w();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      this.stderr += chunk.toString();
+      for (const w of this.waiters) w();
+    });
+    this.exited = new Promise((resolve) => child.on("close", (code) => resolve(code)));
+  }
+
+  /** Resolves with the first match of `pattern` in standard output (or error, with `stream`), failing after `timeoutMs`. */
+  waitFor(pattern: RegExp, options: { stream?: "stdout" | "stderr"; timeoutMs?: number } = {}): Promise<RegExpMatchArray> {
+    const stream = options.stream ?? "stdout";
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const match = this[stream].match(pattern);
+        if (!match) return false;
+        clearTimeout(timer);
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        resolve(match);
+        return true;
+      };
+      const waiter = () => void check();
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        reject(
+          new Error(`no ${pattern} in ${stream} after ${options.timeoutMs ?? 10_000} ms; stdout: ${this.stdout}\nstderr: ${this.stderr}`),
+        );
+      }, options.timeoutMs ?? 10_000);
+      if (!check()) this.waiters.push(waiter);
+    });
+  }
+
+  /** Lines of standard output parsed as JSON (for --json). */
+  jsonLines<T = Record<string, unknown>>(): T[] {
+    return this.stdout
+      .split("\n")
+      .filter((line) => line.trim().startsWith("{"))
+      .map((line) => JSON.parse(line) as T);
+  }
+
+  kill(signal: NodeJS.Signals = "SIGTERM") {
+    this.child.kill(signal);
+    return this.exited;
+  }
+}

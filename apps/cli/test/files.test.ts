@@ -1,0 +1,137 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import type { Message } from "@daysync/shared";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Device, startTestServer, type TestServer } from "../../server/src/testing/test-server.ts";
+import { removeTempDirs, tempDir } from "./cli-process.ts";
+import { registerBrowser, signedInTerminal } from "./sign-in.ts";
+import { StallProxy } from "./stall-proxy.ts";
+
+const MiB = 1024 * 1024;
+
+let server: TestServer;
+let proxy: StallProxy;
+let browser: Device;
+let work: string;
+beforeAll(async () => {
+  server = await startTestServer({ FREE_MAX_FILE_BYTES: String(3 * MiB) });
+  proxy = await StallProxy.start(server.url);
+  browser = await registerBrowser(server.url, "ann@example.com");
+  work = tempDir("files");
+});
+afterAll(async () => {
+  await proxy.close();
+  await server.close();
+  removeTempDirs();
+});
+
+async function until(condition: () => boolean, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Bytes the server holds of an upload that is under way (tus file store: one file per upload id). */
+function storedBytes(): number {
+  const dir = path.join(server.dataDir, "files");
+  return Math.max(0, ...readdir(dir).map((f) => statSync(path.join(dir, f)).size));
+}
+const readdir = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((f) => !f.endsWith(".json")) : []);
+
+describe("daysync send --file and get", () => {
+  it("an upload killed halfway resumes at the server's offset, and get downloads identical bytes", async () => {
+    const terminal = await signedInTerminal(proxy.url, "ann@example.com");
+    const file = path.join(work, "backup.bin");
+    const bytes = randomBytes(2 * MiB);
+    writeFileSync(file, bytes);
+
+    // The network hangs after 1 MiB; the command is killed as by a power cut.
+    proxy.stallAfter = MiB;
+    const first = terminal.spawn(["send", "--file", file]);
+    await until(() => storedBytes() === MiB);
+    await first.kill("SIGKILL");
+
+    const kept = JSON.parse(readFileSync(path.join(terminal.configDir, "uploads.json"), "utf8")) as Record<string, { uploadUrl: string }>;
+    const uploadUrl = Object.values(kept)[0]?.uploadUrl ?? "";
+    await until(() => storedBytes() === MiB);
+    const head = await browser.raw("HEAD", new URL(uploadUrl).pathname, { headers: { "tus-resumable": "1.0.0" } });
+    expect(head.headers.get("upload-offset")).toBe(String(MiB));
+
+    // The same command again sends only the rest.
+    proxy.stallAfter = null;
+    proxy.patchBytes = 0;
+    const again = await terminal.run(["send", "--file", file, "--json"]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(proxy.patchBytes).toBe(bytes.length - MiB);
+    const sent = JSON.parse(again.stdout) as { message_id: string; filename: string; size: number };
+    expect(sent).toMatchObject({ filename: "backup.bin", size: bytes.length });
+    expect(existsSync(path.join(terminal.configDir, "uploads.json"))).toBe(false);
+
+    // Downloaded under its own name into the working directory, byte for byte.
+    const downloads = tempDir("get");
+    const get = await terminal.run(["get", sent.message_id], { cwd: downloads });
+    expect(get.code, get.stderr).toBe(0);
+    expect(get.stdout).toContain("Saved backup.bin (2 MiB).");
+    expect(readFileSync(path.join(downloads, "backup.bin")).equals(bytes)).toBe(true);
+
+    // Never over an existing file without --force.
+    writeFileSync(path.join(downloads, "backup.bin"), "mine");
+    const refused = await terminal.run(["get", "last"], { cwd: downloads });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("backup.bin already exists. Add --force to overwrite it, or choose another name with --output PATH.");
+    expect(readFileSync(path.join(downloads, "backup.bin"), "utf8")).toBe("mine");
+    const forced = await terminal.run(["get", "last", "--force", "--output", path.join(downloads, "backup.bin")]);
+    expect(forced.code).toBe(0);
+    expect(readFileSync(path.join(downloads, "backup.bin")).equals(bytes)).toBe(true);
+  });
+
+  it("Ctrl+C stops an upload with exit code 130; run again, it survives a dropped connection on its own", async () => {
+    const terminal = await signedInTerminal(proxy.url, "ann@example.com");
+    const file = path.join(work, "video.bin");
+    const bytes = randomBytes(2 * MiB);
+    writeFileSync(file, bytes);
+
+    proxy.patchBytes = 0;
+    proxy.stallAfter = MiB / 2;
+    const first = terminal.spawn(["send", "--file", file]);
+    await until(() => proxy.patchBytes === MiB / 2);
+    expect(await first.kill("SIGINT")).toBe(130);
+    expect(first.stderr).toContain("Interrupted. Run the same command again to resume video.bin where it stopped.");
+
+    proxy.stallAfter = null;
+    proxy.patchBytes = 0;
+    proxy.dropAt = MiB / 2;
+    const again = await terminal.run(["send", "--file", file, "--json"]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain("video.bin: the connection was interrupted; resuming…");
+    const { message_id } = JSON.parse(again.stdout) as { message_id: string };
+    const copy = path.join(tempDir("get"), "copy.bin");
+    expect((await terminal.run(["get", message_id, "--output", copy])).code).toBe(0);
+    expect(readFileSync(copy).equals(bytes)).toBe(true);
+  });
+
+  it("a file too large for the plan is refused before any byte is sent, with exit code 6", async () => {
+    const terminal = await signedInTerminal(server.url, "ann@example.com");
+    const file = path.join(work, "too-big.bin");
+    writeFileSync(file, Buffer.alloc(3 * MiB + 1));
+    const out = await terminal.run(["send", "--file", file]);
+    expect(out.code).toBe(6);
+    expect(out.stderr).toContain("too-big.bin is too large (3 MiB): your plan allows files up to 3 MiB.");
+    const missing = await terminal.run(["send", "--file", path.join(work, "nope.txt")]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("No such file:");
+  });
+
+  it("ls lists an uploaded file with its name and size", async () => {
+    const terminal = await signedInTerminal(server.url, "ann@example.com");
+    const file = path.join(work, "note.txt");
+    writeFileSync(file, "a small file");
+    const sent = await terminal.run(["send", "--file", file, "--json"]);
+    const { message_id } = JSON.parse(sent.stdout) as { message_id: string };
+    const listed = JSON.parse((await terminal.run(["ls", "--json"])).stdout) as (Message & { size: number })[];
+    expect(listed.find((m) => m.id === message_id)).toMatchObject({ type: "file", filename: "note.txt", size: 12 });
+  });
+});

@@ -1,0 +1,136 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { API, DEVICES_API, type DevicesResponse } from "@daysync/shared";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Device, startTestServer, type TestServer, textMessage } from "../../server/src/testing/test-server.ts";
+import type { WatchedMessage } from "../src/commands/watch.ts";
+import { type CliProcess, removeTempDirs, type Terminal, tempDir } from "./cli-process.ts";
+import { registerBrowser, signedInTerminal } from "./sign-in.ts";
+
+let server: TestServer;
+let browser: Device;
+let terminal: Terminal;
+beforeAll(async () => {
+  server = await startTestServer();
+  browser = await registerBrowser(server.url, "ann@example.com");
+  terminal = await signedInTerminal(server.url, "ann@example.com");
+});
+afterAll(async () => {
+  await server.close();
+  removeTempDirs();
+});
+
+async function send(content: string) {
+  // A second apart, as typed messages are: the catch-up after a reset goes by creation time.
+  server.clock.advance(1000);
+  const res = await browser.post(API.messages, textMessage(content, server.clock.now()));
+  expect(res.status).toBe(201);
+}
+
+async function startWatching(args: string[], env: Record<string, string> = {}): Promise<CliProcess> {
+  const cli = terminal.spawn(["watch", ...args], { env });
+  await cli.waitFor(/Watching for new messages/, { stream: "stderr" });
+  return cli;
+}
+
+const contents = (cli: CliProcess) => cli.jsonLines<WatchedMessage>().map((m) => m.content);
+
+async function waitForLines(cli: CliProcess, count: number) {
+  await cli.waitFor(new RegExp(`^(\\{.*\\}\\n){${count}}`), { timeoutMs: 15_000 });
+}
+
+describe("daysync watch", () => {
+  it("--json prints what a browser sends, and resumes after a server restart with nothing missed or doubled", async () => {
+    const cli = await startWatching(["--json"]);
+    await send("one");
+    await send("two");
+    await waitForLines(cli, 2);
+
+    const { dataDir, clock } = server;
+    const port = Number(new URL(server.url).port);
+    await server.close({ keepData: true });
+    await cli.waitFor(/connection to .* was lost \(.+\); reconnecting/, { stream: "stderr" });
+    const down = await terminal.run(["ls"]);
+    expect(down.code).toBe(4);
+    expect(down.stderr).toContain(`Cannot reach the Daysync server at ${server.url}`);
+
+    server = await startTestServer({}, { dataDir, clock, port });
+    // Sent while the terminal is still away or reconnecting: they come by replay or live, each once.
+    await send("three");
+    await send("four");
+    await waitForLines(cli, 4);
+    await send("five");
+    await waitForLines(cli, 5);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(contents(cli)).toEqual(["one", "two", "three", "four", "five"]);
+    expect(cli.stderr).toContain("Reconnected.");
+    const seqs = cli.jsonLines<WatchedMessage>().map((m) => m.seq ?? 0);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    expect(new Set(seqs).size).toBe(5);
+    expect(await cli.kill("SIGTERM")).toBe(0);
+
+    // What arrives while no watch runs is printed by the next one, and nothing from before.
+    await send("while away");
+    const next = await startWatching(["--json"]);
+    await waitForLines(next, 1);
+    await send("six");
+    await waitForLines(next, 2);
+    expect(contents(next)).toEqual(["while away", "six"]);
+    await next.kill();
+  });
+
+  it("--exec runs a command for each message with the text on its standard input, one at a time", async () => {
+    const out = path.join(tempDir("exec"), "out.txt");
+    const cli = await startWatching(["--exec", `printf '%s:' "$DAYSYNC_MESSAGE_TYPE" >> '${out}'; cat >> '${out}'; echo >> '${out}'`]);
+    await send("first line\nsecond line");
+    await send("https://example.com");
+    await cli.waitFor(/example\.com/);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(readFileSync(out, "utf8")).toBe("text:first line\nsecond line\ntext:https://example.com\n");
+    await cli.kill();
+  });
+
+  it("--copy puts each new text into the clipboard (DAYSYNC_CLIPBOARD_COMMAND stands in for the system's here)", async () => {
+    const clip = path.join(tempDir("clip"), "clipboard.txt");
+    const cli = await startWatching(["--copy"], { DAYSYNC_CLIPBOARD_COMMAND: `cat > '${clip}'` });
+    await send("s3cret-password");
+    await cli.waitFor(/s3cret-password/);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(readFileSync(clip, "utf8")).toBe("s3cret-password");
+    await cli.kill();
+  });
+
+  it.runIf(process.platform === "linux")("--copy without any clipboard (no display server) fails at once with a clear error", async () => {
+    const out = await terminal.run(["watch", "--copy"]);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain("No clipboard here: this system has no display server");
+    expect(out.stderr).toContain("DAYSYNC_CLIPBOARD_COMMAND");
+  });
+
+  it("when the change log no longer reaches its position (reset), it catches up over HTTP, each message once", async () => {
+    const cli = await startWatching(["--json"]);
+    await send("before");
+    await waitForLines(cli, 1);
+    await cli.kill();
+    await send("while away 1");
+    await send("while away 2");
+    // As the sweeper prunes a log older than the retention.
+    await server.db.deleteFrom("user_events").execute();
+
+    const next = await startWatching(["--json"]);
+    await waitForLines(next, 2);
+    await send("after");
+    await waitForLines(next, 3);
+    expect(contents(next)).toEqual(["while away 1", "while away 2", "after"]);
+    expect(next.jsonLines<WatchedMessage>().map((m) => m.seq === null)).toEqual([true, true, false]);
+    await next.kill();
+  });
+
+  it("stops with exit code 3 when this device is signed out from another device", async () => {
+    const cli = await startWatching([]);
+    const own = JSON.parse((await terminal.run(["devices", "--json"])).stdout) as DevicesResponse["devices"];
+    await browser.request("DELETE", DEVICES_API.one(own.find((d) => d.current)?.id ?? ""));
+    expect(await cli.exited).toBe(3);
+    expect(cli.stderr).toContain("This device was signed out");
+  });
+});
