@@ -50,7 +50,7 @@ export function createMessagesService(deps: { db: Db; clock: Clock; bus: EventBu
       if (!message || message.user_id !== userId) throw notFound("message");
       const since = await cutoff(userId);
       if (since !== null && Number(message.created_at) < since) throw notFound("message");
-      const day = await repo.findDay(db, userId, message.date_message_id);
+      const [day] = await repo.liveDays(db, userId, since, [message.date_message_id]);
       if (!day) throw notFound("message");
       return { message: presentMessage(message), day: presentDay(day) };
     },
