@@ -73,7 +73,12 @@ export const uploadMetadataSchema = z.object({
     .min(1, "filename is required.")
     .max(255, "A file name is at most 255 characters.")
     .refine((name) => !/\p{Cc}/u.test(name), "filename must not contain line breaks or other control characters."),
-  filetype: z.string().max(255).default(""),
+  /** tus sends an empty value as a key alone, read as null: a browser has no type for many files. */
+  filetype: z
+    .string()
+    .max(255, "filetype is at most 255 characters.")
+    .nullish()
+    .transform((type) => type ?? ""),
   message_id: z.uuid("message_id must be a UUID."),
   date: storedDate,
   time: storedTime,

@@ -20,6 +20,12 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe("what an upload may declare", () => {
+  it("accepts a file the browser gave no type, whose filetype tus sends as a key without a value", async () => {
+    const header = metadata("notes.unknownext", server.clock.now()).header.replace(/filetype [^,]*/, "filetype");
+    const { res } = await create(device, 10, header);
+    expect(res.status, await res.clone().text()).toBe(201);
+  });
+
   it("refuses a file name with line breaks or other control characters with a 400 naming filename", async () => {
     for (const name of ["two\r\nlines.txt", "nul\u0000.txt", "bell\u0007.txt", "tab\there.txt", "del\u007f.txt", "c1\u0085.txt"]) {
       const { res } = await create(device, 10, metadata(name, server.clock.now()).header);
