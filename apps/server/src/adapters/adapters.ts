@@ -1,0 +1,52 @@
+/** Picks, from config, what processes share: in memory for one process, Redis (REDIS_URL) for several. */
+import type { Locker } from "@tus/server";
+import { Redis } from "ioredis";
+import type { Config } from "../config/config.ts";
+import { createInProcessBus, type EventBus } from "../events/event-bus.ts";
+import { createRedisBus } from "../events/redis-bus.ts";
+import { createInProcessLocks, createRedisLocks, type Locks } from "./locks.ts";
+import { createSharedTusLocker } from "./tus-locker.ts";
+
+export interface Adapters {
+  bus: EventBus;
+  locks: Locks;
+  /** tus's upload locker; undefined: tus's own, in memory. */
+  tusLocker: Locker | undefined;
+  /** The store of @fastify/rate-limit; undefined: in memory. */
+  rateLimitStore: { redis: Redis; nameSpace: string } | undefined;
+  close(): Promise<void>;
+}
+
+export async function createAdapters(
+  config: Pick<Config, "redis">,
+  onError: (error: unknown) => void = (error) => console.error(error),
+): Promise<Adapters> {
+  if (!config.redis) {
+    return {
+      bus: createInProcessBus(),
+      locks: createInProcessLocks(),
+      tusLocker: undefined,
+      rateLimitStore: undefined,
+      close: async () => {},
+    };
+  }
+  const { url, prefix } = config.redis;
+  const redis = new Redis(url);
+  const subscriber = new Redis(url);
+  redis.on("error", onError);
+  subscriber.on("error", onError);
+  const bus = await createRedisBus({ publisher: redis, subscriber, prefix, onError });
+  const locks = createRedisLocks(redis, prefix);
+  const tusLocker = createSharedTusLocker(locks, bus);
+  return {
+    bus,
+    locks,
+    tusLocker,
+    rateLimitStore: { redis, nameSpace: `${prefix}rate:` },
+    async close() {
+      tusLocker.close();
+      await bus.close();
+      await Promise.all([redis.quit(), subscriber.quit()]);
+    },
+  };
+}
