@@ -1,0 +1,36 @@
+import { API } from "@daysync/shared";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { appendChange } from "../events/changes.repository.ts";
+import { Device, startTestServer, type TestServer, textMessage } from "../testing/test-server.ts";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ LIVE_SEQ_CHECK_MS: "200" });
+});
+afterAll(() => server.close());
+
+describe("changes the bus lost", () => {
+  it("reach an open device within seconds, once each and in order, from the database", async () => {
+    const d = new Device(server.url);
+    const user = await d.register("Lou", "lou@example.com");
+    const live = await d.live();
+    await live.waitFor((r) => r.some((m) => m.type === "ready"));
+    const ready = live.received.find((m) => m.type === "ready");
+    const start = ready?.type === "ready" ? ready.seq : 0;
+
+    // Written as another process would, whose bus message never arrived here.
+    const seq = await server.db
+      .transaction()
+      .execute((trx) => appendChange(trx, user.id, "user.updated", user.id, server.clock.now()));
+    await live.waitFor((r) => r.some((m) => m.type === "event" && m.seq === seq), 2000);
+    expect(live.events().find((e) => e.seq === seq)?.event).toMatchObject({ kind: "user.updated", user: { id: user.id } });
+
+    // What the bus does deliver afterwards follows on, and nothing arrives twice.
+    await d.post(API.messages, textMessage("after the gap", server.clock.now()));
+    await live.waitFor((r) => r.some((m) => m.type === "event" && m.event.kind === "message.created"));
+    await new Promise((r) => setTimeout(r, 500));
+    const seqs = live.events().map((e) => e.seq);
+    expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => start + 1 + i));
+    live.close();
+  });
+});
