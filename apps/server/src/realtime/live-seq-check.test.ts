@@ -19,9 +19,7 @@ describe("changes the bus lost", () => {
     const start = ready?.type === "ready" ? ready.seq : 0;
 
     // Written as another process would, whose bus message never arrived here.
-    const seq = await server.db
-      .transaction()
-      .execute((trx) => appendChange(trx, user.id, "user.updated", user.id, server.clock.now()));
+    const seq = await server.db.transaction().execute((trx) => appendChange(trx, user.id, "user.updated", user.id, server.clock.now()));
     await live.waitFor((r) => r.some((m) => m.type === "event" && m.seq === seq), 2000);
     expect(live.events().find((e) => e.seq === seq)?.event).toMatchObject({ kind: "user.updated", user: { id: user.id } });
 
