@@ -31,10 +31,27 @@ export async function createAdapters(
     };
   }
   const { url, prefix } = config.redis;
-  const redis = new Redis(url);
-  const subscriber = new Redis(url);
-  redis.on("error", onError);
-  subscriber.on("error", onError);
+  // Connected before the server starts, so a wrong REDIS_URL stops the boot instead of hanging it; later drops reconnect.
+  const redis = new Redis(url, { lazyConnect: true });
+  const subscriber = new Redis(url, { lazyConnect: true });
+  let firstError: unknown;
+  const remember = (error: unknown) => {
+    firstError ??= error;
+  };
+  redis.on("error", remember);
+  subscriber.on("error", remember);
+  try {
+    await Promise.all([redis.connect(), subscriber.connect()]);
+  } catch (error) {
+    redis.disconnect();
+    subscriber.disconnect();
+    const cause = firstError ?? error;
+    throw new Error(`REDIS_URL: cannot connect to Redis (${cause instanceof Error ? cause.message : String(cause)})`);
+  }
+  for (const connection of [redis, subscriber]) {
+    connection.off("error", remember);
+    connection.on("error", onError);
+  }
   const bus = await createRedisBus({ publisher: redis, subscriber, prefix, onError });
   const locks = createRedisLocks(redis, prefix);
   const tusLocker = createSharedTusLocker(locks, bus);
