@@ -1,6 +1,7 @@
-import { API } from "@daysync/shared";
+import { API, DEVICES_API, type DeviceListItem, LIVE_CLOSE } from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appendChange } from "../events/changes.repository.ts";
+import { deleteDeviceRow } from "../modules/devices/devices.repository.ts";
 import { Device, startTestServer, type TestServer, textMessage } from "../testing/test-server.ts";
 
 let server: TestServer;
@@ -30,5 +31,27 @@ describe("changes the bus lost", () => {
     const seqs = live.events().map((e) => e.seq);
     expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => start + 1 + i));
     live.close();
+  });
+
+  it("close the socket of a device signed out elsewhere, when the notice was lost", async () => {
+    const phone = new Device(server.url);
+    const user = await phone.register("Kim", "kim@example.com");
+    const laptop = new Device(server.url);
+    await laptop.login("kim@example.com");
+    const devices = await phone.get<{ devices: DeviceListItem[] }>(DEVICES_API.list);
+    const phoneSession = devices.body.devices.find((d) => d.current)?.id ?? "";
+    const phoneLive = await phone.live();
+    const laptopLive = await laptop.live();
+    await phoneLive.waitFor((r) => r.some((m) => m.type === "ready"));
+    await laptopLive.waitFor((r) => r.some((m) => m.type === "ready"));
+
+    // The sign-out as another process writes it, without its bus messages.
+    await server.db.transaction().execute(async (trx) => {
+      await deleteDeviceRow(trx, user.id, phoneSession);
+      await appendChange(trx, user.id, "device.signed_out", phoneSession, server.clock.now());
+    });
+    expect(await phoneLive.waitForClose(2000)).toBe(LIVE_CLOSE.sessionRevoked);
+    await laptopLive.waitFor((r) => r.some((m) => m.type === "event" && m.event.kind === "device.signed_out"), 2000);
+    laptopLive.close();
   });
 });

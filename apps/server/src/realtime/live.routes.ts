@@ -134,7 +134,12 @@ export function liveRoutes(
         });
       };
       const send = (message: ServerLiveMessage) => {
-        if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+        if (socket.readyState !== socket.OPEN) return;
+        socket.send(JSON.stringify(message));
+        // Signed out on another process whose notice the bus lost: the change log says so too.
+        if (message.type === "event" && message.event.kind === "device.signed_out" && message.event.id === sessionId) {
+          socket.close(LIVE_CLOSE.sessionRevoked, "Signed out");
+        }
       };
 
       const isOpen = () => socket.readyState === socket.OPEN;
