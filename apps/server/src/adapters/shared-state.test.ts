@@ -1,7 +1,8 @@
 /** Two server processes (two apps here, one Redis and one database): what one does, the other sees. */
-import { API, LIVE_CLOSE, type Message, type User } from "@daysync/shared";
+import { API, LIVE_CLOSE, type Message, PAIRING_API, type PairingRequestCreated, type User } from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAdmin } from "../admin.ts";
+import { PairWaiter } from "../testing/pair-waiter.ts";
 import { redisEnv, removeKeys, uniquePrefix } from "../testing/test-redis.ts";
 import { Device, startTestServer, TestClock, type TestServer, textMessage } from "../testing/test-server.ts";
 
@@ -61,6 +62,16 @@ describe("two server processes", () => {
     await live.waitFor((r) => r.some((m) => m.type === "ready"));
     expect((await one.post(API.logout)).status).toBe(204);
     expect(await live.waitForClose(2000)).toBe(LIVE_CLOSE.sessionRevoked);
+  });
+
+  it("tell a device waiting to pair on one that a device on the other approved it", async () => {
+    const { one } = await twoDevices("pair@example.com");
+    const created = await new Device(b.url).post<PairingRequestCreated>(PAIRING_API.requests);
+    expect(created.status).toBe(201);
+    const waiter = await PairWaiter.open(b.url, created.body.request_id, created.body.secret);
+    await waiter.next("waiting");
+    expect((await one.post(PAIRING_API.approve(created.body.code))).status).toBe(204);
+    expect((await waiter.next("approved", 2000)).token).toBeTruthy();
   });
 
   it("count sign-in attempts together", async () => {
