@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createRedisBus } from "../events/redis-bus.ts";
 import { removeKeys, TEST_REDIS_URL, uniquePrefix } from "../testing/test-redis.ts";
 import { createRedisLocks } from "./locks.ts";
-import { createSharedTusLocker } from "./tus-locker.ts";
+import { createSharedTusLocker, type SharedLockerOptions } from "./tus-locker.ts";
 
 const prefix = uniquePrefix();
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -14,11 +14,11 @@ afterAll(async () => {
 });
 
 /** The upload locker of one server process. */
-async function processLocker(acquireTimeoutMs = 5000): Promise<Locker> {
+async function processLocker(options: SharedLockerOptions = { acquireTimeoutMs: 5000 }): Promise<Locker> {
   const publisher = new Redis(TEST_REDIS_URL);
   const subscriber = new Redis(TEST_REDIS_URL);
   const bus = await createRedisBus({ publisher, subscriber, prefix, onError: (e) => console.error(e) });
-  const locker = createSharedTusLocker(createRedisLocks(publisher, prefix), bus, { acquireTimeoutMs });
+  const locker = createSharedTusLocker(createRedisLocks(publisher, prefix), bus, options);
   cleanups.push(async () => {
     locker.close();
     await Promise.all([publisher.quit(), subscriber.quit()]);
@@ -49,7 +49,7 @@ describe("tus upload lock between processes", () => {
 
   it("makes the second wait for as long as the first holds the upload, then fails with tus's lock timeout", async () => {
     const one = await processLocker();
-    const two = await processLocker(300);
+    const two = await processLocker({ acquireTimeoutMs: 300 });
     const held = one.newLock("upload-2");
     await held.lock(never(), () => {});
     const started = Date.now();
@@ -60,5 +60,21 @@ describe("tus upload lock between processes", () => {
     await other.lock(never(), () => {});
     await other.unlock();
     await held.unlock();
+  });
+
+  it("ends the request holding an upload whose lease was lost", async () => {
+    const locker = await processLocker({ leaseMs: 300 });
+    const lock = locker.newLock("upload-4");
+    let released = false;
+    await lock.lock(never(), () => {
+      released = true;
+    });
+    const redis = new Redis(TEST_REDIS_URL);
+    await redis.del(`${prefix}lock:tus:upload-4`);
+    await redis.quit();
+    const until = Date.now() + 1000;
+    while (!released && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    expect(released).toBe(true);
+    await lock.unlock();
   });
 });

@@ -26,6 +26,7 @@ export function createSharedTusLocker(locks: Locks, bus: EventBus, options: Shar
     newLock(id: string): Lock {
       let lease: Lease | undefined;
       let renew: NodeJS.Timeout | undefined;
+      let ownRelease: RequestRelease | undefined;
       return {
         async lock(signal, requestRelease) {
           const deadline = Date.now() + acquireTimeoutMs;
@@ -38,12 +39,15 @@ export function createSharedTusLocker(locks: Locks, bus: EventBus, options: Shar
             await sleep(retryMs);
           }
           held.set(id, requestRelease);
-          renew = setInterval(() => void lease?.extend().catch(() => {}), leaseMs / 3);
+          ownRelease = requestRelease;
+          // A lease lost (this process stalled past it, Redis restarted) may be someone else's now: stop writing.
+          const keep = () => lease?.extend().then((kept) => kept || requestRelease(), requestRelease);
+          renew = setInterval(() => void keep(), leaseMs / 3);
           renew.unref();
         },
         async unlock() {
           clearInterval(renew);
-          held.delete(id);
+          if (held.get(id) === ownRelease) held.delete(id);
           await lease?.release();
           lease = undefined;
         },
