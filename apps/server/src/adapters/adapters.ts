@@ -32,8 +32,10 @@ export async function createAdapters(
   }
   const { url, prefix } = config.redis;
   // Connected before the server starts, so a wrong REDIS_URL stops the boot instead of hanging it; later drops reconnect.
-  const redis = new Redis(url, { lazyConnect: true });
-  const subscriber = new Redis(url, { lazyConnect: true });
+  // Named so an operator (or a test) can tell them apart in CLIENT LIST.
+  const name = (role: string) => `${prefix}${role}`.replace(/\s/g, "_");
+  const redis = new Redis(url, { lazyConnect: true, connectionName: name("commands") });
+  const subscriber = new Redis(url, { lazyConnect: true, connectionName: name("subscriber") });
   let firstError: unknown;
   const remember = (error: unknown) => {
     firstError ??= error;

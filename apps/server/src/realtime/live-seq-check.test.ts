@@ -1,7 +1,9 @@
 import { API, DEVICES_API, type DeviceListItem, LIVE_CLOSE } from "@daysync/shared";
+import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appendChange } from "../events/changes.repository.ts";
 import { deleteDeviceRow } from "../modules/devices/devices.repository.ts";
+import { redisEnv, removeKeys, TEST_REDIS_URL, uniquePrefix } from "../testing/test-redis.ts";
 import { Device, startTestServer, type TestServer, textMessage } from "../testing/test-server.ts";
 
 let server: TestServer;
@@ -53,5 +55,35 @@ describe("changes the bus lost", () => {
     expect(await phoneLive.waitForClose(2000)).toBe(LIVE_CLOSE.sessionRevoked);
     await laptopLive.waitFor((r) => r.some((m) => m.type === "event" && m.event.kind === "device.signed_out"), 2000);
     laptopLive.close();
+  });
+});
+
+describe("when the bus reconnects", () => {
+  it("each open device gets what was written meanwhile, without waiting for the next check", async () => {
+    const prefix = uniquePrefix();
+    // The timer is far off: only the reconnect can bring the change.
+    const redisServer = await startTestServer({ ...redisEnv(prefix), LIVE_SEQ_CHECK_MS: "600000" });
+    const redis = new Redis(TEST_REDIS_URL);
+    try {
+      const d = new Device(redisServer.url);
+      const user = await d.register("Rey", "rey@example.com");
+      const live = await d.live();
+      await live.waitFor((r) => r.some((m) => m.type === "ready"));
+      const seq = await redisServer.db
+        .transaction()
+        .execute((trx) => appendChange(trx, user.id, "user.updated", user.id, redisServer.clock.now()));
+      // Only this server's subscriber connection is cut; the Redis is shared.
+      const clients = String(await redis.call("CLIENT", "LIST")).split("\n");
+      const ours = clients.find((line) => line.includes(` name=${prefix}subscriber `));
+      const id = /(?:^|\s)id=(\d+)/.exec(ours ?? "")?.[1];
+      expect(id).toBeDefined();
+      await redis.call("CLIENT", "KILL", "ID", id ?? "");
+      await live.waitFor((r) => r.some((m) => m.type === "event" && m.seq === seq), 3000);
+      live.close();
+    } finally {
+      await redis.quit();
+      await redisServer.close();
+      await removeKeys(prefix);
+    }
   });
 });
