@@ -5,7 +5,7 @@ import { buildApp } from "./http/app.ts";
 const config = loadConfig();
 const { app, sweeper } = await buildApp(config, { sweepOnTimer: true });
 await app.listen({ port: config.port, host: config.host });
-await sweeper.sweep();
+await sweeper.sweepAsLeader();
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {

@@ -30,6 +30,12 @@ const envSchema = z.object({
   /** Devices waiting for pairing approval per client address, in one process. */
   PAIR_SOCKETS_PER_ADDRESS: positiveInt(16),
   SWEEP_INTERVAL_MS: positiveInt(20_000),
+  /** Redis for what processes share (event bus, rate-limit counts, upload and sweeper locks); unset: one process, in memory. */
+  REDIS_URL: z.string().url().optional(),
+  /** Prefix of every Redis key and channel, so deployments (or test servers) can share one Redis. */
+  REDIS_PREFIX: z.string().min(1).default("daysync:"),
+  /** How often each process compares its open live sockets with the database, for changes the bus lost. */
+  LIVE_SEQ_CHECK_MS: positiveInt(5_000),
   FREE_MAX_FILE_BYTES: positiveInt(100 * 1024 * 1024),
   PREMIUM_MAX_FILE_BYTES: positiveInt(2 * 1024 * 1024 * 1024),
   /** Storage per account: live files plus unfinished uploads. */
@@ -65,6 +71,8 @@ export interface Config {
   sendRateLimit: RateLimit;
   socketLimits: SocketLimits;
   sweepIntervalMs: number;
+  redis: { url: string; prefix: string } | undefined;
+  liveSeqCheckMs: number;
   filesDir: string;
   maxFileBytes: { free: number; premium: number };
   storageBytes: { free: number; premium: number };
@@ -100,6 +108,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pairPerAddress: e.PAIR_SOCKETS_PER_ADDRESS,
     },
     sweepIntervalMs: e.SWEEP_INTERVAL_MS,
+    redis: e.REDIS_URL ? { url: e.REDIS_URL, prefix: e.REDIS_PREFIX } : undefined,
+    liveSeqCheckMs: e.LIVE_SEQ_CHECK_MS,
     filesDir: path.join(dataDir, "files"),
     maxFileBytes: { free: e.FREE_MAX_FILE_BYTES, premium: e.PREMIUM_MAX_FILE_BYTES },
     storageBytes: { free: e.FREE_STORAGE_BYTES, premium: e.PREMIUM_STORAGE_BYTES },

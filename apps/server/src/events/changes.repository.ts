@@ -42,6 +42,13 @@ export async function currentSeq(db: Db, userId: string): Promise<number> {
   return Number(user?.seq ?? 0);
 }
 
+/** The newest sequence number of each of these users (users without a row are left out). */
+export async function currentSeqs(db: Db, userIds: string[]): Promise<Map<string, number>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db.selectFrom("users").select(["id", "seq"]).where("id", "in", userIds).execute();
+  return new Map(rows.map((r) => [r.id, Number(r.seq)]));
+}
+
 /**
  * Up to `limit` changes with `after < seq <= upTo`, oldest first. Pruned changes are simply missing:
  * the caller checks that the numbers follow on.

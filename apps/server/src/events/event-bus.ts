@@ -7,31 +7,71 @@ export interface UserChange {
   event: LiveEvent;
 }
 
-export type SessionNotice = { kind: "session.revoked"; userId: string; sessionId: string };
+export type SessionNotice = { userId: string; sessionId: string };
 
 /** A pairing request was approved or denied: its waiting device (on any process) is told. */
-export type PairingNotice = { kind: "pairing.decided"; requestId: string };
+export type PairingNotice = { requestId: string };
+
+/** Another process waits for an upload this process holds the lock of. */
+export type UploadReleaseRequest = { uploadId: string };
+
+/** Every topic the processes tell each other about, with what it carries. */
+export interface BusTopics {
+  change: UserChange;
+  "session.revoked": SessionNotice;
+  "pairing.decided": PairingNotice;
+  "upload.release": UploadReleaseRequest;
+}
+
+export type Topic = keyof BusTopics;
+export type Listener<T extends Topic> = (payload: BusTopics[T]) => void;
 
 export interface EventBus {
-  publish(change: UserChange): void;
-  subscribe(userId: string, listener: (change: UserChange) => void): () => void;
-  publishSession(notice: SessionNotice): void;
-  subscribeSessions(listener: (notice: SessionNotice) => void): () => void;
-  publishPairing(notice: PairingNotice): void;
-  subscribePairing(listener: (notice: PairingNotice) => void): () => void;
+  publish<T extends Topic>(topic: T, payload: BusTopics[T]): void;
+  subscribe<T extends Topic>(topic: T, listener: Listener<T>): () => void;
+  /** Called when messages may have been lost (the connection to the other processes came back). */
+  onReconnect(listener: () => void): () => void;
   close(): Promise<void>;
+}
+
+/** Listeners per topic, in one process: the in-process bus, and each process's end of the Redis bus. */
+export function createLocalFanOut() {
+  const listeners = new Map<Topic, Set<(payload: never) => void>>();
+  return {
+    add<T extends Topic>(topic: T, listener: Listener<T>): () => void {
+      const set = listeners.get(topic) ?? new Set();
+      listeners.set(topic, set);
+      set.add(listener);
+      return () => set.delete(listener);
+    },
+    emit<T extends Topic>(topic: T, payload: BusTopics[T]): void {
+      for (const listener of listeners.get(topic) ?? []) (listener as Listener<T>)(payload);
+    },
+    clear: () => listeners.clear(),
+  };
 }
 
 /** The default bus for one process. */
 export function createInProcessBus(): EventBus {
-  const byUser = new Map<string, Set<(c: UserChange) => void>>();
-  const sessionListeners = new Set<(n: SessionNotice) => void>();
-  const pairingListeners = new Set<(n: PairingNotice) => void>();
+  const local = createLocalFanOut();
   return {
-    publish(change) {
-      for (const l of byUser.get(change.userId) ?? []) l(change);
+    publish: (topic, payload) => local.emit(topic, payload),
+    subscribe: (topic, listener) => local.add(topic, listener),
+    onReconnect: () => () => {},
+    async close() {
+      local.clear();
     },
-    subscribe(userId, listener) {
+  };
+}
+
+/** Routes the one `change` topic to the listeners of each user, so a process subscribes once, not once per user. */
+export function subscribeUserChanges(bus: EventBus) {
+  const byUser = new Map<string, Set<Listener<"change">>>();
+  const stop = bus.subscribe("change", (change) => {
+    for (const listener of byUser.get(change.userId) ?? []) listener(change);
+  });
+  return {
+    subscribe(userId: string, listener: Listener<"change">): () => void {
       const set = byUser.get(userId) ?? new Set();
       byUser.set(userId, set);
       set.add(listener);
@@ -40,24 +80,6 @@ export function createInProcessBus(): EventBus {
         if (set.size === 0) byUser.delete(userId);
       };
     },
-    publishSession(notice) {
-      for (const l of sessionListeners) l(notice);
-    },
-    subscribeSessions(listener) {
-      sessionListeners.add(listener);
-      return () => sessionListeners.delete(listener);
-    },
-    publishPairing(notice) {
-      for (const l of pairingListeners) l(notice);
-    },
-    subscribePairing(listener) {
-      pairingListeners.add(listener);
-      return () => pairingListeners.delete(listener);
-    },
-    async close() {
-      byUser.clear();
-      sessionListeners.clear();
-      pairingListeners.clear();
-    },
+    close: stop,
   };
 }

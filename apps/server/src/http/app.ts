@@ -9,10 +9,11 @@ import fastifyRateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import fastifyWebsocket from "@fastify/websocket";
 import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
+import { createAdapters } from "../adapters/adapters.ts";
 import { type Clock, systemClock } from "../clock.ts";
 import type { Config } from "../config/config.ts";
 import { type Db, openDatabase } from "../db/database.ts";
-import { createInProcessBus, type EventBus } from "../events/event-bus.ts";
+import type { EventBus } from "../events/event-bus.ts";
 import { accountsRoutes } from "../modules/accounts/accounts.routes.ts";
 import { createAccountsService } from "../modules/accounts/accounts.service.ts";
 import { createSessionsRepository, type SessionAuth } from "../modules/accounts/sessions.repository.ts";
@@ -60,19 +61,19 @@ export interface BuildOptions {
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<AppParts> {
   const clock = options.clock ?? systemClock;
   const db = await openDatabase(config);
-  const bus = createInProcessBus();
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    forceCloseConnections: true,
+  });
+  const adapters = await createAdapters(config, (err) => app.log.error({ err }, "redis failed"));
+  const { bus } = adapters;
   const sessions = createSessionsRepository(db);
   const plans = createPlansService({ db, clock, bus });
   const accounts = createAccountsService({ db, clock, sessions });
   const messages = createMessagesService({ db, clock, bus });
   const storage = await createDiskStorage(config.filesDir, config.uploadExpiryMs);
   const uploads = createUploadsRepository(db);
-
-  const app = Fastify({
-    logger: { level: config.logLevel },
-    trustProxy: config.trustProxy,
-    forceCloseConnections: true,
-  });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
@@ -96,7 +97,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } },
   });
   await app.register(fastifyCookie);
-  await app.register(fastifyRateLimit, { global: false });
+  await app.register(fastifyRateLimit, { global: false, ...adapters.rateLimitStore });
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
   registerAuth(app, { sessions, clock });
 
@@ -127,7 +128,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const onMessageCreated = (from: SessionAuth, message: Message) =>
     void push.notifyNewMessage(from, message).catch((err) => app.log.warn({ err }, "push failed"));
   messagesRoutes(app, { messages, sendRateLimit: config.sendRateLimit, onCreated: onMessageCreated });
-  const uploadsService = createUploadsService({ storage, uploads, messages, clock, config, onCreated: onMessageCreated });
+  const uploadsService = createUploadsService({
+    storage,
+    uploads,
+    messages,
+    clock,
+    config,
+    onCreated: onMessageCreated,
+    locker: adapters.tusLocker,
+  });
   const sweeper = createRetentionSweeper({
     db,
     clock,
@@ -135,13 +144,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     plans,
     onMessagesDeleted: uploadsService.removeForMessages,
     removeAbandonedUploads: () => storage.removeExpired(),
+    locks: adapters.locks,
+    leaseMs: config.sweepIntervalMs,
   });
 
   devicesRoutes(app, { devices, cookieSecure: config.cookieSecure });
   pairingRoutes(app, { pairing, cookieSecure: config.cookieSecure });
   pairingLiveRoutes(app, { pairing, bus, limits: config.socketLimits });
   pushRoutes(app, { push });
-  liveRoutes(app, { db, bus, clock, sessions, limits: config.socketLimits });
+  liveRoutes(app, { db, bus, clock, sessions, limits: config.socketLimits, seqCheckMs: config.liveSeqCheckMs });
   uploadsRoutes(app, { uploadsService, storage });
 
   const indexHtml = path.join(config.webDist, "index.html");
@@ -179,13 +190,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   if (options.sweepOnTimer) {
     const timer = setInterval(() => {
-      sweeper.sweep().catch((error) => app.log.error({ err: error }, "retention sweep failed"));
+      sweeper.sweepAsLeader().catch((error) => app.log.error({ err: error }, "retention sweep failed"));
     }, config.sweepIntervalMs);
     timer.unref();
     app.addHook("onClose", async () => clearInterval(timer));
   }
   app.addHook("onClose", async () => {
-    await bus.close();
+    await adapters.close();
     await db.destroy();
   });
 

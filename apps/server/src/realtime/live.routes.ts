@@ -8,7 +8,8 @@ import type { WebSocket } from "ws";
 import type { Clock } from "../clock.ts";
 import type { SocketLimits } from "../config/config.ts";
 import type { Db } from "../db/database.ts";
-import type { EventBus, UserChange } from "../events/event-bus.ts";
+import { currentSeqs } from "../events/changes.repository.ts";
+import { type EventBus, subscribeUserChanges, type UserChange } from "../events/event-bus.ts";
 import { errorBody } from "../http/errors.ts";
 import { refuseForeignOrigin } from "../http/origin.ts";
 import type { SessionsRepository } from "../modules/accounts/sessions.repository.ts";
@@ -16,6 +17,8 @@ import { onClientMessage } from "./client-frames.ts";
 import { replayChanges } from "./replay-changes.ts";
 
 const HEARTBEAT_MS = 30_000;
+/** Users whose sequence one query reads. */
+const SEQ_CHECK_BATCH = 500;
 
 export function liveRoutes(
   app: FastifyInstance,
@@ -25,15 +28,44 @@ export function liveRoutes(
     clock: Clock;
     sessions: Pick<SessionsRepository, "touch">;
     limits: Pick<SocketLimits, "livePerSession" | "livePerUser">;
+    /** How often open sockets are compared with the database, for changes the bus lost. */
+    seqCheckMs: number;
   },
 ) {
   const { db, bus, clock, sessions, limits } = deps;
   const socketsBySession = new Map<string, Set<WebSocket>>();
   const socketCountByUser = new Map<string, number>();
+  const userChanges = subscribeUserChanges(bus);
+  /** Per user, each open socket's "the database is at seq N" handler. */
+  const seqCheckers = new Map<string, Set<(current: number) => void>>();
 
-  const stopSessionNotices = bus.subscribeSessions((notice) => {
+  const stopSessionNotices = bus.subscribe("session.revoked", (notice) => {
     for (const socket of socketsBySession.get(notice.sessionId) ?? []) socket.close(LIVE_CLOSE.sessionRevoked, "Signed out");
   });
+
+  /**
+   * The bus only says that something changed, and between processes it can drop a message (Redis restarted,
+   * a connection broke). One query per check finds every open user whose log moved past what was sent.
+   */
+  let checking = false;
+  async function checkSequences(): Promise<void> {
+    if (checking || seqCheckers.size === 0) return;
+    checking = true;
+    try {
+      const userIds = [...seqCheckers.keys()];
+      for (let i = 0; i < userIds.length; i += SEQ_CHECK_BATCH) {
+        for (const [userId, seq] of await currentSeqs(db, userIds.slice(i, i + SEQ_CHECK_BATCH))) {
+          for (const check of seqCheckers.get(userId) ?? []) check(seq);
+        }
+      }
+    } finally {
+      checking = false;
+    }
+  }
+  const runSeqCheck = () => void checkSequences().catch((error) => app.log.warn({ err: error }, "sequence check failed"));
+  const seqTimer = setInterval(runSeqCheck, deps.seqCheckMs);
+  seqTimer.unref();
+  const stopReconnects = bus.onReconnect(runSeqCheck);
 
   const heartbeat = setInterval(() => {
     for (const sockets of socketsBySession.values()) {
@@ -49,7 +81,10 @@ export function liveRoutes(
   heartbeat.unref();
   app.addHook("onClose", async () => {
     clearInterval(heartbeat);
+    clearInterval(seqTimer);
     stopSessionNotices();
+    stopReconnects();
+    userChanges.close();
     for (const sockets of socketsBySession.values()) for (const s of sockets) s.close(1001, "Server shutting down");
   });
 
@@ -99,7 +134,12 @@ export function liveRoutes(
         });
       };
       const send = (message: ServerLiveMessage) => {
-        if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+        if (socket.readyState !== socket.OPEN) return;
+        socket.send(JSON.stringify(message));
+        // Signed out on another process whose notice the bus lost: the change log says so too.
+        if (message.type === "event" && message.event.kind === "device.signed_out" && message.event.id === sessionId) {
+          socket.close(LIVE_CLOSE.sessionRevoked, "Signed out");
+        }
       };
 
       const isOpen = () => socket.readyState === socket.OPEN;
@@ -118,7 +158,18 @@ export function liveRoutes(
         return replay(lastSent, change.seq);
       }
 
-      const unsubscribe = bus.subscribe(userId, (change) => enqueue(() => deliver(change)));
+      const unsubscribe = userChanges.subscribe(userId, (change) => enqueue(() => deliver(change)));
+      const checkers = seqCheckers.get(userId) ?? new Set();
+      seqCheckers.set(userId, checkers);
+      const checkSeq = (current: number) => {
+        if (lastSent >= 0 && current > lastSent) {
+          // Re-read in the queue: a change delivered meanwhile is not sent twice.
+          enqueue(async () => {
+            if (lastSent >= 0 && current > lastSent) await replay(lastSent, current);
+          });
+        }
+      };
+      checkers.add(checkSeq);
 
       onClientMessage(socket, clientLiveMessageSchema, { unknownReason: "Unknown message", log: request.log }, (message) => {
         if (message.type === "ping") {
@@ -140,6 +191,8 @@ export function liveRoutes(
 
       socket.on("close", () => {
         unsubscribe();
+        checkers.delete(checkSeq);
+        if (checkers.size === 0) seqCheckers.delete(userId);
         sessionSockets.delete(socket);
         if (sessionSockets.size === 0) socketsBySession.delete(sessionId);
         const left = (socketCountByUser.get(userId) ?? 1) - 1;

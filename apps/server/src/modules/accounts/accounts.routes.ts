@@ -44,7 +44,7 @@ export function accountsRoutes(
   app.post(API.logout, async (request, reply) => {
     if (request.auth) {
       await deps.sessions.remove(request.auth.sessionId);
-      deps.bus.publishSession({ kind: "session.revoked", userId: request.auth.userId, sessionId: request.auth.sessionId });
+      deps.bus.publish("session.revoked", { userId: request.auth.userId, sessionId: request.auth.sessionId });
     }
     clearSessionCookie(reply, cookieSecure);
     return reply.status(204).send();

@@ -25,8 +25,8 @@ export function createDevicesService(deps: { db: Db; clock: Clock; bus: EventBus
         if (!(await deleteDeviceRow(trx, userId, sessionId))) throw notFound("device");
         return appendChange(trx, userId, "device.signed_out", sessionId, now);
       });
-      bus.publishSession({ kind: "session.revoked", userId, sessionId });
-      bus.publish({ userId, seq, event: { kind: "device.signed_out", id: sessionId } });
+      bus.publish("session.revoked", { userId, sessionId });
+      bus.publish("change", { userId, seq, event: { kind: "device.signed_out", id: sessionId } });
     },
 
     /** Tells the user's devices that this session was just signed in. */
@@ -37,7 +37,8 @@ export function createDevicesService(deps: { db: Db; clock: Clock; bus: EventBus
         if (!row) return undefined;
         return { row, seq: await appendChange(trx, userId, "device.signed_in", sessionId, now) };
       });
-      if (result) bus.publish({ userId, seq: result.seq, event: { kind: "device.signed_in", device: presentDevice(result.row) } });
+      if (result)
+        bus.publish("change", { userId, seq: result.seq, event: { kind: "device.signed_in", device: presentDevice(result.row) } });
     },
   };
 }

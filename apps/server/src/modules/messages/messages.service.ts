@@ -109,7 +109,7 @@ export function createMessagesService(deps: { db: Db; clock: Clock; bus: EventBu
         );
         return { message, day, created: true };
       });
-      for (const change of changes) bus.publish(change);
+      for (const change of changes) bus.publish("change", change);
       return { message: presentMessage(result.message), day: presentDay(result.day), created: result.created };
     },
 

@@ -81,7 +81,7 @@ export function pairingLiveRoutes(
           });
       };
       // Listen first, then look, so an answer given in between is not missed.
-      stopNotices = bus.subscribePairing((notice) => {
+      stopNotices = bus.subscribe("pairing.decided", (notice) => {
         if (notice.requestId === requestId) look();
       });
       look();

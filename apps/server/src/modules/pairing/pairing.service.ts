@@ -58,7 +58,7 @@ export function createPairingService(deps: { db: Db; clock: Clock; bus: EventBus
       assertPending((await repo.findById(row.id)) ?? row, now);
       throw pairingAnswered();
     }
-    bus.publishPairing({ kind: "pairing.decided", requestId: row.id });
+    bus.publish("pairing.decided", { requestId: row.id });
   }
 
   return {

@@ -56,7 +56,7 @@ export function createPlansService(deps: { db: Db; clock: Clock; bus: EventBus }
     });
     const user = await loadUser(db, userId);
     if (!user) throw notFound("user");
-    bus.publish({ userId, seq, event: { kind: "user.updated", user } });
+    bus.publish("change", { userId, seq, event: { kind: "user.updated", user } });
     return user;
   }
 
@@ -84,7 +84,7 @@ export function createPlansService(deps: { db: Db; clock: Clock; bus: EventBus }
       });
       const user = await loadUser(db, userId);
       if (!user) throw notFound("user");
-      bus.publish({ userId, seq, event: { kind: "user.updated", user } });
+      bus.publish("change", { userId, seq, event: { kind: "user.updated", user } });
       return user;
     },
 

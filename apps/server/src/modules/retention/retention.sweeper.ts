@@ -2,6 +2,8 @@
  * Enforces each plan's retention on the server: expired messages are deleted for good and every open
  * view of their owner is told. Also renews subscriptions and forgets old change-log entries.
  */
+
+import type { Locks } from "../../adapters/locks.ts";
 import type { Clock } from "../../clock.ts";
 import type { Db } from "../../db/database.ts";
 import { appendChange, pruneChanges } from "../../events/changes.repository.ts";
@@ -29,6 +31,10 @@ export function createRetentionSweeper(deps: {
   onMessagesDeleted?: (ids: string[]) => Promise<void>;
   /** Deletes uploads that were started and never finished; returns how many. */
   removeAbandonedUploads?: () => Promise<number>;
+  /** Where the sweepers of all processes take turns: one sweeps at a time. */
+  locks: Locks;
+  /** How long a sweeper's turn lasts unless it renews it (the sweep interval). */
+  leaseMs: number;
 }) {
   const { db, clock, bus } = deps;
 
@@ -51,7 +57,7 @@ export function createRetentionSweeper(deps: {
       }
       return out;
     });
-    for (const change of changes) bus.publish(change);
+    for (const change of changes) bus.publish("change", change);
     await deps.onMessagesDeleted?.(ids);
   }
 
@@ -94,22 +100,39 @@ export function createRetentionSweeper(deps: {
 
   let running: Promise<SweepResult> | undefined;
 
+  /** One pass; concurrent calls share the pass in progress. */
+  function sweep(): Promise<SweepResult> {
+    running ??= (async () => {
+      try {
+        const renewedSubscriptions = await deps.plans.renewExpired();
+        const deletedMessages = await sweepMessages();
+        await pruneChanges(db, clock.now() - CHANGE_LOG_KEEP_MS);
+        await forgetExpiredMessages(db, clock.now() - CHANGE_LOG_KEEP_MS);
+        const removedUploads = (await deps.removeAbandonedUploads?.()) ?? 0;
+        return { deletedMessages, renewedSubscriptions, removedUploads };
+      } finally {
+        running = undefined;
+      }
+    })();
+    return running;
+  }
+
   return {
-    /** One pass; concurrent calls share the pass in progress. */
-    sweep(): Promise<SweepResult> {
-      running ??= (async () => {
-        try {
-          const renewedSubscriptions = await deps.plans.renewExpired();
-          const deletedMessages = await sweepMessages();
-          await pruneChanges(db, clock.now() - CHANGE_LOG_KEEP_MS);
-          await forgetExpiredMessages(db, clock.now() - CHANGE_LOG_KEEP_MS);
-          const removedUploads = (await deps.removeAbandonedUploads?.()) ?? 0;
-          return { deletedMessages, renewedSubscriptions, removedUploads };
-        } finally {
-          running = undefined;
-        }
-      })();
-      return running;
+    sweep,
+    /**
+     * One pass, unless another process is sweeping: then undefined. Two passes at once would renew one
+     * subscription twice and tell devices about the same deleted messages twice.
+     */
+    async sweepAsLeader(): Promise<SweepResult | undefined> {
+      const lease = await deps.locks.tryAcquire("retention-sweeper", deps.leaseMs);
+      if (!lease) return undefined;
+      const renew = setInterval(() => void lease.extend().catch(() => {}), deps.leaseMs / 3);
+      try {
+        return await sweep();
+      } finally {
+        clearInterval(renew);
+        await lease.release();
+      }
     },
   };
 }

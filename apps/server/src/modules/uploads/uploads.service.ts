@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { API, dayKeyOf, type Message, PREMIUM_TYPE_ID, type UploadMetadata, uploadMetadataSchema } from "@daysync/shared";
-import { Server } from "@tus/server";
+import { type Locker, Server } from "@tus/server";
 import type { Upload } from "@tus/utils";
 import type { Clock } from "../../clock.ts";
 import type { Config } from "../../config/config.ts";
@@ -37,6 +37,8 @@ export function createUploadsService(deps: {
   config: Pick<Config, "maxFileBytes" | "storageBytes" | "trustProxy">;
   /** Told once about each file message an upload created, and the device it came from. */
   onCreated?: (from: SessionAuth, message: Message) => void;
+  /** Who may write an upload now, shared between processes; default: tus's own, in this process's memory. */
+  locker?: Locker;
 }) {
   const { storage, uploads, messages, clock, config } = deps;
   const sessions = new WeakMap<IncomingMessage, SessionAuth>();
@@ -87,6 +89,7 @@ export function createUploadsService(deps: {
   const tus = new Server({
     path: API.uploads,
     datastore: storage.datastore,
+    locker: deps.locker,
     relativeLocation: true,
     allowedOrigins: [],
     respectForwardedHeaders: config.trustProxy,
