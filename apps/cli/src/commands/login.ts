@@ -47,7 +47,9 @@ async function loginByPairing(api: ApiClient): Promise<{ user: User; token: stri
     console.log(`\nSign in this terminal to ${api.server}\n`);
     console.log(await QRCode.toString(link, { type: "terminal", small: true }));
     console.log("On a phone or computer where you are signed in to Daysync, scan this code with the camera");
-    console.log(`(or Devices → "Scan or type a code"), then approve. Without a camera, open ${api.server}${PAIR_ROUTE} there and type the code:`);
+    console.log(
+      `(or Devices → "Scan or type a code"), then approve. Without a camera, open ${api.server}${PAIR_ROUTE} there and type the code:`,
+    );
     console.log(`\n  Code: ${formatShortCode(request.short_code)}\n`);
     console.log(`Waiting for approval (the code expires in ${minutes} min). Press Ctrl+C to cancel.`);
 
