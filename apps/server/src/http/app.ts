@@ -64,7 +64,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const app = Fastify({
     logger: { level: config.logLevel },
     trustProxy: config.trustProxy,
-    forceCloseConnections: true,
+    // On close, idle keep-alive connections go at once; requests in flight (an upload's bytes) finish first.
+    forceCloseConnections: "idle",
   });
   const adapters = await createAdapters(config, (err) => app.log.error({ err }, "redis failed"));
   const { bus } = adapters;
@@ -98,7 +99,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   await app.register(fastifyCookie);
   await app.register(fastifyRateLimit, { global: false, ...adapters.rateLimitStore });
-  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(fastifyWebsocket, {
+    options: { maxPayload: 64 * 1024 },
+    // On shutdown every socket hears 1001 (going away), so its device reconnects to another process at once.
+    preClose(this: FastifyInstance, done: () => void) {
+      for (const client of this.websocketServer.clients) client.close(1001, "Server shutting down");
+      this.websocketServer.close();
+      done();
+    },
+  });
   registerAuth(app, { sessions, clock });
 
   app.get("/api/health", async () => ({ ok: true }));
@@ -195,7 +204,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     timer.unref();
     app.addHook("onClose", async () => clearInterval(timer));
   }
+  // While closing, connections whose request finishes after the stop began go as soon as they are idle;
+  // a kept-alive one would otherwise hold the stop open until its timeout.
+  let closingIdle: ReturnType<typeof setInterval> | undefined;
+  app.addHook("preClose", async () => {
+    closingIdle = setInterval(() => app.server.closeIdleConnections(), 100);
+  });
   app.addHook("onClose", async () => {
+    clearInterval(closingIdle);
     await adapters.close();
     await db.destroy();
   });

@@ -85,7 +85,6 @@ export function liveRoutes(
     stopSessionNotices();
     stopReconnects();
     userChanges.close();
-    for (const sockets of socketsBySession.values()) for (const s of sockets) s.close(1001, "Server shutting down");
   });
 
   app.get(
