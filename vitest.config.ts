@@ -15,6 +15,17 @@ export default defineConfig({
         },
       },
       {
+        // The same server tests on PostgreSQL: each test server gets a schema of its own in this database.
+        test: {
+          name: "server-pg",
+          root: "apps/server",
+          include: ["src/**/*.test.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+          env: { DATABASE_URL: "postgres://postgres@127.0.0.1:5432/test" },
+        },
+      },
+      {
         test: {
           name: "e2e",
           root: "e2e",

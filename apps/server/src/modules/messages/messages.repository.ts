@@ -163,7 +163,7 @@ export async function deleteExpiredMessages(
     .expression((eb) =>
       eb
         .selectFrom("messages")
-        .select(["id", "user_id", eb.val(now).as("expired_at")])
+        .select(["id", "user_id", sql<number>`cast(${now} as bigint)`.as("expired_at")])
         .where("id", "in", ids)
         .where("user_id", "=", userId),
     )
@@ -177,8 +177,15 @@ export async function forgetExpiredMessages(db: Executor, before: number): Promi
   await db.deleteFrom("expired_messages").where("expired_at", "<", before).execute();
 }
 
-export async function insertMessage(trx: Transaction<Database>, message: MessagesTable): Promise<void> {
-  await trx.insertInto("messages").values(message).execute();
+/** Stores the message unless its id is taken (by anyone); false then, with nothing written and no error. */
+export async function insertMessage(trx: Transaction<Database>, message: MessagesTable): Promise<boolean> {
+  const row = await trx
+    .insertInto("messages")
+    .values(message)
+    .onConflict((oc) => oc.column("id").doNothing())
+    .returning("id")
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Live messages of a day, oldest first; `since` is the retention cut-off (null: keep all). */

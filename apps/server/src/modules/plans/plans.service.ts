@@ -5,6 +5,7 @@ import type { Transaction } from "kysely";
 import type { Clock } from "../../clock.ts";
 import type { Db } from "../../db/database.ts";
 import type { Database } from "../../db/schema.ts";
+import { inUserTransaction } from "../../db/user-transaction.ts";
 import { appendChange } from "../../events/changes.repository.ts";
 import type { EventBus } from "../../events/event-bus.ts";
 import { forbidden, notFound } from "../../http/errors.ts";
@@ -50,7 +51,7 @@ export function createPlansService(deps: { db: Db; clock: Clock; bus: EventBus }
 
   async function changeSubscription(userId: string, typeId: number, retention?: number | null): Promise<User> {
     const now = clock.now();
-    const seq = await db.transaction().execute(async (trx) => {
+    const seq = await inUserTransaction(db, userId, async (trx) => {
       await startSubscription(trx, userId, typeId, now, retention);
       return appendChange(trx, userId, "user.updated", userId, now);
     });
@@ -78,7 +79,7 @@ export function createPlansService(deps: { db: Db; clock: Clock; bus: EventBus }
         .where("users.id", "=", userId)
         .executeTakeFirstOrThrow();
       if (sub.subscription_type_id !== PREMIUM_TYPE_ID) throw forbidden(`Choosing the retention needs the ${PREMIUM_PLAN.title}.`);
-      const seq = await db.transaction().execute(async (trx) => {
+      const seq = await inUserTransaction(db, userId, async (trx) => {
         await trx.updateTable("subscriptions").set({ max_message_duration: retention }).where("id", "=", sub.id).execute();
         return appendChange(trx, userId, "user.updated", userId, now);
       });

@@ -4,6 +4,7 @@
  */
 import type { Clock } from "../../clock.ts";
 import type { Db } from "../../db/database.ts";
+import { inUserTransaction } from "../../db/user-transaction.ts";
 import { appendChange, pruneChanges } from "../../events/changes.repository.ts";
 import type { EventBus, UserChange } from "../../events/event-bus.ts";
 import { presentDay } from "../messages/messages.presenter.ts";
@@ -38,7 +39,7 @@ export function createRetentionSweeper(deps: {
    */
   async function deleteForUser(userId: string, ids: string[], cutoff: number) {
     const now = clock.now();
-    const changes = await db.transaction().execute(async (trx) => {
+    const changes = await inUserTransaction(db, userId, async (trx) => {
       const dayIds = await deleteExpiredMessages(trx, userId, ids, now);
       const days = await liveDays(trx, userId, cutoff, dayIds);
       await storeDaySummaries(trx, days, now);
