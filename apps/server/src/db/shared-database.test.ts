@@ -1,0 +1,105 @@
+/**
+ * Two server processes on one database (as when scaled out): the database decides every race, so no request
+ * of theirs fails with a 500 and the change log stays gap-free. Runs on SQLite (one file, two connections) and
+ * on PostgreSQL (one schema, two pools).
+ */
+import { randomUUID } from "node:crypto";
+import { API, type Message } from "@daysync/shared";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Device, startTestServer, type TestServer, textMessage } from "../testing/test-server.ts";
+
+let first: TestServer;
+let second: TestServer;
+beforeAll(async () => {
+  first = await startTestServer();
+  second = await startTestServer({ DATABASE_URL: first.databaseUrl }, { clock: first.clock });
+});
+afterAll(async () => {
+  await second.close();
+  await first.close();
+});
+
+/** One device signed in on each process. */
+async function devicesOnBoth(email: string): Promise<[Device, Device]> {
+  const a = new Device(first.url);
+  await a.register("Two", email);
+  const b = new Device(second.url);
+  await b.login(email);
+  return [a, b];
+}
+
+const userIdOf = async (email: string) =>
+  (await first.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirstOrThrow()).id;
+
+describe("two processes sharing one database", () => {
+  it("store one message when both get the same id at once, answering 201 and 200", async () => {
+    const [a, b] = await devicesOnBoth("same-id@example.com");
+    for (let round = 0; round < 5; round++) {
+      const input = textMessage(`twice ${round}`, first.clock.now());
+      const answers = await Promise.all([a.post(API.messages, input), b.post(API.messages, input)]);
+      expect(answers.map((r) => r.status).sort()).toEqual([200, 201]);
+      const rows = await first.db.selectFrom("messages").select("id").where("id", "=", input.id).execute();
+      expect(rows).toHaveLength(1);
+    }
+    const days = await first.db.selectFrom("date_messages").select("count_messages").execute();
+    expect(days.reduce((n, d) => n + Number(d.count_messages), 0)).toBeGreaterThanOrEqual(5);
+  });
+
+  it("give a message id to one user only when two users send it at once: 201 and 409, never a 500", async () => {
+    const ann = new Device(first.url);
+    await ann.register("Ann", "race-ann@example.com");
+    const bob = new Device(second.url);
+    await bob.register("Bob", "race-bob@example.com");
+    for (let round = 0; round < 5; round++) {
+      const id = randomUUID();
+      const now = first.clock.now();
+      const answers = await Promise.all([
+        ann.post(API.messages, { ...textMessage("ann's", now), id }),
+        bob.post(API.messages, { ...textMessage("bob's", now), id }),
+      ]);
+      expect(answers.map((r) => r.status).sort()).toEqual([201, 409]);
+      expect(await first.db.selectFrom("messages").select("user_id").where("id", "=", id).execute()).toHaveLength(1);
+    }
+  });
+
+  it("let one of two sign-ups with the same email at once win; the other gets 409 email_taken", async () => {
+    for (let round = 0; round < 3; round++) {
+      const email = `twice-${round}@example.com`;
+      const answers = await Promise.all(
+        [first, second].map((s) =>
+          new Device(s.url).post<{ error?: { code: string } }>(API.register, {
+            name: "Twice",
+            email,
+            password: "correct horse",
+            confirm_password: "correct horse",
+          }),
+        ),
+      );
+      expect(answers.map((r) => r.status).sort()).toEqual([201, 409]);
+      expect(answers.find((r) => r.status === 409)?.body.error?.code).toBe("email_taken");
+      expect(await first.db.selectFrom("users").select("id").where("email", "=", email).execute()).toHaveLength(1);
+    }
+  });
+
+  it("number a user's changes without gaps or repeats when both processes write at once", async () => {
+    const email = "busy@example.com";
+    const [a, b] = await devicesOnBoth(email);
+    const sends = Array.from({ length: 30 }, (_, i) =>
+      (i % 2 ? a : b).post<{ message: Message }>(API.messages, textMessage(`busy ${i}`, first.clock.now())),
+    );
+    // Devices signing in meanwhile, on either process, append changes too.
+    const signIns = [first, second].map((s) => new Device(s.url).login(email));
+    const answers = await Promise.all(sends);
+    await Promise.all(signIns);
+    expect(answers.map((r) => r.status)).toEqual(answers.map(() => 201));
+
+    const userId = await userIdOf(email);
+    const events = await first.db.selectFrom("user_events").select("seq").where("user_id", "=", userId).orderBy("seq").execute();
+    const seqs = events.map((e) => Number(e.seq));
+    expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => i + 1));
+    const user = await first.db.selectFrom("users").select("seq").where("id", "=", userId).executeTakeFirstOrThrow();
+    expect(Number(user.seq)).toBe(seqs.length);
+    // Two changes per message (its day and itself), one per sign-in.
+    expect(seqs.length).toBeGreaterThanOrEqual(62);
+  });
+});
