@@ -22,7 +22,7 @@ export default defineConfig({
           include: ["src/**/*.test.ts"],
           testTimeout: 30_000,
           hookTimeout: 30_000,
-          env: { DATABASE_URL: "postgres://postgres@127.0.0.1:5432/test" },
+          env: { DATABASE_URL: process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test" },
         },
       },
       {
