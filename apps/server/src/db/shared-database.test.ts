@@ -3,10 +3,12 @@
  * of theirs fails with a 500 and the change log stays gap-free. Runs on SQLite (one file, two connections) and
  * on PostgreSQL (one schema, two pools).
  */
-import { randomUUID } from "node:crypto";
-import { API, type Message } from "@daysync/shared";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import path from "node:path";
+import { API, type DateMessages, type Message } from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Device, startTestServer, type TestServer, textMessage } from "../testing/test-server.ts";
+import { create, metadata, offsetOf, patch } from "../testing/tus-client.ts";
 
 let first: TestServer;
 let second: TestServer;
@@ -101,5 +103,35 @@ describe("two processes sharing one database", () => {
     expect(Number(user.seq)).toBe(seqs.length);
     // Two changes per message (its day and itself), one per sign-in.
     expect(seqs.length).toBeGreaterThanOrEqual(62);
+  });
+
+  it("continue an upload another process started when they share FILES_DIR, each with a DATA_DIR of its own", async () => {
+    const third = await startTestServer(
+      { DATABASE_URL: first.databaseUrl, FILES_DIR: path.join(first.dataDir, "files") },
+      { clock: first.clock },
+    );
+    try {
+      expect(third.dataDir).not.toBe(first.dataDir);
+      const here = new Device(first.url);
+      await here.register("Fio", "files-dir@example.com");
+      const data = randomBytes(300_000);
+      const meta = metadata("shared.bin", first.clock.now());
+      const { location } = await create(here, data.length, meta.header);
+      await patch(here, location, 0, data.subarray(0, 100_000));
+
+      const there = new Device(third.url);
+      there.cookie = here.cookie;
+      const { offset } = await offsetOf(there, location);
+      expect(offset).toBe(100_000);
+      expect((await patch(there, location, offset, data.subarray(offset))).status).toBe(204);
+      const day = (await there.get<{ days: DateMessages[] }>(API.days)).body.days[0];
+      const list = await here.get<{ messages: Message[] }>(API.dayMessages(day?.id ?? ""));
+      const fileUrl = list.body.messages.find((m) => m.id === meta.messageId)?.file_url ?? "";
+      const download = await here.raw("GET", fileUrl);
+      const digest = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+      expect(digest(new Uint8Array(await download.arrayBuffer()))).toBe(digest(data));
+    } finally {
+      await third.close();
+    }
   });
 });
