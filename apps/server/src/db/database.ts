@@ -24,7 +24,11 @@ const pgTypes = {
 };
 
 export function createPgPool(url: string, options: pg.PoolConfig = {}): pg.Pool {
-  return new pg.Pool({ connectionString: url, types: pgTypes, max: 10, ...options });
+  const pool = new pg.Pool({ connectionString: url, types: pgTypes, max: 10, ...options });
+  // An idle connection that breaks (the server restarts) is dropped by the pool; unheard, the error would end the
+  // process. The next query opens a new connection, or fails and is answered and logged like any other error.
+  pool.on("error", () => {});
+  return pool;
 }
 
 function openSqlite(file: string): Db {

@@ -84,7 +84,7 @@ export async function startTestServer(
  * A PostgreSQL schema for the server of this data folder, named after it, so a restart on the same folder finds
  * its data again; the server's connections use it through their search_path.
  */
-async function createSchemaFor(baseUrl: string, dataDir: string) {
+export async function createSchemaFor(baseUrl: string, dataDir: string) {
   const schema = `daysync_test_${createHash("sha256").update(dataDir).digest("hex").slice(0, 32)}`;
   const admin = async (statement: string) => {
     const pool = createPgPool(baseUrl, { max: 1 });
