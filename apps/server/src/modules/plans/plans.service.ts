@@ -46,6 +46,17 @@ export async function startSubscription(
   return id;
 }
 
+async function hasExpiredSubscription(trx: Transaction<Database>, userId: string, now: number): Promise<boolean> {
+  const row = await trx
+    .selectFrom("users")
+    .innerJoin("subscriptions", "subscriptions.id", "users.actual_subscription_id")
+    .select("users.id")
+    .where("users.id", "=", userId)
+    .where("subscriptions.date_expiration_subscription", "<=", now)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export function createPlansService(deps: { db: Db; clock: Clock; bus: EventBus }) {
   const { db, clock, bus } = deps;
 
@@ -99,8 +110,20 @@ export function createPlansService(deps: { db: Db; clock: Clock; bus: EventBus }
         .where("subscriptions.date_expiration_subscription", "<=", now)
         .limit(500)
         .execute();
-      for (const { id } of expired) await changeSubscription(id, FREE_PLAN.id);
-      return expired.length;
+      let renewed = 0;
+      for (const { id } of expired) {
+        // Another process's sweep may have renewed it since the look-up: checked again under the user's lock.
+        const seq = await inUserTransaction(db, id, async (trx) => {
+          if (!(await hasExpiredSubscription(trx, id, now))) return undefined;
+          await startSubscription(trx, id, FREE_PLAN.id, now);
+          return appendChange(trx, id, "user.updated", id, now);
+        });
+        if (seq === undefined) continue;
+        renewed++;
+        const user = await loadUser(db, id);
+        if (user) bus.publish({ userId: id, seq, event: { kind: "user.updated", user } });
+      }
+      return renewed;
     },
   };
 }
