@@ -4,9 +4,9 @@
  */
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import path from "node:path";
-import { API, type DateMessages, type Message } from "@daysync/shared";
+import { API, type DateMessages, type Message, PUSH_API } from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Device, startTestServer, type TestServer, textMessage } from "../testing/test-server.ts";
+import { createSchemaFor, Device, startTestServer, type TestServer, textMessage } from "../testing/test-server.ts";
 import { create, metadata, offsetOf, patch } from "../testing/tus-client.ts";
 
 const onPostgres = process.env.DATABASE_URL?.startsWith("postgres") ?? false;
@@ -140,6 +140,24 @@ describe.runIf(onPostgres)("two processes writing at once", () => {
     expect(Number(user.seq)).toBe(seqs.length);
     // Two changes per message (its day and itself), one per sign-in.
     expect(seqs.length).toBeGreaterThanOrEqual(62);
+  });
+
+  it("start together on an empty database: one migration, one VAPID key pair", async () => {
+    const fresh = await createSchemaFor(process.env.DATABASE_URL ?? "", `${first.dataDir}-fresh`);
+    const servers = await Promise.all([0, 1, 2].map(() => startTestServer({ DATABASE_URL: fresh.url })));
+    try {
+      const keys = await Promise.all(
+        servers.map(async (s, i) => {
+          const d = new Device(s.url);
+          await d.register("Start", `start-${i}@example.com`);
+          return (await d.get<{ public_key: string }>(PUSH_API.publicKey)).body.public_key;
+        }),
+      );
+      expect(new Set(keys).size).toBe(1);
+    } finally {
+      for (const s of servers) await s.close();
+      await fresh.drop();
+    }
   });
 
   // Last: it moves the shared clock on by two months.
