@@ -15,6 +15,21 @@ export default defineConfig({
         },
       },
       {
+        // The same server tests on PostgreSQL and Redis: each test server gets a schema of its own in this database
+        // and a key prefix of its own in this Redis.
+        test: {
+          name: "server-pg",
+          root: "apps/server",
+          include: ["src/**/*.test.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+          env: {
+            DATABASE_URL: process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test",
+            REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379",
+          },
+        },
+      },
+      {
         test: {
           name: "cli",
           root: "apps/cli",

@@ -1,15 +1,23 @@
-/** Operator commands. Usage: npm run admin -- plan set EMAIL premium|free */
+/** Operator commands: set a user's plan; copy a SQLite installation into PostgreSQL. */
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
 import { describeRetention } from "@daysync/shared";
 import { createAdapters } from "./adapters/adapters.ts";
 import { systemClock } from "./clock.ts";
 import { loadConfig } from "./config/config.ts";
+import { copySqliteToPostgres, TargetNotEmpty } from "./db/copy-database.ts";
 import { openDatabase } from "./db/database.ts";
 import { AppError } from "./http/errors.ts";
 import { createPlansService, type PlanName } from "./modules/plans/plans.service.ts";
 
-const USAGE = "Usage: npm run admin -- plan set EMAIL premium|free";
+const USAGE = [
+  "Usage: npm run admin -- plan set EMAIL premium|free",
+  "       npm run admin -- copy-to-postgres --from DATA_DIR/daysync.sqlite --to postgres://USER@HOST:5432/DB",
+].join("\n");
 
 export async function runAdmin(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; output: string }> {
+  if (args[0] === "copy-to-postgres") return copyToPostgres(args.slice(1));
   const [area, verb, email, plan] = args;
   if (area !== "plan" || verb !== "set" || !email || (plan !== "premium" && plan !== "free")) return { code: 2, output: USAGE };
   const config = loadConfig(env);
@@ -29,6 +37,22 @@ export async function runAdmin(args: string[], env: NodeJS.ProcessEnv = process.
   } finally {
     await adapters.close();
     await db.destroy();
+  }
+}
+
+async function copyToPostgres(args: string[]): Promise<{ code: number; output: string }> {
+  const { values } = parseArgs({ args, options: { from: { type: "string" }, to: { type: "string" } }, strict: false });
+  const from = typeof values.from === "string" ? values.from : undefined;
+  const to = typeof values.to === "string" ? values.to : undefined;
+  if (!from || !to?.startsWith("postgres")) return { code: 2, output: USAGE };
+  if (!existsSync(from)) return { code: 1, output: `No SQLite file at ${from}.` };
+  try {
+    const counts = await copySqliteToPostgres(path.resolve(from), to, systemClock.now());
+    const lines = Object.entries(counts).map(([table, n]) => `  ${table}: ${n}`);
+    return { code: 0, output: [`Copied ${from} into PostgreSQL:`, ...lines, "Start the server with DATABASE_URL set to it."].join("\n") };
+  } catch (error) {
+    if (error instanceof TargetNotEmpty) return { code: 1, output: error.message };
+    throw error;
   }
 }
 

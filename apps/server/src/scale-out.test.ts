@@ -1,6 +1,6 @@
 /**
  * Two server processes on one database, one Redis and one files folder. The database is one SQLite file
- * under a shared DATA_DIR, or TEST_DATABASE_URL when set (e.g. PostgreSQL).
+ * under a shared DATA_DIR, or, when the suite runs on PostgreSQL, a schema of its own in the suite's database.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,21 +9,24 @@ import { API, type DateMessages, type Message } from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ServerProcess, startServerProcess } from "./testing/server-process.ts";
 import { redisEnv, removeKeys, uniquePrefix } from "./testing/test-redis.ts";
-import { Device, type LiveClient, textMessage } from "./testing/test-server.ts";
+import { createSchemaFor, Device, type LiveClient, textMessage } from "./testing/test-server.ts";
 import { create, metadata, offsetOf, patch, TUS } from "./testing/tus-client.ts";
 
 const prefix = uniquePrefix();
 const dataDir = mkdtempSync(path.join(tmpdir(), "daysync-scale-"));
 let one: ServerProcess;
 let two: ServerProcess;
+let schema: Awaited<ReturnType<typeof createSchemaFor>> | undefined;
 
 beforeAll(async () => {
+  const suiteDatabase = process.env.DATABASE_URL;
+  if (suiteDatabase?.startsWith("postgres")) schema = await createSchemaFor(suiteDatabase, dataDir);
   const env = {
     ...redisEnv(prefix),
     DATA_DIR: dataDir,
     WEB_DIST: path.join(dataDir, "no-web"),
     REGISTER_RATE_LIMIT_MAX: "10000",
-    ...(process.env.TEST_DATABASE_URL ? { DATABASE_URL: process.env.TEST_DATABASE_URL } : {}),
+    ...(schema ? { DATABASE_URL: schema.url } : {}),
   };
   one = await startServerProcess(env);
   two = await startServerProcess(env);
@@ -32,6 +35,7 @@ afterAll(async () => {
   await Promise.all([one?.stop(), two?.stop()]);
   rmSync(dataDir, { recursive: true, force: true });
   await removeKeys(prefix);
+  await schema?.drop();
 });
 
 const lastSeq = (live: LiveClient) => Math.max(0, ...live.received.map((m) => ("seq" in m ? m.seq : 0)));

@@ -1,5 +1,6 @@
 /** The only module that reads process.env: parsed and checked once at boot. */
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { z } from "zod";
 
 const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
@@ -10,6 +11,13 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default("0.0.0.0"),
   DATA_DIR: z.string().default("./data"),
+  /** postgres:// (or postgresql://) selects PostgreSQL; file:///path.sqlite a SQLite file; unset: DATA_DIR/daysync.sqlite. */
+  DATABASE_URL: z
+    .string()
+    .regex(/^(postgres|postgresql|file):/, "must be a postgres:// or file: URL")
+    .optional(),
+  /** Uploaded files and unfinished uploads; shared by all processes of one installation. */
+  FILES_DIR: z.string().optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Where the built web app is; served with fallback to index.html for app routes. */
   WEB_DIST: z.string().optional(),
@@ -61,7 +69,10 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** The SQLite file, used when `databaseUrl` is not set. */
   databaseFile: string;
+  /** A PostgreSQL connection URL; set, it replaces the SQLite file. */
+  databaseUrl: string | undefined;
   logLevel: string;
   webDist: string;
   cookieSecure: boolean;
@@ -94,7 +105,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     dataDir,
-    databaseFile: path.join(dataDir, "daysync.sqlite"),
+    databaseFile: e.DATABASE_URL?.startsWith("file:") ? fileURLToPath(e.DATABASE_URL) : path.join(dataDir, "daysync.sqlite"),
+    databaseUrl: e.DATABASE_URL?.startsWith("file:") ? undefined : e.DATABASE_URL,
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST ?? path.join(repoRoot, "apps/web/dist")),
     cookieSecure: e.COOKIE_SECURE,
@@ -110,7 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sweepIntervalMs: e.SWEEP_INTERVAL_MS,
     redis: e.REDIS_URL ? { url: e.REDIS_URL, prefix: e.REDIS_PREFIX } : undefined,
     liveSeqCheckMs: e.LIVE_SEQ_CHECK_MS,
-    filesDir: path.join(dataDir, "files"),
+    filesDir: path.resolve(e.FILES_DIR ?? path.join(dataDir, "files")),
     maxFileBytes: { free: e.FREE_MAX_FILE_BYTES, premium: e.PREMIUM_MAX_FILE_BYTES },
     storageBytes: { free: e.FREE_STORAGE_BYTES, premium: e.PREMIUM_STORAGE_BYTES },
     uploadExpiryMs: e.UPLOAD_EXPIRY_MS,

@@ -158,13 +158,25 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex("expired_messages_time").on("expired_messages").column("expired_at").execute();
     },
   },
+  "005_server_keys": {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("server_keys")
+        .addColumn("name", "text", (c) => c.primaryKey())
+        .addColumn("value", "text", (c) => c.notNull())
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 /** Brings the schema up to date and makes sure the plans exist. */
-export async function migrate(db: Kysely<Database>): Promise<void> {
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+export async function migrate(db: Kysely<Database>, options: { schema?: string } = {}): Promise<void> {
+  // On PostgreSQL the migrator must be told the schema: it looks for its tables in every schema otherwise.
+  const migrator = new Migrator({ db, provider, ...(options.schema ? { migrationTableSchema: options.schema } : {}) });
+  const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === "Error");
   if (error || failed) throw new Error(`Migration ${failed?.migrationName ?? ""} failed: ${String(error)}`);
   for (const t of SUBSCRIPTION_TYPES) {

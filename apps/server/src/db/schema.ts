@@ -139,6 +139,13 @@ export interface PushSubscriptionsTable {
   created_at: number;
 }
 
+/** Secrets all processes of one installation share, such as the VAPID key pair; `value` is JSON. */
+export interface ServerKeysTable {
+  name: string;
+  value: string;
+  created_at: number;
+}
+
 export interface Database {
   subscriptions_types: SubscriptionsTypesTable;
   users: UsersTable;
@@ -151,4 +158,5 @@ export interface Database {
   push_subscriptions: PushSubscriptionsTable;
   uploads: UploadsTable;
   expired_messages: ExpiredMessagesTable;
+  server_keys: ServerKeysTable;
 }

@@ -123,7 +123,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   plansRoutes(app, { plans });
   const pairing = createPairingService({ db, clock, bus, sessions, devices });
-  const vapid = loadOrCreateVapidKeys(config.dataDir);
+  const vapid = await loadOrCreateVapidKeys(db, config.dataDir, clock.now());
   const push = createPushService({
     subscriptions: createPushSubscriptionsRepository(db),
     sender: createWebPushSender(vapid, `mailto:${CONTACT.email}`),

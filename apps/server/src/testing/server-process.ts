@@ -23,11 +23,17 @@ export interface ServerProcess {
   stop(signal?: "SIGTERM" | "SIGKILL"): Promise<void>;
 }
 
+/** What the suite's own environment must not hand to a child: its database and Redis are given explicitly. */
+function inheritedEnv(): NodeJS.ProcessEnv {
+  const { DATABASE_URL: _database, REDIS_URL: _redis, REDIS_PREFIX: _prefix, ...rest } = process.env;
+  return rest;
+}
+
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", path.join(repoRoot, "apps/server/src/main.ts")], {
     cwd: repoRoot,
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", ...env },
+    env: { ...inheritedEnv(), NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "inherit", "inherit"],
   });
   const url = `http://127.0.0.1:${port}`;

@@ -1,11 +1,18 @@
-/** A real server on a loopback port with a fresh SQLite file and a clock the test can move. */
+/**
+ * A real server on a loopback port with a fresh database and a clock the test can move. The database is a SQLite
+ * file in the server's data folder, or, when the suite runs with a postgres:// DATABASE_URL, a schema of its own there.
+ */
+import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { API, formatStoredDate, formatStoredTime, SESSION_COOKIE, type ServerLiveMessage, type User } from "@daysync/shared";
 import WebSocket from "ws";
 import { loadConfig } from "../config/config.ts";
+import { createPgPool } from "../db/database.ts";
 import { type AppParts, buildApp } from "../http/app.ts";
+import { removeKeys, uniquePrefix } from "./test-redis.ts";
 
 /** Noon today, local time: a test that moves the clock by minutes or hours stays on the same calendar day. */
 function noonToday(): number {
@@ -27,6 +34,8 @@ export interface TestServer extends AppParts {
   dataDir: string;
   clock: TestClock;
   env: Record<string, string>;
+  /** DATABASE_URL for another server that shares this one's database, as a second process would. */
+  databaseUrl: string;
   /** Stops the server; its data stays when `keepData` is set, for a restart on the same folder. */
   close(options?: { keepData?: boolean }): Promise<void>;
 }
@@ -37,9 +46,15 @@ export async function startTestServer(
   options: { dataDir?: string; clock?: TestClock; port?: number } = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "daysync-test-"));
-  const fullEnv = {
+  const suiteDatabase = process.env.DATABASE_URL;
+  const pgSchema = suiteDatabase?.startsWith("postgres") && !env.DATABASE_URL ? await createSchemaFor(suiteDatabase, dataDir) : undefined;
+  // The suite's Redis, when it runs with one: each test server under a prefix of its own.
+  const redisPrefix = process.env.REDIS_URL && !env.REDIS_URL ? uniquePrefix() : undefined;
+  const fullEnv: Record<string, string> = {
     NODE_ENV: "test",
     DATA_DIR: dataDir,
+    ...(pgSchema ? { DATABASE_URL: pgSchema.url } : {}),
+    ...(redisPrefix && process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL, REDIS_PREFIX: redisPrefix } : {}),
     LOG_LEVEL: "silent",
     WEB_DIST: path.join(dataDir, "no-web"),
     // Every test signs up its own users from one address.
@@ -47,7 +62,10 @@ export async function startTestServer(
     ...env,
   };
   const clock = options.clock ?? new TestClock();
-  const parts = await buildApp(loadConfig(fullEnv), { clock });
+  const parts = await buildApp(loadConfig(fullEnv), { clock }).catch(async (error: unknown) => {
+    await pgSchema?.drop();
+    throw error;
+  });
   await parts.app.listen({ port: options.port ?? 0, host: "127.0.0.1" });
   const address = parts.app.server.address();
   const port = typeof address === "object" && address ? address.port : 0;
@@ -57,11 +75,35 @@ export async function startTestServer(
     dataDir,
     clock,
     env: fullEnv,
+    databaseUrl: fullEnv.DATABASE_URL ?? pathToFileURL(path.join(dataDir, "daysync.sqlite")).href,
     async close(closeOptions) {
       await parts.app.close();
-      if (!closeOptions?.keepData) rmSync(dataDir, { recursive: true, force: true });
+      if (closeOptions?.keepData) return;
+      rmSync(dataDir, { recursive: true, force: true });
+      await pgSchema?.drop();
+      if (redisPrefix) await removeKeys(redisPrefix);
     },
   };
+}
+
+/**
+ * A PostgreSQL schema for the server of this data folder, named after it, so a restart on the same folder finds
+ * its data again; the server's connections use it through their search_path.
+ */
+export async function createSchemaFor(baseUrl: string, dataDir: string) {
+  const schema = `daysync_test_${createHash("sha256").update(dataDir).digest("hex").slice(0, 32)}`;
+  const admin = async (statement: string) => {
+    const pool = createPgPool(baseUrl, { max: 1 });
+    try {
+      await pool.query(statement);
+    } finally {
+      await pool.end();
+    }
+  };
+  await admin(`create schema if not exists "${schema}"`);
+  const url = new URL(baseUrl);
+  url.searchParams.set("options", `-c search_path=${schema}`);
+  return { url: url.href, drop: () => admin(`drop schema if exists "${schema}" cascade`) };
 }
 
 export interface ApiResponse<T = unknown> {

@@ -9,6 +9,8 @@ import { hashPassword, verifyAgainstDummy, verifyPassword } from "./password.ts"
 import type { SessionsRepository } from "./sessions.repository.ts";
 import { loadUser } from "./user.presenter.ts";
 
+const emailTaken = () => conflict("email_taken", "An account with this email already exists.");
+
 export interface DeviceInfo {
   userAgent: string;
   ip: string;
@@ -29,31 +31,30 @@ export function createAccountsService(deps: { db: Db; clock: Clock; sessions: Se
     async register(input: RegisterInput, device: DeviceInfo): Promise<{ user: User; session: { id: string; token: string } }> {
       const email = input.email.toLowerCase();
       const existing = await db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirst();
-      if (existing) throw conflict("email_taken", "An account with this email already exists.");
+      if (existing) throw emailTaken();
       const passwordHash = await hashPassword(input.password);
       const now = clock.now();
       const userId = randomUUID();
-      try {
-        await db.transaction().execute(async (trx) => {
-          await trx
-            .insertInto("users")
-            .values({
-              id: userId,
-              name: input.name,
-              email,
-              password_hash: passwordHash,
-              actual_subscription_id: "",
-              seq: 0,
-              created_at: now,
-              updated_at: now,
-            })
-            .execute();
-          await startSubscription(trx, userId, FREE_TYPE_ID, now);
-        });
-      } catch (error) {
-        if (String(error).toLowerCase().includes("unique")) throw conflict("email_taken", "An account with this email already exists.");
-        throw error;
-      }
+      await db.transaction().execute(async (trx) => {
+        // The unique email decides a race between two sign-ups: the loser inserts nothing and gets 409.
+        const inserted = await trx
+          .insertInto("users")
+          .values({
+            id: userId,
+            name: input.name,
+            email,
+            password_hash: passwordHash,
+            actual_subscription_id: "",
+            seq: 0,
+            created_at: now,
+            updated_at: now,
+          })
+          .onConflict((oc) => oc.column("email").doNothing())
+          .returning("id")
+          .executeTakeFirst();
+        if (!inserted) throw emailTaken();
+        await startSubscription(trx, userId, FREE_TYPE_ID, now);
+      });
       return signedIn(userId, device);
     },
 

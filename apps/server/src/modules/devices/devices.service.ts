@@ -2,6 +2,7 @@
 import type { DeviceListItem, LiveEvent } from "@daysync/shared";
 import type { Clock } from "../../clock.ts";
 import type { Db } from "../../db/database.ts";
+import { inUserTransaction } from "../../db/user-transaction.ts";
 import { appendChange, type ChangeRow } from "../../events/changes.repository.ts";
 import type { EventBus } from "../../events/event-bus.ts";
 import { notFound } from "../../http/errors.ts";
@@ -21,7 +22,7 @@ export function createDevicesService(deps: { db: Db; clock: Clock; bus: EventBus
     /** Ends that device's session: its cookie stops working and its live connection closes. 404 for another user's. */
     async revoke(userId: string, sessionId: string): Promise<void> {
       const now = clock.now();
-      const seq = await db.transaction().execute(async (trx) => {
+      const seq = await inUserTransaction(db, userId, async (trx) => {
         if (!(await deleteDeviceRow(trx, userId, sessionId))) throw notFound("device");
         return appendChange(trx, userId, "device.signed_out", sessionId, now);
       });
@@ -32,7 +33,7 @@ export function createDevicesService(deps: { db: Db; clock: Clock; bus: EventBus
     /** Tells the user's devices that this session was just signed in. */
     async announceSignIn(userId: string, sessionId: string): Promise<void> {
       const now = clock.now();
-      const result = await db.transaction().execute(async (trx) => {
+      const result = await inUserTransaction(db, userId, async (trx) => {
         const row = await findDeviceRow(trx, userId, sessionId);
         if (!row) return undefined;
         return { row, seq: await appendChange(trx, userId, "device.signed_in", sessionId, now) };

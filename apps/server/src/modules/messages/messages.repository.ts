@@ -143,42 +143,53 @@ export async function findExpiredMessage(db: Executor, id: string) {
   return db.selectFrom("expired_messages").select(["id", "user_id"]).where("id", "=", id).executeTakeFirst();
 }
 
-/** Deletes expired messages of a user, remembering their ids; returns the days they belonged to. */
+/**
+ * Deletes those of the messages that are still there (another process's sweep may have deleted them since they
+ * were listed), remembering their ids; returns the ids it deleted and the days they belonged to.
+ */
 export async function deleteExpiredMessages(
   trx: Transaction<Database>,
   userId: string,
-  ids: readonly string[],
+  candidates: readonly string[],
   now: number,
-): Promise<string[]> {
-  const days = await trx
+): Promise<{ ids: string[]; dayIds: string[] }> {
+  const present = await trx
     .selectFrom("messages")
-    .select("date_message_id")
-    .distinct()
-    .where("id", "in", ids)
+    .select(["id", "date_message_id"])
+    .where("id", "in", candidates)
     .where("user_id", "=", userId)
     .execute();
+  if (present.length === 0) return { ids: [], dayIds: [] };
+  const ids = present.map((m) => m.id);
   await trx
     .insertInto("expired_messages")
     .columns(["id", "user_id", "expired_at"])
     .expression((eb) =>
       eb
         .selectFrom("messages")
-        .select(["id", "user_id", eb.val(now).as("expired_at")])
+        .select(["id", "user_id", sql<number>`cast(${now} as bigint)`.as("expired_at")])
         .where("id", "in", ids)
         .where("user_id", "=", userId),
     )
     .onConflict((oc) => oc.column("id").doNothing())
     .execute();
   await trx.deleteFrom("messages").where("id", "in", ids).where("user_id", "=", userId).execute();
-  return days.map((d) => d.date_message_id);
+  return { ids, dayIds: [...new Set(present.map((m) => m.date_message_id))] };
 }
 
 export async function forgetExpiredMessages(db: Executor, before: number): Promise<void> {
   await db.deleteFrom("expired_messages").where("expired_at", "<", before).execute();
 }
 
-export async function insertMessage(trx: Transaction<Database>, message: MessagesTable): Promise<void> {
-  await trx.insertInto("messages").values(message).execute();
+/** Stores the message unless its id is taken (by anyone); false then, with nothing written and no error. */
+export async function insertMessage(trx: Transaction<Database>, message: MessagesTable): Promise<boolean> {
+  const row = await trx
+    .insertInto("messages")
+    .values(message)
+    .onConflict((oc) => oc.column("id").doNothing())
+    .returning("id")
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Live messages of a day, oldest first; `since` is the retention cut-off (null: keep all). */

@@ -12,6 +12,7 @@ import {
 import type { Clock } from "../../clock.ts";
 import type { Db } from "../../db/database.ts";
 import type { MessagesTable } from "../../db/schema.ts";
+import { inUserTransaction } from "../../db/user-transaction.ts";
 import { appendChange } from "../../events/changes.repository.ts";
 import type { EventBus, UserChange } from "../../events/event-bus.ts";
 import { badRequest, conflict, gone, notFound } from "../../http/errors.ts";
@@ -69,45 +70,51 @@ export function createMessagesService(deps: { db: Db; clock: Clock; bus: EventBu
       const dayKey = dayKeyOf(input.date);
       assertPlausibleDay(dayKey, now);
       const changes: UserChange[] = [];
-      const result = await db.transaction().execute(async (trx) => {
-        const since = await repo.retentionCutoff(trx, userId, now);
-        const existing = await repo.findMessage(trx, input.id);
-        const swept = existing ? undefined : await repo.findExpiredMessage(trx, input.id);
-        const owner = existing?.user_id ?? swept?.user_id;
-        if (owner !== undefined && owner !== userId) throw conflict("conflict", "That message id is already in use.");
-        if (swept || (existing && since !== null && Number(existing.created_at) < since)) {
-          throw gone(API_ERROR_CODES.expired, "This message has expired.");
-        }
-        if (existing) {
-          const [day] = await repo.liveDays(trx, userId, since, [existing.date_message_id]);
+      const store = () =>
+        inUserTransaction(db, userId, async (trx) => {
+          const since = await repo.retentionCutoff(trx, userId, now);
+          const existing = await repo.findMessage(trx, input.id);
+          const swept = existing ? undefined : await repo.findExpiredMessage(trx, input.id);
+          const owner = existing?.user_id ?? swept?.user_id;
+          if (owner !== undefined && owner !== userId) throw conflict("conflict", "That message id is already in use.");
+          if (swept || (existing && since !== null && Number(existing.created_at) < since)) {
+            throw gone(API_ERROR_CODES.expired, "This message has expired.");
+          }
+          if (existing) {
+            const [day] = await repo.liveDays(trx, userId, since, [existing.date_message_id]);
+            if (!day) throw notFound("day");
+            return { message: existing, day, created: false };
+          }
+          const dayBefore = await repo.ensureDay(trx, userId, input.date, dayKey, randomUUID(), now);
+          const message: MessagesTable = {
+            id: input.id,
+            user_id: userId,
+            date_message_id: dayBefore.id,
+            type: input.type ?? "text",
+            content: input.content,
+            filename: input.filename ?? "",
+            file_url: input.file_url ?? "",
+            date: input.date,
+            time: input.time,
+            url: "",
+            created_at: now,
+          };
+          // The id may have been taken since the look-up, by another user's send: roll back and answer as for a stored id.
+          if (!(await repo.insertMessage(trx, message))) throw new IdTakenMeanwhile();
+          await repo.addToDaySummary(trx, dayBefore.id, message, now);
+          const [day] = await repo.liveDays(trx, userId, since, [dayBefore.id]);
           if (!day) throw notFound("day");
-          return { message: existing, day, created: false };
-        }
-        const dayBefore = await repo.ensureDay(trx, userId, input.date, dayKey, randomUUID(), now);
-        const message: MessagesTable = {
-          id: input.id,
-          user_id: userId,
-          date_message_id: dayBefore.id,
-          type: input.type ?? "text",
-          content: input.content,
-          filename: input.filename ?? "",
-          file_url: input.file_url ?? "",
-          date: input.date,
-          time: input.time,
-          url: "",
-          created_at: now,
-        };
-        await repo.insertMessage(trx, message);
-        await repo.addToDaySummary(trx, dayBefore.id, message, now);
-        const [day] = await repo.liveDays(trx, userId, since, [dayBefore.id]);
-        if (!day) throw notFound("day");
-        const daySeq = await appendChange(trx, userId, "day.upserted", day.id, now);
-        const messageSeq = await appendChange(trx, userId, "message.created", message.id, now);
-        changes.push(
-          { userId, seq: daySeq, event: { kind: "day.upserted", day: presentDay(day) } },
-          { userId, seq: messageSeq, event: { kind: "message.created", message: presentMessage(message) } },
-        );
-        return { message, day, created: true };
+          const daySeq = await appendChange(trx, userId, "day.upserted", day.id, now);
+          const messageSeq = await appendChange(trx, userId, "message.created", message.id, now);
+          changes.push(
+            { userId, seq: daySeq, event: { kind: "day.upserted", day: presentDay(day) } },
+            { userId, seq: messageSeq, event: { kind: "message.created", message: presentMessage(message) } },
+          );
+          return { message, day, created: true };
+        });
+      const result = await store().catch((error: unknown) => {
+        if (error instanceof IdTakenMeanwhile) return store();
+        throw error;
       });
       for (const change of changes) bus.publish("change", change);
       return { message: presentMessage(result.message), day: presentDay(result.day), created: result.created };
@@ -127,5 +134,7 @@ export function createMessagesService(deps: { db: Db; clock: Clock; bus: EventBu
 }
 
 type MessageRowType = Message["type"];
+
+class IdTakenMeanwhile extends Error {}
 
 export type MessagesService = ReturnType<typeof createMessagesService>;

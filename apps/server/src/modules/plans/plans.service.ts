@@ -5,6 +5,7 @@ import type { Transaction } from "kysely";
 import type { Clock } from "../../clock.ts";
 import type { Db } from "../../db/database.ts";
 import type { Database } from "../../db/schema.ts";
+import { inUserTransaction } from "../../db/user-transaction.ts";
 import { appendChange } from "../../events/changes.repository.ts";
 import type { EventBus } from "../../events/event-bus.ts";
 import { forbidden, notFound } from "../../http/errors.ts";
@@ -45,12 +46,23 @@ export async function startSubscription(
   return id;
 }
 
+async function hasExpiredSubscription(trx: Transaction<Database>, userId: string, now: number): Promise<boolean> {
+  const row = await trx
+    .selectFrom("users")
+    .innerJoin("subscriptions", "subscriptions.id", "users.actual_subscription_id")
+    .select("users.id")
+    .where("users.id", "=", userId)
+    .where("subscriptions.date_expiration_subscription", "<=", now)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export function createPlansService(deps: { db: Db; clock: Clock; bus: EventBus }) {
   const { db, clock, bus } = deps;
 
   async function changeSubscription(userId: string, typeId: number, retention?: number | null): Promise<User> {
     const now = clock.now();
-    const seq = await db.transaction().execute(async (trx) => {
+    const seq = await inUserTransaction(db, userId, async (trx) => {
       await startSubscription(trx, userId, typeId, now, retention);
       return appendChange(trx, userId, "user.updated", userId, now);
     });
@@ -78,7 +90,7 @@ export function createPlansService(deps: { db: Db; clock: Clock; bus: EventBus }
         .where("users.id", "=", userId)
         .executeTakeFirstOrThrow();
       if (sub.subscription_type_id !== PREMIUM_TYPE_ID) throw forbidden(`Choosing the retention needs the ${PREMIUM_PLAN.title}.`);
-      const seq = await db.transaction().execute(async (trx) => {
+      const seq = await inUserTransaction(db, userId, async (trx) => {
         await trx.updateTable("subscriptions").set({ max_message_duration: retention }).where("id", "=", sub.id).execute();
         return appendChange(trx, userId, "user.updated", userId, now);
       });
@@ -98,8 +110,20 @@ export function createPlansService(deps: { db: Db; clock: Clock; bus: EventBus }
         .where("subscriptions.date_expiration_subscription", "<=", now)
         .limit(500)
         .execute();
-      for (const { id } of expired) await changeSubscription(id, FREE_PLAN.id);
-      return expired.length;
+      let renewed = 0;
+      for (const { id } of expired) {
+        // Another process's sweep may have renewed it since the look-up: checked again under the user's lock.
+        const seq = await inUserTransaction(db, id, async (trx) => {
+          if (!(await hasExpiredSubscription(trx, id, now))) return undefined;
+          await startSubscription(trx, id, FREE_PLAN.id, now);
+          return appendChange(trx, id, "user.updated", id, now);
+        });
+        if (seq === undefined) continue;
+        renewed++;
+        const user = await loadUser(db, id);
+        if (user) bus.publish("change", { userId: id, seq, event: { kind: "user.updated", user } });
+      }
+      return renewed;
     },
   };
 }

@@ -1,8 +1,9 @@
-import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { API, DEVICES_API, type DevicesResponse, formatStoredDate, formatStoredTime, PUSH_API, type PushPayload } from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import webpush from "web-push";
 import {
   decryptPush,
   newSubscriptionKeys,
@@ -12,7 +13,6 @@ import {
 } from "../../testing/push-service-double.ts";
 import { Device, startTestServer, type TestServer, textMessage } from "../../testing/test-server.ts";
 import { isPushServiceUrl } from "./push.service.ts";
-import { loadOrCreateVapidKeys } from "./vapid-keys.ts";
 
 let server: TestServer;
 let pushService: PushServiceDouble;
@@ -49,21 +49,43 @@ async function eventually(check: () => Promise<boolean>, timeoutMs = 3000) {
 }
 
 describe("web push", () => {
-  it("makes VAPID keys once and keeps them in DATA_DIR, readable by the server only", () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "daysync-vapid-"));
-    const first = loadOrCreateVapidKeys(dir);
-    expect(loadOrCreateVapidKeys(dir)).toEqual(first);
-    expect(Buffer.from(first.publicKey, "base64url")).toHaveLength(65);
-    expect(statSync(path.join(dir, "vapid.json")).mode & 0o777).toBe(0o600);
+  it("keeps one VAPID key pair in the database, the same for every process that shares it", async () => {
+    const other = await startTestServer({ DATABASE_URL: server.databaseUrl });
+    try {
+      expect(other.dataDir).not.toBe(server.dataDir);
+      const here = new Device(server.url);
+      await here.register("Key", "key@example.com");
+      const there = new Device(other.url);
+      await there.login("key@example.com");
+      const key = (await here.get<{ public_key: string }>(PUSH_API.publicKey)).body.public_key;
+      expect(Buffer.from(key, "base64url")).toHaveLength(65);
+      expect((await there.get<{ public_key: string }>(PUSH_API.publicKey)).body.public_key).toBe(key);
+      const stored = await server.db.selectFrom("server_keys").select("value").where("name", "=", "vapid").executeTakeFirstOrThrow();
+      expect((JSON.parse(stored.value) as { publicKey: string }).publicKey).toBe(key);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("takes over the key pair of an older installation's DATA_DIR/vapid.json, so its subscriptions keep working", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "daysync-vapid-"));
+    const old = webpush.generateVAPIDKeys();
+    writeFileSync(path.join(dataDir, "vapid.json"), JSON.stringify(old), { mode: 0o600 });
+    const upgraded = await startTestServer({}, { dataDir });
+    try {
+      const d = new Device(upgraded.url);
+      await d.register("Old", "old-keys@example.com");
+      expect((await d.get<{ public_key: string }>(PUSH_API.publicKey)).body.public_key).toBe(old.publicKey);
+    } finally {
+      await upgraded.close();
+    }
   });
 
   it("gives the public key to signed-in devices only", async () => {
     expect((await new Device(server.url).get(PUSH_API.publicKey)).status).toBe(401);
     const d = new Device(server.url);
-    await d.register("Key", "key@example.com");
-    const res = await d.get<{ public_key: string }>(PUSH_API.publicKey);
-    const stored = JSON.parse(readFileSync(path.join(server.dataDir, "vapid.json"), "utf8")) as { publicKey: string };
-    expect(res.body.public_key).toBe(stored.publicKey);
+    await d.register("Key", "key-only@example.com");
+    expect((await d.get<{ public_key: string }>(PUSH_API.publicKey)).status).toBe(200);
   });
 
   it("notifies the other devices of a file that finished uploading too", async () => {

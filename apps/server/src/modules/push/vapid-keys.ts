@@ -1,12 +1,18 @@
-/** The server's VAPID key pair: made at first start and kept in DATA_DIR/vapid.json (readable by the server only). */
-import { readFileSync, writeFileSync } from "node:fs";
+/**
+ * The server's VAPID key pair, one for every process of an installation: kept in the database (`server_keys`),
+ * made at first start. An older installation's DATA_DIR/vapid.json is taken over, so its push subscriptions keep working.
+ */
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import webpush from "web-push";
+import type { Db } from "../../db/database.ts";
 
 export interface VapidKeys {
   publicKey: string;
   privateKey: string;
 }
+
+const KEY_NAME = "vapid";
 
 const isKeys = (value: unknown): value is VapidKeys =>
   typeof value === "object" &&
@@ -14,22 +20,37 @@ const isKeys = (value: unknown): value is VapidKeys =>
   typeof (value as VapidKeys).publicKey === "string" &&
   typeof (value as VapidKeys).privateKey === "string";
 
-export function loadOrCreateVapidKeys(dataDir: string): VapidKeys {
+/** The pair of DATA_DIR/vapid.json, if that file exists. */
+function readKeysFile(dataDir: string): VapidKeys | undefined {
   const file = path.join(dataDir, "vapid.json");
   try {
     const keys: unknown = JSON.parse(readFileSync(file, "utf8"));
     if (isKeys(keys)) return keys;
     throw new Error(`${file} does not hold a VAPID key pair; move it away to make a new one.`);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
   }
-  const keys = webpush.generateVAPIDKeys();
-  try {
-    // "wx": when two processes start at once, the second keeps the first one's keys.
-    writeFileSync(file, `${JSON.stringify(keys, null, 2)}\n`, { mode: 0o600, flag: "wx" });
+}
+
+export async function loadOrCreateVapidKeys(db: Db, dataDir: string, now: number): Promise<VapidKeys> {
+  const stored = async () => {
+    const row = await db.selectFrom("server_keys").select("value").where("name", "=", KEY_NAME).executeTakeFirst();
+    if (!row) return undefined;
+    const keys: unknown = JSON.parse(row.value);
+    if (!isKeys(keys)) throw new Error("server_keys holds no valid VAPID key pair under 'vapid'.");
     return keys;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    return loadOrCreateVapidKeys(dataDir);
-  }
+  };
+  const existing = await stored();
+  if (existing) return existing;
+  const candidate = readKeysFile(dataDir) ?? webpush.generateVAPIDKeys();
+  // Processes starting at once each offer a pair; the first stored one is everybody's.
+  await db
+    .insertInto("server_keys")
+    .values({ name: KEY_NAME, value: JSON.stringify(candidate), created_at: now })
+    .onConflict((oc) => oc.column("name").doNothing())
+    .execute();
+  const keys = await stored();
+  if (!keys) throw new Error("VAPID keys vanished from server_keys.");
+  return keys;
 }

@@ -6,6 +6,7 @@
 import type { Locks } from "../../adapters/locks.ts";
 import type { Clock } from "../../clock.ts";
 import type { Db } from "../../db/database.ts";
+import { inUserTransaction } from "../../db/user-transaction.ts";
 import { appendChange, pruneChanges } from "../../events/changes.repository.ts";
 import type { EventBus, UserChange } from "../../events/event-bus.ts";
 import { presentDay } from "../messages/messages.presenter.ts";
@@ -42,23 +43,25 @@ export function createRetentionSweeper(deps: {
    * Deletes one user's expired messages and, in the same transaction, recomputes the summary of each day
    * they were in from what remains, so no day keeps showing or counting them.
    */
-  async function deleteForUser(userId: string, ids: string[], cutoff: number) {
+  async function deleteForUser(userId: string, candidates: string[], cutoff: number): Promise<number> {
     const now = clock.now();
-    const changes = await db.transaction().execute(async (trx) => {
-      const dayIds = await deleteExpiredMessages(trx, userId, ids, now);
+    const { ids, changes } = await inUserTransaction(db, userId, async (trx) => {
+      const { ids, dayIds } = await deleteExpiredMessages(trx, userId, candidates, now);
+      const out: UserChange[] = [];
+      if (ids.length === 0) return { ids, changes: out };
       const days = await liveDays(trx, userId, cutoff, dayIds);
       await storeDaySummaries(trx, days, now);
-      const out: UserChange[] = [];
       const seq = await appendChange(trx, userId, "messages.deleted", JSON.stringify(ids), now);
       out.push({ userId, seq, event: { kind: "messages.deleted", ids } });
       for (const day of days) {
         const daySeq = await appendChange(trx, userId, "day.upserted", day.id, now);
         out.push({ userId, seq: daySeq, event: { kind: "day.upserted", day: presentDay(day) } });
       }
-      return out;
+      return { ids, changes: out };
     });
     for (const change of changes) bus.publish("change", change);
-    await deps.onMessagesDeleted?.(ids);
+    if (ids.length > 0) await deps.onMessagesDeleted?.(ids);
+    return ids.length;
   }
 
   async function sweepMessages(): Promise<number> {
@@ -90,8 +93,7 @@ export function createRetentionSweeper(deps: {
         if (expired.length === 0) break;
         const byUser = new Map<string, string[]>();
         for (const m of expired) byUser.set(m.user_id, [...(byUser.get(m.user_id) ?? []), m.id]);
-        for (const [userId, ids] of byUser) await deleteForUser(userId, ids, cutoff);
-        deleted += expired.length;
+        for (const [userId, ids] of byUser) deleted += await deleteForUser(userId, ids, cutoff);
         if (expired.length < BATCH) break;
       }
     }

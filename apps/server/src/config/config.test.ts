@@ -1,0 +1,29 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "./config.ts";
+
+describe("database and files configuration", () => {
+  it("defaults to the SQLite file and files folder under DATA_DIR", () => {
+    const config = loadConfig({ DATA_DIR: "/srv/daysync" });
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.databaseFile).toBe("/srv/daysync/daysync.sqlite");
+    expect(config.filesDir).toBe("/srv/daysync/files");
+  });
+
+  it("selects PostgreSQL for a postgres:// DATABASE_URL and takes FILES_DIR as given", () => {
+    const config = loadConfig({ DATABASE_URL: "postgres://app@db:5432/daysync", FILES_DIR: "shared/files" });
+    expect(config.databaseUrl).toBe("postgres://app@db:5432/daysync");
+    expect(config.filesDir).toBe(path.resolve("shared/files"));
+    expect(loadConfig({ DATABASE_URL: "postgresql://db/daysync" }).databaseUrl).toBe("postgresql://db/daysync");
+  });
+
+  it("takes a file: DATABASE_URL as the SQLite file", () => {
+    const config = loadConfig({ DATABASE_URL: "file:///var/lib/daysync/one.sqlite" });
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.databaseFile).toBe("/var/lib/daysync/one.sqlite");
+  });
+
+  it("refuses any other DATABASE_URL at start, naming the variable", () => {
+    expect(() => loadConfig({ DATABASE_URL: "mysql://db/daysync" })).toThrow(/DATABASE_URL/);
+  });
+});

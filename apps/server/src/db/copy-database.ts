@@ -1,0 +1,69 @@
+/** Copies a SQLite installation into an empty PostgreSQL database: every table, in one transaction. */
+import path from "node:path";
+import type { Kysely } from "kysely";
+import { loadOrCreateVapidKeys } from "../modules/push/vapid-keys.ts";
+import { type Db, openDatabase } from "./database.ts";
+import type { Database } from "./schema.ts";
+
+/** Parents before children, so foreign keys hold at every insert. Plans are made by the migrations. */
+const TABLES = [
+  ["users", "id"],
+  ["subscriptions", "id"],
+  ["sessions", "id"],
+  ["date_messages", "id"],
+  ["messages", "id"],
+  ["user_events", "user_id, seq"],
+  ["pairing_requests", "id"],
+  ["push_subscriptions", "id"],
+  ["uploads", "id"],
+  ["expired_messages", "id"],
+  ["server_keys", "name"],
+] as const satisfies ReadonlyArray<readonly [keyof Database, string]>;
+
+/** Rows per insert: PostgreSQL takes at most 65,535 parameters in one statement. */
+const BATCH = 1000;
+
+export class TargetNotEmpty extends Error {}
+
+/**
+ * `from` is the SQLite file (migrated to the latest schema first; a `vapid.json` beside it is taken into the
+ * database, as a server start would); `to` a postgres:// URL whose database has no Daysync data yet.
+ * Returns the rows copied per table.
+ */
+export async function copySqliteToPostgres(from: string, to: string, now: number): Promise<Record<string, number>> {
+  const source = await openDatabase({ databaseFile: from });
+  let target: Db | undefined;
+  try {
+    await loadOrCreateVapidKeys(source, path.dirname(from), now);
+    target = await openDatabase({ databaseFile: "", databaseUrl: to });
+    return await target.transaction().execute(async (trx) => {
+      if (await trx.selectFrom("users").select("id").limit(1).executeTakeFirst()) {
+        throw new TargetNotEmpty("The target database already has accounts; copy into an empty database only.");
+      }
+      // A server started on the target before may have made keys; the installation's own keys replace them.
+      await trx.deleteFrom("server_keys").execute();
+      const counts: Record<string, number> = {};
+      for (const [table, key] of TABLES) counts[table] = await copyTable(source, trx, table, key);
+      return counts;
+    });
+  } finally {
+    await target?.destroy();
+    await source.destroy();
+  }
+}
+
+async function copyTable(source: Db, target: Kysely<Database>, table: keyof Database, key: string): Promise<number> {
+  const order = key.split(", ") as never[];
+  let copied = 0;
+  for (;;) {
+    let page = source.selectFrom(table).selectAll();
+    for (const column of order) page = page.orderBy(column);
+    const rows = await page.limit(BATCH).offset(copied).execute();
+    if (rows.length === 0) return copied;
+    await target
+      .insertInto(table)
+      .values(rows as never)
+      .execute();
+    copied += rows.length;
+  }
+}
