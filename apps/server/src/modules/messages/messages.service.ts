@@ -90,12 +90,9 @@ export function createMessagesService(deps: { db: Db; clock: Clock; bus: EventBu
         await repo.addToDaySummary(trx, dayBefore.id, message, now);
         const [day] = await repo.liveDays(trx, userId, since, [dayBefore.id]);
         if (!day) throw notFound("day");
-        const daySeq = await appendChange(trx, userId, "day.upserted", day.id, now);
-        const messageSeq = await appendChange(trx, userId, "message.created", message.id, now);
-        changes.push(
-          { userId, seq: daySeq, event: { kind: "day.upserted", day: presentDay(day) } },
-          { userId, seq: messageSeq, event: { kind: "message.created", message: presentMessage(message) } },
-        );
+        // One change per message: its event carries the day summary, so no day.upserted goes with it.
+        const seq = await appendChange(trx, userId, "message.created", message.id, now);
+        changes.push({ userId, seq, event: { kind: "message.created", message: presentMessage(message), day: presentDay(day) } });
         return { message, day, created: true };
       });
       for (const change of changes) bus.publish(change);
