@@ -62,6 +62,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const db = await openDatabase(config);
   const bus = createInProcessBus();
   const sessions = createSessionsRepository(db);
+  // A sign-out on any process ends the session's cached lookup here too.
+  bus.subscribeSessions((notice) => sessions.forget(notice.sessionId));
   const plans = createPlansService({ db, clock, bus });
   const accounts = createAccountsService({ db, clock, sessions });
   const messages = createMessagesService({ db, clock, bus });
