@@ -2,7 +2,7 @@
  * Daysync's live sync under load, beside a bare `ws` relay doing the same fan-out in the same run, so every figure
  * is also a ratio (the machine may be shared: the load average is recorded with each run).
  * Run: npm run bench:sync [-- --quick] [--devices 1000 --rate 500 --seconds 10 --clients 64 --throughput-seconds 5
- * --idle-sockets 10000 --idle-seconds 35 --label current --server-flags "--cpu-prof"]
+ * --idle-sockets 10000 --idle-seconds 35 --label current --server-flags="--cpu-prof --cpu-prof-dir=/tmp/prof"]
  * Writes the run under --label in bench/sync-results.json and regenerates bench/sync-results.md.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -43,7 +43,9 @@ const USERS = Math.ceil(DEVICES / 3);
 const round = (n: number, digits = 2) => +n.toFixed(digits);
 
 async function signIn(url: string, path: string, body: unknown): Promise<{ cookie: string; userId: string }> {
-  const res = await fetch(url + path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const init = { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
+  // A reused keep-alive connection may be closed under the request: try once more on a new one.
+  const res = await fetch(url + path, init).catch(() => fetch(url + path, init));
   if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
   const json = (await res.json()) as { user: { id: string } };
   return { cookie: (res.headers.get("set-cookie") ?? "").split(";")[0] ?? "", userId: json.user.id };
