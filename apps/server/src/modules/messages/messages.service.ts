@@ -87,9 +87,7 @@ export function createMessagesService(deps: { db: Db; clock: Clock; bus: EventBu
           created_at: now,
         };
         await repo.insertMessage(trx, message);
-        await repo.addToDaySummary(trx, dayBefore.id, message, now);
-        const [day] = await repo.liveDays(trx, userId, since, [dayBefore.id]);
-        if (!day) throw notFound("day");
+        const day = await repo.addToDaySummary(trx, dayBefore.id, message, now, since);
         // One change per message: its event carries the day summary, so no day.upserted goes with it.
         const seq = await appendChange(trx, userId, "message.created", message.id, now);
         changes.push({ userId, seq, event: { kind: "message.created", message: presentMessage(message), day: presentDay(day) } });
