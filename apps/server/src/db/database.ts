@@ -6,6 +6,7 @@ import { Kysely, SqliteDialect } from "kysely";
 import type { Config } from "../config/config.ts";
 import { migrate } from "./migrations.ts";
 import type { Database } from "./schema.ts";
+import { reusePreparedStatements } from "./statement-cache.ts";
 
 export type Db = Kysely<Database>;
 
@@ -16,7 +17,7 @@ export async function openDatabase(config: Pick<Config, "databaseFile">): Promis
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: reusePreparedStatements(sqlite) }) });
   await migrate(db);
   return db;
 }
