@@ -70,6 +70,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const adapters = await createAdapters(config, (err) => app.log.error({ err }, "redis failed"));
   const { bus } = adapters;
   const sessions = createSessionsRepository(db);
+  // A sign-out on any process ends the session's cached lookup here too.
+  bus.subscribe("session.revoked", (notice) => sessions.forget(notice.sessionId));
   const plans = createPlansService({ db, clock, bus });
   const accounts = createAccountsService({ db, clock, sessions });
   const messages = createMessagesService({ db, clock, bus });
