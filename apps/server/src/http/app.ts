@@ -2,7 +2,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
-import { CONTACT, type Message } from "@daysync/shared";
+import { CONTACT, type Message, responseSchemas } from "@daysync/shared";
 import fastifyCompress from "@fastify/compress";
 import fastifyCookie from "@fastify/cookie";
 import fastifyRateLimit from "@fastify/rate-limit";
@@ -39,6 +39,7 @@ import { createUploadsService } from "../modules/uploads/uploads.service.ts";
 import { liveRoutes } from "../realtime/live.routes.ts";
 import { createDiskStorage } from "../storage/disk-storage.ts";
 import type { FileStorage } from "../storage/file-storage.ts";
+import { answerSerializer, answers, type SharedSchemas } from "./answers.ts";
 import { registerAuth } from "./auth.ts";
 import { AppError, codeForStatus, errorBody } from "./errors.ts";
 import { refuseForeignWrites } from "./origin.ts";
@@ -66,7 +67,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     trustProxy: config.trustProxy,
     // On close, idle keep-alive connections go at once; requests in flight (an upload's bytes) finish first.
     forceCloseConnections: "idle",
-  });
+  }).withTypeProvider<SharedSchemas>();
+  app.setSerializerCompiler(answerSerializer(config.env === "test"));
   const adapters = await createAdapters(config, (err) => app.log.error({ err }, "redis failed"));
   const { bus } = adapters;
   const sessions = createSessionsRepository(db);
@@ -112,7 +114,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   registerAuth(app, { sessions, clock });
 
-  app.get("/api/health", async () => ({ ok: true }));
+  app.get("/api/health", { schema: answers(responseSchemas.ok) }, async () => ({ ok: true as const }));
   const devices = createDevicesService({ db, clock, bus });
   accountsRoutes(app, {
     accounts,
