@@ -1,5 +1,13 @@
 /** One WebSocket per signed-in tab to /api/live: resume by sequence, reconnect with backoff, ping. */
-import { API, type ClientLiveMessage, LIVE_CLOSE, type LiveEvent, type ServerLiveMessage } from "@daysync/shared";
+import {
+  API,
+  type ClientLiveMessage,
+  LIVE_CLOSE,
+  type LiveEvent,
+  liveEventEnvelopeSchema,
+  type ServerLiveMessage,
+  serverLiveMessageSchema,
+} from "@daysync/shared";
 import type { QueryClient } from "@tanstack/react-query";
 import { applySavedMessage, removeMessages, setUser, upsertDay } from "./cache-updates.ts";
 import { queryKeys } from "./query-keys.ts";
@@ -34,14 +42,21 @@ function liveUrl(): string {
   return `${scheme}//${window.location.host}${API.live}`;
 }
 
-function parse(data: unknown): ServerLiveMessage | null {
+/** A frame as read: one of the protocol's, or an event of a kind this app does not know yet (a newer server). */
+type Frame = ServerLiveMessage | { type: "unknown-event"; seq: number };
+
+function parse(data: unknown): Frame | null {
   if (typeof data !== "string") return null;
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(data);
-    return typeof value === "object" && value !== null && "type" in value ? (value as ServerLiveMessage) : null;
+    value = JSON.parse(data);
   } catch {
     return null;
   }
+  const frame = serverLiveMessageSchema.safeParse(value);
+  if (frame.success) return frame.data;
+  const envelope = liveEventEnvelopeSchema.safeParse(value);
+  return envelope.success ? { type: "unknown-event", seq: envelope.data.seq } : null;
 }
 
 export function applyLiveEvent(queryClient: QueryClient, event: LiveEvent): void {
@@ -171,9 +186,13 @@ export class LiveConnection {
     };
   }
 
-  private handleMessage(message: ServerLiveMessage): void {
+  private handleMessage(message: Frame): void {
     const { userId, queryClient } = this.options;
     switch (message.type) {
+      case "unknown-event":
+        // Counted past, so a resume neither asks for it again nor misses what follows.
+        if (message.seq > lastSeq(userId)) saveSeq(userId, message.seq);
+        return;
       case "event":
         if (message.seq <= lastSeq(userId)) return;
         applyLiveEvent(queryClient, message.event);
