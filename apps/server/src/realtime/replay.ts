@@ -3,6 +3,7 @@ import type { LiveEvent } from "@daysync/shared";
 import type { Db } from "../db/database.ts";
 import type { ChangeRow } from "../events/changes.repository.ts";
 import { loadUser } from "../modules/accounts/user.presenter.ts";
+import { createUsersRepository } from "../modules/accounts/users.repository.ts";
 import { deviceEventOf } from "../modules/devices/devices.service.ts";
 import { presentDay, presentMessage } from "../modules/messages/messages.presenter.ts";
 import { findMessage, liveDays, retentionCutoff, retentionOf } from "../modules/messages/messages.repository.ts";
@@ -23,7 +24,7 @@ export async function eventOf(db: Db, userId: string, change: ChangeRow, now: nu
     case "messages.deleted":
       return { kind: "messages.deleted", ids: JSON.parse(change.ref) as string[] };
     case "user.updated": {
-      const user = await loadUser(db, userId);
+      const user = await loadUser(createUsersRepository(db), userId);
       return user && { kind: "user.updated", user };
     }
     case "device.signed_in":
