@@ -67,7 +67,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerAuth(app, { sessions, clock });
 
   app.get("/api/health", async () => ({ ok: true }));
-  const devices = createDevicesService({ db, clock, bus });
+  const devices = createDevicesService({ db, clock, bus, devices: repositories.devices });
   accountsRoutes(app, {
     accounts,
     sessions,

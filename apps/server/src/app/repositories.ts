@@ -2,6 +2,7 @@
 import type { Db } from "../db/database.ts";
 import { createSessionsRepository } from "../modules/accounts/sessions.repository.ts";
 import { createUsersRepository } from "../modules/accounts/users.repository.ts";
+import { createDevicesRepository } from "../modules/devices/devices.repository.ts";
 import { createPairingRepository } from "../modules/pairing/pairing.repository.ts";
 import { createPlansRepository } from "../modules/plans/plans.repository.ts";
 import { createPushSubscriptionsRepository } from "../modules/push/push-subscriptions.repository.ts";
@@ -13,6 +14,7 @@ export function createRepositories(db: Db) {
     users: createUsersRepository(db),
     plans: createPlansRepository(db),
     sessions: createSessionsRepository(db),
+    devices: createDevicesRepository(db),
     pairingRequests: createPairingRepository(db),
     pushSubscriptions: createPushSubscriptionsRepository(db),
     serverKeys: createServerKeysRepository(db),

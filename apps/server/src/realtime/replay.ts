@@ -4,6 +4,7 @@ import type { Db } from "../db/database.ts";
 import type { ChangeRow } from "../events/changes.repository.ts";
 import { loadUser } from "../modules/accounts/user.presenter.ts";
 import { createUsersRepository } from "../modules/accounts/users.repository.ts";
+import { createDevicesRepository } from "../modules/devices/devices.repository.ts";
 import { deviceEventOf } from "../modules/devices/devices.service.ts";
 import { presentDay, presentMessage } from "../modules/messages/messages.presenter.ts";
 import { findMessage, liveDays, retentionCutoff, retentionOf } from "../modules/messages/messages.repository.ts";
@@ -29,6 +30,6 @@ export async function eventOf(db: Db, userId: string, change: ChangeRow, now: nu
     }
     case "device.signed_in":
     case "device.signed_out":
-      return deviceEventOf(db, userId, change);
+      return deviceEventOf(createDevicesRepository(db), userId, change);
   }
 }
