@@ -6,7 +6,8 @@ import type { DateMessages, Message, User } from "./entities.ts";
 
 export type LiveEvent =
   | { kind: "day.upserted"; day: DateMessages }
-  | { kind: "message.created"; message: Message }
+  /** A message was stored; `day` is its day's summary after it (one event per message, not a day.upserted as well). */
+  | { kind: "message.created"; message: Message; day: DateMessages }
   | { kind: "messages.deleted"; ids: string[] }
   | { kind: "user.updated"; user: User }
   /** A device of the user was signed in by pairing; `device.id` is its session id. */

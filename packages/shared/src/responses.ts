@@ -92,7 +92,7 @@ export const responseSchemas = {
 
 export const liveEventSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("day.upserted"), day: daySchema }),
-  z.object({ kind: z.literal("message.created"), message: messageSchema }),
+  z.object({ kind: z.literal("message.created"), message: messageSchema, day: daySchema }),
   z.object({ kind: z.literal("messages.deleted"), ids: z.array(z.string()) }),
   z.object({ kind: z.literal("user.updated"), user: userSchema }),
   z.object({ kind: z.literal("device.signed_in"), device: signedInDeviceSchema }),

@@ -58,6 +58,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const { bus } = adapters;
   const repositories = createRepositories(db);
   const { sessions, users } = repositories;
+  // A sign-out on any process ends the session's cached lookup here too.
+  bus.subscribe("session.revoked", (notice) => sessions.forget(notice.sessionId));
   const plans = createPlansService({ db, clock, bus, plans: repositories.plans, users });
   const accounts = createAccountsService({ db, clock, sessions, users });
   const messages = createMessagesService({ db, clock, bus });

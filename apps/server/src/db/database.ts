@@ -10,6 +10,7 @@ import pg from "pg";
 import type { Config } from "../config/config.ts";
 import { migrate } from "./migrations.ts";
 import type { Database } from "./schema.ts";
+import { reusePreparedStatements } from "./statement-cache.ts";
 
 export type Db = Kysely<Database>;
 
@@ -38,7 +39,7 @@ function openSqlite(file: string): Db {
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: reusePreparedStatements(sqlite) }) });
 }
 
 /** The query builder on the configured engine, without migrating (see `openDatabase`). */

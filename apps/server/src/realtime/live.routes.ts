@@ -20,6 +20,18 @@ const HEARTBEAT_MS = 30_000;
 /** Users whose sequence one query reads. */
 const SEQ_CHECK_BATCH = 500;
 
+/** One JSON text per change for all sockets of its user: the bus hands each listener the same change object. */
+const frames = new WeakMap<UserChange, string>();
+function frameOf(change: UserChange): string {
+  let frame = frames.get(change);
+  if (frame === undefined) {
+    const message: ServerLiveMessage = { type: "event", seq: change.seq, event: change.event };
+    frame = JSON.stringify(message);
+    frames.set(change, frame);
+  }
+  return frame;
+}
+
 export function liveRoutes(
   app: FastifyInstance,
   deps: {
@@ -149,7 +161,7 @@ export function liveRoutes(
       function deliver(change: UserChange): Promise<void> {
         if (lastSent < 0 || change.seq <= lastSent) return Promise.resolve();
         if (change.seq === lastSent + 1) {
-          send({ type: "event", seq: change.seq, event: change.event });
+          if (socket.readyState === socket.OPEN) socket.send(frameOf(change));
           lastSent = change.seq;
           return Promise.resolve();
         }

@@ -29,11 +29,15 @@ describe("live sync", () => {
     await phone.post(API.messages, textMessage("copied on the phone", server.clock.now()));
     await laptopLive.waitFor((r) => createdContents(r).includes("copied on the phone"), 1000);
     await phoneLive.waitFor((r) => createdContents(r).includes("copied on the phone"), 1000);
-    // Replayed from 0, the laptop also hears of its own sign-in; then the day and the message, in order.
+    // Replayed from 0, the laptop also hears of its own sign-in; then one event for the message, carrying its day.
     const kinds = laptopLive.events().map((e) => e.event.kind);
-    expect(kinds).toEqual(["device.signed_in", "day.upserted", "message.created"]);
+    expect(kinds).toEqual(["device.signed_in", "message.created"]);
     const seqs = laptopLive.events().map((e) => e.seq);
-    expect(seqs).toEqual([1, 2, 3]);
+    expect(seqs).toEqual([1, 2]);
+    const created = laptopLive.events()[1]?.event;
+    expect(created?.kind === "message.created" && created.day).toMatchObject({ count_messages: 1, last_message: "copied on the phone" });
+    // The sending device hears it too: its other tabs share the session and learn of it only this way.
+    expect(phoneLive.events().map((e) => e.event)).toContainEqual(created);
 
     await new Promise((r) => setTimeout(r, 200));
     expect(strangerLive.events()).toEqual([]);
@@ -59,6 +63,10 @@ describe("live sync", () => {
     const again = await b.live(lastSeen);
     await again.waitFor((r) => readySeq(r) !== undefined);
     expect(createdContents(again.received)).toEqual(["while away 1", "while away 2", "while away 3"]);
+    // One change per message, each replayed with its day as it is now.
+    expect(again.events().map((e) => e.event.kind)).toEqual(["message.created", "message.created", "message.created"]);
+    const replayedDay = again.events()[0]?.event;
+    expect(replayedDay?.kind === "message.created" && replayedDay.day.count_messages).toBe(4);
     const seqs = again.events().map((e) => e.seq);
     expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
     expect(seqs[0]).toBe(lastSeen + 1);

@@ -7,7 +7,7 @@ import type { Clock } from "../clock.ts";
 import type { Db } from "../db/database.ts";
 import { changesBetween, currentSeq } from "../events/changes.repository.ts";
 import { LIVE_LIMITS } from "./live-limits.ts";
-import { eventOf } from "./replay.ts";
+import { eventOf, replayReads } from "./replay.ts";
 import { nextTurn } from "./turns.ts";
 
 export interface ReplayRequest {
@@ -41,11 +41,11 @@ export async function replayChanges(request: ReplayRequest): Promise<number> {
   let sliceStart = performance.now();
   while (sent < end && isOpen()) {
     const rows = await changesBetween(db, userId, sent, end, LIVE_LIMITS.replayPageRows);
-    const now = clock.now();
+    const reads = replayReads(db, userId, clock.now());
     for (const row of rows) {
       // Pruned meanwhile (or before): what the device lacks cannot be replayed.
       if (row.seq !== sent + 1) return reset();
-      const event = await eventOf(db, userId, row, now);
+      const event = await eventOf(db, userId, row, reads);
       if (event) send({ type: "event", seq: row.seq, event });
       sent = row.seq;
       if (performance.now() - sliceStart > LIVE_LIMITS.replaySliceMs) {

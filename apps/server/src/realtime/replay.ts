@@ -1,5 +1,5 @@
 /** Turns logged changes back into live events, reading the current state (expired or deleted rows are skipped). */
-import type { LiveEvent } from "@daysync/shared";
+import type { DateMessages, LiveEvent } from "@daysync/shared";
 import type { Db } from "../db/database.ts";
 import type { ChangeRow } from "../events/changes.repository.ts";
 import { loadUser } from "../modules/accounts/user.presenter.ts";
@@ -7,20 +7,55 @@ import { createUsersRepository } from "../modules/accounts/users.repository.ts";
 import { createDevicesRepository } from "../modules/devices/devices.repository.ts";
 import { deviceEventOf } from "../modules/devices/devices.service.ts";
 import { presentDay, presentMessage } from "../modules/messages/messages.presenter.ts";
-import { findMessage, liveDays, retentionCutoff, retentionOf } from "../modules/messages/messages.repository.ts";
+import { findMessage, liveDays, retentionCutoff } from "../modules/messages/messages.repository.ts";
 
-export async function eventOf(db: Db, userId: string, change: ChangeRow, now: number): Promise<LiveEvent | undefined> {
+/**
+ * What one page of a replay reads once: the retention cut-off and each day's summary. Every replayed message
+ * carries its day, and a day of thousands of messages would otherwise be summed up again for each of them.
+ */
+export interface ReplayReads {
+  cutoff(): Promise<number | null>;
+  day(dayId: string): Promise<DateMessages | undefined>;
+}
+
+export function replayReads(db: Db, userId: string, now: number): ReplayReads {
+  let cutoff: Promise<number | null> | undefined;
+  const days = new Map<string, Promise<DateMessages | undefined>>();
+  const reads: ReplayReads = {
+    cutoff: () => {
+      cutoff ??= retentionCutoff(db, userId, now);
+      return cutoff;
+    },
+    day(dayId) {
+      let day = days.get(dayId);
+      if (!day) {
+        day = reads.cutoff().then(async (since) => {
+          const [row] = await liveDays(db, userId, since, [dayId]);
+          return row && presentDay(row);
+        });
+        days.set(dayId, day);
+      }
+      return day;
+    },
+  };
+  return reads;
+}
+
+export async function eventOf(db: Db, userId: string, change: ChangeRow, reads: ReplayReads): Promise<LiveEvent | undefined> {
   switch (change.kind) {
     case "day.upserted": {
-      const [day] = await liveDays(db, userId, await retentionCutoff(db, userId, now), [change.ref]);
-      return day && { kind: "day.upserted", day: presentDay(day) };
+      const day = await reads.day(change.ref);
+      return day && { kind: "day.upserted", day };
     }
     case "message.created": {
       const message = await findMessage(db, change.ref);
       if (!message || message.user_id !== userId) return undefined;
-      const minutes = await retentionOf(db, userId);
-      if (minutes !== null && Number(message.created_at) < now - minutes * 60_000) return undefined;
-      return { kind: "message.created", message: presentMessage(message) };
+      const day = await reads.day(message.date_message_id);
+      if (!day) return undefined;
+      const since = await reads.cutoff();
+      // Expired but not yet swept: the message is not served, its day's summary (without it) still is.
+      if (since !== null && Number(message.created_at) < since) return { kind: "day.upserted", day };
+      return { kind: "message.created", message: presentMessage(message), day };
     }
     case "messages.deleted":
       return { kind: "messages.deleted", ids: JSON.parse(change.ref) as string[] };

@@ -53,7 +53,7 @@ export function addMessage(queryClient: QueryClient, message: Message): void {
   refetchIfInFlight(queryClient, key);
 }
 
-/** After our own send: also seeds the day's list when this message created the day, so nothing flickers. */
+/** A stored message with its day (our own send, or a live `message.created`): also seeds the day's list when this message created the day, so nothing flickers. */
 export function applySavedMessage(queryClient: QueryClient, message: Message, day: DateMessages): void {
   const key = queryKeys.dayMessages(day.id);
   if (queryClient.getQueryData(key) === undefined && day.count_messages === 1) {

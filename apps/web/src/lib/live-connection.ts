@@ -1,7 +1,7 @@
 /** One WebSocket per signed-in tab to /api/live: resume by sequence, reconnect with backoff, ping. */
 import { API, type ClientLiveMessage, LIVE_CLOSE, type LiveEvent, type ServerLiveMessage } from "@daysync/shared";
 import type { QueryClient } from "@tanstack/react-query";
-import { addMessage, removeMessages, setUser, upsertDay } from "./cache-updates.ts";
+import { applySavedMessage, removeMessages, setUser, upsertDay } from "./cache-updates.ts";
 import { queryKeys } from "./query-keys.ts";
 import { readStorage, writeStorage } from "./storage.ts";
 
@@ -50,7 +50,7 @@ export function applyLiveEvent(queryClient: QueryClient, event: LiveEvent): void
       upsertDay(queryClient, event.day);
       break;
     case "message.created":
-      addMessage(queryClient, event.message);
+      applySavedMessage(queryClient, event.message, event.day);
       break;
     case "messages.deleted":
       removeMessages(queryClient, event.ids);

@@ -4,6 +4,11 @@ import type { Db } from "../../db/database.ts";
 
 export const SESSION_LIFETIME_MS = 180 * 24 * 60 * 60 * 1000;
 const TOUCH_EVERY_MS = 60_000;
+/**
+ * How long a looked-up session is served from memory. A sign-out clears it at once in every process (through the
+ * bus); a session deleted any other way (expiry) is still accepted for at most this long.
+ */
+export const SESSION_CACHE_MS = 5_000;
 
 export interface SessionAuth {
   sessionId: string;
@@ -13,8 +18,28 @@ export interface SessionAuth {
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 export function createSessionsRepository(db: Db) {
-  /** Marks the session seen now, at most once a minute: devices ping far more often than that. */
+  /** When this process last wrote each session's last_seen_at (or read it, fresh, from the database). */
+  const lastWritten = new Map<string, number>();
+  const byTokenHash = new Map<string, { auth: SessionAuth; lastSeen: number; until: number }>();
+  let lastPrune = 0;
+
+  /** Drops what can no longer save a statement, so neither map grows with every session ever seen. */
+  function prune(now: number) {
+    if (now - lastPrune < TOUCH_EVERY_MS) return;
+    lastPrune = now;
+    for (const [id, at] of lastWritten) if (now - at >= TOUCH_EVERY_MS) lastWritten.delete(id);
+    for (const [hash, entry] of byTokenHash) if (entry.until <= now) byTokenHash.delete(hash);
+  }
+
+  /**
+   * Marks the session seen now, at most once a minute per session and process, without a statement in between:
+   * devices send requests and answer heartbeats far more often than that.
+   */
   async function touch(sessionId: string, now: number): Promise<void> {
+    prune(now);
+    const last = lastWritten.get(sessionId);
+    if (last !== undefined && now - last < TOUCH_EVERY_MS) return;
+    lastWritten.set(sessionId, now);
     await db
       .updateTable("sessions")
       .set({ last_seen_at: now })
@@ -23,8 +48,15 @@ export function createSessionsRepository(db: Db) {
       .execute();
   }
 
+  /** Forgets a signed-out session's cached lookup (called for every `session.revoked` on the bus). */
+  function forget(sessionId: string): void {
+    lastWritten.delete(sessionId);
+    for (const [hash, entry] of byTokenHash) if (entry.auth.sessionId === sessionId) byTokenHash.delete(hash);
+  }
+
   return {
     touch,
+    forget,
 
     async create(userId: string, device: { userAgent: string; ip: string }, now: number): Promise<{ id: string; token: string }> {
       const token = randomBytes(32).toString("base64url");
@@ -41,15 +73,23 @@ export function createSessionsRepository(db: Db) {
           last_seen_at: now,
         })
         .execute();
+      lastWritten.set(id, now);
       return { id, token };
     },
 
     /** The session of a cookie token, if it is still valid; refreshes last-seen at most once a minute. */
     async authenticate(token: string, now: number): Promise<SessionAuth | undefined> {
+      const tokenHash = hashToken(token);
+      const cached = byTokenHash.get(tokenHash);
+      if (cached && cached.until > now && now - cached.lastSeen <= SESSION_LIFETIME_MS) {
+        await touch(cached.auth.sessionId, now);
+        return cached.auth;
+      }
+      byTokenHash.delete(tokenHash);
       const row = await db
         .selectFrom("sessions")
         .select(["id", "user_id", "last_seen_at"])
-        .where("token_hash", "=", hashToken(token))
+        .where("token_hash", "=", tokenHash)
         .executeTakeFirst();
       if (!row) return undefined;
       const lastSeen = Number(row.last_seen_at);
@@ -57,11 +97,16 @@ export function createSessionsRepository(db: Db) {
         await db.deleteFrom("sessions").where("id", "=", row.id).execute();
         return undefined;
       }
+      // Written less than a minute ago (by any process): nothing to write until that minute is over.
+      if (now - lastSeen < TOUCH_EVERY_MS && !lastWritten.has(row.id)) lastWritten.set(row.id, lastSeen);
       await touch(row.id, now);
-      return { sessionId: row.id, userId: row.user_id };
+      const auth = { sessionId: row.id, userId: row.user_id };
+      byTokenHash.set(tokenHash, { auth, lastSeen, until: now + SESSION_CACHE_MS });
+      return auth;
     },
 
     async remove(sessionId: string): Promise<void> {
+      forget(sessionId);
       await db.deleteFrom("sessions").where("id", "=", sessionId).execute();
     },
   };

@@ -48,7 +48,7 @@ const dayEvents = (live: LiveClient, after = 0) =>
   live
     .events()
     .slice(after)
-    .flatMap((e) => (e.event.kind === "day.upserted" ? [e.event.day] : []));
+    .flatMap((e) => (e.event.kind === "day.upserted" || e.event.kind === "message.created" ? [e.event.day] : []));
 
 describe("the sweep", () => {
   it("recomputes the summary of each day it touched from what remains, stores it and sends day.upserted", async () => {

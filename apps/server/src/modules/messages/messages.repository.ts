@@ -114,9 +114,20 @@ export async function ensureDay(
   return trx.selectFrom("date_messages").selectAll().where("user_id", "=", userId).where("day_key", "=", dayKey).executeTakeFirstOrThrow();
 }
 
-/** Counts the new message into its day's stored summary with one atomic update. */
-export async function addToDaySummary(trx: Transaction<Database>, dayId: string, message: MessagesTable, now: number): Promise<void> {
-  await trx
+/**
+ * Counts the new message into its day's stored summary with one atomic update, and returns the day's live
+ * summary (as `liveDays` would) without summing up the whole day again: the new message is the newest, and the
+ * stored count holds every stored message, so only those expired since the last sweep (seconds' worth, found
+ * through the `messages_day` index) are left out.
+ */
+export async function addToDaySummary(
+  trx: Transaction<Database>,
+  dayId: string,
+  message: MessagesTable,
+  now: number,
+  since: number | null,
+): Promise<DateMessagesTable> {
+  const day = await trx
     .updateTable("date_messages")
     .set((eb) => ({
       count_messages: eb("count_messages", "+", 1),
@@ -126,7 +137,16 @@ export async function addToDaySummary(trx: Transaction<Database>, dayId: string,
       updated_at: now,
     }))
     .where("id", "=", dayId)
-    .execute();
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  if (since === null) return day;
+  const expired = await trx
+    .selectFrom("messages")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("date_message_id", "=", dayId)
+    .where("created_at", "<", since)
+    .executeTakeFirstOrThrow();
+  return { ...day, count_messages: Number(day.count_messages) - Number(expired.n) };
 }
 
 export async function findMessage(db: Executor, id: string): Promise<MessagesTable | undefined> {

@@ -101,15 +101,10 @@ export function createMessagesService(deps: { db: Db; clock: Clock; bus: EventBu
           };
           // The id may have been taken since the look-up, by another user's send: roll back and answer as for a stored id.
           if (!(await repo.insertMessage(trx, message))) throw new IdTakenMeanwhile();
-          await repo.addToDaySummary(trx, dayBefore.id, message, now);
-          const [day] = await repo.liveDays(trx, userId, since, [dayBefore.id]);
-          if (!day) throw notFound("day");
-          const daySeq = await appendChange(trx, userId, "day.upserted", day.id, now);
-          const messageSeq = await appendChange(trx, userId, "message.created", message.id, now);
-          changes.push(
-            { userId, seq: daySeq, event: { kind: "day.upserted", day: presentDay(day) } },
-            { userId, seq: messageSeq, event: { kind: "message.created", message: presentMessage(message) } },
-          );
+          const day = await repo.addToDaySummary(trx, dayBefore.id, message, now, since);
+          // One change per message: its event carries the day summary, so no day.upserted goes with it.
+          const seq = await appendChange(trx, userId, "message.created", message.id, now);
+          changes.push({ userId, seq, event: { kind: "message.created", message: presentMessage(message), day: presentDay(day) } });
           return { message, day, created: true };
         });
       const result = await store().catch((error: unknown) => {

@@ -1,0 +1,286 @@
+/**
+ * The load, the same for the server and the bare relay: devices with a resumed live socket, messages at a fixed
+ * rate with send-to-delivery latency on the user's other devices, many clients sending into one day, idle sockets.
+ */
+import { Agent, request } from "node:http";
+import { formatStoredDate, formatStoredTime, type ServerLiveMessage } from "@daysync/shared";
+import WebSocket from "ws";
+import type { ProbeStats } from "./probe.ts";
+import type { Measured } from "./processes.ts";
+
+export interface BenchUser {
+  /** The user's id on the server, a made-up name on the relay. */
+  id: string;
+  /** One session cookie per device (empty strings on the relay). */
+  cookies: string[];
+}
+
+export interface Target {
+  name: "server" | "relay";
+  process: Measured;
+  users: BenchUser[];
+  liveUrl(user: BenchUser): string;
+  sendPath(user: BenchUser): string;
+}
+
+const round = (n: number, digits = 2) => +n.toFixed(digits);
+
+export function summary(values: number[]) {
+  const sorted = Float64Array.from(values).sort();
+  const at = (q: number) => round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0);
+  return { samples: sorted.length, p50: at(0.5), p99: at(0.99), max: round(sorted.at(-1) ?? 0) };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** POSTs JSON over a keep-alive agent; resolves with the status (0 for a network error). */
+function post(agent: Agent, url: string, path: string, cookie: string, body: string): Promise<number> {
+  return new Promise((resolve) => {
+    const req = request(
+      url + path,
+      { method: "POST", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body), cookie } },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on("error", () => resolve(0));
+    req.end(body);
+  });
+}
+
+function messageBody(id: string): string {
+  const now = new Date();
+  return JSON.stringify({ id, content: `bench ${id}`, date: formatStoredDate(now), time: formatStoredTime(now) });
+}
+
+interface Sent {
+  at: number;
+  user: number;
+  device: number;
+  deliveredTo: Set<number>;
+}
+
+interface Device {
+  user: number;
+  index: number;
+  ws: WebSocket;
+  lastSeq: number;
+}
+
+/** Everything the devices saw, checked as it arrives. */
+class Tally {
+  sent = new Map<string, Sent>();
+  latencies: number[] = [];
+  delivered = 0;
+  duplicates = 0;
+  outOfOrder = 0;
+  senderEchoes = 0;
+  frames = 0;
+  lastSeqByUser = new Map<number, number>();
+
+  onFrame(device: Device, raw: string) {
+    this.frames += 1;
+    const message = JSON.parse(raw) as ServerLiveMessage;
+    if (message.type === "ready" || message.type === "reset") {
+      device.lastSeq = message.seq;
+      return;
+    }
+    if (message.type !== "event") return;
+    if (message.seq !== device.lastSeq + 1) this.outOfOrder += 1;
+    device.lastSeq = Math.max(device.lastSeq, message.seq);
+    this.lastSeqByUser.set(device.user, Math.max(this.lastSeqByUser.get(device.user) ?? 0, message.seq));
+    if (message.event.kind !== "message.created") return;
+    const sent = this.sent.get(message.event.message.id);
+    if (!sent) return;
+    if (sent.device === device.index) {
+      this.senderEchoes += 1;
+      return;
+    }
+    if (sent.deliveredTo.has(device.index)) {
+      this.duplicates += 1;
+      return;
+    }
+    sent.deliveredTo.add(device.index);
+    this.delivered += 1;
+    this.latencies.push(performance.now() - sent.at);
+  }
+}
+
+/** Opens a live socket, resumes from `since` and waits for ready. */
+function openLive(url: string, cookie: string, since: number, onFrame?: (raw: string) => void): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, { headers: cookie ? { cookie } : {} });
+    ws.once("open", () => ws.send(JSON.stringify({ type: "resume", since })));
+    const first = (raw: WebSocket.RawData) => {
+      const text = String(raw);
+      onFrame?.(text);
+      if (/"type":"(ready|reset)"/.test(text)) {
+        if (!onFrame) ws.off("message", first);
+        resolve(ws);
+      }
+    };
+    ws.on("message", first);
+    ws.once("error", reject);
+    ws.once("close", (code) => reject(new Error(`live socket closed with ${code}`)));
+  });
+}
+
+async function inBatches<T>(items: T[], size: number, work: (item: T, i: number) => Promise<void>) {
+  for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map((item, j) => work(item, i + j)));
+}
+
+const cpuNow = () => {
+  const c = process.cpuUsage();
+  return (c.user + c.system) / 1000;
+};
+
+function statementsBetween(before: ProbeStats, after: ProbeStats) {
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(after.statements)) {
+    const d = v - (before.statements[k] ?? 0);
+    if (d > 0) out[k] = d;
+  }
+  return out;
+}
+
+export interface FanOutOptions {
+  rate: number;
+  seconds: number;
+}
+
+/** Connects every device, sends at a fixed rate and measures delivery; returns the sockets for later phases. */
+export async function fanOut(target: Target, options: FanOutOptions) {
+  const tally = new Tally();
+  const devices: Device[] = [];
+  const before = await target.process.stats();
+  await inBatches(
+    target.users.flatMap((user, u) => user.cookies.map((cookie, index) => ({ user, u, index, cookie }))),
+    100,
+    async ({ user, u, index, cookie }) => {
+      const device: Device = { user: u, index, ws: undefined as unknown as WebSocket, lastSeq: 0 };
+      device.ws = await openLive(target.liveUrl(user), cookie, 0, (raw) => tally.onFrame(device, raw));
+      devices.push(device);
+    },
+  );
+  const connected = await target.process.stats();
+  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  let errors = 0;
+  let k = 0;
+  const users = target.users;
+  const total = Math.round(options.rate * options.seconds);
+  const inFlight: Promise<void>[] = [];
+  const started = performance.now();
+  const cpuStart = cpuNow();
+  while (k < total) {
+    const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * options.rate));
+    for (; k < due; k++) {
+      const u = k % users.length;
+      const user = users[u] as BenchUser;
+      const device = Math.floor(k / users.length) % user.cookies.length;
+      const id = crypto.randomUUID();
+      tally.sent.set(id, { at: performance.now(), user: u, device, deliveredTo: new Set() });
+      inFlight.push(
+        post(agent, target.process.url, target.sendPath(user), user.cookies[device] ?? "", messageBody(id)).then((status) => {
+          if (status !== 201 && status !== 200) errors += 1;
+        }),
+      );
+    }
+    await sleep(2);
+  }
+  await Promise.all(inFlight);
+  const expected = [...tally.sent.values()].reduce((n, s) => n + (users[s.user]?.cookies.length ?? 1) - 1, 0);
+  for (const deadline = performance.now() + 10_000; tally.delivered < expected && performance.now() < deadline; ) await sleep(20);
+  const wallMs = performance.now() - started;
+  const after = await target.process.stats();
+  agent.destroy();
+  return {
+    devices,
+    tally,
+    result: {
+      devices: devices.length,
+      messages: total,
+      wall_s: round(wallMs / 1000),
+      send_errors: errors,
+      delivered: tally.delivered,
+      expected,
+      lost: expected - tally.delivered,
+      duplicates: tally.duplicates,
+      out_of_order: tally.outOfOrder,
+      /** Frames that reached the sending device itself. */
+      sender_echoes: tally.senderEchoes,
+      frames_received: tally.frames,
+      latency_ms: summary(tally.latencies),
+      cpu_ms_per_message: round((after.cpu_ms - connected.cpu_ms) / total, 3),
+      /** How busy the process was over the sending (1 = one core). */
+      cpu_busy: round((after.cpu_ms - connected.cpu_ms) / wallMs, 3),
+      load_generator_cpu_busy: round((cpuNow() - cpuStart) / wallMs, 3),
+      memory_per_connection_kib: round((connected.rss_bytes - before.rss_bytes) / devices.length / 1024, 1),
+      heap_per_connection_kib: round((connected.heap_used_bytes - before.heap_used_bytes) / devices.length / 1024, 1),
+      sql_statements_per_message: round(Object.values(statementsBetween(connected, after)).reduce((a, b) => a + b, 0) / total, 2),
+      sql_prepared_per_message: round((after.prepared - connected.prepared) / total, 2),
+      sql_statements: statementsBetween(connected, after),
+    },
+  };
+}
+
+/** `clients` loops send one after another into one user's day for `seconds`. */
+export async function throughput(target: Target, clients: number, seconds: number) {
+  const user = target.users[0] as BenchUser;
+  const agent = new Agent({ keepAlive: true, maxSockets: clients });
+  const before = await target.process.stats();
+  let ok = 0;
+  let errors = 0;
+  const started = performance.now();
+  const end = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: clients }, async (_, c) => {
+      while (performance.now() < end) {
+        const status = await post(
+          agent,
+          target.process.url,
+          target.sendPath(user),
+          user.cookies[c % user.cookies.length] ?? "",
+          messageBody(crypto.randomUUID()),
+        );
+        if (status === 201) ok += 1;
+        else errors += 1;
+      }
+    }),
+  );
+  const wallMs = performance.now() - started;
+  const after = await target.process.stats();
+  agent.destroy();
+  return {
+    clients,
+    persisted: ok,
+    errors,
+    messages_per_s: round(ok / (wallMs / 1000), 0),
+    cpu_ms_per_message: round((after.cpu_ms - before.cpu_ms) / Math.max(1, ok), 3),
+  };
+}
+
+/** Opens `count` more sockets over the users' devices, each resumed where its device is, and leaves them idle. */
+export async function idle(target: Target, count: number, idleMs: number, lastSeqByUser: Map<number, number>) {
+  const before = await target.process.stats();
+  const sockets: WebSocket[] = [];
+  const slots = target.users.flatMap((user, u) => user.cookies.map((cookie) => ({ user, u, cookie })));
+  await inBatches(Array.from({ length: count }), 200, async (_, i) => {
+    const slot = slots[i % slots.length] as (typeof slots)[number];
+    sockets.push(await openLive(target.liveUrl(slot.user), slot.cookie, lastSeqByUser.get(slot.u) ?? 0));
+  });
+  const open = await target.process.stats();
+  await sleep(idleMs);
+  const after = await target.process.stats();
+  const result = {
+    sockets: sockets.length,
+    memory_per_socket_kib: round((open.rss_bytes - before.rss_bytes) / sockets.length / 1024, 1),
+    heap_per_socket_kib: round((open.heap_used_bytes - before.heap_used_bytes) / sockets.length / 1024, 1),
+    idle_s: round(idleMs / 1000, 1),
+    idle_cpu_ms: round(after.cpu_ms - open.cpu_ms, 1),
+    /** Statements run while idle: the heartbeat's pongs, if they write. */
+    sql_statements_while_idle: statementsBetween(open, after),
+  };
+  for (const ws of sockets) ws.terminate();
+  return result;
+}

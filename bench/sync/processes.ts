@@ -1,0 +1,65 @@
+/** The two measured processes, server and bare relay: each its own child with the probe preloaded. */
+import { type ChildProcess, spawn } from "node:child_process";
+import { createServer } from "node:net";
+import path from "node:path";
+import type { ProbeStats } from "./probe.ts";
+
+export interface Measured {
+  url: string;
+  child: ChildProcess;
+  stats(): Promise<ProbeStats>;
+  stop(): Promise<void>;
+}
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const address = s.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      s.close(() => resolve(port));
+    });
+    s.on("error", reject);
+  });
+}
+
+/** Starts `script` (relative to the repo root) with the probe and waits until `healthPath` answers. */
+export async function startMeasured(script: string, healthPath: string, env: NodeJS.ProcessEnv, flags: string[] = []): Promise<Measured> {
+  const port = await freePort();
+  const probe = path.join(import.meta.dirname, "probe.ts");
+  const child = spawn(process.execPath, ["--expose-gc", ...flags, "--import", "tsx", "--import", probe, script], {
+    cwd: root,
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (const deadline = Date.now() + 60_000; ; ) {
+    if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
+    if (
+      await fetch(url + healthPath).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
+    if (Date.now() > deadline) throw new Error(`${script} did not start within 60 s`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  return {
+    url,
+    child,
+    stats: () =>
+      new Promise<ProbeStats>((resolve) => {
+        child.once("message", (m) => resolve(m as ProbeStats));
+        child.send("stats");
+      }),
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,183 @@
+/**
+ * Daysync's live sync under load, beside a bare `ws` relay doing the same fan-out in the same run, so every figure
+ * is also a ratio (the machine may be shared: the load average is recorded with each run).
+ * Run: npm run bench:sync [-- --quick] [--devices 1000 --rate 500 --seconds 10 --clients 64 --throughput-seconds 5
+ * --idle-sockets 10000 --idle-seconds 35 --label current --server-flags="--cpu-prof --cpu-prof-dir=/tmp/prof"]
+ * Writes the run under --label in bench/sync-results.json and regenerates bench/sync-results.md.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { API } from "@daysync/shared";
+import { type BenchUser, fanOut, idle, type Target, throughput } from "./load.ts";
+import { startMeasured } from "./processes.ts";
+import { saveRun } from "./results.ts";
+
+const { values: flags } = parseArgs({
+  options: {
+    quick: { type: "boolean", default: false },
+    devices: { type: "string" },
+    rate: { type: "string" },
+    seconds: { type: "string" },
+    clients: { type: "string" },
+    "throughput-seconds": { type: "string" },
+    "idle-sockets": { type: "string" },
+    "idle-seconds": { type: "string" },
+    label: { type: "string", default: "current" },
+    "server-flags": { type: "string", default: "" },
+  },
+});
+const quick = flags.quick;
+const num = (value: string | undefined, full: number, short: number) => Number(value ?? (quick ? short : full));
+const DEVICES = num(flags.devices, 1000, 150);
+const RATE = num(flags.rate, 500, 100);
+const SECONDS = num(flags.seconds, 10, 3);
+const CLIENTS = num(flags.clients, 64, 64);
+const THROUGHPUT_SECONDS = num(flags["throughput-seconds"], 5, 2);
+const IDLE_SOCKETS = num(flags["idle-sockets"], 10_000, 1000);
+// Longer than the server's 30 s heartbeat, so the idle window holds one round of pings.
+const IDLE_SECONDS = num(flags["idle-seconds"], 35, 2);
+const USERS = Math.ceil(DEVICES / 3);
+
+const round = (n: number, digits = 2) => +n.toFixed(digits);
+
+async function signIn(url: string, path: string, body: unknown): Promise<{ cookie: string; userId: string }> {
+  const init = { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
+  // A reused keep-alive connection may be closed under the request: try once more on a new one.
+  const res = await fetch(url + path, init).catch(() => fetch(url + path, init));
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  const json = (await res.json()) as { user: { id: string } };
+  return { cookie: (res.headers.get("set-cookie") ?? "").split(";")[0] ?? "", userId: json.user.id };
+}
+
+/** Registers each user and signs in its other two devices through the real API (argon2 and all). */
+async function serverUsers(url: string): Promise<BenchUser[]> {
+  const users: BenchUser[] = [];
+  for (let i = 0; i < USERS; i += 8) {
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(8, USERS - i) }, async (_, j) => {
+        const email = `bench${i + j}@example.com`;
+        const password = "bench-password";
+        const first = await signIn(url, API.register, { name: "Bench", email, password, confirm_password: password });
+        const cookies = [first.cookie];
+        for (let d = 1; d < 3; d++) cookies.push((await signIn(url, API.login, { email, password })).cookie);
+        return { id: first.userId, cookies };
+      }),
+    );
+    users.push(...batch);
+  }
+  return users;
+}
+
+function ratio(server: number, relay: number) {
+  return relay > 0 ? round(server / relay, 2) : null;
+}
+
+async function main() {
+  const loadBefore = os.loadavg();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "daysync-sync-bench-"));
+  const server = await startMeasured(
+    "apps/server/src/main.ts",
+    "/api/health",
+    {
+      NODE_ENV: "production",
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      // The documented settings, lifted so the load is limited by the server, not by its abuse limits.
+      LOGIN_RATE_LIMIT_MAX: "1000000",
+      REGISTER_RATE_LIMIT_MAX: "1000000",
+      SEND_RATE_LIMIT_MAX: "1000000",
+      SEND_RATE_LIMIT_WINDOW_MS: "1000",
+      LIVE_SOCKETS_PER_SESSION: "1000",
+      LIVE_SOCKETS_PER_USER: "100000",
+    },
+    flags["server-flags"].split(" ").filter(Boolean),
+  );
+  const relay = await startMeasured("bench/sync/relay.ts", "/health", {});
+  try {
+    const started = Date.now();
+    const users = await serverUsers(server.url);
+    console.error(`signed in ${USERS * 3} devices in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const relayUsers = users.map((_, i) => ({ id: `u${i}`, cookies: ["", "", ""] }));
+    const targets: Target[] = [
+      {
+        name: "server",
+        process: server,
+        users,
+        liveUrl: () => `${server.url.replace("http", "ws")}${API.live}`,
+        sendPath: () => API.messages,
+      },
+      {
+        name: "relay",
+        process: relay,
+        users: relayUsers,
+        liveUrl: (u) => `${relay.url.replace("http", "ws")}/live?user=${u.id}`,
+        sendPath: (u) => `/send?user=${u.id}`,
+      },
+    ];
+    const figures: Record<string, Record<string, unknown>> = { server: {}, relay: {} };
+    const seqs: Record<string, Map<number, number>> = {};
+    const liveSockets: { terminate(): void }[] = [];
+    for (const target of targets) {
+      console.error(`${target.name}: fan-out`);
+      const run = await fanOut(target, { rate: RATE, seconds: SECONDS });
+      (figures[target.name] as Record<string, unknown>).fan_out = run.result;
+      seqs[target.name] = run.tally.lastSeqByUser;
+      liveSockets.push(...run.devices.map((d) => d.ws));
+      console.error(`${target.name}: ${CLIENTS} clients into one day`);
+      (figures[target.name] as Record<string, unknown>).one_day = await throughput(target, CLIENTS, THROUGHPUT_SECONDS);
+    }
+    for (const target of [...targets].reverse()) {
+      console.error(`${target.name}: ${IDLE_SOCKETS} idle sockets`);
+      (figures[target.name] as Record<string, unknown>).idle = await idle(
+        target,
+        IDLE_SOCKETS,
+        target.name === "server" ? IDLE_SECONDS * 1000 : 1000,
+        seqs[target.name] ?? new Map(),
+      );
+    }
+    for (const ws of liveSockets) ws.terminate();
+
+    type F = {
+      fan_out: { cpu_ms_per_message: number; latency_ms: { p50: number; p99: number } };
+      one_day: { messages_per_s: number };
+      idle: { memory_per_socket_kib: number };
+    };
+    const s = figures.server as unknown as F;
+    const r = figures.relay as unknown as F;
+    const run = {
+      date: new Date().toISOString(),
+      node: process.version,
+      cpus: os.cpus().length,
+      /** 1-, 5- and 15-minute load averages before and after: other work on the machine inflates every figure. */
+      load_average: { before: loadBefore.map((l) => round(l)), after: os.loadavg().map((l) => round(l)) },
+      settings: {
+        devices: USERS * 3,
+        users: USERS,
+        rate_per_s: RATE,
+        seconds: SECONDS,
+        clients: CLIENTS,
+        idle_sockets: IDLE_SOCKETS,
+        idle_seconds: IDLE_SECONDS,
+      },
+      server: figures.server,
+      relay: figures.relay,
+      ratios_server_to_relay: {
+        cpu_per_message: ratio(s.fan_out.cpu_ms_per_message, r.fan_out.cpu_ms_per_message),
+        latency_p50: ratio(s.fan_out.latency_ms.p50, r.fan_out.latency_ms.p50),
+        latency_p99: ratio(s.fan_out.latency_ms.p99, r.fan_out.latency_ms.p99),
+        one_day_messages_per_s: ratio(s.one_day.messages_per_s, r.one_day.messages_per_s),
+        idle_memory_per_socket: ratio(s.idle.memory_per_socket_kib, r.idle.memory_per_socket_kib),
+      },
+    };
+    saveRun(flags.label, run);
+    console.log(JSON.stringify(run, null, 2));
+  } finally {
+    await Promise.all([server.stop(), relay.stop()]);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
