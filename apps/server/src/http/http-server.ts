@@ -7,18 +7,23 @@ import fastifyWebsocket from "@fastify/websocket";
 import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
 import type { Adapters } from "../adapters/adapters.ts";
 import type { Config } from "../config/config.ts";
+import { type ApiServer, answerSerializer, type SharedSchemas } from "./answers.ts";
 import { AppError, codeForStatus, errorBody } from "./errors.ts";
 import { refuseForeignWrites } from "./origin.ts";
 import { registerSecurityHeaders } from "./security-headers.ts";
 
-/** Fastify with the named-error handler, the security headers and the Origin check for writes. */
-export function createHttpServer(config: Pick<Config, "logLevel" | "trustProxy" | "webDist" | "cookieSecure">): FastifyInstance {
+/**
+ * Fastify with answers typed (and, in tests, checked) by the shared response schemas, the named-error handler,
+ * the security headers and the Origin check for writes.
+ */
+export function createHttpServer(config: Pick<Config, "env" | "logLevel" | "trustProxy" | "webDist" | "cookieSecure">): ApiServer {
   const app = Fastify({
     logger: { level: config.logLevel },
     trustProxy: config.trustProxy,
     // On close, idle keep-alive connections go at once; requests in flight (an upload's bytes) finish first.
     forceCloseConnections: "idle",
-  });
+  }).withTypeProvider<SharedSchemas>();
+  app.setSerializerCompiler(answerSerializer(config.env === "test"));
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
@@ -46,7 +51,7 @@ export function createHttpServer(config: Pick<Config, "logLevel" | "trustProxy" 
 }
 
 /** Compression, cookies, rate limits (in the store the adapters chose) and WebSockets. */
-export async function registerHttpPlugins(app: FastifyInstance, parts: Pick<Adapters, "rateLimitStore">): Promise<void> {
+export async function registerHttpPlugins(app: ApiServer, parts: Pick<Adapters, "rateLimitStore">): Promise<void> {
   // Text answers (the app's JS and CSS, JSON) are compressed; files and tus bytes are not.
   await app.register(fastifyCompress, {
     threshold: 1024,

@@ -1,4 +1,5 @@
-import type { ApiErrorBody } from "@daysync/shared";
+import { responseSchemas } from "@daysync/shared";
+import type { z } from "zod";
 
 /** An error answer of the API, with the stable code and the sentence of its JSON body. */
 export class ApiError extends Error {
@@ -13,25 +14,29 @@ export class ApiError extends Error {
   }
 }
 
-function isErrorBody(value: unknown): value is ApiErrorBody {
-  if (typeof value !== "object" || value === null || !("error" in value)) return false;
-  const error = (value as { error: unknown }).error;
-  return (
-    typeof error === "object" &&
-    error !== null &&
-    typeof (error as { code?: unknown }).code === "string" &&
-    typeof (error as { message?: unknown }).message === "string"
-  );
-}
+type Answer = z.ZodType | undefined;
+/** What a call resolves with: the answer read by its schema, or nothing for an answer without a body (204). */
+type AnswerOf<S extends Answer> = S extends z.ZodType ? z.output<S> : undefined;
 
-interface RequestOptions {
+interface RequestOptions<S extends Answer> {
   method?: "GET" | "POST" | "PUT" | "DELETE";
   body?: unknown;
   signal?: AbortSignal;
+  /** The shared schema of the answer (`responseSchemas`); without one the body is not read. */
+  answer?: S;
 }
 
-/** Calls the Daysync API; resolves with the parsed JSON (undefined for 204) or throws an ApiError. */
-export async function apiFetch<T>(path: string, { method = "GET", body, signal }: RequestOptions = {}): Promise<T> {
+/** An answer that is not what the contract says: the app shows the generic sentence rather than break on it. */
+const UNREADABLE_ANSWER = "Something went wrong. Please try again.";
+
+/**
+ * Calls the Daysync API; resolves with the answer read through its shared schema (undefined without one)
+ * or throws an ApiError, also when the answer does not match the schema.
+ */
+export async function apiFetch<S extends Answer = undefined>(
+  path: string,
+  { method = "GET", body, signal, answer }: RequestOptions<S> = {},
+): Promise<AnswerOf<S>> {
   const headers: Record<string, string> = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const res = await fetch(path, {
@@ -41,7 +46,7 @@ export async function apiFetch<T>(path: string, { method = "GET", body, signal }
     credentials: "same-origin",
     signal,
   });
-  if (res.status === 204) return undefined as T;
+  if (res.status === 204) return undefined as AnswerOf<S>;
   const text = await res.text();
   let data: unknown = null;
   if (text) {
@@ -52,14 +57,21 @@ export async function apiFetch<T>(path: string, { method = "GET", body, signal }
     }
   }
   if (!res.ok) {
-    if (isErrorBody(data)) throw new ApiError(res.status, data.error.code, data.error.message, data.error.field);
+    const failure = responseSchemas.error.safeParse(data);
+    if (failure.success) {
+      const { code, message, field } = failure.data.error;
+      throw new ApiError(res.status, code, message, field);
+    }
     throw new ApiError(res.status, `http_${res.status}`, res.statusText || `Request failed (${res.status}).`);
   }
-  return data as T;
+  if (!answer) return undefined as AnswerOf<S>;
+  const read = answer.safeParse(data);
+  if (!read.success) throw new ApiError(res.status, "invalid_answer", UNREADABLE_ANSWER);
+  return read.data as AnswerOf<S>;
 }
 
 export const api = {
-  get: <T>(path: string, signal?: AbortSignal) => apiFetch<T>(path, { signal }),
-  post: <T>(path: string, body?: unknown) => apiFetch<T>(path, { method: "POST", body }),
-  put: <T>(path: string, body: unknown) => apiFetch<T>(path, { method: "PUT", body }),
+  get: <S extends z.ZodType>(path: string, answer: S, signal?: AbortSignal) => apiFetch(path, { answer, signal }),
+  post: <S extends Answer = undefined>(path: string, body?: unknown, answer?: S) => apiFetch(path, { method: "POST", body, answer }),
+  put: <S extends z.ZodType>(path: string, body: unknown, answer: S) => apiFetch(path, { method: "PUT", body, answer }),
 };

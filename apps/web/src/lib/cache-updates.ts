@@ -1,7 +1,6 @@
 /** Applies changes (live events, confirmed sends) to the React Query cache. */
-import { type DateMessages, dayKeyOf, type Message, type User } from "@daysync/shared";
+import { type DateMessages, type DayMessagesResponse, dayKeyOf, type Message, type SearchResponse, type User } from "@daysync/shared";
 import type { QueryClient, QueryKey } from "@tanstack/react-query";
-import type { DayMessagesResponse, SearchResponse } from "./api-types.ts";
 import { queryKeys } from "./query-keys.ts";
 
 function sortKey(day: DateMessages): string {

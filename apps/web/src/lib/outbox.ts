@@ -3,11 +3,10 @@
  * a crash or a lost connection never loses them; sent oldest first with the client's id, so a
  * retry (or two tabs sending the same entry) never duplicates.
  */
-import { API, API_ERROR_CODES, type SendMessageInput } from "@daysync/shared";
+import { API, API_ERROR_CODES, responseSchemas, type SendMessageInput } from "@daysync/shared";
 import type { QueryClient } from "@tanstack/react-query";
 import { ApiError, api } from "./api-client.ts";
 import { describeError, isTransientError } from "./api-errors.ts";
-import type { MessageSavedResponse } from "./api-types.ts";
 import { applySavedMessage, removeMessages } from "./cache-updates.ts";
 import { queryKeys } from "./query-keys.ts";
 import { readStorage, writeStorage } from "./storage.ts";
@@ -115,12 +114,16 @@ export class Outbox {
       const next = this.read().find((e) => !e.error);
       if (!next || !this.started) return;
       try {
-        const { message, day } = await api.post<MessageSavedResponse>(API.messages, {
-          id: next.id,
-          content: next.content,
-          date: next.date,
-          time: next.time,
-        } satisfies SendMessageInput);
+        const { message, day } = await api.post(
+          API.messages,
+          {
+            id: next.id,
+            content: next.content,
+            date: next.date,
+            time: next.time,
+          } satisfies SendMessageInput,
+          responseSchemas.message,
+        );
         applySavedMessage(this.queryClient, message, day);
         this.update((entries) => entries.filter((e) => e.id !== next.id));
         this.retryAttempt = 0;

@@ -1,7 +1,8 @@
-import { API, loginSchema, registerRequestSchema } from "@daysync/shared";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import { API, loginSchema, registerRequestSchema, responseSchemas } from "@daysync/shared";
+import type { FastifyRequest } from "fastify";
 import type { RateLimit } from "../../config/config.ts";
 import type { EventBus } from "../../events/event-bus.ts";
+import { type ApiServer, answers } from "../../http/answers.ts";
 import { clearSessionCookie, requireAuth, setSessionCookie } from "../../http/auth.ts";
 import { rateLimitPer } from "../../http/rate-limit.ts";
 import { parse } from "../../http/validate.ts";
@@ -12,7 +13,7 @@ import type { SessionsRepository } from "./sessions.repository.ts";
 const deviceOf = (request: FastifyRequest) => ({ userAgent: request.headers["user-agent"] ?? "", ip: request.ip });
 
 export function accountsRoutes(
-  app: FastifyInstance,
+  app: ApiServer,
   deps: {
     accounts: AccountsService;
     sessions: SessionsRepository;
@@ -26,14 +27,16 @@ export function accountsRoutes(
 ) {
   const { accounts, cookieSecure } = deps;
 
-  app.post(API.register, { config: rateLimitPer("address", deps.registerRateLimit) }, async (request, reply) => {
+  const registerOptions = { config: rateLimitPer("address", deps.registerRateLimit), schema: answers(responseSchemas.user) };
+  app.post(API.register, registerOptions, async (request, reply) => {
     const input = parse(registerRequestSchema, request.body);
     const { user, session } = await accounts.register(input, deviceOf(request));
     setSessionCookie(reply, session.token, cookieSecure);
     return reply.status(201).send({ user });
   });
 
-  app.post(API.login, { config: rateLimitPer("address", deps.loginRateLimit) }, async (request, reply) => {
+  const loginOptions = { config: rateLimitPer("address", deps.loginRateLimit), schema: answers(responseSchemas.user) };
+  app.post(API.login, loginOptions, async (request, reply) => {
     const input = parse(loginSchema, request.body);
     const { user, session } = await accounts.login(input, deviceOf(request));
     await deps.devices.announceSignIn(user.id, session.id);
@@ -50,9 +53,11 @@ export function accountsRoutes(
     return reply.status(204).send();
   });
 
-  app.get(API.session, async (request) => ({ user: request.auth ? await accounts.me(request.auth.userId) : null }));
+  app.get(API.session, { schema: answers(responseSchemas.session) }, async (request) => ({
+    user: request.auth ? await accounts.me(request.auth.userId) : null,
+  }));
 
-  app.get(API.me, async (request) => {
+  app.get(API.me, { schema: answers(responseSchemas.user) }, async (request) => {
     const auth = requireAuth(request);
     return { user: await accounts.me(auth.userId) };
   });

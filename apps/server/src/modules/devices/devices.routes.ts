@@ -1,13 +1,13 @@
-import { DEVICES_API, deviceIdParamsSchema } from "@daysync/shared";
-import type { FastifyInstance } from "fastify";
+import { DEVICES_API, deviceIdParamsSchema, responseSchemas } from "@daysync/shared";
+import { type ApiServer, answers } from "../../http/answers.ts";
 import { clearSessionCookie, requireAuth } from "../../http/auth.ts";
 import { parse } from "../../http/validate.ts";
 import type { DevicesService } from "./devices.service.ts";
 
-export function devicesRoutes(app: FastifyInstance, deps: { devices: DevicesService; cookieSecure: boolean }) {
+export function devicesRoutes(app: ApiServer, deps: { devices: DevicesService; cookieSecure: boolean }) {
   const { devices } = deps;
 
-  app.get(DEVICES_API.list, async (request) => {
+  app.get(DEVICES_API.list, { schema: answers(responseSchemas.devices) }, async (request) => {
     const auth = requireAuth(request);
     return { devices: await devices.list(auth.userId, auth.sessionId) };
   });

@@ -1,6 +1,14 @@
-import { API, dayIdParamsSchema, type Message, messageIdParamsSchema, searchQuerySchema, sendMessageSchema } from "@daysync/shared";
-import type { FastifyInstance } from "fastify";
+import {
+  API,
+  dayIdParamsSchema,
+  type Message,
+  messageIdParamsSchema,
+  responseSchemas,
+  searchQuerySchema,
+  sendMessageSchema,
+} from "@daysync/shared";
 import type { RateLimit } from "../../config/config.ts";
+import { type ApiServer, answers } from "../../http/answers.ts";
 import { requireAuth } from "../../http/auth.ts";
 import { rateLimitPer } from "../../http/rate-limit.ts";
 import { parse } from "../../http/validate.ts";
@@ -8,7 +16,7 @@ import type { SessionAuth } from "../accounts/sessions.repository.ts";
 import type { MessagesService } from "./messages.service.ts";
 
 export function messagesRoutes(
-  app: FastifyInstance,
+  app: ApiServer,
   deps: {
     messages: MessagesService;
     sendRateLimit: RateLimit;
@@ -18,18 +26,19 @@ export function messagesRoutes(
 ) {
   const { messages } = deps;
 
-  app.get(API.days, async (request) => {
+  app.get(API.days, { schema: answers(responseSchemas.days) }, async (request) => {
     const auth = requireAuth(request);
     return { days: await messages.listDays(auth.userId) };
   });
 
-  app.get("/api/days/:id/messages", async (request) => {
+  app.get("/api/days/:id/messages", { schema: answers(responseSchemas.dayMessages) }, async (request) => {
     const auth = requireAuth(request);
     const { id } = parse(dayIdParamsSchema, request.params);
     return messages.dayMessages(auth.userId, id);
   });
 
-  app.post(API.messages, { config: rateLimitPer("session", deps.sendRateLimit, "messages") }, async (request, reply) => {
+  const sendOptions = { config: rateLimitPer("session", deps.sendRateLimit, "messages"), schema: answers(responseSchemas.message) };
+  app.post(API.messages, sendOptions, async (request, reply) => {
     const auth = requireAuth(request);
     const input = parse(sendMessageSchema, request.body);
     const { message, day, created } = await messages.send(auth.userId, input);
@@ -37,13 +46,13 @@ export function messagesRoutes(
     return reply.status(created ? 201 : 200).send({ message, day });
   });
 
-  app.get("/api/messages/:id", async (request) => {
+  app.get("/api/messages/:id", { schema: answers(responseSchemas.message) }, async (request) => {
     const auth = requireAuth(request);
     const { id } = parse(messageIdParamsSchema, request.params);
     return messages.findMessage(auth.userId, id);
   });
 
-  app.get(API.search, async (request) => {
+  app.get(API.search, { schema: answers(responseSchemas.search) }, async (request) => {
     const auth = requireAuth(request);
     const { q } = parse(searchQuerySchema, request.query);
     return { results: await messages.search(auth.userId, q) };

@@ -1,5 +1,6 @@
-import { PAIRING_API, pairingCodeParamsSchema, pairingExchangeSchema } from "@daysync/shared";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import { PAIRING_API, pairingCodeParamsSchema, pairingExchangeSchema, responseSchemas } from "@daysync/shared";
+import type { FastifyRequest } from "fastify";
+import { type ApiServer, answers } from "../../http/answers.ts";
 import { requireAuth, setSessionCookie } from "../../http/auth.ts";
 import { rateLimitPer } from "../../http/rate-limit.ts";
 import { parse } from "../../http/validate.ts";
@@ -10,15 +11,15 @@ const deviceOf = (request: FastifyRequest) => ({ userAgent: request.headers["use
 /** Per address and minute: generous for a panel that refreshes every two minutes, tight for guessing short codes. */
 const limit = (max: number) => rateLimitPer("address", { max, windowMs: 60_000 });
 
-export function pairingRoutes(app: FastifyInstance, deps: { pairing: PairingService; cookieSecure: boolean }) {
+export function pairingRoutes(app: ApiServer, deps: { pairing: PairingService; cookieSecure: boolean }) {
   const { pairing } = deps;
 
   // Anonymous by design: the device asking has no session yet.
-  app.post(PAIRING_API.requests, { config: limit(30) }, async (request, reply) => {
+  app.post(PAIRING_API.requests, { config: limit(30), schema: answers(responseSchemas.pairingRequest) }, async (request, reply) => {
     return reply.status(201).send(await pairing.create(deviceOf(request)));
   });
 
-  app.get("/api/pair/requests/:code", { config: limit(60) }, async (request) => {
+  app.get("/api/pair/requests/:code", { config: limit(60), schema: answers(responseSchemas.pairingDetails) }, async (request) => {
     requireAuth(request);
     const { code } = parse(pairingCodeParamsSchema, request.params);
     return { request: await pairing.details(code) };
@@ -39,7 +40,7 @@ export function pairingRoutes(app: FastifyInstance, deps: { pairing: PairingServ
   });
 
   // Anonymous: the token and the secret held only by the asking device are the proof.
-  app.post(PAIRING_API.exchange, { config: limit(30) }, async (request, reply) => {
+  app.post(PAIRING_API.exchange, { config: limit(30), schema: answers(responseSchemas.pairingExchange) }, async (request, reply) => {
     const input = parse(pairingExchangeSchema, request.body);
     const { user, session } = await pairing.exchange(input, deviceOf(request));
     setSessionCookie(reply, session.token, deps.cookieSecure);

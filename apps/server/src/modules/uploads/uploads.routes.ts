@@ -1,7 +1,8 @@
-import { API } from "@daysync/shared";
+import { API, responseSchemas } from "@daysync/shared";
 import contentDisposition from "content-disposition";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import rangeParser from "range-parser";
+import { type ApiServer, answers } from "../../http/answers.ts";
 import { requireAuth } from "../../http/auth.ts";
 import { AppError, notFound } from "../../http/errors.ts";
 import { SECURITY_HEADERS } from "../../http/security-headers.ts";
@@ -11,13 +12,13 @@ import type { UploadsService } from "./uploads.service.ts";
 
 const UPLOAD_ID = /^[a-f0-9]{32}$/;
 
-export function uploadsRoutes(app: FastifyInstance, deps: { uploadsService: UploadsService; storage: FileStorage }) {
+export function uploadsRoutes(app: ApiServer, deps: { uploadsService: UploadsService; storage: FileStorage }) {
   const { uploadsService, storage } = deps;
 
   // tus sends raw bytes; leave the body unread for its handler.
   app.addContentTypeParser("application/offset+octet-stream", (_request, _payload, done) => done(null));
 
-  app.get(API.uploadLimit, async (request) => {
+  app.get(API.uploadLimit, { schema: answers(responseSchemas.uploadLimit) }, async (request) => {
     const auth = requireAuth(request);
     const max_file_size = await uploadsService.limitFor(auth.userId);
     return { max_file_size, label: uploadsService.formatSize(max_file_size) };

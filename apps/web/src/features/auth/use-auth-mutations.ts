@@ -1,7 +1,6 @@
-import { API, type LoginInput, type RegisterInput, type User } from "@daysync/shared";
+import { API, type LoginInput, type RegisterInput, responseSchemas, type User } from "@daysync/shared";
 import { type QueryClient, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../lib/api-client.ts";
-import type { UserResponse } from "../../lib/api-types.ts";
 import { queryKeys } from "../../lib/query-keys.ts";
 
 /** A new session starts from an empty cache, so nothing of a previous user can show. */
@@ -13,7 +12,7 @@ function startSession(queryClient: QueryClient, user: User): void {
 export function useSignIn() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: LoginInput) => api.post<UserResponse>(API.login, input),
+    mutationFn: (input: LoginInput) => api.post(API.login, input, responseSchemas.user),
     onSuccess: ({ user }) => startSession(queryClient, user),
   });
 }
@@ -21,7 +20,7 @@ export function useSignIn() {
 export function useRegister() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: RegisterInput) => api.post<UserResponse>(API.register, input),
+    mutationFn: (input: RegisterInput) => api.post(API.register, input, responseSchemas.user),
     onSuccess: ({ user }) => startSession(queryClient, user),
   });
 }

@@ -1,4 +1,4 @@
-import { DEVICES_API, type DevicesResponse } from "@daysync/shared";
+import { DEVICES_API, responseSchemas } from "@daysync/shared";
 import { queryOptions } from "@tanstack/react-query";
 import { api, apiFetch } from "../../lib/api-client.ts";
 
@@ -7,9 +7,9 @@ export const DEVICES_QUERY_KEY = ["devices"] as const;
 
 export const devicesQueryOptions = queryOptions({
   queryKey: DEVICES_QUERY_KEY,
-  queryFn: async ({ signal }) => (await api.get<DevicesResponse>(DEVICES_API.list, signal)).devices,
+  queryFn: async ({ signal }) => (await api.get(DEVICES_API.list, responseSchemas.devices, signal)).devices,
   staleTime: 0,
   refetchOnWindowFocus: true,
 });
 
-export const signOutDevice = (id: string) => apiFetch<undefined>(DEVICES_API.one(id), { method: "DELETE" });
+export const signOutDevice = (id: string) => apiFetch(DEVICES_API.one(id), { method: "DELETE" });

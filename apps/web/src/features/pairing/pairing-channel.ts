@@ -1,5 +1,5 @@
 /** The waiting device's own live channel: tells the server which request it waits for, then hears the outcome once. */
-import { PAIRING_API, type PairServerMessage } from "@daysync/shared";
+import { PAIRING_API, type PairServerMessage, pairServerMessageSchema } from "@daysync/shared";
 
 export type PairingOutcome = Exclude<PairServerMessage, { type: "waiting" }> | { type: "lost" };
 
@@ -15,13 +15,15 @@ export function waitForApproval(request: { request_id: string; secret: string },
   };
   ws.onopen = () => ws.send(JSON.stringify({ type: "wait", request_id: request.request_id, secret: request.secret }));
   ws.onmessage = (e) => {
-    let message: PairServerMessage;
+    let frame: unknown;
     try {
-      message = JSON.parse(String(e.data)) as PairServerMessage;
+      frame = JSON.parse(String(e.data));
     } catch {
       return;
     }
-    if (message.type !== "waiting") settle(message);
+    // A frame that is not one of the contract's is ignored; the channel's close still settles the wait.
+    const message = pairServerMessageSchema.safeParse(frame);
+    if (message.success && message.data.type !== "waiting") settle(message.data);
   };
   // Closed before an outcome (network, server restart): the panel asks for a fresh code.
   ws.onclose = () => settle({ type: "lost" });

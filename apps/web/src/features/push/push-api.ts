@@ -1,7 +1,6 @@
-import { PUSH_API } from "@daysync/shared";
+import { PUSH_API, responseSchemas } from "@daysync/shared";
 import { api, apiFetch } from "../../lib/api-client.ts";
 
-export const getPushPublicKey = async () => (await api.get<{ public_key: string }>(PUSH_API.publicKey)).public_key;
-export const saveSubscription = (subscription: PushSubscriptionJSON) => api.post<{ ok: true }>(PUSH_API.subscriptions, subscription);
-export const deleteSubscription = (endpoint: string) =>
-  apiFetch<undefined>(PUSH_API.subscriptions, { method: "DELETE", body: { endpoint } });
+export const getPushPublicKey = async () => (await api.get(PUSH_API.publicKey, responseSchemas.pushPublicKey)).public_key;
+export const saveSubscription = (subscription: PushSubscriptionJSON) => api.post(PUSH_API.subscriptions, subscription, responseSchemas.ok);
+export const deleteSubscription = (endpoint: string) => apiFetch(PUSH_API.subscriptions, { method: "DELETE", body: { endpoint } });

@@ -1,7 +1,6 @@
-import { API } from "@daysync/shared";
+import { API, responseSchemas } from "@daysync/shared";
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../../../lib/api-client.ts";
-import type { DaysResponse } from "../../../lib/api-types.ts";
 import { sortDays } from "../../../lib/cache-updates.ts";
 import { queryKeys } from "../../../lib/query-keys.ts";
 
@@ -9,6 +8,6 @@ import { queryKeys } from "../../../lib/query-keys.ts";
 export function useDays() {
   return useQuery({
     queryKey: queryKeys.days,
-    queryFn: async ({ signal }) => sortDays((await api.get<DaysResponse>(API.days, signal)).days),
+    queryFn: async ({ signal }) => sortDays((await api.get(API.days, responseSchemas.days, signal)).days),
   });
 }

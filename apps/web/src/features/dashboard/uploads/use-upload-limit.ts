@@ -1,4 +1,4 @@
-import { API } from "@daysync/shared";
+import { API, responseSchemas } from "@daysync/shared";
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../../../lib/api-client.ts";
 
@@ -6,7 +6,7 @@ import { api } from "../../../lib/api-client.ts";
 export function useUploadLimit() {
   return useQuery({
     queryKey: ["upload-limit"],
-    queryFn: () => api.get<{ max_file_size: number; label: string }>(API.uploadLimit),
+    queryFn: () => api.get(API.uploadLimit, responseSchemas.uploadLimit),
     staleTime: 5 * 60_000,
   });
 }
