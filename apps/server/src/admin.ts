@@ -4,6 +4,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { describeRetention } from "@daysync/shared";
 import { createAdapters } from "./adapters/adapters.ts";
+import { createRepositories } from "./app/repositories.ts";
 import { systemClock } from "./clock.ts";
 import { loadConfig } from "./config/config.ts";
 import { copySqliteToPostgres, TargetNotEmpty } from "./db/copy-database.ts";
@@ -25,7 +26,8 @@ export async function runAdmin(args: string[], env: NodeJS.ProcessEnv = process.
   // The same bus as the servers', so a device with the app open sees its new plan at once.
   const adapters = await createAdapters(config);
   try {
-    const plans = createPlansService({ db, clock: systemClock, bus: adapters.bus });
+    const { plans: planRecords, users } = createRepositories(db);
+    const plans = createPlansService({ db, clock: systemClock, bus: adapters.bus, plans: planRecords, users });
     const user = await plans.setPlan(email, plan as PlanName);
     return {
       code: 0,

@@ -1,6 +1,7 @@
 /** Boot: read config, build the app, listen, stop cleanly on a signal. */
+
+import { buildApp } from "./app/build-app.ts";
 import { loadConfig } from "./config/config.ts";
-import { buildApp } from "./http/app.ts";
 
 const config = loadConfig();
 const { app, sweeper } = await buildApp(config, { sweepOnTimer: true });

@@ -1,6 +1,7 @@
 /** Copies a SQLite installation into an empty PostgreSQL database: every table, in one transaction. */
 import path from "node:path";
 import type { Kysely } from "kysely";
+import { createServerKeysRepository } from "../modules/push/server-keys.repository.ts";
 import { loadOrCreateVapidKeys } from "../modules/push/vapid-keys.ts";
 import { type Db, openDatabase } from "./database.ts";
 import type { Database } from "./schema.ts";
@@ -34,7 +35,7 @@ export async function copySqliteToPostgres(from: string, to: string, now: number
   const source = await openDatabase({ databaseFile: from });
   let target: Db | undefined;
   try {
-    await loadOrCreateVapidKeys(source, path.dirname(from), now);
+    await loadOrCreateVapidKeys(createServerKeysRepository(source), path.dirname(from), now);
     target = await openDatabase({ databaseFile: "", databaseUrl: to });
     return await target.transaction().execute(async (trx) => {
       if (await trx.selectFrom("users").select("id").limit(1).executeTakeFirst()) {

@@ -2,7 +2,7 @@ import { API, DEVICES_API, type DeviceListItem, LIVE_CLOSE } from "@daysync/shar
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appendChange } from "../events/changes.repository.ts";
-import { deleteDeviceRow } from "../modules/devices/devices.repository.ts";
+import { createDevicesRepository } from "../modules/devices/devices.repository.ts";
 import { redisEnv, removeKeys, TEST_REDIS_URL, uniquePrefix } from "../testing/test-redis.ts";
 import { Device, startTestServer, type TestServer, textMessage } from "../testing/test-server.ts";
 
@@ -49,7 +49,7 @@ describe("changes the bus lost", () => {
 
     // The sign-out as another process writes it, without its bus messages.
     await server.db.transaction().execute(async (trx) => {
-      await deleteDeviceRow(trx, user.id, phoneSession);
+      await createDevicesRepository(trx).remove(user.id, phoneSession);
       await appendChange(trx, user.id, "device.signed_out", phoneSession, server.clock.now());
     });
     expect(await phoneLive.waitForClose(2000)).toBe(LIVE_CLOSE.sessionRevoked);

@@ -3,6 +3,8 @@ import type { DateMessages, LiveEvent } from "@daysync/shared";
 import type { Db } from "../db/database.ts";
 import type { ChangeRow } from "../events/changes.repository.ts";
 import { loadUser } from "../modules/accounts/user.presenter.ts";
+import { createUsersRepository } from "../modules/accounts/users.repository.ts";
+import { createDevicesRepository } from "../modules/devices/devices.repository.ts";
 import { deviceEventOf } from "../modules/devices/devices.service.ts";
 import { presentDay, presentMessage } from "../modules/messages/messages.presenter.ts";
 import { findMessage, liveDays, retentionCutoff } from "../modules/messages/messages.repository.ts";
@@ -58,11 +60,11 @@ export async function eventOf(db: Db, userId: string, change: ChangeRow, reads: 
     case "messages.deleted":
       return { kind: "messages.deleted", ids: JSON.parse(change.ref) as string[] };
     case "user.updated": {
-      const user = await loadUser(db, userId);
+      const user = await loadUser(createUsersRepository(db), userId);
       return user && { kind: "user.updated", user };
     }
     case "device.signed_in":
     case "device.signed_out":
-      return deviceEventOf(db, userId, change);
+      return deviceEventOf(createDevicesRepository(db), userId, change);
   }
 }

@@ -9,9 +9,9 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { API, formatStoredDate, formatStoredTime, SESSION_COOKIE, type ServerLiveMessage, type User } from "@daysync/shared";
 import WebSocket from "ws";
+import { type AppParts, buildApp } from "../app/build-app.ts";
 import { loadConfig } from "../config/config.ts";
 import { createPgPool } from "../db/database.ts";
-import { type AppParts, buildApp } from "../http/app.ts";
 import { removeKeys, uniquePrefix } from "./test-redis.ts";
 
 /** Noon today, local time: a test that moves the clock by minutes or hours stays on the same calendar day. */

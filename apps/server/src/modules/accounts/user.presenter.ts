@@ -1,6 +1,6 @@
 import type { User } from "@daysync/shared";
-import type { Db } from "../../db/database.ts";
 import type { SubscriptionsTable, UsersTable } from "../../db/schema.ts";
+import type { UsersRepository } from "./users.repository.ts";
 
 /** The user as the API shows it: the spec's user document, plan fields from the current subscription. */
 export function presentUser(
@@ -24,16 +24,8 @@ export function presentUser(
   };
 }
 
-/** Loads a user with their current subscription, or undefined. */
-export async function loadUser(db: Db, userId: string): Promise<User | undefined> {
-  const row = await db
-    .selectFrom("users")
-    .innerJoin("subscriptions", "subscriptions.id", "users.actual_subscription_id")
-    .selectAll("subscriptions")
-    .select(["users.id as uid", "users.name", "users.email", "users.actual_subscription_id", "users.created_at as user_created_at"])
-    .where("users.id", "=", userId)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  const { uid, name, email, actual_subscription_id, user_created_at, ...sub } = row;
-  return presentUser({ id: uid, name, email, actual_subscription_id, created_at: user_created_at }, sub);
+/** Loads a user with their current subscription, as the API shows it, or undefined. */
+export async function loadUser(users: UsersRepository, userId: string): Promise<User | undefined> {
+  const user = await users.findWithPlan(userId);
+  return user && presentUser(user, user.plan);
 }

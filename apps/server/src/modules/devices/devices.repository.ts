@@ -1,8 +1,5 @@
 /** Reads and ends the sessions of a user, seen as their signed-in devices. */
-
-import type { Kysely } from "kysely";
 import type { Db } from "../../db/database.ts";
-import type { Database } from "../../db/schema.ts";
 
 export interface DeviceRow {
   id: string;
@@ -14,16 +11,24 @@ export interface DeviceRow {
 
 const COLUMNS = ["id", "user_agent", "ip", "created_at", "last_seen_at"] as const;
 
-export function listDeviceRows(db: Db, userId: string): Promise<DeviceRow[]> {
-  return db.selectFrom("sessions").select(COLUMNS).where("user_id", "=", userId).orderBy("last_seen_at", "desc").execute();
+/** Over the database, or over a transaction (`createDevicesRepository(trx)`) for work that must commit together. */
+export function createDevicesRepository(db: Db) {
+  return {
+    /** The user's devices, most recently seen first. */
+    list(userId: string): Promise<DeviceRow[]> {
+      return db.selectFrom("sessions").select(COLUMNS).where("user_id", "=", userId).orderBy("last_seen_at", "desc").execute();
+    },
+
+    find(userId: string, sessionId: string): Promise<DeviceRow | undefined> {
+      return db.selectFrom("sessions").select(COLUMNS).where("user_id", "=", userId).where("id", "=", sessionId).executeTakeFirst();
+    },
+
+    /** Deletes the session only if it belongs to the user; true when it did. */
+    async remove(userId: string, sessionId: string): Promise<boolean> {
+      const result = await db.deleteFrom("sessions").where("user_id", "=", userId).where("id", "=", sessionId).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+  };
 }
 
-export function findDeviceRow(db: Kysely<Database>, userId: string, sessionId: string): Promise<DeviceRow | undefined> {
-  return db.selectFrom("sessions").select(COLUMNS).where("user_id", "=", userId).where("id", "=", sessionId).executeTakeFirst();
-}
-
-/** Deletes the session only if it belongs to the user; true when it did. */
-export async function deleteDeviceRow(db: Kysely<Database>, userId: string, sessionId: string): Promise<boolean> {
-  const result = await db.deleteFrom("sessions").where("user_id", "=", userId).where("id", "=", sessionId).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
-}
+export type DevicesRepository = ReturnType<typeof createDevicesRepository>;

@@ -7,15 +7,15 @@ import { appendChange, type ChangeRow } from "../../events/changes.repository.ts
 import type { EventBus } from "../../events/event-bus.ts";
 import { notFound } from "../../http/errors.ts";
 import { presentDevice } from "./devices.presenter.ts";
-import { deleteDeviceRow, findDeviceRow, listDeviceRows } from "./devices.repository.ts";
+import { createDevicesRepository, type DevicesRepository } from "./devices.repository.ts";
 
-export function createDevicesService(deps: { db: Db; clock: Clock; bus: EventBus }) {
-  const { db, clock, bus } = deps;
+export function createDevicesService(deps: { db: Db; clock: Clock; bus: EventBus; devices: DevicesRepository }) {
+  const { db, clock, bus, devices } = deps;
 
   return {
     /** Every device of the user, most recently seen first, the asking one marked. */
     async list(userId: string, currentSessionId: string): Promise<DeviceListItem[]> {
-      const rows = await listDeviceRows(db, userId);
+      const rows = await devices.list(userId);
       return rows.map((row) => ({ ...presentDevice(row), current: row.id === currentSessionId }));
     },
 
@@ -23,7 +23,7 @@ export function createDevicesService(deps: { db: Db; clock: Clock; bus: EventBus
     async revoke(userId: string, sessionId: string): Promise<void> {
       const now = clock.now();
       const seq = await inUserTransaction(db, userId, async (trx) => {
-        if (!(await deleteDeviceRow(trx, userId, sessionId))) throw notFound("device");
+        if (!(await createDevicesRepository(trx).remove(userId, sessionId))) throw notFound("device");
         return appendChange(trx, userId, "device.signed_out", sessionId, now);
       });
       bus.publish("session.revoked", { userId, sessionId });
@@ -34,7 +34,7 @@ export function createDevicesService(deps: { db: Db; clock: Clock; bus: EventBus
     async announceSignIn(userId: string, sessionId: string): Promise<void> {
       const now = clock.now();
       const result = await inUserTransaction(db, userId, async (trx) => {
-        const row = await findDeviceRow(trx, userId, sessionId);
+        const row = await createDevicesRepository(trx).find(userId, sessionId);
         if (!row) return undefined;
         return { row, seq: await appendChange(trx, userId, "device.signed_in", sessionId, now) };
       });
@@ -47,9 +47,9 @@ export function createDevicesService(deps: { db: Db; clock: Clock; bus: EventBus
 export type DevicesService = ReturnType<typeof createDevicesService>;
 
 /** Rebuilds a logged device change for replay; a device signed out since is skipped. */
-export async function deviceEventOf(db: Db, userId: string, change: ChangeRow): Promise<LiveEvent | undefined> {
+export async function deviceEventOf(devices: DevicesRepository, userId: string, change: ChangeRow): Promise<LiveEvent | undefined> {
   if (change.kind === "device.signed_out") return { kind: "device.signed_out", id: change.ref };
   if (change.kind !== "device.signed_in") return undefined;
-  const row = await findDeviceRow(db, userId, change.ref);
+  const row = await devices.find(userId, change.ref);
   return row && { kind: "device.signed_in", device: presentDevice(row) };
 }

@@ -2,18 +2,13 @@
 import { sql, type Transaction } from "kysely";
 import type { Db } from "../../db/database.ts";
 import type { Database, DateMessagesTable, MessagesTable } from "../../db/schema.ts";
+import { createPlansRepository } from "../plans/plans.repository.ts";
 
 type Executor = Db | Transaction<Database>;
 
 /** Minutes a user's messages live (null: unlimited), from their current subscription. */
-export async function retentionOf(db: Executor, userId: string): Promise<number | null> {
-  const row = await db
-    .selectFrom("users")
-    .innerJoin("subscriptions", "subscriptions.id", "users.actual_subscription_id")
-    .select("subscriptions.max_message_duration")
-    .where("users.id", "=", userId)
-    .executeTakeFirst();
-  return row?.max_message_duration == null ? null : Number(row.max_message_duration);
+export function retentionOf(db: Executor, userId: string): Promise<number | null> {
+  return createPlansRepository(db).retentionOf(userId);
 }
 
 /** The oldest creation time still live for the user at `now` (null: unlimited retention, everything is live). */

@@ -14,15 +14,15 @@ import {
   type User,
 } from "@daysync/shared";
 import type { Clock } from "../../clock.ts";
-import type { Db } from "../../db/database.ts";
 import type { EventBus } from "../../events/event-bus.ts";
 import { AppError, conflict, notFound } from "../../http/errors.ts";
 import type { DeviceInfo } from "../accounts/accounts.service.ts";
 import type { SessionAuth, SessionsRepository } from "../accounts/sessions.repository.ts";
 import { loadUser } from "../accounts/user.presenter.ts";
+import type { UsersRepository } from "../accounts/users.repository.ts";
 import { describeUserAgent } from "../devices/device-name.ts";
 import type { DevicesService } from "../devices/devices.service.ts";
-import { createPairingRepository, type PairingRow } from "./pairing.repository.ts";
+import type { PairingRepository, PairingRow } from "./pairing.repository.ts";
 import { matchesHash, newCode, newSecret, newShortCode, newToken, sha256 } from "./pairing-codes.ts";
 
 /** Answered requests are kept a while (so late lookups say "already answered"), then deleted. */
@@ -32,9 +32,15 @@ export const loginFailed = () => new AppError(401, "login_failed", "Login failed
 const pairingExpired = () => conflict("pairing_expired", "This code has expired. Show a new code on the other device.");
 const pairingAnswered = () => conflict("pairing_answered", "This sign-in request was already answered.");
 
-export function createPairingService(deps: { db: Db; clock: Clock; bus: EventBus; sessions: SessionsRepository; devices: DevicesService }) {
-  const { db, clock, bus, sessions, devices } = deps;
-  const repo = createPairingRepository(db);
+export function createPairingService(deps: {
+  pairingRequests: PairingRepository;
+  users: UsersRepository;
+  clock: Clock;
+  bus: EventBus;
+  sessions: SessionsRepository;
+  devices: DevicesService;
+}) {
+  const { pairingRequests: repo, users, clock, bus, sessions, devices } = deps;
 
   /** The request a QR code or a typed short code points at. */
   async function resolve(code: string): Promise<PairingRow> {
@@ -141,7 +147,7 @@ export function createPairingService(deps: { db: Db; clock: Clock; bus: EventBus
       const row = await repo.findById(input.request_id);
       if (!row?.user_id || !matchesHash(input.secret, row.secret_hash)) throw loginFailed();
       if (!(await repo.consumeToken(row.id, sha256(input.token), now))) throw loginFailed();
-      const user = await loadUser(db, row.user_id);
+      const user = await loadUser(users, row.user_id);
       if (!user) throw loginFailed();
       const session = await sessions.create(row.user_id, device, now);
       await devices.announceSignIn(row.user_id, session.id);

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import webpush from "web-push";
-import type { Db } from "../../db/database.ts";
+import type { ServerKeysRepository } from "./server-keys.repository.ts";
 
 export interface VapidKeys {
   publicKey: string;
@@ -33,11 +33,11 @@ function readKeysFile(dataDir: string): VapidKeys | undefined {
   }
 }
 
-export async function loadOrCreateVapidKeys(db: Db, dataDir: string, now: number): Promise<VapidKeys> {
+export async function loadOrCreateVapidKeys(serverKeys: ServerKeysRepository, dataDir: string, now: number): Promise<VapidKeys> {
   const stored = async () => {
-    const row = await db.selectFrom("server_keys").select("value").where("name", "=", KEY_NAME).executeTakeFirst();
-    if (!row) return undefined;
-    const keys: unknown = JSON.parse(row.value);
+    const value = await serverKeys.find(KEY_NAME);
+    if (value === undefined) return undefined;
+    const keys: unknown = JSON.parse(value);
     if (!isKeys(keys)) throw new Error("server_keys holds no valid VAPID key pair under 'vapid'.");
     return keys;
   };
@@ -45,11 +45,7 @@ export async function loadOrCreateVapidKeys(db: Db, dataDir: string, now: number
   if (existing) return existing;
   const candidate = readKeysFile(dataDir) ?? webpush.generateVAPIDKeys();
   // Processes starting at once each offer a pair; the first stored one is everybody's.
-  await db
-    .insertInto("server_keys")
-    .values({ name: KEY_NAME, value: JSON.stringify(candidate), created_at: now })
-    .onConflict((oc) => oc.column("name").doNothing())
-    .execute();
+  await serverKeys.insertIfAbsent(KEY_NAME, JSON.stringify(candidate), now);
   const keys = await stored();
   if (!keys) throw new Error("VAPID keys vanished from server_keys.");
   return keys;

@@ -11,6 +11,7 @@ import { appendChange, pruneChanges } from "../../events/changes.repository.ts";
 import type { EventBus, UserChange } from "../../events/event-bus.ts";
 import { presentDay } from "../messages/messages.presenter.ts";
 import { deleteExpiredMessages, forgetExpiredMessages, liveDays, storeDaySummaries } from "../messages/messages.repository.ts";
+import type { PlansRepository } from "../plans/plans.repository.ts";
 import type { PlansService } from "../plans/plans.service.ts";
 
 const BATCH = 1000;
@@ -28,6 +29,7 @@ export function createRetentionSweeper(deps: {
   clock: Clock;
   bus: EventBus;
   plans: PlansService;
+  plansRepository: PlansRepository;
   /** Deletes what belonged to deleted messages (their files). */
   onMessagesDeleted?: (ids: string[]) => Promise<void>;
   /** Deletes uploads that were started and never finished; returns how many. */
@@ -66,30 +68,11 @@ export function createRetentionSweeper(deps: {
 
   async function sweepMessages(): Promise<number> {
     const now = clock.now();
-    const durations = await db
-      .selectFrom("users")
-      .innerJoin("subscriptions", "subscriptions.id", "users.actual_subscription_id")
-      .select("subscriptions.max_message_duration as minutes")
-      .where("subscriptions.max_message_duration", "is not", null)
-      .distinct()
-      .execute();
     let deleted = 0;
-    for (const { minutes } of durations) {
-      const cutoff = now - Number(minutes) * 60_000;
+    for (const minutes of await deps.plansRepository.retentionsInUse()) {
+      const cutoff = now - minutes * 60_000;
       for (;;) {
-        const expired = await db
-          .selectFrom("messages")
-          .select(["messages.id", "messages.user_id"])
-          .where("messages.created_at", "<", cutoff)
-          .where("messages.user_id", "in", (eb) =>
-            eb
-              .selectFrom("users")
-              .innerJoin("subscriptions", "subscriptions.id", "users.actual_subscription_id")
-              .select("users.id")
-              .where("subscriptions.max_message_duration", "=", Number(minutes)),
-          )
-          .limit(BATCH)
-          .execute();
+        const expired = await deps.plansRepository.expiredMessages(minutes, cutoff, BATCH);
         if (expired.length === 0) break;
         const byUser = new Map<string, string[]>();
         for (const m of expired) byUser.set(m.user_id, [...(byUser.get(m.user_id) ?? []), m.id]);

@@ -1,12 +1,14 @@
 /** Finished uploads (files of file messages); every query that takes an id from a client is scoped to its user. */
 import type { Db } from "../../db/database.ts";
 import type { UploadsTable } from "../../db/schema.ts";
-import { retentionOf } from "../messages/messages.repository.ts";
+import { createPlansRepository } from "../plans/plans.repository.ts";
 
 export function createUploadsRepository(db: Db) {
+  const plans = createPlansRepository(db);
+
   /** Finished uploads of the user whose message is live: it exists and is within the plan's retention at `now`. */
   async function liveFiles(userId: string, now: number) {
-    const minutes = await retentionOf(db, userId);
+    const minutes = await plans.retentionOf(userId);
     let q = db
       .selectFrom("uploads")
       .innerJoin("messages", (join) =>
@@ -73,15 +75,6 @@ export function createUploadsRepository(db: Db) {
       const ids = rows.map((r) => r.id);
       if (ids.length) await db.deleteFrom("uploads").where("id", "in", ids).execute();
       return ids;
-    },
-    async planOf(userId: string): Promise<number | undefined> {
-      const row = await db
-        .selectFrom("users")
-        .innerJoin("subscriptions", "subscriptions.id", "users.actual_subscription_id")
-        .select("subscriptions.subscription_type_id")
-        .where("users.id", "=", userId)
-        .executeTakeFirst();
-      return row?.subscription_type_id;
     },
   };
 }

@@ -14,6 +14,7 @@ import { parse } from "../../http/validate.ts";
 import type { FileStorage } from "../../storage/file-storage.ts";
 import type { SessionAuth } from "../accounts/sessions.repository.ts";
 import { assertPlausibleDay, type MessagesService } from "../messages/messages.service.ts";
+import type { PlansRepository } from "../plans/plans.repository.ts";
 import { detectMime, messageTypeOf, SNIFF_BYTES } from "./file-kind.ts";
 import type { UploadsRepository } from "./uploads.repository.ts";
 
@@ -32,6 +33,7 @@ const tusError = (error: AppError) => ({
 export function createUploadsService(deps: {
   storage: FileStorage;
   uploads: UploadsRepository;
+  plans: PlansRepository;
   messages: MessagesService;
   clock: Clock;
   config: Pick<Config, "maxFileBytes" | "storageBytes" | "trustProxy">;
@@ -40,7 +42,8 @@ export function createUploadsService(deps: {
   /** Who may write an upload now, shared between processes; default: tus's own, in this process's memory. */
   locker?: Locker;
 }) {
-  const { storage, uploads, messages, clock, config } = deps;
+  const { storage, uploads, plans, messages, clock, config } = deps;
+  const isPremium = async (userId: string) => (await plans.currentPlanOf(userId))?.subscription_type_id === PREMIUM_TYPE_ID;
   const sessions = new WeakMap<IncomingMessage, SessionAuth>();
 
   function authOf(req: TusRequest): SessionAuth {
@@ -51,11 +54,11 @@ export function createUploadsService(deps: {
   }
 
   async function limitFor(userId: string): Promise<number> {
-    return (await uploads.planOf(userId)) === PREMIUM_TYPE_ID ? config.maxFileBytes.premium : config.maxFileBytes.free;
+    return (await isPremium(userId)) ? config.maxFileBytes.premium : config.maxFileBytes.free;
   }
 
   async function storageLimitFor(userId: string): Promise<number> {
-    return (await uploads.planOf(userId)) === PREMIUM_TYPE_ID ? config.storageBytes.premium : config.storageBytes.free;
+    return (await isPremium(userId)) ? config.storageBytes.premium : config.storageBytes.free;
   }
 
   /** Bytes the user holds: live files, and the declared length of each upload still running. */

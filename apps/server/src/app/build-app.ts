@@ -1,0 +1,142 @@
+/**
+ * The composition root: picks the adapters from config, opens the database, builds the repositories and services,
+ * and mounts every module's routes on the HTTP kernel (`http/`). Modules never import from here.
+ */
+import { CONTACT, type Message, responseSchemas } from "@daysync/shared";
+import type { FastifyInstance } from "fastify";
+import { createAdapters } from "../adapters/adapters.ts";
+import { type Clock, systemClock } from "../clock.ts";
+import type { Config } from "../config/config.ts";
+import { type Db, openDatabase } from "../db/database.ts";
+import type { EventBus } from "../events/event-bus.ts";
+import { answers } from "../http/answers.ts";
+import { registerAuth } from "../http/auth.ts";
+import { createHttpServer, registerHttpPlugins } from "../http/http-server.ts";
+import { serveWebApp } from "../http/web-app.ts";
+import { accountsRoutes } from "../modules/accounts/accounts.routes.ts";
+import { createAccountsService } from "../modules/accounts/accounts.service.ts";
+import type { SessionAuth } from "../modules/accounts/sessions.repository.ts";
+import { devicesRoutes } from "../modules/devices/devices.routes.ts";
+import { createDevicesService } from "../modules/devices/devices.service.ts";
+import { messagesRoutes } from "../modules/messages/messages.routes.ts";
+import { createMessagesService } from "../modules/messages/messages.service.ts";
+import { pairingRoutes } from "../modules/pairing/pairing.routes.ts";
+import { createPairingService } from "../modules/pairing/pairing.service.ts";
+import { pairingLiveRoutes } from "../modules/pairing/pairing-live.routes.ts";
+import { plansRoutes } from "../modules/plans/plans.routes.ts";
+import { createPlansService } from "../modules/plans/plans.service.ts";
+import { pushRoutes } from "../modules/push/push.routes.ts";
+import { createPushService } from "../modules/push/push.service.ts";
+import { loadOrCreateVapidKeys } from "../modules/push/vapid-keys.ts";
+import { createWebPushSender } from "../modules/push/web-push.adapter.ts";
+import { createRetentionSweeper, type RetentionSweeper } from "../modules/retention/retention.sweeper.ts";
+import { uploadsRoutes } from "../modules/uploads/uploads.routes.ts";
+import { createUploadsService } from "../modules/uploads/uploads.service.ts";
+import { liveRoutes } from "../realtime/live.routes.ts";
+import { createDiskStorage } from "../storage/disk-storage.ts";
+import type { FileStorage } from "../storage/file-storage.ts";
+import { createRepositories } from "./repositories.ts";
+
+export interface AppParts {
+  app: FastifyInstance;
+  db: Db;
+  bus: EventBus;
+  sweeper: RetentionSweeper;
+  storage: FileStorage;
+}
+
+export interface BuildOptions {
+  clock?: Clock;
+  /** Run the retention sweeper on a timer (off in tests, which call sweep() themselves). */
+  sweepOnTimer?: boolean;
+}
+
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<AppParts> {
+  const clock = options.clock ?? systemClock;
+  const db = await openDatabase(config);
+  const app = createHttpServer(config);
+  const adapters = await createAdapters(config, (err) => app.log.error({ err }, "redis failed"));
+  const { bus } = adapters;
+  const repositories = createRepositories(db);
+  const { sessions, users } = repositories;
+  // A sign-out on any process ends the session's cached lookup here too.
+  bus.subscribe("session.revoked", (notice) => sessions.forget(notice.sessionId));
+  const plans = createPlansService({ db, clock, bus, plans: repositories.plans, users });
+  const accounts = createAccountsService({ db, clock, sessions, users });
+  const messages = createMessagesService({ db, clock, bus });
+  const storage = await createDiskStorage(config.filesDir, config.uploadExpiryMs);
+
+  await registerHttpPlugins(app, adapters);
+  registerAuth(app, { sessions, clock });
+
+  app.get("/api/health", { schema: answers(responseSchemas.ok) }, async () => ({ ok: true as const }));
+  const devices = createDevicesService({ db, clock, bus, devices: repositories.devices });
+  accountsRoutes(app, {
+    accounts,
+    sessions,
+    devices,
+    bus,
+    cookieSecure: config.cookieSecure,
+    loginRateLimit: config.loginRateLimit,
+    registerRateLimit: config.registerRateLimit,
+  });
+  plansRoutes(app, { plans });
+  const pairing = createPairingService({ pairingRequests: repositories.pairingRequests, users, clock, bus, sessions, devices });
+  const vapid = await loadOrCreateVapidKeys(repositories.serverKeys, config.dataDir, clock.now());
+  const push = createPushService({
+    subscriptions: repositories.pushSubscriptions,
+    sender: createWebPushSender(vapid, `mailto:${CONTACT.email}`),
+    publicKey: vapid.publicKey,
+    clock,
+    log: app.log,
+    retentionOf: repositories.plans.retentionOf,
+    allowAnyEndpoint: config.env === "test",
+  });
+  /** Every new message, typed or uploaded, notifies the user's other devices. */
+  const onMessageCreated = (from: SessionAuth, message: Message) =>
+    void push.notifyNewMessage(from, message).catch((err) => app.log.warn({ err }, "push failed"));
+  messagesRoutes(app, { messages, sendRateLimit: config.sendRateLimit, onCreated: onMessageCreated });
+  const uploadsService = createUploadsService({
+    storage,
+    uploads: repositories.uploads,
+    plans: repositories.plans,
+    messages,
+    clock,
+    config,
+    onCreated: onMessageCreated,
+    locker: adapters.tusLocker,
+  });
+  const sweeper = createRetentionSweeper({
+    db,
+    clock,
+    bus,
+    plans,
+    plansRepository: repositories.plans,
+    onMessagesDeleted: uploadsService.removeForMessages,
+    removeAbandonedUploads: () => storage.removeExpired(),
+    locks: adapters.locks,
+    leaseMs: config.sweepIntervalMs,
+  });
+
+  devicesRoutes(app, { devices, cookieSecure: config.cookieSecure });
+  pairingRoutes(app, { pairing, cookieSecure: config.cookieSecure });
+  pairingLiveRoutes(app, { pairing, bus, limits: config.socketLimits });
+  pushRoutes(app, { push });
+  liveRoutes(app, { db, bus, clock, sessions, limits: config.socketLimits, seqCheckMs: config.liveSeqCheckMs });
+  uploadsRoutes(app, { uploadsService, storage });
+  await serveWebApp(app, config.webDist);
+
+  if (options.sweepOnTimer) {
+    const timer = setInterval(() => {
+      sweeper.sweepAsLeader().catch((error) => app.log.error({ err: error }, "retention sweep failed"));
+    }, config.sweepIntervalMs);
+    timer.unref();
+    app.addHook("onClose", async () => clearInterval(timer));
+  }
+  app.addHook("onClose", async () => {
+    await adapters.close();
+    await db.destroy();
+  });
+
+  return { app, db, bus, sweeper, storage };
+}

@@ -1,0 +1,25 @@
+/** Every repository over one database: what the composition root injects into services. */
+import type { Db } from "../db/database.ts";
+import { createSessionsRepository } from "../modules/accounts/sessions.repository.ts";
+import { createUsersRepository } from "../modules/accounts/users.repository.ts";
+import { createDevicesRepository } from "../modules/devices/devices.repository.ts";
+import { createPairingRepository } from "../modules/pairing/pairing.repository.ts";
+import { createPlansRepository } from "../modules/plans/plans.repository.ts";
+import { createPushSubscriptionsRepository } from "../modules/push/push-subscriptions.repository.ts";
+import { createServerKeysRepository } from "../modules/push/server-keys.repository.ts";
+import { createUploadsRepository } from "../modules/uploads/uploads.repository.ts";
+
+export function createRepositories(db: Db) {
+  return {
+    users: createUsersRepository(db),
+    plans: createPlansRepository(db),
+    sessions: createSessionsRepository(db),
+    devices: createDevicesRepository(db),
+    pairingRequests: createPairingRepository(db),
+    pushSubscriptions: createPushSubscriptionsRepository(db),
+    serverKeys: createServerKeysRepository(db),
+    uploads: createUploadsRepository(db),
+  };
+}
+
+export type Repositories = ReturnType<typeof createRepositories>;

@@ -1,0 +1,43 @@
+/** The structure that lets a second engine or adapter come in without touching services (conventions 4, 12). */
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const SRC = path.dirname(new URL(import.meta.url).pathname);
+
+function sourceFiles(dir = SRC): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts") ? [full] : [];
+  });
+}
+
+const relative = (file: string) => path.relative(SRC, file).split(path.sep).join("/");
+/** Test support and the database layer itself (connection, migrations, copy, the user-row lock) may query directly. */
+const isDataLayer = (file: string) => /\.repository\.ts$/.test(file) || /^(testing|db)\//.test(relative(file));
+const files = sourceFiles().map((file) => ({ name: relative(file), text: readFileSync(file, "utf8") }));
+
+describe("server structure", () => {
+  it("keeps every SQL statement in a repository", () => {
+    const sql = /\.(selectFrom|updateTable|insertInto|deleteFrom)\(/;
+    const outside = files.filter((f) => !isDataLayer(path.join(SRC, f.name)) && sql.test(f.text)).map((f) => f.name);
+    expect(outside).toEqual([]);
+  });
+
+  it("joins users to their current plan in one place", () => {
+    const join = /innerJoin\(\s*"subscriptions"/;
+    expect(files.filter((f) => join.test(f.text)).map((f) => f.name)).toEqual(["modules/plans/plans.repository.ts"]);
+  });
+
+  it("keeps the HTTP kernel apart from the wiring: no file in http/ imports a module's routes or service", () => {
+    const wiring = /from "[^"]*\.(routes|service)\.ts"/;
+    expect(files.filter((f) => f.name.startsWith("http/") && wiring.test(f.text)).map((f) => f.name)).toEqual([]);
+  });
+
+  it("lets modules import the HTTP kernel, never the composition root", () => {
+    const fromRoot = /from "(\.\.\/)+app\//;
+    const importers = files.filter((f) => !/^(app\/|main\.ts|admin\.ts|testing\/)/.test(f.name) && fromRoot.test(f.text));
+    expect(importers.map((f) => f.name)).toEqual([]);
+  });
+});

@@ -1,0 +1,72 @@
+/** The HTTP kernel every module's routes run in: Fastify with the error handler, security headers, plugins and stop behaviour. */
+import zlib from "node:zlib";
+import fastifyCompress from "@fastify/compress";
+import fastifyCookie from "@fastify/cookie";
+import fastifyRateLimit from "@fastify/rate-limit";
+import fastifyWebsocket from "@fastify/websocket";
+import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
+import type { Adapters } from "../adapters/adapters.ts";
+import type { Config } from "../config/config.ts";
+import { type ApiServer, answerSerializer, type SharedSchemas } from "./answers.ts";
+import { AppError, codeForStatus, errorBody } from "./errors.ts";
+import { refuseForeignWrites } from "./origin.ts";
+import { registerSecurityHeaders } from "./security-headers.ts";
+
+/**
+ * Fastify with answers typed (and, in tests, checked) by the shared response schemas, the named-error handler,
+ * the security headers and the Origin check for writes.
+ */
+export function createHttpServer(config: Pick<Config, "env" | "logLevel" | "trustProxy" | "webDist" | "cookieSecure">): ApiServer {
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    // On close, idle keep-alive connections go at once; requests in flight (an upload's bytes) finish first.
+    forceCloseConnections: "idle",
+  }).withTypeProvider<SharedSchemas>();
+  app.setSerializerCompiler(answerSerializer(config.env === "test"));
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) {
+      if (error.status === 429) reply.header("retry-after", String(Math.max(1, Number(/\d+/.exec(error.message)?.[0] ?? 1))));
+      return reply.status(error.status).send(errorBody(error.code, error.message, error.field));
+    }
+    const status = error.statusCode ?? 500;
+    if (status < 500) return reply.status(status).send(errorBody(codeForStatus(status), error.message));
+    request.log.error({ err: error }, "request failed");
+    return reply.status(500).send(errorBody("internal", "Something went wrong on our side. Please try again."));
+  });
+
+  registerSecurityHeaders(app, { webDist: config.webDist, cookieSecure: config.cookieSecure });
+
+  app.addHook("onRequest", refuseForeignWrites);
+
+  // While closing, connections whose request finishes after the stop began go as soon as they are idle;
+  // a kept-alive one would otherwise hold the stop open until its timeout.
+  let closingIdle: ReturnType<typeof setInterval> | undefined;
+  app.addHook("preClose", async () => {
+    closingIdle = setInterval(() => app.server.closeIdleConnections(), 100);
+  });
+  app.addHook("onClose", async () => clearInterval(closingIdle));
+  return app;
+}
+
+/** Compression, cookies, rate limits (in the store the adapters chose) and WebSockets. */
+export async function registerHttpPlugins(app: ApiServer, parts: Pick<Adapters, "rateLimitStore">): Promise<void> {
+  // Text answers (the app's JS and CSS, JSON) are compressed; files and tus bytes are not.
+  await app.register(fastifyCompress, {
+    threshold: 1024,
+    encodings: ["br", "gzip"],
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } },
+  });
+  await app.register(fastifyCookie);
+  await app.register(fastifyRateLimit, { global: false, ...parts.rateLimitStore });
+  await app.register(fastifyWebsocket, {
+    options: { maxPayload: 64 * 1024 },
+    // On shutdown every socket hears 1001 (going away), so its device reconnects to another process at once.
+    preClose(this: FastifyInstance, done: () => void) {
+      for (const client of this.websocketServer.clients) client.close(1001, "Server shutting down");
+      this.websocketServer.close();
+      done();
+    },
+  });
+}

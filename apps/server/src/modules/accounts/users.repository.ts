@@ -1,0 +1,47 @@
+/** User accounts: the email is unique and stored lowercased; the plan fields come from the current subscription. */
+import type { Db } from "../../db/database.ts";
+import type { SubscriptionsTable, UsersTable } from "../../db/schema.ts";
+import { usersWithCurrentPlan } from "../plans/plans.repository.ts";
+
+export type UserWithPlan = Pick<UsersTable, "id" | "name" | "email" | "actual_subscription_id" | "created_at"> & {
+  plan: SubscriptionsTable;
+};
+
+/** Over the database, or over a transaction (`createUsersRepository(trx)`) for work that must commit together. */
+export function createUsersRepository(db: Db) {
+  return {
+    async idByEmail(email: string): Promise<string | undefined> {
+      const row = await db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirst();
+      return row?.id;
+    },
+
+    credentialsByEmail(email: string): Promise<{ id: string; password_hash: string } | undefined> {
+      return db.selectFrom("users").select(["id", "password_hash"]).where("email", "=", email).executeTakeFirst();
+    },
+
+    /** Stores the user unless the email is taken; false then, with nothing written (the unique email decides a race). */
+    async insertIfEmailFree(user: UsersTable): Promise<boolean> {
+      const inserted = await db
+        .insertInto("users")
+        .values(user)
+        .onConflict((oc) => oc.column("email").doNothing())
+        .returning("id")
+        .executeTakeFirst();
+      return inserted !== undefined;
+    },
+
+    /** The user with their current subscription, or undefined. */
+    async findWithPlan(userId: string): Promise<UserWithPlan | undefined> {
+      const row = await usersWithCurrentPlan(db)
+        .selectAll("subscriptions")
+        .select(["users.id as uid", "users.name", "users.email", "users.actual_subscription_id", "users.created_at as user_created_at"])
+        .where("users.id", "=", userId)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      const { uid, name, email, actual_subscription_id, user_created_at, ...plan } = row;
+      return { id: uid, name, email, actual_subscription_id, created_at: user_created_at, plan };
+    },
+  };
+}
+
+export type UsersRepository = ReturnType<typeof createUsersRepository>;
