@@ -1,8 +1,10 @@
-/** Everyday edges in real Chromium: an offline start that recovers. */
-import { API, TEXT } from "@daysync/shared";
+/** Everyday edges in real Chromium: an offline start that recovers, an older day's empty state. */
+import { randomUUID } from "node:crypto";
+import { API, formatDisplayDate, formatStoredDate, TEXT } from "@daysync/shared";
 import { describe, expect, it } from "vitest";
 import { useStartedApp } from "./support/app.ts";
 import { newDevice, registerViaApi, uniqueEmail, visible } from "./support/daysync.ts";
+import { ageMessagesOf } from "./support/server-data.ts";
 
 const app = useStartedApp();
 
@@ -33,5 +35,34 @@ describe("offline start", () => {
     await visible(page.getByPlaceholder(TEXT.messagePlaceholder), 15_000);
     expect(await page.getByRole("heading", { name: "Daysync is not reachable" }).count()).toBe(0);
     await context.close();
+  });
+});
+
+describe("an older day", () => {
+  it("says new messages go to today and opens today", async () => {
+    const device = await newDevice(app.browser, app.server.url);
+    const email = uniqueEmail("older");
+    await registerViaApi(device, app.server.url, "Oscar Older", email);
+    const yesterday = formatStoredDate(new Date(Date.now() - 24 * 3600_000));
+    const res = await device.context.request.post(`${app.server.url}${API.messages}`, {
+      data: { id: randomUUID(), content: "from yesterday", date: yesterday, time: "9:00 AM" },
+    });
+    expect(res.status()).toBe(201);
+    const { day } = (await res.json()) as { day: { id: string } };
+    // Its message has expired: the day stays, empty.
+    ageMessagesOf(app.server.dataDir, email, 24 * 3600_000);
+
+    const { page } = device;
+    await page.goto(`/dashboard/days/${day.id}`);
+    await visible(page.getByRole("heading", { level: 1, name: formatDisplayDate(yesterday) }));
+    await visible(page.getByText(TEXT.noMessages));
+    await visible(page.getByText("New messages go to today."));
+    expect(await page.getByText("Type below to keep a note for this day", { exact: false }).count()).toBe(0);
+    await page.getByRole("link", { name: "Open today" }).click();
+    await page.waitForURL(`${app.server.url}/dashboard`);
+    await visible(page.getByRole("heading", { level: 1, name: formatDisplayDate(formatStoredDate(new Date())) }));
+    // Today's own empty state still invites a note.
+    await visible(page.getByText("Type below to keep a note for this day", { exact: false }));
+    await device.context.close();
   });
 });
