@@ -1,9 +1,9 @@
-/** Everyday edges in real Chromium: an offline start that recovers, an older day's empty state. */
+/** Everyday edges in real Chromium: an offline start that recovers, an older day's empty state, toasts below the top bar. */
 import { randomUUID } from "node:crypto";
 import { API, formatDisplayDate, formatStoredDate, TEXT } from "@daysync/shared";
 import { describe, expect, it } from "vitest";
 import { useStartedApp } from "./support/app.ts";
-import { newDevice, registerViaApi, uniqueEmail, visible } from "./support/daysync.ts";
+import { newDevice, registerViaApi, signInViaApi, uniqueEmail, visible } from "./support/daysync.ts";
 import { ageMessagesOf } from "./support/server-data.ts";
 
 const app = useStartedApp();
@@ -65,4 +65,49 @@ describe("an older day", () => {
     await visible(page.getByText("Type below to keep a note for this day", { exact: false }));
     await device.context.close();
   });
+});
+
+describe("toasts", () => {
+  it.each([1280, 390])(
+    "sit below the top bar at %i px: its Contact Us link, bell and theme toggle stay clickable while one shows",
+    async (width) => {
+      const email = uniqueEmail("toast");
+      const laptop = await newDevice(app.browser, app.server.url, { width, height: 844 });
+      await registerViaApi(laptop, app.server.url, "Tess Toast", email);
+      const { page } = laptop;
+      await page.goto("/dashboard");
+      await visible(page.getByText(TEXT.noMessages));
+      await page.waitForTimeout(500);
+
+      // Another device signs in: this one shows a toast, top-right, for 5 s.
+      const phone = await newDevice(app.browser, app.server.url);
+      await signInViaApi(phone, app.server.url, email);
+      const toast = await visible(page.locator(".Toastify__toast").filter({ hasText: "New device signed in" }));
+      const topBar = await page.locator(".topbar").boundingBox();
+      const box = await toast.boundingBox();
+      expect(topBar && box && box.y >= topBar.y + topBar.height).toBe(true);
+      expect(box && box.x + box.width).toBeGreaterThan(width - 40);
+
+      const controls = [
+        page.getByRole("link", { name: TEXT.contactUs }),
+        page.getByRole("button", { name: /notifications/i }),
+        page.getByRole("button", { name: "Dark theme" }),
+      ];
+      for (const control of controls) {
+        const hit = await control.evaluate((el) => {
+          const r = el.getBoundingClientRect();
+          const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+          return top !== null && el.contains(top);
+        });
+        expect(hit).toBe(true);
+      }
+      const toggle = page.getByRole("button", { name: "Dark theme" });
+      const before = await toggle.getAttribute("aria-pressed");
+      await toggle.click({ timeout: 2_000 });
+      expect(await toggle.getAttribute("aria-pressed")).not.toBe(before);
+      expect(await toast.isVisible()).toBe(true);
+      await laptop.context.close();
+      await phone.context.close();
+    },
+  );
 });
