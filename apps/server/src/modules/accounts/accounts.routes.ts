@@ -16,8 +16,8 @@ export function accountsRoutes(
   deps: {
     accounts: AccountsService;
     sessions: SessionsRepository;
-    /** Tells the user's other devices that this one signed in. */
-    devices: Pick<DevicesService, "announceSignIn">;
+    /** Tells the user's other devices that this one signed in, and ends a session on Logout as the Devices list does. */
+    devices: Pick<DevicesService, "announceSignIn" | "endSession">;
     bus: EventBus;
     cookieSecure: boolean;
     loginRateLimit: RateLimit;
@@ -43,8 +43,9 @@ export function accountsRoutes(
 
   app.post(API.logout, async (request, reply) => {
     if (request.auth) {
-      await deps.sessions.remove(request.auth.sessionId);
-      deps.bus.publish("session.revoked", { userId: request.auth.userId, sessionId: request.auth.sessionId });
+      await deps.devices.endSession(request.auth.userId, request.auth.sessionId);
+      // Forgotten here at once too: the bus's own forget may come a Redis round trip later, after this reply.
+      deps.sessions.forget(request.auth.sessionId);
     }
     clearSessionCookie(reply, cookieSecure);
     return reply.status(204).send();
