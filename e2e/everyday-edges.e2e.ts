@@ -1,4 +1,4 @@
-/** Everyday edges in real Chromium: an offline start that recovers, an older day's empty state, toasts below the top bar. */
+/** Everyday edges in real Chromium: an offline start that recovers, an older day's empty state, toasts below the top bar, Logout seen by the other devices. */
 import { randomUUID } from "node:crypto";
 import { API, formatDisplayDate, formatStoredDate, TEXT } from "@daysync/shared";
 import { describe, expect, it } from "vitest";
@@ -110,4 +110,27 @@ describe("toasts", () => {
       await phone.context.close();
     },
   );
+});
+
+describe("a device that logs itself out", () => {
+  it("leaves the other device's open Devices list at once, as one signed out from the list does", async () => {
+    const email = uniqueEmail("leaver");
+    const laptop = await newDevice(app.browser, app.server.url);
+    await registerViaApi(laptop, app.server.url, "Lou Leaver", email);
+    const phone = await newDevice(app.browser, app.server.url);
+    await signInViaApi(phone, app.server.url, email);
+    await phone.page.goto("/dashboard");
+    await visible(phone.page.getByText(TEXT.noMessages));
+
+    await laptop.page.goto("/dashboard/devices");
+    const rows = laptop.page.getByRole("list", { name: "Signed-in devices" }).getByRole("listitem");
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(2);
+
+    await phone.page.getByRole("button", { name: TEXT.logout }).click();
+    await phone.page.waitForURL(`${app.server.url}/`);
+    await expect.poll(() => rows.count(), { timeout: 5_000 }).toBe(1);
+    expect(await rows.getByText("This device").count()).toBe(1);
+    await laptop.context.close();
+    await phone.context.close();
+  });
 });
