@@ -73,6 +73,15 @@ describe("screenshot carousel", () => {
     await context.close();
   });
 
+  it("shows 2 slides per view at 390 px, a phone (product.md section 8: not 6 slivers)", async () => {
+    const { context, page } = await openGallery(390);
+    const { count, widths } = await visibleSlides(page);
+    expect(count).toBe(2);
+    const swiperWidth = await page.locator("#gallery .swiper").evaluate((el) => el.getBoundingClientRect().width);
+    for (const width of widths) expect(width).toBeCloseTo((swiperWidth - 40) / 2, 0);
+    await context.close();
+  });
+
   it("has clickable pagination bullets and arrows, and sized, lazy images with alt text", async () => {
     const { context, page } = await openGallery(1280);
     const bullets = page.locator("#gallery .swiper-pagination-bullet");

@@ -75,7 +75,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     accounts,
     sessions,
     devices,
-    bus,
     cookieSecure: config.cookieSecure,
     loginRateLimit: config.loginRateLimit,
     registerRateLimit: config.registerRateLimit,

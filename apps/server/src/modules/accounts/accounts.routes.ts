@@ -1,7 +1,6 @@
 import { API, loginSchema, registerRequestSchema, responseSchemas } from "@daysync/shared";
 import type { FastifyRequest } from "fastify";
 import type { RateLimit } from "../../config/config.ts";
-import type { EventBus } from "../../events/event-bus.ts";
 import { type ApiServer, answers } from "../../http/answers.ts";
 import { clearSessionCookie, requireAuth, setSessionCookie } from "../../http/auth.ts";
 import { rateLimitPer } from "../../http/rate-limit.ts";
@@ -17,9 +16,8 @@ export function accountsRoutes(
   deps: {
     accounts: AccountsService;
     sessions: SessionsRepository;
-    /** Tells the user's other devices that this one signed in. */
-    devices: Pick<DevicesService, "announceSignIn">;
-    bus: EventBus;
+    /** Tells the user's other devices that this one signed in, and ends a session on Logout as the Devices list does. */
+    devices: Pick<DevicesService, "announceSignIn" | "endSession">;
     cookieSecure: boolean;
     loginRateLimit: RateLimit;
     registerRateLimit: RateLimit;
@@ -46,8 +44,9 @@ export function accountsRoutes(
 
   app.post(API.logout, async (request, reply) => {
     if (request.auth) {
-      await deps.sessions.remove(request.auth.sessionId);
-      deps.bus.publish("session.revoked", { userId: request.auth.userId, sessionId: request.auth.sessionId });
+      await deps.devices.endSession(request.auth.userId, request.auth.sessionId);
+      // Forgotten here at once too: the bus's own forget may come a Redis round trip later, after this reply.
+      deps.sessions.forget(request.auth.sessionId);
     }
     clearSessionCookie(reply, cookieSecure);
     return reply.status(204).send();

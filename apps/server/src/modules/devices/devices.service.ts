@@ -12,6 +12,23 @@ import { createDevicesRepository, type DevicesRepository } from "./devices.repos
 export function createDevicesService(deps: { db: Db; clock: Clock; bus: EventBus; devices: DevicesRepository }) {
   const { db, clock, bus, devices } = deps;
 
+  /**
+   * The one way a session ends, from the Devices list or by its own Logout: the row goes, the change is logged
+   * (so a device that resumes later learns of it too), the session's live connection closes and the user's other
+   * devices get `device.signed_out`. False when the user had no such session.
+   */
+  async function endSession(userId: string, sessionId: string): Promise<boolean> {
+    const now = clock.now();
+    const seq = await inUserTransaction(db, userId, async (trx) => {
+      if (!(await createDevicesRepository(trx).remove(userId, sessionId))) return undefined;
+      return appendChange(trx, userId, "device.signed_out", sessionId, now);
+    });
+    if (seq === undefined) return false;
+    bus.publish("session.revoked", { userId, sessionId });
+    bus.publish("change", { userId, seq, event: { kind: "device.signed_out", id: sessionId } });
+    return true;
+  }
+
   return {
     /** Every device of the user, most recently seen first, the asking one marked. */
     async list(userId: string, currentSessionId: string): Promise<DeviceListItem[]> {
@@ -19,15 +36,11 @@ export function createDevicesService(deps: { db: Db; clock: Clock; bus: EventBus
       return rows.map((row) => ({ ...presentDevice(row), current: row.id === currentSessionId }));
     },
 
+    endSession,
+
     /** Ends that device's session: its cookie stops working and its live connection closes. 404 for another user's. */
     async revoke(userId: string, sessionId: string): Promise<void> {
-      const now = clock.now();
-      const seq = await inUserTransaction(db, userId, async (trx) => {
-        if (!(await createDevicesRepository(trx).remove(userId, sessionId))) throw notFound("device");
-        return appendChange(trx, userId, "device.signed_out", sessionId, now);
-      });
-      bus.publish("session.revoked", { userId, sessionId });
-      bus.publish("change", { userId, seq, event: { kind: "device.signed_out", id: sessionId } });
+      if (!(await endSession(userId, sessionId))) throw notFound("device");
     },
 
     /** Tells the user's devices that this session was just signed in. */

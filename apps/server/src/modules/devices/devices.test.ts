@@ -9,7 +9,8 @@ const SAFARI_ON_IPHONE =
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer();
+  // Each test signs its devices in with a password, all from one address.
+  server = await startTestServer({ LOGIN_RATE_LIMIT_MAX: "10000" });
 });
 afterAll(() => server.close());
 
@@ -99,6 +100,31 @@ describe("devices", () => {
     const left = (await keeper.get<DevicesResponse>(DEVICES_API.list)).body.devices;
     expect(left.map((d) => d.id)).not.toContain(target.id);
     keeperLive.close();
+  });
+
+  it("a device that logs itself out ends its session as the Devices list does: the others get device.signed_out, live and on resume", async () => {
+    await new Device(server.url).register("Lou", "lou@example.com");
+    const keeper = await loginAs("lou@example.com", FIREFOX_ON_LINUX);
+    const leaver = await loginAs("lou@example.com", SAFARI_ON_IPHONE);
+    const leaverId = (await leaver.get<DevicesResponse>(DEVICES_API.list)).body.devices.find((d) => d.current)?.id;
+    if (!leaverId) throw new Error("no current device");
+    const keeperLive = await keeper.live();
+    const leaverLive = await leaver.live();
+    await keeperLive.waitFor((r) => readySeq(r) !== undefined);
+    const before = readySeq(keeperLive.received) ?? 0;
+    await leaverLive.waitFor((r) => readySeq(r) !== undefined);
+
+    expect((await leaver.request("POST", API.logout)).status).toBe(204);
+    expect(await leaverLive.waitForClose(1000)).toBe(4403);
+    const signedOut = (m: ServerLiveMessage) => m.type === "event" && m.event.kind === "device.signed_out" && m.event.id === leaverId;
+    await keeperLive.waitFor((r) => r.some(signedOut));
+    expect((await keeper.get<DevicesResponse>(DEVICES_API.list)).body.devices.map((d) => d.id)).not.toContain(leaverId);
+    keeperLive.close();
+
+    // Logged like a sign-out from the list: a device that was away learns of it when it resumes.
+    const resumed = await keeper.live(before);
+    await resumed.waitFor((r) => r.some(signedOut));
+    resumed.close();
   });
 
   it("tells the user's other devices when one signs in with a password", async () => {

@@ -1,5 +1,5 @@
 import type { User } from "@daysync/shared";
-import { type ReactNode, useRef } from "react";
+import { type ReactNode, useEffect, useRef } from "react";
 import { Navigate, Outlet, useLocation } from "react-router";
 import { PageSpinner } from "../../components/ui/spinner.tsx";
 import { describeError } from "../../lib/api-errors.ts";
@@ -37,17 +37,24 @@ export function RequireSession({ children }: { children: (user: User) => ReactNo
   const location = useLocation();
   if (me.data) return children(me.data);
   if (me.isPending) return <PageSpinner />;
-  if (me.isError) {
-    return (
-      <main className="session-error">
-        <h1>Daysync is not reachable</h1>
-        <p>{describeError(me.error)}</p>
-        <button type="button" className="btn btn-primary" onClick={() => void me.refetch()}>
-          Try again
-        </button>
-      </main>
-    );
-  }
+  if (me.isError) return <SessionUnreachable error={me.error} retry={() => void me.refetch()} />;
   const state: ReturnState = { from: { pathname: location.pathname, search: location.search, hash: location.hash } };
   return <Navigate to="/login" replace state={state} />;
+}
+
+/** The session check failed (offline start, server down): Try again asks again, and so does the network coming back. */
+function SessionUnreachable({ error, retry }: { error: Error; retry: () => void }) {
+  useEffect(() => {
+    window.addEventListener("online", retry);
+    return () => window.removeEventListener("online", retry);
+  }, [retry]);
+  return (
+    <main className="session-error">
+      <h1>Daysync is not reachable</h1>
+      <p>{describeError(error)}</p>
+      <button type="button" className="btn btn-primary" onClick={retry}>
+        Try again
+      </button>
+    </main>
+  );
 }

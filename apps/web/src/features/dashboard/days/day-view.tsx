@@ -1,6 +1,6 @@
 import { formatDisplayDate, parseStoredDate } from "@daysync/shared";
 import { useMemo, useSyncExternalStore } from "react";
-import { useNavigate } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { PageSpinner } from "../../../components/ui/spinner.tsx";
 import { describeError } from "../../../lib/api-errors.ts";
 import { Composer } from "../composer/composer.tsx";
@@ -77,9 +77,22 @@ export function DayView({ dayId, date, welcome = false }: DayViewProps) {
           pending={pending}
           maxMinutes={user.max_message_duration}
           intro={welcome ? <WelcomePanel /> : null}
+          emptyNote={isToday ? undefined : <OlderDayNote />}
         />
       )}
       <Composer onSent={isToday ? undefined : () => void navigate("/dashboard")} />
     </div>
+  );
+}
+
+/** What is typed on an older day is sent to today, so its empty state says so rather than invite a note here. */
+function OlderDayNote() {
+  return (
+    <>
+      <span>New messages go to today.</span>
+      <Link to="/dashboard" className="btn btn-secondary btn-sm">
+        Open today
+      </Link>
+    </>
   );
 }

@@ -15,6 +15,8 @@ interface MessageListProps {
   maxMinutes: number | null;
   /** Shown above the messages and scrolled with them, such as the first-run welcome. */
   intro?: ReactNode;
+  /** What the empty state says under its heading; by default, an invitation to type a note for this day. */
+  emptyNote?: ReactNode;
 }
 
 const NEAR_BOTTOM_PX = 160;
@@ -23,7 +25,7 @@ interface HighlightState {
   highlight?: string;
 }
 
-export function MessageList({ viewKey, messages, pending, maxMinutes, intro }: MessageListProps) {
+export function MessageList({ viewKey, messages, pending, maxMinutes, intro, emptyNote }: MessageListProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const nearBottom = useRef(true);
   const location = useLocation();
@@ -64,7 +66,7 @@ export function MessageList({ viewKey, messages, pending, maxMinutes, intro }: M
       {total === 0 ? (
         <div className="message-empty">
           <p>{TEXT.noMessages}</p>
-          <span>Type below to keep a note for this day. It shows up on all your devices.</span>
+          {emptyNote ?? <span>Type below to keep a note for this day. It shows up on all your devices.</span>}
         </div>
       ) : (
         <ol className="message-list" aria-label="Messages">

@@ -35,7 +35,7 @@ function GalleryPlaceholder() {
   return (
     <div className="gallery__placeholder-row" aria-hidden="true">
       <div className="gallery__placeholder" style={{ gap: CAROUSEL.spaceBetween }}>
-        {SCREENSHOTS.slice(0, CAROUSEL.slidesPerView).map((shot) => (
+        {SCREENSHOTS.slice(0, CAROUSEL.breakpoints[1024].slidesPerView).map((shot) => (
           <div key={shot.name} className="gallery__skeleton" />
         ))}
       </div>

@@ -1,7 +1,8 @@
 /** The spec's numbers for the carousel (Swiper) and the lightbox (yet-another-react-lightbox), in one place. */
 export const CAROUSEL = {
-  slidesPerView: 6,
-  /** Swiper breakpoints are min-widths of the window: 2 from 640 px, 6 again from 1024 px. */
+  /** The spec says 6, which makes 25 px slivers on a phone; phones show 2 like tablets (product.md section 8). */
+  slidesPerView: 2,
+  /** Swiper breakpoints are min-widths of the window: 2 from 640 px, 6 from 1024 px. */
   breakpoints: { 640: { slidesPerView: 2 }, 1024: { slidesPerView: 6 } },
   spaceBetween: 40,
   speed: 300,

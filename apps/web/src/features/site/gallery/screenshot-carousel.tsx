@@ -7,7 +7,7 @@ import { Icon } from "../components/icons.tsx";
 import { CAROUSEL } from "./gallery-settings.ts";
 import { SCREENSHOTS, screenshotFiles } from "./screenshots.ts";
 
-const SIZES = "(min-width: 1024px) 200px, (min-width: 640px) 50vw, 17vw";
+const SIZES = "(min-width: 1024px) 200px, 50vw";
 
 /** The nine screenshots in a Swiper carousel; a click hands the index and the clicked element up. */
 export function ScreenshotCarousel({ onOpen }: { onOpen: (index: number, trigger: HTMLElement) => void }) {
