@@ -6,7 +6,6 @@ import { Agent, request } from "node:http";
 import { formatStoredDate, formatStoredTime, type ServerLiveMessage } from "@daysync/shared";
 import WebSocket from "ws";
 import type { ProbeStats } from "./probe.ts";
-import type { Measured } from "./processes.ts";
 
 export interface BenchUser {
   /** The user's id on the server, a made-up name on the relay. */
@@ -17,9 +16,13 @@ export interface BenchUser {
 
 export interface Target {
   name: "server" | "relay";
-  process: Measured;
+  /** CPU, memory and statements, summed over the target's processes. */
+  stats(): Promise<ProbeStats>;
   users: BenchUser[];
-  liveUrl(user: BenchUser): string;
+  /** The live socket of device `device` (0, 1, 2) of `user`: device d sits on process d % N. */
+  liveUrl(user: BenchUser, device: number): string;
+  /** Base URL for the k-th send: the processes take turns. */
+  sendUrl(k: number): string;
   sendPath(user: BenchUser): string;
 }
 
@@ -153,17 +156,17 @@ export interface FanOutOptions {
 export async function fanOut(target: Target, options: FanOutOptions) {
   const tally = new Tally();
   const devices: Device[] = [];
-  const before = await target.process.stats();
+  const before = await target.stats();
   await inBatches(
     target.users.flatMap((user, u) => user.cookies.map((cookie, index) => ({ user, u, index, cookie }))),
     100,
     async ({ user, u, index, cookie }) => {
       const device: Device = { user: u, index, ws: undefined as unknown as WebSocket, lastSeq: 0 };
-      device.ws = await openLive(target.liveUrl(user), cookie, 0, (raw) => tally.onFrame(device, raw));
+      device.ws = await openLive(target.liveUrl(user, index), cookie, 0, (raw) => tally.onFrame(device, raw));
       devices.push(device);
     },
   );
-  const connected = await target.process.stats();
+  const connected = await target.stats();
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   let errors = 0;
   let k = 0;
@@ -181,7 +184,7 @@ export async function fanOut(target: Target, options: FanOutOptions) {
       const id = crypto.randomUUID();
       tally.sent.set(id, { at: performance.now(), user: u, device, deliveredTo: new Set() });
       inFlight.push(
-        post(agent, target.process.url, target.sendPath(user), user.cookies[device] ?? "", messageBody(id)).then((status) => {
+        post(agent, target.sendUrl(k), target.sendPath(user), user.cookies[device] ?? "", messageBody(id)).then((status) => {
           if (status !== 201 && status !== 200) errors += 1;
         }),
       );
@@ -192,7 +195,7 @@ export async function fanOut(target: Target, options: FanOutOptions) {
   const expected = [...tally.sent.values()].reduce((n, s) => n + (users[s.user]?.cookies.length ?? 1) - 1, 0);
   for (const deadline = performance.now() + 10_000; tally.delivered < expected && performance.now() < deadline; ) await sleep(20);
   const wallMs = performance.now() - started;
-  const after = await target.process.stats();
+  const after = await target.stats();
   agent.destroy();
   return {
     devices,
@@ -212,7 +215,7 @@ export async function fanOut(target: Target, options: FanOutOptions) {
       frames_received: tally.frames,
       latency_ms: summary(tally.latencies),
       cpu_ms_per_message: round((after.cpu_ms - connected.cpu_ms) / total, 3),
-      /** How busy the process was over the sending (1 = one core). */
+      /** How busy the target's processes were over the sending, summed (1 = one core). */
       cpu_busy: round((after.cpu_ms - connected.cpu_ms) / wallMs, 3),
       load_generator_cpu_busy: round((cpuNow() - cpuStart) / wallMs, 3),
       memory_per_connection_kib: round((connected.rss_bytes - before.rss_bytes) / devices.length / 1024, 1),
@@ -228,7 +231,7 @@ export async function fanOut(target: Target, options: FanOutOptions) {
 export async function throughput(target: Target, clients: number, seconds: number) {
   const user = target.users[0] as BenchUser;
   const agent = new Agent({ keepAlive: true, maxSockets: clients });
-  const before = await target.process.stats();
+  const before = await target.stats();
   let ok = 0;
   let errors = 0;
   const started = performance.now();
@@ -238,7 +241,7 @@ export async function throughput(target: Target, clients: number, seconds: numbe
       while (performance.now() < end) {
         const status = await post(
           agent,
-          target.process.url,
+          target.sendUrl(c),
           target.sendPath(user),
           user.cookies[c % user.cookies.length] ?? "",
           messageBody(crypto.randomUUID()),
@@ -249,7 +252,7 @@ export async function throughput(target: Target, clients: number, seconds: numbe
     }),
   );
   const wallMs = performance.now() - started;
-  const after = await target.process.stats();
+  const after = await target.stats();
   agent.destroy();
   return {
     clients,
@@ -262,16 +265,16 @@ export async function throughput(target: Target, clients: number, seconds: numbe
 
 /** Opens `count` more sockets over the users' devices, each resumed where its device is, and leaves them idle. */
 export async function idle(target: Target, count: number, idleMs: number, lastSeqByUser: Map<number, number>) {
-  const before = await target.process.stats();
+  const before = await target.stats();
   const sockets: WebSocket[] = [];
-  const slots = target.users.flatMap((user, u) => user.cookies.map((cookie) => ({ user, u, cookie })));
+  const slots = target.users.flatMap((user, u) => user.cookies.map((cookie, device) => ({ user, u, device, cookie })));
   await inBatches(Array.from({ length: count }), 200, async (_, i) => {
     const slot = slots[i % slots.length] as (typeof slots)[number];
-    sockets.push(await openLive(target.liveUrl(slot.user), slot.cookie, lastSeqByUser.get(slot.u) ?? 0));
+    sockets.push(await openLive(target.liveUrl(slot.user, slot.device), slot.cookie, lastSeqByUser.get(slot.u) ?? 0));
   });
-  const open = await target.process.stats();
+  const open = await target.stats();
   await sleep(idleMs);
-  const after = await target.process.stats();
+  const after = await target.stats();
   const result = {
     sockets: sockets.length,
     memory_per_socket_kib: round((open.rss_bytes - before.rss_bytes) / sockets.length / 1024, 1),

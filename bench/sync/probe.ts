@@ -1,7 +1,8 @@
 /**
  * Preloaded into the measured process (server or bare relay) over an IPC channel. "stats" answers its CPU time,
- * memory after a full GC (when started with --expose-gc) and, in the server, how many SQL statements better-sqlite3
- * prepared and ran, by their first words: enough to count statements per message and writes from heartbeats.
+ * memory after a full GC (when started with --expose-gc) and, in the server, how many SQL statements it ran, by
+ * their first words (better-sqlite3's, and how many it prepared; or pg's, on PostgreSQL): enough to count
+ * statements per message and writes from heartbeats.
  */
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -10,7 +11,7 @@ export interface ProbeStats {
   cpu_ms: number;
   rss_bytes: number;
   heap_used_bytes: number;
-  /** Prepared statements (better-sqlite3 `prepare` calls: Kysely prepares every query anew). */
+  /** Prepared statements (better-sqlite3 `prepare` calls; always 0 on PostgreSQL). */
   prepared: number;
   /** Statements run, keyed by their first words ("update sessions", "insert into user_events", ...). */
   statements: Record<string, number>;
@@ -19,9 +20,27 @@ export interface ProbeStats {
 const statements: Record<string, number> = {};
 let prepared = 0;
 
-/** Counts every statement the server runs; better-sqlite3 is resolved the way the server resolves it. */
-function countStatements() {
-  const require = createRequire(path.resolve("apps/server/package.json"));
+/** "update sessions", "insert user_events", "select messages", "begin": what a statement does, and to what. */
+function keyOf(sql: string): string {
+  const words = sql
+    .replace(/["`]/g, "")
+    .trim()
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((w) => !["into", "from", "or", "ignore"].includes(w))
+    .slice(0, 2)
+    .join(" ");
+  return /^select/.test(words) ? `select ${/from\s+"?(\w+)/i.exec(sql)?.[1] ?? ""}` : words;
+}
+
+const count = (key: string) => {
+  statements[key] = (statements[key] ?? 0) + 1;
+};
+
+const require = createRequire(path.resolve("apps/server/package.json"));
+
+/** Counts every statement the server runs on SQLite; better-sqlite3 is resolved the way the server resolves it. */
+function countSqliteStatements() {
   let Database: new (file: string) => { prepare(sql: string): object };
   try {
     Database = require("better-sqlite3");
@@ -36,28 +55,38 @@ function countStatements() {
   dbProto.prepare = function (this: unknown, sql: string) {
     prepared += 1;
     const statement = originalPrepare.call(this, sql);
-    const words = sql
-      .replace(/["`]/g, "")
-      .trim()
-      .toLowerCase()
-      .split(/\s+/)
-      .filter((w) => !["into", "from", "or", "ignore"].includes(w))
-      .slice(0, 2)
-      .join(" ");
-    sqlOf.set(statement, /^select/.test(words) ? `select ${/from\s+"?(\w+)/i.exec(sql)?.[1] ?? ""}` : words);
+    sqlOf.set(statement, keyOf(sql));
     return statement;
   };
   for (const method of ["run", "get", "all", "iterate"]) {
     const original = stmtProto[method];
     if (!original) continue;
     stmtProto[method] = function (this: object, ...args: unknown[]) {
-      const key = sqlOf.get(this) ?? "other";
-      statements[key] = (statements[key] ?? 0) + 1;
+      count(sqlOf.get(this) ?? "other");
       return original.apply(this, args);
     };
   }
 }
-countStatements();
+
+/** Counts every statement the server sends to PostgreSQL (Kysely's pool clients all run `Client.query`). */
+function countPgStatements() {
+  let Client: { prototype: { query: (...args: unknown[]) => unknown } };
+  try {
+    Client = require("pg").Client;
+  } catch {
+    return; // not the server
+  }
+  const original = Client.prototype.query;
+  Client.prototype.query = function (this: unknown, ...args: unknown[]) {
+    const [first] = args;
+    const text = typeof first === "string" ? first : ((first as { text?: string } | undefined)?.text ?? "");
+    count(keyOf(text) || "other");
+    return original.apply(this, args);
+  };
+}
+
+countSqliteStatements();
+countPgStatements();
 
 process.on("message", (command) => {
   if (command !== "stats") return;

@@ -1,4 +1,4 @@
-/** The two measured processes, server and bare relay: each its own child with the probe preloaded. */
+/** The measured processes, the server's (one or more) and the bare relay: each its own child with the probe preloaded. */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import path from "node:path";
@@ -61,5 +61,19 @@ export async function startMeasured(script: string, healthPath: string, env: Nod
       child.kill("SIGTERM");
       await exited;
     },
+  };
+}
+
+/** One set of figures for several processes of one target: CPU time, memory and statements summed. */
+export function sumStats(all: ProbeStats[]): ProbeStats {
+  const statements: Record<string, number> = {};
+  for (const s of all) for (const [k, v] of Object.entries(s.statements)) statements[k] = (statements[k] ?? 0) + v;
+  const sum = (get: (s: ProbeStats) => number) => all.reduce((n, s) => n + get(s), 0);
+  return {
+    cpu_ms: sum((s) => s.cpu_ms),
+    rss_bytes: sum((s) => s.rss_bytes),
+    heap_used_bytes: sum((s) => s.heap_used_bytes),
+    prepared: sum((s) => s.prepared),
+    statements,
   };
 }

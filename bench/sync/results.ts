@@ -12,6 +12,10 @@ type Run = any;
 const rows: [string, (r: Run) => unknown][] = [
   ["date", (r) => r.date],
   ["load average 1/5/15 min (before → after)", (r) => `${r.load_average.before.join("/")} → ${r.load_average.after.join("/")}`],
+  [
+    "server processes, database (relay: 1 process)",
+    (r) => `${r.settings.processes ?? 1}, ${r.settings.database ?? "sqlite"}${r.settings.redis ? " + redis" : ""}`,
+  ],
   ["devices / msg/s / seconds", (r) => `${r.settings.devices} / ${r.settings.rate_per_s} / ${r.settings.seconds}`],
   ["delivered / expected (server)", (r) => `${r.server.fan_out.delivered} / ${r.server.fan_out.expected}`],
   [
@@ -29,7 +33,7 @@ const rows: [string, (r: Run) => unknown][] = [
   ["**p99 ratio** (goal ≤ 5)", (r) => r.ratios_server_to_relay.latency_p99],
   ["CPU ms per message (server / relay)", (r) => `${r.server.fan_out.cpu_ms_per_message} / ${r.relay.fan_out.cpu_ms_per_message}`],
   ["**CPU per message ratio** (goal ≤ 2)", (r) => r.ratios_server_to_relay.cpu_per_message],
-  ["server main thread busy while sending", (r) => r.server.fan_out.cpu_busy],
+  ["server busy while sending (cores, summed over processes)", (r) => r.server.fan_out.cpu_busy],
   [
     "SQL statements / prepares per message",
     (r) => `${r.server.fan_out.sql_statements_per_message} / ${r.server.fan_out.sql_prepared_per_message}`,

@@ -3,16 +3,16 @@
  * is also a ratio (the machine may be shared: the load average is recorded with each run).
  * Run: npm run bench:sync [-- --quick] [--devices 1000 --rate 500 --seconds 10 --clients 64 --throughput-seconds 5
  * --idle-sockets 10000 --idle-seconds 35 --label current --server-flags="--cpu-prof --cpu-prof-dir=/tmp/prof"]
+ * [--processes 2 --database-url postgres://postgres@127.0.0.1:5432/test --redis-url redis://127.0.0.1:6379]
  * Writes the run under --label in bench/sync-results.json and regenerates bench/sync-results.md.
  */
-import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import { parseArgs } from "node:util";
 import { API } from "@daysync/shared";
 import { type BenchUser, fanOut, idle, type Target, throughput } from "./load.ts";
-import { startMeasured } from "./processes.ts";
+import { startMeasured, sumStats } from "./processes.ts";
 import { saveRun } from "./results.ts";
+import { checkServerOptions, type ServerOptions, startServers } from "./servers.ts";
 
 const { values: flags } = parseArgs({
   options: {
@@ -26,6 +26,9 @@ const { values: flags } = parseArgs({
     "idle-seconds": { type: "string" },
     label: { type: "string", default: "current" },
     "server-flags": { type: "string", default: "" },
+    processes: { type: "string", default: "1" },
+    "database-url": { type: "string" },
+    "redis-url": { type: "string" },
   },
 });
 const quick = flags.quick;
@@ -39,6 +42,17 @@ const IDLE_SOCKETS = num(flags["idle-sockets"], 10_000, 1000);
 // Longer than the server's 30 s heartbeat, so the idle window holds one round of pings.
 const IDLE_SECONDS = num(flags["idle-seconds"], 35, 2);
 const USERS = Math.ceil(DEVICES / 3);
+const serverOptions: ServerOptions = {
+  processes: Number(flags.processes),
+  databaseUrl: flags["database-url"],
+  redisUrl: flags["redis-url"],
+  nodeFlags: flags["server-flags"].split(" ").filter(Boolean),
+};
+const invalid = checkServerOptions(serverOptions);
+if (invalid) {
+  console.error(invalid);
+  process.exit(2);
+}
 
 const round = (n: number, digits = 2) => +n.toFixed(digits);
 
@@ -76,43 +90,32 @@ function ratio(server: number, relay: number) {
 
 async function main() {
   const loadBefore = os.loadavg();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "daysync-sync-bench-"));
-  const server = await startMeasured(
-    "apps/server/src/main.ts",
-    "/api/health",
-    {
-      NODE_ENV: "production",
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      LOG_LEVEL: "warn",
-      // The documented settings, lifted so the load is limited by the server, not by its abuse limits.
-      LOGIN_RATE_LIMIT_MAX: "1000000",
-      REGISTER_RATE_LIMIT_MAX: "1000000",
-      SEND_RATE_LIMIT_MAX: "1000000",
-      SEND_RATE_LIMIT_WINDOW_MS: "1000",
-      LIVE_SOCKETS_PER_SESSION: "1000",
-      LIVE_SOCKETS_PER_USER: "100000",
-    },
-    flags["server-flags"].split(" ").filter(Boolean),
-  );
-  const relay = await startMeasured("bench/sync/relay.ts", "/health", {});
+  const servers = await startServers(serverOptions);
+  const relay = await startMeasured("bench/sync/relay.ts", "/health", {}).catch(async (error: unknown) => {
+    await servers.stop();
+    throw error;
+  });
   try {
     const started = Date.now();
-    const users = await serverUsers(server.url);
+    const processes = servers.processes;
+    const at = (i: number) => (processes[i % processes.length] ?? processes[0])?.url ?? "";
+    const users = await serverUsers(at(0));
     console.error(`signed in ${USERS * 3} devices in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     const relayUsers = users.map((_, i) => ({ id: `u${i}`, cookies: ["", "", ""] }));
     const targets: Target[] = [
       {
         name: "server",
-        process: server,
+        stats: async () => sumStats(await Promise.all(processes.map((p) => p.stats()))),
         users,
-        liveUrl: () => `${server.url.replace("http", "ws")}${API.live}`,
+        liveUrl: (_, device) => `${at(device).replace("http", "ws")}${API.live}`,
+        sendUrl: (k) => at(k),
         sendPath: () => API.messages,
       },
       {
         name: "relay",
-        process: relay,
+        stats: () => relay.stats(),
         users: relayUsers,
+        sendUrl: () => relay.url,
         liveUrl: (u) => `${relay.url.replace("http", "ws")}/live?user=${u.id}`,
         sendPath: (u) => `/send?user=${u.id}`,
       },
@@ -154,6 +157,8 @@ async function main() {
       /** 1-, 5- and 15-minute load averages before and after: other work on the machine inflates every figure. */
       load_average: { before: loadBefore.map((l) => round(l)), after: os.loadavg().map((l) => round(l)) },
       settings: {
+        /** Server processes, their database and whether Redis joins them; the relay is always one process. */
+        ...servers.setup,
         devices: USERS * 3,
         users: USERS,
         rate_per_s: RATE,
@@ -175,8 +180,7 @@ async function main() {
     saveRun(flags.label, run);
     console.log(JSON.stringify(run, null, 2));
   } finally {
-    await Promise.all([server.stop(), relay.stop()]);
-    rmSync(dataDir, { recursive: true, force: true });
+    await Promise.all([servers.stop(), relay.stop()]);
   }
 }
 

@@ -1,0 +1,93 @@
+/**
+ * The server under test: one process on a fresh SQLite file (the default), or N processes on PostgreSQL + Redis
+ * as a scaled-out installation runs them: one database (a fresh schema), one Redis (a fresh key prefix), one
+ * shared FILES_DIR, a DATA_DIR each. Everything the run created is removed by `stop`.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { type Measured, startMeasured } from "./processes.ts";
+import { freshPrefix, freshSchema } from "./stores.ts";
+
+export interface ServerOptions {
+  processes: number;
+  /** postgres://… for PostgreSQL; unset: SQLite in the (only) process's DATA_DIR. */
+  databaseUrl?: string | undefined;
+  redisUrl?: string | undefined;
+  /** Node flags for every server process (e.g. --cpu-prof). */
+  nodeFlags: string[];
+}
+
+export interface Servers {
+  processes: Measured[];
+  /** What the run used, for the results file. */
+  setup: { processes: number; database: "sqlite" | "postgres"; redis: boolean };
+  stop(): Promise<void>;
+}
+
+const BENCH_ENV = {
+  NODE_ENV: "production",
+  HOST: "127.0.0.1",
+  LOG_LEVEL: "warn",
+  // The documented settings, lifted so the load is limited by the server, not by its abuse limits.
+  LOGIN_RATE_LIMIT_MAX: "1000000",
+  REGISTER_RATE_LIMIT_MAX: "1000000",
+  SEND_RATE_LIMIT_MAX: "1000000",
+  SEND_RATE_LIMIT_WINDOW_MS: "1000",
+  LIVE_SOCKETS_PER_SESSION: "1000",
+  LIVE_SOCKETS_PER_USER: "100000",
+};
+
+export function checkServerOptions(options: ServerOptions): string | undefined {
+  if (!Number.isInteger(options.processes) || options.processes < 1) return "--processes: a whole number ≥ 1";
+  if (options.databaseUrl && !/^postgres(ql)?:\/\//.test(options.databaseUrl)) return "--database-url: a postgres:// URL";
+  if (options.processes > 1 && (!options.databaseUrl || !options.redisUrl)) {
+    return "--processes above 1 needs --database-url (PostgreSQL) and --redis-url: the processes share them";
+  }
+  return undefined;
+}
+
+export async function startServers(options: ServerOptions): Promise<Servers> {
+  const root = mkdtempSync(path.join(os.tmpdir(), "daysync-sync-bench-"));
+  const cleanups: (() => Promise<unknown>)[] = [async () => rmSync(root, { recursive: true, force: true })];
+  const processes: Measured[] = [];
+  const stop = async () => {
+    await Promise.all(processes.map((p) => p.stop()));
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  };
+  try {
+    const shared: Record<string, string> = {};
+    if (options.databaseUrl) {
+      const schema = await freshSchema(options.databaseUrl);
+      cleanups.push(schema.drop);
+      shared.DATABASE_URL = schema.url;
+      console.error(`PostgreSQL schema ${schema.schema}`);
+    }
+    if (options.redisUrl) {
+      const keys = freshPrefix(options.redisUrl);
+      cleanups.push(keys.removeKeys);
+      shared.REDIS_URL = options.redisUrl;
+      shared.REDIS_PREFIX = keys.prefix;
+    }
+    if (options.processes > 1) {
+      shared.FILES_DIR = path.join(root, "files");
+      mkdirSync(shared.FILES_DIR);
+    }
+    // One after another: the first migrates the fresh schema, the others find it migrated.
+    for (let i = 0; i < options.processes; i++) {
+      const dataDir = path.join(root, `process-${i}`);
+      mkdirSync(dataDir);
+      processes.push(
+        await startMeasured("apps/server/src/main.ts", "/api/health", { ...BENCH_ENV, ...shared, DATA_DIR: dataDir }, options.nodeFlags),
+      );
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return {
+    processes,
+    setup: { processes: options.processes, database: options.databaseUrl ? "postgres" : "sqlite", redis: Boolean(options.redisUrl) },
+    stop,
+  };
+}
