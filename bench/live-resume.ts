@@ -10,13 +10,13 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { API, type DateMessages, formatStoredDate, formatStoredTime, type ServerLiveMessage, type User } from "@daysync/shared";
 import WebSocket from "ws";
 import { openDatabase } from "../apps/server/src/db/database.ts";
 import { seedMessageChanges } from "../apps/server/src/testing/change-log-factory.ts";
+import { freePort } from "../apps/server/src/testing/free-port.ts";
 import type { LoopDelay } from "./support/event-loop-probe.ts";
 
 const DEVICES = Number(process.env.DEVICES ?? 10);
@@ -31,18 +31,6 @@ function summary(values: number[]) {
   const sorted = [...values].sort((a, b) => a - b);
   const at = (q: number) => round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0);
   return { samples: sorted.length, p50: at(0.5), p99: at(0.99), max: round(sorted.at(-1) ?? 0) };
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const address = s.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      s.close(() => resolve(port));
-    });
-    s.on("error", reject);
-  });
 }
 
 /** The production server with the event-loop probe, on a fresh data folder. */

@@ -1,7 +1,7 @@
 /** The measured processes, the server's (one or more) and the bare relay: each its own child with the probe preloaded. */
 import { type ChildProcess, spawn } from "node:child_process";
-import { createServer } from "node:net";
 import path from "node:path";
+import { freePort } from "../../apps/server/src/testing/free-port.ts";
 import type { ProbeStats } from "./probe.ts";
 
 export interface Measured {
@@ -12,18 +12,6 @@ export interface Measured {
 }
 
 const root = path.resolve(import.meta.dirname, "../..");
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const address = s.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      s.close(() => resolve(port));
-    });
-    s.on("error", reject);
-  });
-}
 
 /** Starts `script` (relative to the repo root) with the probe and waits until `healthPath` answers. */
 export async function startMeasured(script: string, healthPath: string, env: NodeJS.ProcessEnv, flags: string[] = []): Promise<Measured> {

@@ -1,9 +1,9 @@
 /** Starts the real Daysync server (built app, temporary SQLite file) as its own process. */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { freePort } from "../../apps/server/src/testing/free-port.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -11,18 +11,6 @@ export interface RunningServer {
   url: string;
   dataDir: string;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const address = s.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      s.close(() => resolve(port));
-    });
-    s.on("error", reject);
-  });
 }
 
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {

@@ -1,21 +1,9 @@
 /** The server as its own operating-system process (main.ts, as deployed), for tests of several processes. */
 import { type ChildProcess, spawn } from "node:child_process";
-import { createServer } from "node:net";
 import path from "node:path";
+import { freePort } from "./free-port.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "../../../..");
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const address = s.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      s.close(() => resolve(port));
-    });
-    s.on("error", reject);
-  });
-}
 
 export interface ServerProcess {
   url: string;
