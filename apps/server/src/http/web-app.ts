@@ -31,7 +31,7 @@ export async function serveWebApp(app: FastifyInstance, webDist: string): Promis
   }
 
   app.setNotFoundHandler((request, reply) => {
-    if (request.url.startsWith("/api/") || request.url === "/api" || !serveWeb || request.method !== "GET") {
+    if (request.url.startsWith("/api/") || request.url === "/api" || !serveWeb || (request.method !== "GET" && request.method !== "HEAD")) {
       return reply.status(404).send(errorBody("not_found", `No route ${request.method} ${request.url.split("?")[0]}.`));
     }
     // App routes are the React app's to resolve; it shows its own 404 screen.

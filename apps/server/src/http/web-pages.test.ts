@@ -32,6 +32,15 @@ describe("serving the built web app", () => {
     }
   });
 
+  it("answers HEAD of an app route as GET would, without a body", async () => {
+    for (const pathname of ["/login", "/dashboard"]) {
+      const res = await fetch(server.url + pathname, { method: "HEAD" });
+      expect(res.status, pathname).toBe(200);
+      expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+      expect(await res.text()).toBe("");
+    }
+  });
+
   it("answers every other app route with the app shell", async () => {
     for (const pathname of ["/dashboard", "/register", "/pair/abc", "/login/extra"]) {
       const res = await get(pathname);
