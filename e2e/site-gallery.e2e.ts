@@ -112,7 +112,7 @@ describe("screenshot carousel", () => {
 });
 
 describe("lightbox", () => {
-  it("opens at the clicked screenshot, moves with the arrow keys, does not loop, and Escape returns focus", async () => {
+  it("opens at the clicked screenshot, moves with the arrow keys, does not loop, and Escape focuses the last viewed", async () => {
     const { context, page } = await openGallery(1280);
     const fourth = page.locator("#gallery .gallery__thumb").nth(3);
     await fourth.click();
@@ -128,7 +128,45 @@ describe("lightbox", () => {
 
     await page.keyboard.press("Escape");
     await lightbox(page).waitFor({ state: "detached" });
-    await page.waitForFunction(() => document.activeElement?.getAttribute("data-index") === "3");
+    // Viewing moved from screenshot 4 to 3, so focus lands on thumbnail 3, not on the one clicked.
+    await page.waitForFunction(() => document.activeElement?.getAttribute("data-index") === "2");
+    await context.close();
+  });
+
+  it("Tab six times inside the lightbox then Escape closes it, and the carousel shows the last viewed image", async () => {
+    const { context, page } = await openGallery(1280);
+    await page.getByRole("button", { name: /4\s*Register$/ }).click();
+    await lightbox(page).waitFor();
+    await expectViewing(page, 4);
+    for (let n = 5; n <= 8; n += 1) {
+      await page.keyboard.press("ArrowRight");
+      await expectViewing(page, n);
+    }
+
+    // Previous, Next and Close are all enabled at screenshot 8: six Tabs go round them twice and never leave the dialog.
+    const reached: string[] = [];
+    for (let i = 0; i < 6; i += 1) {
+      await page.keyboard.press("Tab");
+      const focused = lightbox(page).locator(":focus");
+      expect(await focused.count(), `Tab ${i + 1} left the lightbox`).toBe(1);
+      reached.push((await focused.getAttribute("aria-label")) ?? "");
+    }
+    expect(new Set(reached)).toEqual(new Set(["Previous", "Next", "Close"]));
+
+    await page.keyboard.press("Escape");
+    await lightbox(page).waitFor({ state: "detached" });
+    // Thumbnail 8 was off to the right of the six shown at first; the carousel now shows it, and it has the focus.
+    const eighth = page.locator("#gallery").getByRole("button", { name: /8\s*On a phone$/ });
+    await page.waitForFunction((el) => document.activeElement === el, await eighth.elementHandle());
+    await page.waitForFunction(
+      (el) => {
+        const box = el?.closest(".swiper")?.getBoundingClientRect();
+        const thumb = el?.getBoundingClientRect();
+        return !!box && !!thumb && thumb.left >= box.left - 1 && thumb.right <= box.right + 1;
+      },
+      await eighth.elementHandle(),
+    );
+    expect(await eighth.isVisible()).toBe(true);
     await context.close();
   });
 
@@ -148,7 +186,7 @@ describe("lightbox", () => {
     const { context, page } = await openGallery(1280);
     await page.locator("#gallery .gallery__thumb").nth(1).click();
     await lightbox(page).waitFor();
-    // The page behind is inert: Tab cycles through the lightbox's controls (and the browser's own UI), never the page.
+    // The page behind is inert, and Tab cycles through the lightbox's controls: never the page, nor the browser's own UI.
     const reached = new Set<string>();
     for (let i = 0; i < 8; i += 1) {
       await page.keyboard.press("Tab");
@@ -158,6 +196,7 @@ describe("lightbox", () => {
         return active.closest(".yarl__root") ? (active.getAttribute("aria-label") ?? active.className) : "page";
       });
       expect(where).not.toBe("page");
+      expect(where).not.toBe("outside-document");
       reached.add(where);
     }
     expect(reached).toContain("Next");

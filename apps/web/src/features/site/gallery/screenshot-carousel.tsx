@@ -1,4 +1,5 @@
 import { useState } from "react";
+import type { Swiper as SwiperInstance } from "swiper";
 import { A11y, Navigation, Pagination } from "swiper/modules";
 import { Swiper, SwiperSlide } from "swiper/react";
 import "swiper/css";
@@ -10,7 +11,14 @@ import { SCREENSHOTS, screenshotFiles } from "./screenshots.ts";
 const SIZES = "(min-width: 1024px) 200px, 50vw";
 
 /** The nine screenshots in a Swiper carousel; a click hands the index and the clicked element up. */
-export function ScreenshotCarousel({ onOpen }: { onOpen: (index: number, trigger: HTMLElement) => void }) {
+export function ScreenshotCarousel({
+  onOpen,
+  onSwiper,
+}: {
+  onOpen: (index: number, trigger: HTMLElement) => void;
+  /** Hands the Swiper instance up, so the gallery can bring a screenshot into view. */
+  onSwiper: (swiper: SwiperInstance) => void;
+}) {
   // Swiper wants the arrow elements when it initialises, so it mounts once both exist.
   const [prev, setPrev] = useState<HTMLButtonElement | null>(null);
   const [next, setNext] = useState<HTMLButtonElement | null>(null);
@@ -33,6 +41,7 @@ export function ScreenshotCarousel({ onOpen }: { onOpen: (index: number, trigger
             paginationBulletMessage: "Go to screenshot {{index}}",
           }}
           className="gallery__swiper"
+          onSwiper={onSwiper}
         >
           {SCREENSHOTS.map((shot, index) => {
             const files = screenshotFiles(shot);

@@ -1,4 +1,5 @@
 import { useRef, useState } from "react";
+import type { Swiper as SwiperInstance } from "swiper";
 import { ScreenshotCarousel } from "./screenshot-carousel.tsx";
 import { ScreenshotLightbox } from "./screenshot-lightbox.tsx";
 
@@ -6,12 +7,14 @@ import { ScreenshotLightbox } from "./screenshot-lightbox.tsx";
 export default function ScreenshotGallery() {
   const [selected, setSelected] = useState(0);
   const [open, setOpen] = useState(false);
-  const opener = useRef<HTMLElement | null>(null);
+  const swiper = useRef<SwiperInstance | null>(null);
   return (
     <>
       <ScreenshotCarousel
-        onOpen={(index, trigger) => {
-          opener.current = trigger;
+        onSwiper={(instance) => {
+          swiper.current = instance;
+        }}
+        onOpen={(index) => {
           setSelected(index);
           setOpen(true);
         }}
@@ -21,9 +24,13 @@ export default function ScreenshotGallery() {
         index={selected}
         onView={setSelected}
         onClose={() => setOpen(false)}
-        // The lightbox restores focus itself; this covers a thumbnail re-rendered while it was open.
+        // Closing leaves the carousel on the screenshot last viewed (product.md section 3), focused, not on the one clicked.
         onExited={() => {
-          if (opener.current && document.activeElement !== opener.current) opener.current.focus();
+          const carousel = swiper.current;
+          const thumb = carousel?.slides[selected]?.querySelector<HTMLElement>(".gallery__thumb");
+          if (!carousel || !thumb) return;
+          carousel.slideTo(selected, 0);
+          thumb.focus({ preventScroll: true });
         }}
       />
     </>

@@ -1,3 +1,4 @@
+import { useEffect } from "react";
 import Lightbox, { type SlideImage } from "yet-another-react-lightbox";
 import "yet-another-react-lightbox/styles.css";
 import { LIGHTBOX } from "./gallery-settings.ts";
@@ -32,6 +33,29 @@ function LoadError() {
   );
 }
 
+/**
+ * Keeps Tab inside the open lightbox: the library makes the page behind inert, but Tab past its last button
+ * reaches the browser's own UI, where its Escape and arrow-key handlers no longer hear the keyboard.
+ */
+function useTabTrap(open: boolean): void {
+  useEffect(() => {
+    if (!open) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      const dialog = document.querySelector(".gallery-lightbox");
+      if (event.key !== "Tab" || !dialog) return;
+      const stops = [...dialog.querySelectorAll<HTMLElement>("button:not([disabled])")];
+      if (stops.length === 0) return;
+      event.preventDefault();
+      const at = stops.indexOf(document.activeElement as HTMLElement);
+      const step = event.shiftKey ? -1 : 1;
+      const next = at === -1 ? (event.shiftKey ? stops.length - 1 : 0) : (at + step + stops.length) % stops.length;
+      stops[next]?.focus();
+    };
+    document.addEventListener("keydown", onKeyDown, true);
+    return () => document.removeEventListener("keydown", onKeyDown, true);
+  }, [open]);
+}
+
 export function ScreenshotLightbox({
   open,
   index,
@@ -47,9 +71,11 @@ export function ScreenshotLightbox({
   onExited: () => void;
 }) {
   const current = SCREENSHOTS[index];
+  useTabTrap(open);
   return (
     <Lightbox
       open={open}
+      className="gallery-lightbox"
       index={index}
       close={onClose}
       slides={SLIDES}
