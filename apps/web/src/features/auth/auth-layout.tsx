@@ -1,7 +1,9 @@
 import { TEXT } from "@daysync/shared";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
+import { BrandMark } from "../../components/ui/brand-mark.tsx";
 import { DevicesIcon, ShieldIcon, SyncIcon } from "../../components/ui/icons.tsx";
+import { ThemeToggle } from "../../components/ui/theme-toggle.tsx";
 import "./auth.css";
 
 const POINTS = [
@@ -16,9 +18,7 @@ export function AuthLayout({ children, aside }: { children: ReactNode; aside?: R
     <div className="auth">
       <section className="auth-hero" aria-label={`About ${TEXT.productName}`}>
         <Link to="/" className="auth-brand">
-          <span className="app-mark" aria-hidden="true">
-            <SyncIcon size={22} />
-          </span>
+          <BrandMark size={36} />
           {TEXT.productName}
         </Link>
         <div className="auth-hero-body">
@@ -32,14 +32,20 @@ export function AuthLayout({ children, aside }: { children: ReactNode; aside?: R
             ))}
           </ul>
         </div>
-        <p className="auth-hero-foot">{TEXT.copyright}</p>
       </section>
-      <main className="auth-main">
-        <div className={aside ? "auth-stage auth-stage-with-aside" : "auth-stage"}>
-          <div className="auth-card">{children}</div>
-          {aside}
-        </div>
-      </main>
+      <div className="auth-side">
+        <ThemeToggle className="auth-theme" />
+        <main className="auth-main">
+          <div className={aside ? "auth-stage auth-stage-with-aside" : "auth-stage"}>
+            <div className="auth-card">{children}</div>
+            {aside}
+          </div>
+        </main>
+        <footer className="auth-footer">
+          <span>{TEXT.copyright}</span>
+          <span>{TEXT.version}</span>
+        </footer>
+      </div>
     </div>
   );
 }

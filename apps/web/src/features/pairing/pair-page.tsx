@@ -1,4 +1,6 @@
+import { TEXT } from "@daysync/shared";
 import { Link, useNavigate, useParams } from "react-router";
+import { BrandMark } from "../../components/ui/brand-mark.tsx";
 import { PairingRequestReview } from "./pairing-request-review.tsx";
 import { QrScanner } from "./qr-scanner.tsx";
 import { ShortCodeForm } from "./short-code-form.tsx";
@@ -16,8 +18,8 @@ export function PairPage() {
     <div className="pair-page">
       <header className="pair-header">
         <Link to="/dashboard" className="pair-brand">
-          <img src="/favicon.svg" width={28} height={28} alt="" />
-          Daysync
+          <BrandMark size={28} />
+          {TEXT.productName}
         </Link>
       </header>
       <main className="pair-card">

@@ -40,8 +40,8 @@ export function PairingPanel({ id, onClose, onSignedIn }: PairingPanelProps) {
         </button>
       </div>
       <p className="muted">
-        On a phone or computer where you are signed in to Daysync, scan this code with the camera (or Devices → Scan a code), then approve.
-        No password is typed here.
+        On a phone or computer where you are signed in to Daysync, scan this code with the camera (or Devices → Scan or type a code), then
+        approve. No password is typed here.
       </p>
 
       {state.phase === "showing" ? (

@@ -1,7 +1,8 @@
 import { TEXT } from "@daysync/shared";
 import { type ReactNode, type Ref, useState } from "react";
 import { Link, useNavigate } from "react-router";
-import { CloseIcon, LogoutIcon, PlusIcon, SyncIcon } from "../../../components/ui/icons.tsx";
+import { BrandMark } from "../../../components/ui/brand-mark.tsx";
+import { CloseIcon, LogoutIcon, PlusIcon } from "../../../components/ui/icons.tsx";
 import { DayList } from "../days/day-list.tsx";
 import { SearchBox } from "../search/search-box.tsx";
 import { useLogout } from "./use-logout.ts";
@@ -27,9 +28,7 @@ export function Sidebar({ id, closed, onClose, links, ref }: SidebarProps) {
     <aside id={id} ref={ref} className="sidebar" aria-label="Sidebar" tabIndex={-1} inert={closed}>
       <div className="sidebar-top">
         <Link to="/dashboard" className="sidebar-brand">
-          <span className="app-mark" aria-hidden="true">
-            <SyncIcon size={20} />
-          </span>
+          <BrandMark size={36} />
           {TEXT.productName}
         </Link>
         {onClose ? (
