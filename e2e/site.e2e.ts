@@ -69,13 +69,15 @@ describe("landing page", () => {
     await context.close();
   });
 
-  it("has store buttons, pricing, the six questions and the footer", async () => {
+  it("has store badges that say coming soon, pricing, the six questions and the footer", async () => {
     const { context, page } = await open("/");
-    const play = page.locator("#hero").getByRole("link", { name: /Google Play/ });
-    expect(await play.getAttribute("href")).toBe("/home#download");
-    const appStore = page.locator("#hero .store-button--soon");
-    expect(await appStore.textContent()).toMatch(/coming soon/i);
-    expect(await appStore.evaluate((el) => el.closest("a"))).toBeNull();
+    const hero = page.locator("#hero");
+    for (const store of ["Google Play", "App Store"]) {
+      const badge = hero.locator(".store-button", { hasText: store });
+      expect(await badge.textContent()).toMatch(/coming soon/i);
+      expect(await badge.evaluate((el) => el.closest("a"))).toBeNull();
+    }
+    expect(await hero.getByRole("link", { name: /Google Play|App Store/ }).count()).toBe(0);
 
     const pricing = await page.locator("#pricing").textContent();
     for (const text of ["$0", "15 min", "$4.99", "1 h, 24 h or unlimited", "7 or 30 days", "$0.99", "$2.99", "coming soon"]) {
@@ -90,6 +92,40 @@ describe("landing page", () => {
     const footer = await page.getByRole("contentinfo").textContent();
     expect(footer).toContain(TEXT.copyright);
     expect(footer).toContain(TEXT.version);
+    await context.close();
+  });
+
+  it("has an Install the app button that explains how to add Daysync when the browser offers no prompt", async () => {
+    const { context, page } = await open("/");
+    // Headless Chromium never fires beforeinstallprompt, as on iOS Safari or Firefox.
+    const install = page.locator("#hero").getByRole("button", { name: "Install the app" });
+    await install.click();
+    const dialog = page.getByRole("dialog", { name: "How to install Daysync" });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain("Add to Home Screen");
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "hidden" });
+    expect(await install.evaluate((el) => el === document.activeElement)).toBe(true);
+    await context.close();
+  });
+
+  it("opens the browser's install prompt from Install the app when the browser offers one", async () => {
+    const { context, page } = await open("/");
+    await page.evaluate(() => {
+      const event = Object.assign(new Event("beforeinstallprompt", { cancelable: true }), {
+        prompt: async () => {
+          (window as unknown as { prompted: number }).prompted = ((window as unknown as { prompted?: number }).prompted ?? 0) + 1;
+        },
+        userChoice: Promise.resolve({ outcome: "accepted" }),
+      });
+      window.dispatchEvent(event);
+      (window as unknown as { installDefaultPrevented: boolean }).installDefaultPrevented = event.defaultPrevented;
+    });
+    expect(await page.evaluate(() => (window as unknown as { installDefaultPrevented: boolean }).installDefaultPrevented)).toBe(true);
+    await page.locator("#hero").getByRole("button", { name: "Install the app" }).click();
+    await page.locator("#hero").getByRole("status").getByText("Daysync is being installed").waitFor();
+    expect(await page.evaluate(() => (window as unknown as { prompted?: number }).prompted)).toBe(1);
+    expect(await page.getByRole("dialog", { name: "How to install Daysync" }).isVisible()).toBe(false);
     await context.close();
   });
 
