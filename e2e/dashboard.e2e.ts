@@ -193,6 +193,17 @@ describe("dashboard: live sync, outbox, copy, search, plan, logout", () => {
     await visible(laptop.page.getByText("Premium is granted by an operator for now", { exact: false }));
   });
 
+  it("says plainly on the first-run panel and the plan page that Free messages disappear 15 minutes after sending", async () => {
+    const page = laptop.page;
+    const plainly = "On the Free plan, messages disappear 15 minutes after sending.";
+    await page.goto("/dashboard/home");
+    const welcome = page.getByRole("region", { name: TEXT.atHome });
+    await visible(welcome);
+    expect(await welcome.innerText()).toContain(plainly);
+    await page.goto("/dashboard/plan");
+    await visible(page.getByText(plainly));
+  });
+
   it("lets a Premium user pick the retention, and every device follows", async () => {
     const premiumEmail = uniqueEmail("premium");
     const desk = await newDevice(browser, server.url);
@@ -266,8 +277,13 @@ describe("dashboard: live sync, outbox, copy, search, plan, logout", () => {
     await markDocument(page);
     expect(await item.getByText(/Disappears in (15|14) min$/).count()).toBe(1);
 
+    // Until its last minute the badge is quiet; then it is emphasised (bold, in warning colours).
+    const badge = item.getByText(/Disappears in \d+ (min|s)$/);
+    const look = () => badge.evaluate((el) => ({ soon: el.hasAttribute("data-soon"), weight: Number(getComputedStyle(el).fontWeight) }));
+    expect(await look()).toEqual({ soon: false, weight: 400 });
     await page.clock.fastForward("14:10");
     await visible(item.getByText(/Disappears in \d+ s$/));
+    expect(await look()).toEqual({ soon: true, weight: 700 });
     await page.clock.fastForward("01:00");
     await hidden(item);
     await visible(page.getByText(TEXT.noMessages));

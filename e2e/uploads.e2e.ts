@@ -73,7 +73,7 @@ describe("files across devices", () => {
     await visible(laptop.page.getByText(/No file selected/));
   });
 
-  it("cancels a running upload, leaving no message and no stored file", async () => {
+  it("cancels a running upload: cancel shows 'Upload cancelled' and no 'File upload failed!', leaving no message and no stored file", async () => {
     const before = storedFiles();
     let held: Route | undefined;
     await laptop.page.route(/\/api\/uploads\/[a-f0-9]+$/, async (route) => {
@@ -84,7 +84,19 @@ describe("files across devices", () => {
     await laptop.page.getByRole("button", { name: "Send file" }).click();
     await visible(laptop.page.getByText(/^Uploading selected file 0\.00%$/));
     await laptop.page.getByRole("button", { name: "Cancel file" }).click();
-    await visible(laptop.page.getByText(UPLOAD_TEXT.failed));
+    // Cancelling is the user's choice, not a failure: neutral words in neutral colours.
+    const status = laptop.page.getByRole("status").filter({ hasText: UPLOAD_TEXT.cancelled });
+    await visible(status);
+    expect(await laptop.page.getByText(UPLOAD_TEXT.failed).count()).toBe(0);
+    const colours = await status.evaluate((el) => {
+      const probe = document.createElement("span");
+      probe.style.color = "var(--danger)";
+      el.append(probe);
+      const danger = getComputedStyle(probe).color;
+      probe.remove();
+      return { text: getComputedStyle(el).color, danger };
+    });
+    expect(colours.text).not.toBe(colours.danger);
     await held?.abort().catch(() => undefined);
     await laptop.page.unroute(/\/api\/uploads\/[a-f0-9]+$/);
 

@@ -67,6 +67,8 @@ export const UPLOAD_TEXT = {
   paused: "Uploading file paused...",
   success: "File uploaded successfully!",
   failed: "File upload failed!",
+  /** Not in the spec: the user's own cancel is not a failure. */
+  cancelled: "Upload cancelled",
 } as const;
 
 export type UploadStatus = "initial" | "uploading" | "pause" | "success" | "fail";

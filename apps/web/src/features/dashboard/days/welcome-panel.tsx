@@ -1,5 +1,6 @@
-import { describeRetention, TEXT } from "@daysync/shared";
+import { TEXT } from "@daysync/shared";
 import { Link } from "react-router";
+import { messageLifetimePhrase } from "../plan/message-lifetime.ts";
 import { useCurrentUser } from "../shell/dashboard-context.ts";
 
 /** First-run panel of /dashboard/home, where registration lands. */
@@ -20,7 +21,7 @@ export function WelcomePanel() {
           <li>Press Copy there, and paste it where you need it.</li>
         </ol>
         <p className="welcome-note">
-          On the {user.title_subscription}, messages last {describeRetention(user.max_message_duration)}.{" "}
+          On the {user.title_subscription}, {messageLifetimePhrase(user.max_message_duration)}.{" "}
           <Link to="/dashboard/plan">See your plan</Link>
         </p>
       </div>

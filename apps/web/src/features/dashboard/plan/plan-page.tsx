@@ -9,6 +9,7 @@ import {
 } from "@daysync/shared";
 import { StarIcon } from "../../../components/ui/icons.tsx";
 import { useCurrentUser } from "../shell/dashboard-context.ts";
+import { messageLifetimePhrase } from "./message-lifetime.ts";
 import { RetentionPicker } from "./retention-picker.tsx";
 import "../../../components/ui/ui.css";
 import "./plan.css";
@@ -61,6 +62,9 @@ export function PlanPage() {
             <dd>{showDate(user.timestamps)}</dd>
           </div>
         </dl>
+        <p className="plan-lifetime">
+          On the {user.title_subscription}, {messageLifetimePhrase(user.max_message_duration)}.
+        </p>
       </section>
 
       {premium ? (

@@ -4,8 +4,10 @@ import type { FileUploadState } from "./use-file-upload.ts";
 /** The spec's status line of an upload, with a progress bar while it runs. */
 export function UploadStatusLine({ state }: { state: FileUploadState }) {
   if (state.status === "initial") return null;
-  const text =
-    state.status === "uploading"
+  const cancelled = state.status === "fail" && state.cancelled;
+  const text = cancelled
+    ? UPLOAD_TEXT.cancelled
+    : state.status === "uploading"
       ? UPLOAD_TEXT.uploading(state.percent)
       : state.status === "pause"
         ? UPLOAD_TEXT.paused
@@ -13,7 +15,7 @@ export function UploadStatusLine({ state }: { state: FileUploadState }) {
           ? UPLOAD_TEXT.success
           : UPLOAD_TEXT.failed;
   return (
-    <div className="upload-status" data-status={state.status}>
+    <div className="upload-status" data-status={cancelled ? "cancelled" : state.status}>
       <p role="status" aria-live="polite" className="upload-status-text">
         {text}
         {state.problem ? <span className="upload-problem"> {state.problem}</span> : null}

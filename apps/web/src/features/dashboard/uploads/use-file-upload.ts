@@ -15,9 +15,11 @@ export interface FileUploadState {
   percent: number;
   /** Why the upload failed, in words a person can act on. */
   problem: string | null;
+  /** The user stopped it: still the spec's "fail" status, but shown as a neutral "Upload cancelled". */
+  cancelled: boolean;
 }
 
-const INITIAL: FileUploadState = { status: "initial", file: null, percent: 0, problem: null };
+const INITIAL: FileUploadState = { status: "initial", file: null, percent: 0, problem: null, cancelled: false };
 const CHUNK_SIZE = 8 * 1024 * 1024;
 
 /** Statuses after which retrying cannot help: not signed in, not yours, too large, or refused. */
@@ -125,7 +127,7 @@ export function useFileUpload(options: { maxFileSize?: number; maxFileLabel?: st
     const running = upload.current;
     upload.current = null;
     if (running) {
-      setState({ ...INITIAL, status: "fail", problem: "Upload cancelled." });
+      setState({ ...INITIAL, status: "fail", cancelled: true });
       await running.abort(true).catch(() => undefined);
     } else {
       setState(INITIAL);
