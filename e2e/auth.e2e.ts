@@ -1,8 +1,8 @@
 import { TEXT, VALIDATION } from "@daysync/shared";
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { useStartedApp } from "./support/app.ts";
 import {
+  collectErrors,
   expectFieldError,
   fieldError,
   hidden,
@@ -13,16 +13,6 @@ import {
   uniqueEmail,
   visible,
 } from "./support/daysync.ts";
-
-/** Errors the page reports: React logs a hydration mismatch here. */
-function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() === "error") errors.push(message.text());
-  });
-  page.on("pageerror", (error) => errors.push(error.message));
-  return errors;
-}
 
 describe("sign-in, registration and routing", () => {
   const app = useStartedApp();

@@ -1,18 +1,8 @@
 import { TEXT } from "@daysync/shared";
-import type { Locator, Page } from "playwright-core";
+import type { Locator } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { useStartedApp } from "./support/app.ts";
-import { newDevice, openSignInPage, registerViaApi, uniqueEmail, visible } from "./support/daysync.ts";
-
-/** Errors the page reports: React logs a hydration mismatch here. */
-function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() === "error") errors.push(message.text());
-  });
-  page.on("pageerror", (error) => errors.push(error.message));
-  return errors;
-}
+import { collectErrors, newDevice, openSignInPage, registerViaApi, uniqueEmail, visible } from "./support/daysync.ts";
 
 /** The drawing of the logo inside a brand link: what it paints, whatever size it is drawn at. */
 async function logoDrawing(link: Locator): Promise<string> {

@@ -51,6 +51,16 @@ export async function openSignInPage(page: Page, path: "/login" | "/register"): 
   await page.locator('form button[type="submit"]:enabled').waitFor();
 }
 
+/** Errors the page reports: React logs a hydration mismatch here. */
+export function collectErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  page.on("pageerror", (error) => errors.push(error.message));
+  return errors;
+}
+
 export async function visible(locator: Locator, timeout = 10_000): Promise<Locator> {
   await locator.waitFor({ state: "visible", timeout });
   return locator;

@@ -1,43 +1,25 @@
 import { randomUUID } from "node:crypto";
-import net from "node:net";
 import { API, formatDisplayDate, formatStoredDate, type Message, type ServerLiveMessage } from "@daysync/shared";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Device, TestServer } from "../../server/src/testing/test-server.ts";
+import { describe, expect, it } from "vitest";
+import { freePort } from "../../server/src/testing/free-port.ts";
 import { startTestServer, textMessage } from "../../server/src/testing/test-server.ts";
 import type { ListedMessage } from "../src/commands/list.ts";
-import { removeTempDirs, Terminal } from "./cli-process.ts";
-import { registerBrowser, signedInTerminal } from "./sign-in.ts";
+import { Terminal } from "./cli-process.ts";
+import { registerBrowser, signedInTerminal, useSignedInTerminal } from "./sign-in.ts";
 
 /** The address of a port nothing listens on. */
-async function closedPort(): Promise<string> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return `http://127.0.0.1:${port}`;
-}
+const closedPort = async () => `http://127.0.0.1:${await freePort()}`;
 
-let server: TestServer;
-let browser: Device;
-let terminal: Terminal;
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await registerBrowser(server.url, "ann@example.com");
-  terminal = await signedInTerminal(server.url, "ann@example.com");
-});
-afterAll(async () => {
-  await server.close();
-  removeTempDirs();
-});
+const ann = useSignedInTerminal();
 
 const created = (received: ServerLiveMessage[]) =>
   received.flatMap((m) => (m.type === "event" && m.event.kind === "message.created" ? [m.event.message] : []));
 
 describe("daysync send", () => {
   it("sends standard input as a text message of today, which another device receives live", async () => {
-    const live = await browser.live();
+    const live = await ann.browser.live();
     await live.waitFor((r) => r.some((m) => m.type === "ready"));
-    const out = await terminal.run(["send"], { input: "password from the server shell\n" });
+    const out = await ann.terminal.run(["send"], { input: "password from the server shell\n" });
     expect(out.code, out.stderr).toBe(0);
     await live.waitFor((r) => created(r).length === 1);
     const [message] = created(live.received);
@@ -47,20 +29,20 @@ describe("daysync send", () => {
   });
 
   it("sends its arguments as one text, and a file redirected to standard input whole", async () => {
-    const words = await terminal.run(["send", "see", "you", "at", "8"]);
+    const words = await ann.terminal.run(["send", "see", "you", "at", "8"]);
     expect(words.code).toBe(0);
-    const notes = await terminal.run(["send", "--json"], { input: "line one\nline two\n" });
+    const notes = await ann.terminal.run(["send", "--json"], { input: "line one\nline two\n" });
     const sent = JSON.parse(notes.stdout) as Message;
     expect(sent.content).toBe("line one\nline two");
-    const search = await terminal.run(["search", "see", "you", "--json"]);
+    const search = await ann.terminal.run(["search", "see", "you", "--json"]);
     expect((JSON.parse(search.stdout) as { message: Message }[]).map((r) => r.message.content)).toEqual(["see you at 8"]);
   });
 
   it("refuses empty input and an overlong text with a usage error", async () => {
-    const empty = await terminal.run(["send"], { input: "  \n" });
+    const empty = await ann.terminal.run(["send"], { input: "  \n" });
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain("Nothing to send");
-    const long = await terminal.run(["send"], { input: "x".repeat(20_001) });
+    const long = await ann.terminal.run(["send"], { input: "x".repeat(20_001) });
     expect(long.code).toBe(2);
     expect(long.stderr).toContain("A message is at most 20000 characters. Send it as a file: daysync send --file PATH");
   });
@@ -68,55 +50,55 @@ describe("daysync send", () => {
 
 describe("daysync ls, days, search and get", () => {
   it("lists today's messages with time, type, size and time left, as a table or JSON", async () => {
-    const json = await terminal.run(["ls", "--json"]);
+    const json = await ann.terminal.run(["ls", "--json"]);
     expect(json.code).toBe(0);
     const listed = JSON.parse(json.stdout) as ListedMessage[];
     const first = listed.find((m) => m.content === "password from the server shell");
     // Free plan: 15 minutes from the server's time of creation.
     expect(first).toMatchObject({ type: "text", size: 30, expires_at: (first?.timestamps ?? 0) + 15 * 60_000 });
 
-    const table = await terminal.run(["ls"]);
+    const table = await ann.terminal.run(["ls"]);
     expect(table.stdout.split("\n")[0]).toMatch(/^TIME\s+TYPE\s+SIZE\s+LEFT\s+ID\s+CONTENT$/);
     expect(table.stdout).toMatch(new RegExp(`text\\s+30 B\\s+.+${first?.id}\\s+password from the server shell`));
     expect(table.stdout).toContain("line one …");
 
-    const otherDay = await terminal.run(["ls", "--day", "01/01/2020"]);
+    const otherDay = await ann.terminal.run(["ls", "--day", "01/01/2020"]);
     expect(otherDay.stdout).toContain("No messages on 01/01/2020.");
-    const bad = await terminal.run(["ls", "--day", "2020-01-01"]);
+    const bad = await ann.terminal.run(["ls", "--day", "2020-01-01"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("write it as DD/MM/YYYY");
   });
 
   it("lists the days and finds text", async () => {
-    const days = await terminal.run(["days"]);
+    const days = await ann.terminal.run(["days"]);
     expect(days.stdout).toMatch(new RegExp(`${formatDisplayDate(formatStoredDate(new Date()))}\\s+3\\s`));
-    const none = await terminal.run(["search", "nothing like this"]);
+    const none = await ann.terminal.run(["search", "nothing like this"]);
     expect(none.stdout).toContain('Nothing found for "nothing like this".');
   });
 
   it("get prints a text exactly, by id or the last one", async () => {
-    server.clock.advance(1000);
-    const input = textMessage("  https://example.com/a?b=c  ", server.clock.now());
-    await browser.post(API.messages, input);
-    const byId = await terminal.run(["get", input.id]);
+    ann.server.clock.advance(1000);
+    const input = textMessage("  https://example.com/a?b=c  ", ann.server.clock.now());
+    await ann.browser.post(API.messages, input);
+    const byId = await ann.terminal.run(["get", input.id]);
     expect(byId.code).toBe(0);
     expect(byId.stdout).toBe("https://example.com/a?b=c");
-    const last = await terminal.run(["get", "last"]);
+    const last = await ann.terminal.run(["get", "last"]);
     expect(last.stdout).toBe("https://example.com/a?b=c");
   });
 
   it("get of a missing or expired message says so with exit code 5; a malformed id is a usage error", async () => {
     const missing = randomUUID();
-    const gone = await terminal.run(["get", missing]);
+    const gone = await ann.terminal.run(["get", missing]);
     expect(gone.code).toBe(5);
     expect(gone.stderr).toContain(`No message ${missing}: it has expired, or it never existed.`);
-    expect((await terminal.run(["get", "12"])).code).toBe(2);
+    expect((await ann.terminal.run(["get", "12"])).code).toBe(2);
 
-    const input = textMessage("short-lived", server.clock.now());
-    await browser.post(API.messages, input);
-    expect((await terminal.run(["get", input.id])).stdout).toBe("short-lived");
-    server.clock.advance(16 * 60_000);
-    const expired = await terminal.run(["get", input.id]);
+    const input = textMessage("short-lived", ann.server.clock.now());
+    await ann.browser.post(API.messages, input);
+    expect((await ann.terminal.run(["get", input.id])).stdout).toBe("short-lived");
+    ann.server.clock.advance(16 * 60_000);
+    const expired = await ann.terminal.run(["get", input.id]);
     expect(expired.code).toBe(5);
     expect(expired.stderr).toContain("it has expired");
   });
@@ -145,7 +127,7 @@ describe("errors", () => {
   it("an unreachable server is named, with exit code 4", async () => {
     const nowhere = await closedPort();
     // --server wins over DAYSYNC_SERVER (which names the running server here).
-    const out = await new Terminal(server.url).run(["--server", nowhere, "login", "--password", "--email", "ann@example.com"], {
+    const out = await new Terminal(ann.server.url).run(["--server", nowhere, "login", "--password", "--email", "ann@example.com"], {
       input: "x\n",
     });
     expect(out.code).toBe(4);
@@ -166,7 +148,7 @@ describe("errors", () => {
       ["devices"],
       ["devices", "rm"],
     ];
-    const helps = await Promise.all(commands.map((command) => terminal.run([...command, "--help"])));
+    const helps = await Promise.all(commands.map((command) => ann.terminal.run([...command, "--help"])));
     helps.forEach((out, i) => {
       expect(out.code).toBe(0);
       expect(out.stdout).toContain(`Usage: daysync ${commands[i]?.join(" ")}`.trimEnd());

@@ -1,7 +1,7 @@
 /** Test set-up: an account with a signed-in browser, and a terminal signed in to it by the real `daysync login --password`. */
-import { expect } from "vitest";
-import { Device } from "../../server/src/testing/test-server.ts";
-import { Terminal } from "./cli-process.ts";
+import { afterAll, beforeAll, expect } from "vitest";
+import { Device, startTestServer, type TestServer } from "../../server/src/testing/test-server.ts";
+import { removeTempDirs, Terminal } from "./cli-process.ts";
 
 export const PASSWORD = "correct horse";
 
@@ -16,4 +16,25 @@ export async function signedInTerminal(server: string, email: string, env: Recor
   const login = await terminal.run(["login", "--password", "--email", email], { input: `${PASSWORD}\n` });
   expect(login.code, login.stderr).toBe(0);
   return terminal;
+}
+
+export interface SignedInSetup {
+  server: TestServer;
+  browser: Device;
+  terminal: Terminal;
+}
+
+/** Call at the top of a test file: a started server, Ann's browser and her signed-in terminal, set once its tests start. */
+export function useSignedInTerminal(): SignedInSetup {
+  const setup = {} as SignedInSetup;
+  beforeAll(async () => {
+    setup.server = await startTestServer();
+    setup.browser = await registerBrowser(setup.server.url, "ann@example.com");
+    setup.terminal = await signedInTerminal(setup.server.url, "ann@example.com");
+  });
+  afterAll(async () => {
+    await setup.server?.close();
+    removeTempDirs();
+  });
+  return setup;
 }

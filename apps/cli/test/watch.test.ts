@@ -1,34 +1,23 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { API, DEVICES_API, type DevicesResponse } from "@daysync/shared";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Device, startTestServer, type TestServer, textMessage } from "../../server/src/testing/test-server.ts";
+import { describe, expect, it } from "vitest";
+import { startTestServer, textMessage } from "../../server/src/testing/test-server.ts";
 import type { WatchedMessage } from "../src/commands/watch.ts";
-import { type CliProcess, removeTempDirs, type Terminal, tempDir } from "./cli-process.ts";
-import { registerBrowser, signedInTerminal } from "./sign-in.ts";
+import { type CliProcess, tempDir } from "./cli-process.ts";
+import { useSignedInTerminal } from "./sign-in.ts";
 
-let server: TestServer;
-let browser: Device;
-let terminal: Terminal;
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await registerBrowser(server.url, "ann@example.com");
-  terminal = await signedInTerminal(server.url, "ann@example.com");
-});
-afterAll(async () => {
-  await server.close();
-  removeTempDirs();
-});
+const ann = useSignedInTerminal();
 
 async function send(content: string) {
   // A second apart, as typed messages are: the catch-up after a reset goes by creation time.
-  server.clock.advance(1000);
-  const res = await browser.post(API.messages, textMessage(content, server.clock.now()));
+  ann.server.clock.advance(1000);
+  const res = await ann.browser.post(API.messages, textMessage(content, ann.server.clock.now()));
   expect(res.status).toBe(201);
 }
 
 async function startWatching(args: string[], env: Record<string, string> = {}): Promise<CliProcess> {
-  const cli = terminal.spawn(["watch", ...args], { env });
+  const cli = ann.terminal.spawn(["watch", ...args], { env });
   await cli.waitFor(/Watching for new messages/, { stream: "stderr" });
   return cli;
 }
@@ -46,15 +35,15 @@ describe("daysync watch", () => {
     await send("two");
     await waitForLines(cli, 2);
 
-    const { dataDir, clock } = server;
-    const port = Number(new URL(server.url).port);
-    await server.close({ keepData: true });
+    const { dataDir, clock } = ann.server;
+    const port = Number(new URL(ann.server.url).port);
+    await ann.server.close({ keepData: true });
     await cli.waitFor(/connection to .* was lost \(.+\); reconnecting/, { stream: "stderr" });
-    const down = await terminal.run(["ls"]);
+    const down = await ann.terminal.run(["ls"]);
     expect(down.code).toBe(4);
-    expect(down.stderr).toContain(`Cannot reach the Daysync server at ${server.url}`);
+    expect(down.stderr).toContain(`Cannot reach the Daysync server at ${ann.server.url}`);
 
-    server = await startTestServer({}, { dataDir, clock, port });
+    ann.server = await startTestServer({}, { dataDir, clock, port });
     // Sent while the terminal is still away or reconnecting: they come by replay or live, each once.
     await send("three");
     await send("four");
@@ -100,12 +89,15 @@ describe("daysync watch", () => {
     await cli.kill();
   });
 
-  it.runIf(process.platform === "linux")("--copy without any clipboard (no display server) fails at once with a clear error", async () => {
-    const out = await terminal.run(["watch", "--copy"]);
-    expect(out.code).toBe(1);
-    expect(out.stderr).toContain("No clipboard here: this system has no display server");
-    expect(out.stderr).toContain("DAYSYNC_CLIPBOARD_COMMAND");
-  });
+  it.runIf(process.platform === "linux")(
+    "--copy without any clipboard (no display ann.server) fails at once with a clear error",
+    async () => {
+      const out = await ann.terminal.run(["watch", "--copy"]);
+      expect(out.code).toBe(1);
+      expect(out.stderr).toContain("No clipboard here: this system has no display server");
+      expect(out.stderr).toContain("DAYSYNC_CLIPBOARD_COMMAND");
+    },
+  );
 
   it("when the change log no longer reaches its position (reset), it catches up over HTTP, each message once", async () => {
     const cli = await startWatching(["--json"]);
@@ -115,7 +107,7 @@ describe("daysync watch", () => {
     await send("while away 1");
     await send("while away 2");
     // As the sweeper prunes a log older than the retention.
-    await server.db.deleteFrom("user_events").execute();
+    await ann.server.db.deleteFrom("user_events").execute();
 
     const next = await startWatching(["--json"]);
     await waitForLines(next, 2);
@@ -128,8 +120,8 @@ describe("daysync watch", () => {
 
   it("stops with exit code 3 when this device is signed out from another device", async () => {
     const cli = await startWatching([]);
-    const own = JSON.parse((await terminal.run(["devices", "--json"])).stdout) as DevicesResponse["devices"];
-    await browser.request("DELETE", DEVICES_API.one(own.find((d) => d.current)?.id ?? ""));
+    const own = JSON.parse((await ann.terminal.run(["devices", "--json"])).stdout) as DevicesResponse["devices"];
+    await ann.browser.request("DELETE", DEVICES_API.one(own.find((d) => d.current)?.id ?? ""));
     expect(await cli.exited).toBe(3);
     expect(cli.stderr).toContain("This device was signed out");
   });
