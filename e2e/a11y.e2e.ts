@@ -89,4 +89,44 @@ describe.each(["light", "dark"] as const)("accessibility, %s theme", (theme) => 
     expect(await audit(page)).toEqual([]);
     await context.close();
   });
+
+  it("Add a device (its QR code) and the new device's code page have none", async () => {
+    const context = await newContext(theme);
+    await signUp(context);
+    const page = await context.newPage();
+    await page.goto(`${app.server.url}/pair/add`);
+    await page.getByRole("img", { name: /QR code/ }).waitFor();
+    expect(await audit(page)).toEqual([]);
+    const visitor = await newContext(theme, 390);
+    const phone = await visitor.newPage();
+    await phone.goto(`${app.server.url}/pair/join`);
+    await phone.getByLabel("Code shown on the other device").waitFor();
+    expect(await audit(phone)).toEqual([]);
+    await visitor.close();
+    await context.close();
+  });
+
+  it("the composer with a cancelled upload, then a staged file, has none", async () => {
+    const context = await newContext(theme);
+    await signUp(context);
+    const page = await context.newPage();
+    // Upload bytes are held, so the cancelled row stays cancelled rather than finishing first.
+    await page.route(/\/api\/uploads\/[a-f0-9]+$/, async (route) => {
+      if (route.request().method() !== "PATCH") await route.continue();
+    });
+    await page.goto(`${app.server.url}/dashboard`);
+    const [chooser] = await Promise.all([page.waitForEvent("filechooser"), page.getByRole("button", { name: "Attach files" }).click()]);
+    await chooser.setFiles([{ name: "cancel-me.txt", mimeType: "text/plain", buffer: Buffer.from("bye") }]);
+    await page.getByRole("button", { name: TEXT.sendFile }).click();
+    await page.getByText(/^Uploading selected file/).waitFor();
+    await page.getByRole("button", { name: "Cancel cancel-me.txt" }).click();
+    await page.getByText("Upload cancelled").waitFor();
+    expect(await audit(page)).toEqual([]);
+    // A new pick clears the cancelled row and shows the staged one.
+    const [again] = await Promise.all([page.waitForEvent("filechooser"), page.getByRole("button", { name: "Attach files" }).click()]);
+    await again.setFiles([{ name: "staged.txt", mimeType: "text/plain", buffer: Buffer.from("hi") }]);
+    await page.getByText("Ready to send").waitFor();
+    expect(await audit(page)).toEqual([]);
+    await context.close();
+  });
 });

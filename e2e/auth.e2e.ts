@@ -281,12 +281,12 @@ describe("sign-in, registration and routing", () => {
     await page.goto("/", { waitUntil: "networkidle" });
     expect(scripts.length).toBeGreaterThan(0);
     // The router and the sign-in pages are the `app` chunk; the dashboard has chunks of its own.
-    const appOnly = scripts.filter((s) => /\/assets\/app-|dashboard-route|day-view/.test(s));
+    const appOnly = scripts.filter((s) => /\/assets\/app-|dashboard-route|day-routes/.test(s));
     expect(appOnly).toEqual([]);
 
     await page.goto("/login", { waitUntil: "networkidle" });
     expect(scripts.some((s) => /\/assets\/app-/.test(s))).toBe(true);
-    expect(scripts.filter((s) => /dashboard-route|day-view/.test(s))).toEqual([]);
+    expect(scripts.filter((s) => /dashboard-route|day-routes/.test(s))).toEqual([]);
     await context.close();
   });
 });

@@ -12,6 +12,7 @@ import {
   sendMessage,
   setPlanByOperator,
   signInViaApi,
+  twoDevicesOfOneUser,
   uniqueEmail,
   visible,
 } from "./support/daysync.ts";
@@ -38,10 +39,7 @@ describe("dashboard: live sync, outbox, copy, search, plan, logout", () => {
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    laptop = await newDevice(browser, server.url);
-    phone = await newDevice(browser, server.url, { width: 390, height: 844 });
-    await registerViaApi(laptop, server.url, "Sam Sync", email);
-    await signInViaApi(phone, server.url, email);
+    [laptop, phone] = await twoDevicesOfOneUser(browser, server.url, { name: "Sam Sync", email }, { second: { width: 390, height: 844 } });
   });
   afterAll(async () => {
     await browser?.close();

@@ -3,12 +3,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { TEXT } from "@daysync/shared";
-import jsQR from "jsqr";
 import type { BrowserContext, Page } from "playwright-core";
-import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { useStartedApp } from "./support/app.ts";
 import { launchBrowserWithCamera, writeCameraVideo } from "./support/fake-camera.ts";
+import { readQrFromScreen } from "./support/qr.ts";
 
 const app = useStartedApp();
 
@@ -30,15 +29,6 @@ async function showQr(page: Page): Promise<void> {
   await page.goto(`${app.server.url}/login`);
   await page.getByRole("button", { name: TEXT.connectedDevice }).click();
   await page.getByRole("img", { name: /QR code/ }).waitFor();
-}
-
-/** Reads the QR code from a screenshot of the page, as a phone's camera would. */
-async function readQrFromScreen(page: Page): Promise<string> {
-  const png = await page.screenshot();
-  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  const found = jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), info.width, info.height);
-  if (!found) throw new Error("no QR code on the screen");
-  return found.data;
 }
 
 async function expectSignedIn(context: BrowserContext, page: Page, email: string): Promise<void> {

@@ -135,7 +135,7 @@ describe("lightbox", () => {
 
   it("Tab six times inside the lightbox then Escape closes it, and the carousel shows the last viewed image", async () => {
     const { context, page } = await openGallery(1280);
-    await page.getByRole("button", { name: /4\s*Register$/ }).click();
+    await page.getByRole("button", { name: /4\s*Add a device$/ }).click();
     await lightbox(page).waitFor();
     await expectViewing(page, 4);
     for (let n = 5; n <= 8; n += 1) {

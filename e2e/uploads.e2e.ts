@@ -5,32 +5,29 @@ import { UPLOAD_TEXT } from "@daysync/shared";
 import type { Browser, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./support/browser.ts";
-import { type Device, messageList, newDevice, registerViaApi, signInViaApi, uniqueEmail, visible } from "./support/daysync.ts";
+import {
+  chooseFiles,
+  type Device,
+  hidden,
+  messageList,
+  newDevice,
+  recordStatusTexts,
+  registerViaApi,
+  twoDevicesOfOneUser,
+  uniqueEmail,
+  visible,
+} from "./support/daysync.ts";
 import { type RunningServer, startServer } from "./support/server.ts";
 
 const sha256 = (data: Uint8Array) => createHash("sha256").update(data).digest("hex");
 
-/** Records every text the upload status line shows, however briefly. */
-async function recordStatusTexts(page: Page): Promise<() => Promise<string[]>> {
-  await page.evaluate(() => {
-    const seen: string[] = [];
-    (window as unknown as { uploadTexts: string[] }).uploadTexts = seen;
-    new MutationObserver(() => {
-      for (const el of document.querySelectorAll(".upload-status-text")) {
-        const text = el.textContent ?? "";
-        if (seen.at(-1) !== text) seen.push(text);
-      }
-    }).observe(document.body, { subtree: true, childList: true, characterData: true });
-  });
-  return () => page.evaluate(() => (window as unknown as { uploadTexts: string[] }).uploadTexts);
+async function chooseFile(page: Page, name: string, buffer: Buffer) {
+  await chooseFiles(page, [{ name, mimeType: "application/octet-stream", buffer }]);
+  await visible(page.getByRole("region", { name: "Files to send" }).getByText(name, { exact: true }));
 }
 
-async function chooseFile(page: Page, name: string, buffer: Buffer) {
-  const modeToggle = await visible(page.getByRole("button", { name: /^(Attach file|Write text)$/ }));
-  if ((await modeToggle.textContent()) === "Attach file") await modeToggle.click();
-  await page.getByLabel("Choose file").setInputFiles({ name, mimeType: "application/octet-stream", buffer });
-  await visible(page.getByText(name, { exact: true }));
-}
+/** The list of staged files is gone once every upload has finished: the composer is ready for the next ones. */
+const composerReady = (page: Page) => hidden(page.getByRole("region", { name: "Files to send" }), 15_000);
 
 describe("files across devices", () => {
   let server: RunningServer;
@@ -41,11 +38,7 @@ describe("files across devices", () => {
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    const email = uniqueEmail("files");
-    laptop = await newDevice(browser, server.url);
-    phone = await newDevice(browser, server.url);
-    await registerViaApi(laptop, server.url, "Fio Files", email);
-    await signInViaApi(phone, server.url, email);
+    [laptop, phone] = await twoDevicesOfOneUser(browser, server.url, { name: "Fio Files", email: uniqueEmail("files") });
     await Promise.all([laptop.page.goto("/dashboard"), phone.page.goto("/dashboard")]);
   });
   afterAll(async () => {
@@ -70,7 +63,7 @@ describe("files across devices", () => {
     const saved = await download.path();
     expect(sha256(readFileSync(saved))).toBe(sha256(data));
     // The composer is ready for the next file.
-    await visible(laptop.page.getByText(/No file selected/));
+    await composerReady(laptop.page);
   });
 
   it("cancels a running upload: cancel shows 'Upload cancelled' and no 'File upload failed!', leaving no message and no stored file", async () => {
@@ -83,7 +76,7 @@ describe("files across devices", () => {
     await chooseFile(laptop.page, "never-sent.bin", randomBytes(3 * 1024 * 1024));
     await laptop.page.getByRole("button", { name: "Send file" }).click();
     await visible(laptop.page.getByText(/^Uploading selected file 0\.00%$/));
-    await laptop.page.getByRole("button", { name: "Cancel file" }).click();
+    await laptop.page.getByRole("button", { name: "Cancel never-sent.bin" }).click();
     // Cancelling is the user's choice, not a failure: neutral words in neutral colours.
     const status = laptop.page.getByRole("status").filter({ hasText: UPLOAD_TEXT.cancelled });
     await visible(status);
@@ -138,7 +131,7 @@ describe("files across devices", () => {
     network = "up";
     await laptop.context.setOffline(false);
     await visible(messageList(phone.page).getByText("train-ride.bin"), 20_000);
-    await visible(laptop.page.getByText(/No file selected/));
+    await composerReady(laptop.page);
     await laptop.page.unroute(/\/api\/uploads\/[a-f0-9]+$/);
   });
 
@@ -156,9 +149,7 @@ describe("files across devices", () => {
       else await route.continue();
     });
     const pick = async () => {
-      const toggle = await visible(laptop.page.getByRole("button", { name: /^(Attach file|Write text)$/ }));
-      if ((await toggle.textContent()) === "Attach file") await toggle.click();
-      await laptop.page.getByLabel("Choose file").setInputFiles(file);
+      await chooseFiles(laptop.page, file);
       await laptop.page.getByRole("button", { name: "Send file" }).click();
     };
     await pick();
@@ -190,16 +181,22 @@ describe("files across devices", () => {
     await viewer.waitFor({ state: "hidden" });
   });
 
-  it("explains a file over the plan's limit before sending anything", async () => {
+  it("refuses a file over the plan's limit when it is picked, naming the limit, and sends nothing", async () => {
     const small = await startServer({ FREE_MAX_FILE_BYTES: String(1024 * 1024) });
     const device = await newDevice(browser, small.url);
     try {
       await registerViaApi(device, small.url, "Lim", uniqueEmail("limit"));
       await device.page.goto("/dashboard");
-      await chooseFile(device.page, "too-big.bin", randomBytes(2 * 1024 * 1024));
-      await device.page.getByRole("button", { name: "Send file" }).click();
-      await visible(device.page.getByText(UPLOAD_TEXT.failed));
-      await visible(device.page.getByText("This file is too large: your plan allows files up to 1 MiB."));
+      const uploadRequests: string[] = [];
+      device.page.on("request", (r) => {
+        if (r.url().includes("/api/uploads") && !r.url().endsWith("/limit")) uploadRequests.push(r.url());
+      });
+      await chooseFiles(device.page, [{ name: "too-big.bin", mimeType: "application/octet-stream", buffer: randomBytes(2 * 1024 * 1024) }]);
+      await visible(device.page.getByRole("alert").getByText("too-big.bin is 2 MiB; your plan allows files up to 1 MiB."));
+      // Refused before Send: no row, no Send button, no upload started.
+      expect(await device.page.getByRole("region", { name: "Files to send" }).count()).toBe(0);
+      expect(await device.page.getByRole("button", { name: "Send file" }).count()).toBe(0);
+      expect(uploadRequests).toEqual([]);
     } finally {
       await device.context.close();
       await small.stop();
@@ -215,14 +212,27 @@ describe("files across devices", () => {
       await chooseFile(device.page, "first.bin", randomBytes(700 * 1024));
       await device.page.getByRole("button", { name: "Send file" }).click();
       await visible(messageList(device.page).getByText("first.bin"), 15_000);
-      await visible(device.page.getByText(/No file selected/));
-      const stored = readdirSync(path.join(small.dataDir, "files"));
+      await composerReady(device.page);
 
-      await chooseFile(device.page, "second.bin", randomBytes(500 * 1024));
+      // More than the storage left is refused when picked, counting the files already staged.
+      await chooseFiles(device.page, [
+        { name: "second.bin", mimeType: "application/octet-stream", buffer: randomBytes(200 * 1024) },
+        { name: "third.bin", mimeType: "application/octet-stream", buffer: randomBytes(200 * 1024) },
+      ]);
+      await visible(device.page.getByText("third.bin is 0.2 MiB; only 0.1 MiB of your plan's 1 MiB of storage is left."));
+      await visible(device.page.getByRole("region", { name: "Files to send" }).getByText("second.bin", { exact: true }));
+
+      // Another tab of the account takes the room meanwhile: the server refuses and the row says why.
+      const tab = await device.context.newPage();
+      await tab.goto("/dashboard");
+      await chooseFile(tab, "elsewhere.bin", randomBytes(150 * 1024));
+      await tab.getByRole("button", { name: "Send file" }).click();
+      await visible(messageList(device.page).getByText("elsewhere.bin"), 15_000);
+      const stored = readdirSync(path.join(small.dataDir, "files"));
       await device.page.getByRole("button", { name: "Send file" }).click();
       await visible(device.page.getByText(UPLOAD_TEXT.failed));
       await visible(
-        device.page.getByText("Not enough storage for this file: your plan allows 1 MiB of files in total and 0.7 MiB is in use."),
+        device.page.getByText("Not enough storage for this file: your plan allows 1 MiB of files in total and 0.8 MiB is in use."),
       );
       expect(readdirSync(path.join(small.dataDir, "files"))).toEqual(stored);
     } finally {

@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { API, formatStoredDate, formatStoredTime, TEXT } from "@daysync/shared";
+import { API, formatStoredDate, formatStoredTime } from "@daysync/shared";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import sharp from "sharp";
 import { SCREENSHOTS, type Screenshot, screenshotFiles } from "../apps/web/src/features/site/gallery/screenshots.ts";
@@ -98,12 +98,13 @@ const CAPTURES: Record<string, Capture> = {
         .catch(() => undefined);
     },
   },
-  "04-register": {
+  "04-add-device": {
     theme: "light",
-    signedIn: false,
+    signedIn: true,
     prepare: async (page, base) => {
-      await page.goto(`${base}/register`);
-      await page.locator("form").first().waitFor();
+      await page.goto(`${base}/pair/add`);
+      await page.getByRole("img", { name: /QR code/ }).waitFor({ timeout: 10_000 });
+      await page.getByText(/Code expires in/).waitFor();
     },
   },
   "05-dashboard": {
@@ -122,17 +123,7 @@ const CAPTURES: Record<string, Capture> = {
     signedIn: true,
     prepare: async (page, base) => {
       await openDashboard(page, base);
-      await page
-        .getByRole("button", { name: "Attach file" })
-        .click({ timeout: 3_000 })
-        .catch(() => undefined);
-      const picker = page.locator("input[type='file']");
-      if ((await picker.count()) === 0) {
-        // No file picker in this build: the closest screen is today's sent files.
-        await page.getByText("boarding-pass.pdf").first().scrollIntoViewIfNeeded();
-        return;
-      }
-      // A slow uplink, so the picture catches the upload under way with its progress.
+      // A slow uplink, so the picture catches both uploads under way with their progress.
       const cdp = await page.context().newCDPSession(page);
       await cdp.send("Network.emulateNetworkConditions", {
         offline: false,
@@ -140,8 +131,12 @@ const CAPTURES: Record<string, Capture> = {
         downloadThroughput: -1,
         uploadThroughput: 256 * 1024,
       });
-      await picker.first().setInputFiles({ name: "holiday-photos.zip", mimeType: "application/zip", buffer: Buffer.alloc(12_000_000, 37) });
-      await page.getByRole("button", { name: TEXT.sendFile }).click();
+      const [chooser] = await Promise.all([page.waitForEvent("filechooser"), page.getByRole("button", { name: "Attach files" }).click()]);
+      await chooser.setFiles([
+        { name: "holiday-photos.zip", mimeType: "application/zip", buffer: Buffer.alloc(12_000_000, 37) },
+        { name: "slides-final.pdf", mimeType: "application/pdf", buffer: Buffer.alloc(6_000_000, 37) },
+      ]);
+      await page.getByRole("button", { name: "Send 2 files" }).click();
       await page
         .getByText(/Uploading selected file [1-9]/)
         .first()

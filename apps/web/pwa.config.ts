@@ -9,7 +9,8 @@ export const pwa = VitePWA({
   strategies: "injectManifest",
   srcDir: "src/sw",
   filename: "sw.ts",
-  injectRegister: "script-defer",
+  // main.tsx registers the worker once the page has started: its precaching would compete with that.
+  injectRegister: false,
   registerType: "autoUpdate",
   includeAssets: ["favicon.svg", "apple-touch-icon.png", "icons/badge-96.png"],
   manifest: {

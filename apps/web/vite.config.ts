@@ -6,11 +6,18 @@ import { pwa } from "./pwa.config.ts";
 const serverPort = process.env.PORT ?? "8080";
 /** Where `build:prerender` puts the server-side bundle that the client build renders pages with. */
 const PRERENDER_DIR = ".prerender";
+/** What main.tsx imports, stage by stage, to start the app: the prerendered pages fetch them all at once. */
+const START_UP_MODULES = ["src/app/start-up/schemas.ts", "src/app/start-up/libraries.ts", "src/app/app.tsx"];
 
 export default defineConfig(({ isSsrBuild }) => ({
   plugins: isSsrBuild
     ? [react()]
-    : [react(), prerenderPages({ entry: "src/app/app.tsx", ssrModule: `${PRERENDER_DIR}/prerender.js` }), pwa],
+    : [react(), prerenderPages({ entries: START_UP_MODULES, ssrModule: `${PRERENDER_DIR}/prerender.js` }), pwa],
+  resolve: {
+    // react-toastify's default build injects its stylesheet from script as the container mounts, in the middle
+    // of hydration; the unstyled build with the same stylesheet imported (app-shell-route.tsx) ships it as CSS.
+    alias: [{ find: /^react-toastify$/, replacement: "react-toastify/unstyled" }],
+  },
   server: {
     proxy: {
       "/api": { target: `http://127.0.0.1:${serverPort}`, ws: true },

@@ -42,6 +42,21 @@ export async function signInViaApi(device: Device, baseURL: string, email: strin
   if (res.status() !== 200) throw new Error(`login failed: ${res.status()} ${await res.text()}`);
 }
 
+type Viewport = { width: number; height: number };
+
+/** Two devices of one new account: the first registers it, the second signs in to it (neither opens a page yet). */
+export async function twoDevicesOfOneUser(
+  browser: Browser,
+  baseURL: string,
+  account: { name: string; email: string },
+  viewports: { first?: Viewport; second?: Viewport } = {},
+): Promise<[Device, Device]> {
+  const [first, second] = await Promise.all([newDevice(browser, baseURL, viewports.first), newDevice(browser, baseURL, viewports.second)]);
+  await registerViaApi(first, baseURL, account.name, account.email);
+  await signInViaApi(second, baseURL, account.email);
+  return [first, second];
+}
+
 /**
  * Opens /login or /register, which arrive rendered by the server, and waits until the page's code has
  * taken the form over (its submit button is enabled), so that leaving a field shows its message.
@@ -101,6 +116,25 @@ export async function sendMessage(page: Page, text: string): Promise<void> {
 }
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
+
+/** Picks files the way a person does: the attach button beside the message box opens the file chooser (several at once). */
+export async function chooseFiles(page: Page, files: string | { name: string; mimeType: string; buffer: Buffer }[]): Promise<void> {
+  const [chooser] = await Promise.all([page.waitForEvent("filechooser"), page.getByRole("button", { name: "Attach files" }).click()]);
+  if (!chooser.isMultiple()) throw new Error("the file chooser takes one file only");
+  await chooser.setFiles(files);
+}
+
+/** Every text the upload rows show, however briefly: call the returned function to read them. */
+export async function recordStatusTexts(page: Page): Promise<() => Promise<string[]>> {
+  await page.evaluate(() => {
+    const seen = new Set<string>();
+    (window as unknown as { uploadTexts: Set<string> }).uploadTexts = seen;
+    new MutationObserver(() => {
+      for (const el of document.querySelectorAll(".upload-status-text")) seen.add(el.textContent ?? "");
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  return () => page.evaluate(() => [...(window as unknown as { uploadTexts: Set<string> }).uploadTexts]);
+}
 
 /** The operator command that grants a plan (there is no payment provider yet). */
 export async function setPlanByOperator(dataDir: string, email: string, plan: "premium" | "free"): Promise<void> {

@@ -49,7 +49,7 @@ describe("daysync send", () => {
 });
 
 describe("daysync ls, days, search and get", () => {
-  it("lists today's messages with time, type, size and time left, as a table or JSON", async () => {
+  it("lists today's messages with time, sending device, type, size and time left, as a table or JSON", async () => {
     const json = await ann.terminal.run(["ls", "--json"]);
     expect(json.code).toBe(0);
     const listed = JSON.parse(json.stdout) as ListedMessage[];
@@ -58,7 +58,10 @@ describe("daysync ls, days, search and get", () => {
     expect(first).toMatchObject({ type: "text", size: 30, expires_at: (first?.timestamps ?? 0) + 15 * 60_000 });
 
     const table = await ann.terminal.run(["ls"]);
-    expect(table.stdout.split("\n")[0]).toMatch(/^TIME\s+TYPE\s+SIZE\s+LEFT\s+ID\s+CONTENT$/);
+    expect(table.stdout.split("\n")[0]).toMatch(/^TIME\s+FROM\s+TYPE\s+SIZE\s+LEFT\s+ID\s+CONTENT$/);
+    // The terminal is a device of its own, named after its machine.
+    expect(first?.device?.name).toMatch(/^daysync CLI on /);
+    expect(table.stdout).toContain(first?.device?.name ?? "?");
     expect(table.stdout).toMatch(new RegExp(`text\\s+30 B\\s+.+${first?.id}\\s+password from the server shell`));
     expect(table.stdout).toContain("line one …");
 

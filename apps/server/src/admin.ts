@@ -26,8 +26,8 @@ export async function runAdmin(args: string[], env: NodeJS.ProcessEnv = process.
   // The same bus as the servers', so a device with the app open sees its new plan at once.
   const adapters = await createAdapters(config);
   try {
-    const { plans: planRecords, users } = createRepositories(db);
-    const plans = createPlansService({ db, clock: systemClock, bus: adapters.bus, plans: planRecords, users });
+    const { plans: planRecords, users, changes } = createRepositories(db);
+    const plans = createPlansService({ db, clock: systemClock, bus: adapters.bus, plans: planRecords, users, changes });
     const user = await plans.setPlan(email, plan as PlanName);
     return {
       code: 0,

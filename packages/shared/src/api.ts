@@ -8,15 +8,18 @@ export const API = {
   session: "/api/session",
   retention: "/api/me/retention",
   days: "/api/days",
+  /** GET: the day with its live messages. DELETE: clears the day (deletes all its messages). */
   dayMessages: (dayId: string) => `/api/days/${dayId}/messages`,
   messages: "/api/messages",
-  /** GET: one live message of the user, with its day. */
+  /** GET: one live message of the user, with its day. DELETE: deletes it for good. */
   message: (messageId: string) => `/api/messages/${encodeURIComponent(messageId)}`,
   search: "/api/search",
   live: "/api/live",
   /** tus endpoint: POST creates an upload, PATCH/HEAD/DELETE on its Location. */
   uploads: "/api/uploads",
   uploadLimit: "/api/uploads/limit",
+  /** GET: the account's file storage, used and allowed. */
+  storage: "/api/storage",
   file: (uploadId: string) => `/api/files/${uploadId}`,
 } as const;
 

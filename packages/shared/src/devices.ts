@@ -5,8 +5,10 @@ import type { deviceListItemSchema, signedInDeviceSchema } from "./responses.ts"
 export const DEVICES_API = {
   /** GET: the user's signed-in devices. */
   list: "/api/devices",
-  /** DELETE: signs that device out. */
+  /** DELETE: signs that device out. PATCH `{ name }`: renames it. */
   one: (id: string) => `/api/devices/${encodeURIComponent(id)}`,
+  /** POST: signs out every device of the user but the asking one. */
+  signOutOthers: "/api/devices/sign-out-others",
 } as const;
 
 export const PUSH_API = {
@@ -20,6 +22,18 @@ export type SignedInDevice = z.infer<typeof signedInDeviceSchema>;
 export type DeviceListItem = z.infer<typeof deviceListItemSchema>;
 
 export const deviceIdParamsSchema = z.object({ id: z.uuid("Device id must be a UUID.") });
+
+export const DEVICE_NAME_MAX = 60;
+
+/** Renaming a device, in the Devices list and on the server. */
+export const renameDeviceSchema = z.object({
+  name: z
+    .string({ error: "Enter a name for the device." })
+    .trim()
+    .min(1, "Enter a name for the device.")
+    .max(DEVICE_NAME_MAX, `A device name must be at most ${DEVICE_NAME_MAX} characters.`),
+});
+export type RenameDeviceInput = z.infer<typeof renameDeviceSchema>;
 
 const base64url = z.string().regex(/^[A-Za-z0-9_-]+={0,2}$/, "Keys must be base64url.");
 
@@ -37,7 +51,10 @@ export type PushSubscriptionInput = z.infer<typeof pushSubscriptionSchema>;
 export const pushUnsubscribeSchema = z.object({ endpoint: z.url("endpoint must be a URL.").max(2048) });
 
 /** What a push message carries to the service worker (encrypted end to end, RFC 8291). */
-export interface PushPayload {
+export type PushPayload = NewMessagePush | DeletedMessagesPush;
+
+/** A new message: the service worker shows a notification, one per day (tag `day-<day_id>`). */
+export interface NewMessagePush {
   kind: "message.created";
   title: string;
   body: string;
@@ -45,6 +62,30 @@ export interface PushPayload {
   message_id: string;
   /** App path to open when the notification is tapped. */
   url: string;
+}
+
+/** Messages were deleted: the service worker closes any notification still showing one of them. */
+export interface DeletedMessagesPush {
+  kind: "messages.deleted";
+  /** These messages went. */
+  message_ids: string[];
+  /** Every message of these days went (a cleared day: its ids could outgrow a push message). */
+  day_ids: string[];
+}
+
+/** What `closeDeletedNotifications` needs of a service worker registration (the app's and the worker's). */
+interface NotificationSource {
+  getNotifications(): Promise<ReadonlyArray<{ data: unknown; close(): void }>>;
+}
+
+/** Closes the notifications that show a deleted message; a notification's data names its message and day. */
+export async function closeDeletedNotifications(registration: NotificationSource, deleted: Omit<DeletedMessagesPush, "kind">) {
+  const messages = new Set(deleted.message_ids);
+  const days = new Set(deleted.day_ids);
+  for (const notification of await registration.getNotifications()) {
+    const shown = notification.data as { message_id?: unknown; day_id?: unknown } | null;
+    if (messages.has(String(shown?.message_id)) || days.has(String(shown?.day_id))) notification.close();
+  }
 }
 
 /** The day view a notification opens. */

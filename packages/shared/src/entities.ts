@@ -13,6 +13,6 @@ export type ApiErrorBody = z.infer<typeof apiErrorBodySchema>;
 
 /** Error codes the app acts on, beyond showing their sentence. */
 export const API_ERROR_CODES = {
-  /** 410 to a retried send: that message was stored, then expired; it is gone for good. */
+  /** 410 to a retried send: that message was stored, then expired or was deleted; it is gone for good. */
   expired: "expired",
 } as const;

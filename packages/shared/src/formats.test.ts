@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { dayKeyOf, formatDisplayDate, formatStoredDate, formatStoredTime, formatTimeLeft, parseStoredDate } from "./formats.ts";
+import {
+  dayKeyOf,
+  formatDisplayDate,
+  formatFileSize,
+  formatStoredDate,
+  formatStoredTime,
+  formatTimeLeft,
+  parseStoredDate,
+} from "./formats.ts";
 
 describe("date and time formats", () => {
   it("stores dates as M/d/yyyy without padding", () => {
@@ -37,5 +45,14 @@ describe("date and time formats", () => {
     expect(formatTimeLeft(60 * 60_000)).toBe("1 h");
     expect(formatTimeLeft(90 * 60_000)).toBe("1 h 30 min");
     expect(formatTimeLeft(-5)).toBe("0 s");
+  });
+
+  it("writes sizes the way plan limits are written", () => {
+    expect(formatFileSize(1024 * 1024)).toBe("1 MiB");
+    expect(formatFileSize(700 * 1024)).toBe("0.7 MiB");
+    expect(formatFileSize(120 * 1024 * 1024)).toBe("120 MiB");
+    expect(formatFileSize(1.5 * 1024 ** 3)).toBe("1.5 GiB");
+    expect(formatFileSize(12 * 1024)).toBe("12 KiB");
+    expect(formatFileSize(300)).toBe("300 B");
   });
 });

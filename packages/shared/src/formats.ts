@@ -52,3 +52,15 @@ export function formatTimeLeft(ms: number): string {
   const rest = min % 60;
   return rest === 0 ? `${h} h` : `${h} h ${rest} min`;
 }
+
+const KIB = 1024;
+const MIB = 1024 * KIB;
+const GIB = 1024 * MIB;
+
+/** A file or storage size as the plan limits are written: "1 MiB", "0.7 MiB", "1.5 GiB", "12 KiB". */
+export function formatFileSize(bytes: number): string {
+  if (bytes >= GIB) return `${+(bytes / GIB).toFixed(2)} GiB`;
+  if (bytes >= 0.1 * MIB) return `${+(bytes / MIB).toFixed(1)} MiB`;
+  if (bytes >= KIB) return `${Math.round(bytes / KIB)} KiB`;
+  return `${bytes} B`;
+}

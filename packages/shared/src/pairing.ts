@@ -2,9 +2,19 @@
  * Sign in with a connected device: the new device asks for a pairing request and shows its code as a QR
  * link to /pair/<code>; a signed-in device approves it; the new device learns the outcome on its own live
  * channel (/api/pair/live, authenticated by a secret only it holds) and exchanges a one-time token for a session.
+ *
+ * "Add a device" is the other way round (decision 013): the signed-in device shows an offer as a QR link to
+ * /pair/join/<code>; the new device opens it, which turns the offer into an ordinary pairing request it waits
+ * on; the signed-in device hears of that on /api/pair/live (`watch`) and approves or denies it.
  */
 import { z } from "zod";
-import type { pairingRequestCreatedSchema, pairingRequestDetailsSchema, pairServerMessageSchema } from "./responses.ts";
+import type {
+  pairingJoinedSchema,
+  pairingOfferCreatedSchema,
+  pairingRequestCreatedSchema,
+  pairingRequestDetailsSchema,
+  pairServerMessageSchema,
+} from "./responses.ts";
 
 export const PAIRING_API = {
   /** POST, anonymous: a new pairing request. */
@@ -17,11 +27,23 @@ export const PAIRING_API = {
   live: "/api/pair/live",
   /** POST, anonymous: one-time token → session cookie. */
   exchange: "/api/pair/exchange",
+  /** POST, signed in: an offer to sign in another device (Add a device). */
+  offers: "/api/pair/offers",
+  /** POST, signed in, only by the device that made the offer, once the new device has opened it. */
+  approveOffer: (offerId: string) => `/api/pair/offers/${encodeURIComponent(offerId)}/approve`,
+  denyOffer: (offerId: string) => `/api/pair/offers/${encodeURIComponent(offerId)}/deny`,
+  /** POST, anonymous: the new device opens an offer (its QR code or short code) and becomes its waiting device. */
+  join: (code: string) => `/api/pair/join/${encodeURIComponent(code)}`,
 } as const;
 
 /** The app route a pairing code opens; the only route that can sign a device in by code. */
 export const PAIR_ROUTE = "/pair";
 export const pairLink = (origin: string, code: string) => `${origin}${PAIR_ROUTE}/${encodeURIComponent(code)}`;
+/** The signed-in device's page that shows an offer (Add a device). */
+export const ADD_DEVICE_ROUTE = "/pair/add";
+/** The app route an offer's code opens on the new device; it can only lead to a sign-in approved on the other device. */
+export const JOIN_ROUTE = "/pair/join";
+export const joinLink = (origin: string, code: string) => `${origin}${JOIN_ROUTE}/${encodeURIComponent(code)}`;
 
 /** A pairing request lives this long; the panel asks for a new one before that. */
 export const PAIRING_TTL_MS = 2 * 60 * 1000;
@@ -44,6 +66,8 @@ export function normalizeShortCode(input: string): string | null {
 export const formatShortCode = (code: string) => `${code.slice(0, 4)}-${code.slice(4)}`;
 
 export type PairingRequestCreated = z.infer<typeof pairingRequestCreatedSchema>;
+export type PairingOfferCreated = z.infer<typeof pairingOfferCreatedSchema>;
+export type PairingJoined = z.infer<typeof pairingJoinedSchema>;
 export type PairingRequestDetails = z.infer<typeof pairingRequestDetailsSchema>;
 
 /** Route parameter: the QR's long code or a typed short code. */
@@ -69,9 +93,16 @@ export const shortCodeFormSchema = z.object({
     .refine((v) => normalizeShortCode(v) !== null, "A code has 8 letters and digits, like ABCD-1234."),
 });
 
-/** Waiting device → server on /api/pair/live: one `wait`, nothing else. The server parses every frame with this. */
+/** Route parameter of the offer's approve/deny. */
+export const pairingOfferParamsSchema = z.object({ offer_id: z.uuid("Unknown offer.") });
+
+/**
+ * Client → server on /api/pair/live: one message, nothing else. The server parses every frame with this.
+ * `wait`: the new device, proven by its secret. `watch`: the signed-in device that made an offer, proven by its session.
+ */
 export const pairClientMessageSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("wait"), request_id: z.uuid(), secret: pairingSecretSchema }),
+  z.object({ type: z.literal("watch"), offer_id: z.uuid() }),
 ]);
 export type PairClientMessage = z.infer<typeof pairClientMessageSchema>;
 
@@ -83,9 +114,9 @@ export const PAIR_LIVE_CLOSE = {
   done: 1000,
   /** A frame that is not JSON text (binary, not JSON, not UTF-8). */
   invalidFrame: 1007,
-  /** JSON that is not a `wait`, or a second message after it. */
+  /** JSON that is not a `wait` or `watch`, or a second message after it. */
   unknownMessage: 1008,
-  /** No `wait` within 10 s. */
+  /** No `wait` or `watch` within 10 s. */
   badRequest: 4400,
   /** This address already has the most waiting sockets allowed. */
   tooManyConnections: 4429,

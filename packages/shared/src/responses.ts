@@ -44,6 +44,9 @@ export const daySchema = z.object({
   timestamps: z.number(),
 });
 
+/** The user's device a message came from: its session id and its name (renamed or not) when it was last known. */
+export const messageDeviceSchema = z.object({ id: z.string(), name: z.string() });
+
 export const messageSchema = z.object({
   id: z.string(),
   type: messageTypeSchema,
@@ -59,6 +62,11 @@ export const messageSchema = z.object({
   date_message_id: z.string(),
   /** Creation time, ms since the epoch; retention counts from here. */
   timestamps: z.number(),
+  /**
+   * Which of the owner's devices sent it. Only ever shown to the owner (left out wherever others may see the
+   * message), and absent for messages stored before devices were recorded.
+   */
+  device: messageDeviceSchema.optional(),
 });
 
 export const searchResultSchema = z.object({ message: messageSchema, day: daySchema });
@@ -66,7 +74,7 @@ export const searchResultSchema = z.object({ message: messageSchema, day: daySch
 export const signedInDeviceSchema = z.object({
   /** The session id. */
   id: z.string(),
-  /** Readable name from browser and OS, e.g. "Chrome 120 on Windows 10". */
+  /** The name the user gave it, else a readable name from browser and OS, e.g. "Chrome 120 on Windows 10". */
   name: z.string(),
   browser: z.string(),
   os: z.string(),
@@ -103,6 +111,20 @@ export const pairingRequestDetailsSchema = z.object({
   expires_in: z.number(),
 });
 
+/** Answer to POST /api/pair/offers (Add a device): `code` and `short_code` go on screen. */
+export const pairingOfferCreatedSchema = z.object({
+  offer_id: z.string(),
+  code: z.string(),
+  short_code: z.string(),
+  expires_in: z.number(),
+});
+
+/** Answer to POST /api/pair/join/:code: the new device now waits on /api/pair/live like a pairing request's. */
+export const pairingJoinedSchema = pairingRequestCreatedSchema.omit({ code: true, short_code: true }).extend({
+  /** The signed-in device that will approve, named as in its Devices list. */
+  device_name: z.string(),
+});
+
 /** Every error the API returns has this body. */
 export const apiErrorBodySchema = z.object({
   error: z.object({ code: z.string(), message: z.string(), field: z.string().optional() }),
@@ -123,12 +145,22 @@ export const responseSchemas = {
   /** POST /api/messages and GET /api/messages/:id */
   message: z.object({ message: messageSchema, day: daySchema }),
   search: z.object({ results: z.array(searchResultSchema) }),
+  /** DELETE /api/messages/:id and DELETE /api/days/:id/messages: how many messages went */
+  deleted: z.object({ deleted: z.number().int().nonnegative() }),
   devices: z.object({ devices: z.array(deviceListItemSchema) }),
+  /** PATCH /api/devices/:id */
+  device: z.object({ device: deviceListItemSchema }),
+  /** POST /api/devices/sign-out-others: how many devices were signed out. */
+  signedOutOthers: z.object({ signed_out: z.number() }),
   uploadLimit: z.object({ max_file_size: z.number(), label: z.string() }),
+  /** GET /api/storage: bytes of files the account holds (unfinished uploads included) and its plan allows */
+  storage: z.object({ used: z.number().int().nonnegative(), limit: z.number().int().nonnegative() }),
   pushPublicKey: z.object({ public_key: z.string() }),
   pairingRequest: pairingRequestCreatedSchema,
   pairingDetails: z.object({ request: pairingRequestDetailsSchema }),
   pairingExchange: userResponseSchema,
+  pairingOffer: pairingOfferCreatedSchema,
+  pairingJoined: pairingJoinedSchema,
   error: apiErrorBodySchema,
 };
 
@@ -138,8 +170,12 @@ export type DaysResponse = z.infer<typeof responseSchemas.days>;
 export type DayMessagesResponse = z.infer<typeof responseSchemas.dayMessages>;
 export type MessageSavedResponse = z.infer<typeof responseSchemas.message>;
 export type SearchResponse = z.infer<typeof responseSchemas.search>;
+export type DeletedResponse = z.infer<typeof responseSchemas.deleted>;
 export type DevicesResponse = z.infer<typeof responseSchemas.devices>;
+export type DeviceResponse = z.infer<typeof responseSchemas.device>;
+export type SignedOutOthersResponse = z.infer<typeof responseSchemas.signedOutOthers>;
 export type UploadLimitResponse = z.infer<typeof responseSchemas.uploadLimit>;
+export type StorageResponse = z.infer<typeof responseSchemas.storage>;
 export type PushPublicKeyResponse = z.infer<typeof responseSchemas.pushPublicKey>;
 export type PairingDetailsResponse = z.infer<typeof responseSchemas.pairingDetails>;
 export type PairingExchangeResponse = z.infer<typeof responseSchemas.pairingExchange>;
@@ -154,6 +190,8 @@ export const liveEventSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("device.signed_in"), device: signedInDeviceSchema }),
   /** A device of the user was signed out (from the Devices list or by itself). */
   z.object({ kind: z.literal("device.signed_out"), id: z.string() }),
+  /** A device of the user was given a new name; its messages carry it from now on. */
+  z.object({ kind: z.literal("device.renamed"), id: z.string(), name: z.string() }),
 ]);
 
 const seq = z.number().int().nonnegative();
@@ -172,7 +210,7 @@ export const serverLiveMessageSchema = z.discriminatedUnion("type", [
 /** Any event frame, whatever its kind: lets an older client count the sequence past kinds it does not know. */
 export const liveEventEnvelopeSchema = z.object({ type: z.literal("event"), seq });
 
-/** A frame on /api/pair/live. The channel closes after approved, denied, expired or failed. */
+/** A frame on /api/pair/live. The channel closes after approved, denied, expired, failed or claimed. */
 export const pairServerMessageSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("waiting"), expires_in: z.number() }),
   z.object({ type: z.literal("approved"), token: z.string() }),
@@ -180,4 +218,6 @@ export const pairServerMessageSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("expired") }),
   /** The request is unknown, the secret wrong, or its token was already handed out. */
   z.object({ type: z.literal("failed") }),
+  /** To the device watching its offer (Add a device): this device opened it and waits for Approve or Deny. */
+  z.object({ type: z.literal("claimed"), request: pairingRequestDetailsSchema }),
 ]);

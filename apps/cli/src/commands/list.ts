@@ -25,9 +25,10 @@ export async function listDay(ctx: Context, options: { day?: string; json?: bool
   if (listed.length === 0) return console.log(`No messages on ${formatDisplayDate(date)}.`);
   const now = Date.now();
   printTable(
-    ["TIME", "TYPE", "SIZE", "LEFT", "ID", "CONTENT"],
+    ["TIME", "FROM", "TYPE", "SIZE", "LEFT", "ID", "CONTENT"],
     listed.map((m) => [
       m.time,
+      m.device?.name ?? "",
       m.type,
       m.size === null ? "?" : formatBytes(m.size),
       timeLeftLabel(m.expires_at, now),

@@ -8,6 +8,7 @@ import { createAdapters } from "../adapters/adapters.ts";
 import { type Clock, systemClock } from "../clock.ts";
 import type { Config } from "../config/config.ts";
 import { type Db, openDatabase } from "../db/database.ts";
+import { groupCommit, separateTransactions } from "../db/group-commit.ts";
 import type { EventBus } from "../events/event-bus.ts";
 import { answers } from "../http/answers.ts";
 import { registerAuth } from "../http/auth.ts";
@@ -33,6 +34,7 @@ import { createRetentionSweeper, type RetentionSweeper } from "../modules/retent
 import { uploadsRoutes } from "../modules/uploads/uploads.routes.ts";
 import { createUploadsService } from "../modules/uploads/uploads.service.ts";
 import { liveRoutes } from "../realtime/live.routes.ts";
+import { createPresence } from "../realtime/presence.ts";
 import { createDiskStorage } from "../storage/disk-storage.ts";
 import type { FileStorage } from "../storage/file-storage.ts";
 import { createRepositories } from "./repositories.ts";
@@ -58,19 +60,23 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const adapters = await createAdapters(config, (err) => app.log.error({ err }, "redis failed"));
   const { bus } = adapters;
   const repositories = createRepositories(db);
-  const { sessions, users } = repositories;
+  const presence = createPresence();
+  const { sessions, users, changes } = repositories;
   // A sign-out on any process ends the session's cached lookup here too.
   bus.subscribe("session.revoked", (notice) => sessions.forget(notice.sessionId));
-  const plans = createPlansService({ db, clock, bus, plans: repositories.plans, users });
+  // A rename too: the cached lookup holds the device's name, which its next message must carry.
+  bus.subscribe("session.renamed", (notice) => sessions.forget(notice.sessionId));
+  const plans = createPlansService({ db, clock, bus, plans: repositories.plans, users, changes });
   const accounts = createAccountsService({ db, clock, sessions, users });
-  const messages = createMessagesService({ db, clock, bus });
+  const sendTransaction = config.databaseUrl ? separateTransactions(db) : groupCommit(db);
+  const messages = createMessagesService({ db, clock, bus, messages: repositories.messages, changes, sendTransaction });
   const storage = await createDiskStorage(config.filesDir, config.uploadExpiryMs);
 
   await registerHttpPlugins(app, adapters);
   registerAuth(app, { sessions, clock });
 
   app.get("/api/health", { schema: answers(responseSchemas.ok) }, async () => ({ ok: true as const }));
-  const devices = createDevicesService({ db, clock, bus, devices: repositories.devices });
+  const devices = createDevicesService({ db, clock, bus, devices: repositories.devices, changes, presence });
   accountsRoutes(app, {
     accounts,
     sessions,
@@ -90,11 +96,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     log: app.log,
     retentionOf: repositories.plans.retentionOf,
     allowAnyEndpoint: config.env === "test",
+    bus,
   });
   /** Every new message, typed or uploaded, notifies the user's other devices. */
   const onMessageCreated = (from: SessionAuth, message: Message) =>
     void push.notifyNewMessage(from, message).catch((err) => app.log.warn({ err }, "push failed"));
-  messagesRoutes(app, { messages, sendRateLimit: config.sendRateLimit, onCreated: onMessageCreated });
   const uploadsService = createUploadsService({
     storage,
     uploads: repositories.uploads,
@@ -105,12 +111,26 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     onCreated: onMessageCreated,
     locker: adapters.tusLocker,
   });
+  messagesRoutes(app, {
+    messages,
+    sendRateLimit: config.sendRateLimit,
+    onCreated: onMessageCreated,
+    async onDeleted(from, deleted) {
+      await uploadsService.removeForMessages(deleted.messageIds);
+      // A cleared day's ids could outgrow a push message; its day id stands for them.
+      const pushed =
+        deleted.dayIds.length > 0 ? { message_ids: [], day_ids: deleted.dayIds } : { message_ids: deleted.messageIds, day_ids: [] };
+      void push.notifyDeleted(from, pushed).catch((err) => app.log.warn({ err }, "push failed"));
+    },
+  });
   const sweeper = createRetentionSweeper({
     db,
     clock,
     bus,
     plans,
     plansRepository: repositories.plans,
+    messages: repositories.messages,
+    changes,
     onMessagesDeleted: uploadsService.removeForMessages,
     removeAbandonedUploads: () => storage.removeExpired(),
     locks: adapters.locks,
@@ -121,7 +141,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   pairingRoutes(app, { pairing, cookieSecure: config.cookieSecure });
   pairingLiveRoutes(app, { pairing, bus, limits: config.socketLimits });
   pushRoutes(app, { push });
-  liveRoutes(app, { db, bus, clock, sessions, limits: config.socketLimits, seqCheckMs: config.liveSeqCheckMs });
+  const live = liveRoutes(app, {
+    db,
+    changes,
+    messages: repositories.messages,
+    bus,
+    clock,
+    sessions,
+    presence,
+    limits: config.socketLimits,
+    seqCheckMs: config.liveSeqCheckMs,
+  });
   uploadsRoutes(app, { uploadsService, storage });
   await serveWebApp(app, config.webDist);
 
@@ -133,6 +163,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     app.addHook("onClose", async () => clearInterval(timer));
   }
   app.addHook("onClose", async () => {
+    // A sweep still running would otherwise fail on a closed database and release its lock on a closed Redis.
+    await sweeper.settled();
+    await live.settled();
     await adapters.close();
     await db.destroy();
   });

@@ -1,8 +1,10 @@
 /** Every repository over one database: what the composition root injects into services. */
 import type { Db } from "../db/database.ts";
+import { createChangesRepository } from "../events/changes.repository.ts";
 import { createSessionsRepository } from "../modules/accounts/sessions.repository.ts";
 import { createUsersRepository } from "../modules/accounts/users.repository.ts";
 import { createDevicesRepository } from "../modules/devices/devices.repository.ts";
+import { createMessagesRepository } from "../modules/messages/messages.repository.ts";
 import { createPairingRepository } from "../modules/pairing/pairing.repository.ts";
 import { createPlansRepository } from "../modules/plans/plans.repository.ts";
 import { createPushSubscriptionsRepository } from "../modules/push/push-subscriptions.repository.ts";
@@ -19,6 +21,8 @@ export function createRepositories(db: Db) {
     pushSubscriptions: createPushSubscriptionsRepository(db),
     serverKeys: createServerKeysRepository(db),
     uploads: createUploadsRepository(db),
+    messages: createMessagesRepository(db),
+    changes: createChangesRepository(db),
   };
 }
 

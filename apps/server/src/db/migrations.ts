@@ -168,6 +168,20 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  "006_message_device": {
+    async up(db: Kysely<unknown>) {
+      // A device's own name, when the user gave it one (null: named from its User-Agent).
+      await db.schema.alterTable("sessions").addColumn("name", "text").execute();
+      // The sending session, and its name then: kept after the session ends, updated when it is renamed.
+      await db.schema.alterTable("messages").addColumn("device_id", "text").execute();
+      await db.schema.alterTable("messages").addColumn("device_name", "text").execute();
+    },
+  },
+  "007_pairing_offers": {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable("pairing_requests").addColumn("offered_by", "text").execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -47,6 +47,8 @@ export interface SessionsTable {
   ip: string;
   created_at: number;
   last_seen_at: number;
+  /** The name the user gave the device; null: named from its User-Agent. */
+  name: string | null;
 }
 
 export interface DateMessagesTable {
@@ -75,6 +77,10 @@ export interface MessagesTable {
   time: string;
   url: string;
   created_at: number;
+  /** The session that sent it (it may have ended since); null for messages older than this column. */
+  device_id: string | null;
+  /** That device's name, as last known: updated when the device is renamed, kept once it is signed out. */
+  device_name: string | null;
 }
 
 /**
@@ -108,7 +114,10 @@ export interface UploadsTable {
   created_at: number;
 }
 
-/** Sign-in by a connected device: one row per QR code shown; single use, short-lived. */
+/**
+ * Sign-in by a connected device: one row per QR code shown; single use, short-lived. A row made by Add a device
+ * (decision 013) starts as "offered", with `offered_by` set, and becomes "pending" when the new device opens it.
+ */
 export interface PairingRequestsTable {
   id: string;
   /** sha256 of the QR's random code; the code itself is never stored. */
@@ -118,7 +127,7 @@ export interface PairingRequestsTable {
   secret_hash: string;
   user_agent: string;
   ip: string;
-  status: "pending" | "approved" | "denied" | "used";
+  status: "offered" | "pending" | "approved" | "denied" | "used";
   created_at: number;
   expires_at: number;
   /** The approver's account: the one the asking device is signed in to. */
@@ -126,6 +135,8 @@ export interface PairingRequestsTable {
   decided_at: number | null;
   token_hash: string | null;
   token_expires_at: number | null;
+  /** Add a device: the session that showed the code; only it may approve. Null for a request made by the new device. */
+  offered_by: string | null;
 }
 
 /** A Web Push subscription of one signed-in device; it goes when that session ends. */

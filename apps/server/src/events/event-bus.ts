@@ -9,16 +9,22 @@ export interface UserChange {
 
 export type SessionNotice = { userId: string; sessionId: string };
 
-/** A pairing request was approved or denied: its waiting device (on any process) is told. */
+/** A pairing request was approved or denied (or an offer opened): its waiting or watching device, on any process, is told. */
 export type PairingNotice = { requestId: string };
 
 /** Another process waits for an upload this process holds the lock of. */
 export type UploadReleaseRequest = { uploadId: string };
 
+/** A user's push subscriptions changed: processes drop what they keep of them. */
+export type PushNotice = { userId: string };
+
 /** Every topic the processes tell each other about, with what it carries. */
 export interface BusTopics {
   change: UserChange;
   "session.revoked": SessionNotice;
+  "push.changed": PushNotice;
+  /** A device was renamed: its cached session lookup (which holds its name) is dropped everywhere. */
+  "session.renamed": SessionNotice;
   "pairing.decided": PairingNotice;
   "upload.release": UploadReleaseRequest;
 }

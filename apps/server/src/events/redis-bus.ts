@@ -6,6 +6,8 @@ import { type BusTopics, createLocalFanOut, type EventBus, type Topic } from "./
 const TOPICS = Object.keys({
   change: true,
   "session.revoked": true,
+  "push.changed": true,
+  "session.renamed": true,
   "pairing.decided": true,
   "upload.release": true,
 } satisfies Record<Topic, true>) as Topic[];

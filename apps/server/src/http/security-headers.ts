@@ -29,7 +29,7 @@ function builtPagesScriptHashes(webDist: string): string[] {
 
 /**
  * The policy of every page. Styles may be inline: the prerendered pages inline their stylesheet and
- * react-toastify injects its own; running someone else's script, what this guards against, is closed by
+ * React sets style attributes; running someone else's script, what this guards against, is closed by
  * script-src alone. 'self' in connect-src covers the same-origin ws(s) live connection (since Chrome 71 and
  * Safari 16).
  */

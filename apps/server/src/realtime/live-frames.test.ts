@@ -128,7 +128,7 @@ describe("/api/pair/live client frames", () => {
     const waiter = await PairWaiter.connect(server.url);
     waiter.socket.send(frame);
     expect(await waiter.waitForClose()).toBe(PAIR_LIVE_CLOSE.unknownMessage);
-    expect(waiter.closeReason).toBe("Expected a wait message");
+    expect(waiter.closeReason).toBe("Expected a wait or watch message");
     await stillServing(`pairing ${frame}`);
   });
 

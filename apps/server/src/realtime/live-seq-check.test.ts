@@ -1,7 +1,7 @@
 import { API, DEVICES_API, type DeviceListItem, LIVE_CLOSE } from "@daysync/shared";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { appendChange } from "../events/changes.repository.ts";
+import { createChangesRepository } from "../events/changes.repository.ts";
 import { createDevicesRepository } from "../modules/devices/devices.repository.ts";
 import { redisEnv, removeKeys, TEST_REDIS_URL, uniquePrefix } from "../testing/test-redis.ts";
 import { Device, startTestServer, type TestServer, textMessage } from "../testing/test-server.ts";
@@ -22,7 +22,9 @@ describe("changes the bus lost", () => {
     const start = ready?.type === "ready" ? ready.seq : 0;
 
     // Written as another process would, whose bus message never arrived here.
-    const seq = await server.db.transaction().execute((trx) => appendChange(trx, user.id, "user.updated", user.id, server.clock.now()));
+    const seq = await server.db
+      .transaction()
+      .execute((trx) => createChangesRepository(trx).append(user.id, "user.updated", user.id, server.clock.now()));
     await live.waitFor((r) => r.some((m) => m.type === "event" && m.seq === seq), 2000);
     expect(live.events().find((e) => e.seq === seq)?.event).toMatchObject({ kind: "user.updated", user: { id: user.id } });
 
@@ -50,7 +52,7 @@ describe("changes the bus lost", () => {
     // The sign-out as another process writes it, without its bus messages.
     await server.db.transaction().execute(async (trx) => {
       await createDevicesRepository(trx).remove(user.id, phoneSession);
-      await appendChange(trx, user.id, "device.signed_out", phoneSession, server.clock.now());
+      await createChangesRepository(trx).append(user.id, "device.signed_out", phoneSession, server.clock.now());
     });
     expect(await phoneLive.waitForClose(2000)).toBe(LIVE_CLOSE.sessionRevoked);
     await laptopLive.waitFor((r) => r.some((m) => m.type === "event" && m.event.kind === "device.signed_out"), 2000);
@@ -71,7 +73,7 @@ describe("when the bus reconnects", () => {
       await live.waitFor((r) => r.some((m) => m.type === "ready"));
       const seq = await redisServer.db
         .transaction()
-        .execute((trx) => appendChange(trx, user.id, "user.updated", user.id, redisServer.clock.now()));
+        .execute((trx) => createChangesRepository(trx).append(user.id, "user.updated", user.id, redisServer.clock.now()));
       // Only this server's subscriber connection is cut; the Redis is shared.
       const clients = String(await redis.call("CLIENT", "LIST")).split("\n");
       const ours = clients.find((line) => line.includes(` name=${prefix}subscriber `));

@@ -8,13 +8,16 @@ import type { WebSocket } from "ws";
 import type { Clock } from "../clock.ts";
 import type { SocketLimits } from "../config/config.ts";
 import type { Db } from "../db/database.ts";
-import { currentSeqs } from "../events/changes.repository.ts";
+import type { ChangesRepository } from "../events/changes.repository.ts";
 import { type EventBus, subscribeUserChanges, type UserChange } from "../events/event-bus.ts";
 import { errorBody } from "../http/errors.ts";
 import { refuseForeignOrigin } from "../http/origin.ts";
 import type { SessionsRepository } from "../modules/accounts/sessions.repository.ts";
+import type { MessagesRepository } from "../modules/messages/messages.repository.ts";
 import { onClientMessage } from "./client-frames.ts";
+import type { Presence } from "./presence.ts";
 import { replayChanges } from "./replay-changes.ts";
+import { holdWritesForTurn } from "./turn-writes.ts";
 
 const HEARTBEAT_MS = 30_000;
 /** Users whose sequence one query reads. */
@@ -36,15 +39,18 @@ export function liveRoutes(
   app: FastifyInstance,
   deps: {
     db: Db;
+    changes: ChangesRepository;
+    messages: MessagesRepository;
     bus: EventBus;
     clock: Clock;
-    sessions: Pick<SessionsRepository, "touch">;
+    sessions: Pick<SessionsRepository, "markSeen">;
+    presence: Presence;
     limits: Pick<SocketLimits, "livePerSession" | "livePerUser">;
     /** How often open sockets are compared with the database, for changes the bus lost. */
     seqCheckMs: number;
   },
 ) {
-  const { db, bus, clock, sessions, limits } = deps;
+  const { db, changes, messages, bus, clock, sessions, presence, limits } = deps;
   const socketsBySession = new Map<string, Set<WebSocket>>();
   const socketCountByUser = new Map<string, number>();
   const userChanges = subscribeUserChanges(bus);
@@ -66,7 +72,7 @@ export function liveRoutes(
     try {
       const userIds = [...seqCheckers.keys()];
       for (let i = 0; i < userIds.length; i += SEQ_CHECK_BATCH) {
-        for (const [userId, seq] of await currentSeqs(db, userIds.slice(i, i + SEQ_CHECK_BATCH))) {
+        for (const [userId, seq] of await changes.currentSeqs(userIds.slice(i, i + SEQ_CHECK_BATCH))) {
           for (const check of seqCheckers.get(userId) ?? []) check(seq);
         }
       }
@@ -91,6 +97,13 @@ export function liveRoutes(
     }
   }, HEARTBEAT_MS);
   heartbeat.unref();
+  /** Once the server stops, sockets closing write nothing (the database closes after them). */
+  let closing = false;
+  /** Last-seen writes of sockets that closed just before the stop, awaited before the database closes. */
+  const seenWrites = new Set<Promise<void>>();
+  app.addHook("preClose", async () => {
+    closing = true;
+  });
   app.addHook("onClose", async () => {
     clearInterval(heartbeat);
     clearInterval(seqTimer);
@@ -126,12 +139,11 @@ export function liveRoutes(
 
       const live = socket as WebSocket & { alive?: boolean };
       live.alive = true;
-      // A device with the app open may make no HTTP request for hours: its pings keep "last seen" current.
-      const seen = () =>
-        void sessions.touch(sessionId, clock.now()).catch((error) => request.log.warn({ err: error }, "last-seen update failed"));
+      // A device with the app open may make no HTTP request for hours: it is "seen now" while a socket is open
+      // (see `Presence`), and its last-seen time is written when it goes.
+      presence.opened(sessionId);
       socket.on("pong", () => {
         live.alive = true;
-        seen();
       });
 
       /** Highest seq this device has been sent; -1 until it says where to resume. */
@@ -155,13 +167,16 @@ export function liveRoutes(
 
       const isOpen = () => socket.readyState === socket.OPEN;
       async function replay(since: number, upTo?: number): Promise<void> {
-        lastSent = await replayChanges({ db, clock, userId, since, upTo, send, isOpen });
+        lastSent = await replayChanges({ db, changes, messages, clock, userId, since, upTo, send, isOpen });
       }
 
       function deliver(change: UserChange): Promise<void> {
         if (lastSent < 0 || change.seq <= lastSent) return Promise.resolve();
         if (change.seq === lastSent + 1) {
-          if (socket.readyState === socket.OPEN) socket.send(frameOf(change));
+          if (socket.readyState === socket.OPEN) {
+            holdWritesForTurn(request.raw.socket);
+            socket.send(frameOf(change));
+          }
           lastSent = change.seq;
           return Promise.resolve();
         }
@@ -183,10 +198,7 @@ export function liveRoutes(
       checkers.add(checkSeq);
 
       onClientMessage(socket, clientLiveMessageSchema, { unknownReason: "Unknown message", log: request.log }, (message) => {
-        if (message.type === "ping") {
-          seen();
-          return send({ type: "pong" });
-        }
+        if (message.type === "ping") return send({ type: "pong" });
         // Each replay is paced; a second one at once would only double the work for the same answer.
         if (resuming) return socket.close(LIVE_CLOSE.unknownMessage, "One resume at a time");
         resuming = true;
@@ -206,10 +218,23 @@ export function liveRoutes(
         if (checkers.size === 0) seqCheckers.delete(userId);
         sessionSockets.delete(socket);
         if (sessionSockets.size === 0) socketsBySession.delete(sessionId);
+        if (presence.closed(sessionId) && !closing) {
+          const write = sessions
+            .markSeen(sessionId, clock.now())
+            .catch((error) => request.log.warn({ err: error }, "last-seen update failed"))
+            .finally(() => seenWrites.delete(write));
+          seenWrites.add(write);
+        }
         const left = (socketCountByUser.get(userId) ?? 1) - 1;
         if (left > 0) socketCountByUser.set(userId, left);
         else socketCountByUser.delete(userId);
       });
     },
   );
+  return {
+    /** Resolves once the last-seen writes already started have finished. */
+    settled: async (): Promise<void> => {
+      await Promise.all(seenWrites);
+    },
+  };
 }

@@ -5,13 +5,16 @@
 import type { ServerLiveMessage } from "@daysync/shared";
 import type { Clock } from "../clock.ts";
 import type { Db } from "../db/database.ts";
-import { changesBetween, currentSeq } from "../events/changes.repository.ts";
+import type { ChangesRepository } from "../events/changes.repository.ts";
+import type { MessagesRepository } from "../modules/messages/messages.repository.ts";
 import { LIVE_LIMITS } from "./live-limits.ts";
 import { eventOf, replayReads } from "./replay.ts";
 import { nextTurn } from "./turns.ts";
 
 export interface ReplayRequest {
   db: Db;
+  changes: ChangesRepository;
+  messages: MessagesRepository;
   clock: Clock;
   userId: string;
   /** The last seq the device has. */
@@ -28,8 +31,8 @@ export interface ReplayRequest {
  * changes it needs were pruned. Returns the seq the device is current to afterwards.
  */
 export async function replayChanges(request: ReplayRequest): Promise<number> {
-  const { db, clock, userId, since, upTo, send, isOpen } = request;
-  const current = await currentSeq(db, userId);
+  const { db, changes, messages, clock, userId, since, upTo, send, isOpen } = request;
+  const current = await changes.currentSeq(userId);
   const reset = () => {
     send({ type: "reset", seq: current });
     return current;
@@ -40,12 +43,12 @@ export async function replayChanges(request: ReplayRequest): Promise<number> {
   if (sent < end) await nextTurn();
   let sliceStart = performance.now();
   while (sent < end && isOpen()) {
-    const rows = await changesBetween(db, userId, sent, end, LIVE_LIMITS.replayPageRows);
-    const reads = replayReads(db, userId, clock.now());
+    const rows = await changes.changesBetween(userId, sent, end, LIVE_LIMITS.replayPageRows);
+    const reads = replayReads(messages, userId, clock.now());
     for (const row of rows) {
       // Pruned meanwhile (or before): what the device lacks cannot be replayed.
       if (row.seq !== sent + 1) return reset();
-      const event = await eventOf(db, userId, row, reads);
+      const event = await eventOf(db, messages, userId, row, reads);
       if (event) send({ type: "event", seq: row.seq, event });
       sent = row.seq;
       if (performance.now() - sliceStart > LIVE_LIMITS.replaySliceMs) {

@@ -7,7 +7,7 @@ import { createUsersRepository } from "../modules/accounts/users.repository.ts";
 import { createDevicesRepository } from "../modules/devices/devices.repository.ts";
 import { deviceEventOf } from "../modules/devices/devices.service.ts";
 import { presentDay, presentMessage } from "../modules/messages/messages.presenter.ts";
-import { findMessage, liveDays, retentionCutoff } from "../modules/messages/messages.repository.ts";
+import type { MessagesRepository } from "../modules/messages/messages.repository.ts";
 
 /**
  * What one page of a replay reads once: the retention cut-off and each day's summary. Every replayed message
@@ -18,19 +18,19 @@ export interface ReplayReads {
   day(dayId: string): Promise<DateMessages | undefined>;
 }
 
-export function replayReads(db: Db, userId: string, now: number): ReplayReads {
+export function replayReads(messages: MessagesRepository, userId: string, now: number): ReplayReads {
   let cutoff: Promise<number | null> | undefined;
   const days = new Map<string, Promise<DateMessages | undefined>>();
   const reads: ReplayReads = {
     cutoff: () => {
-      cutoff ??= retentionCutoff(db, userId, now);
+      cutoff ??= messages.retentionCutoff(userId, now);
       return cutoff;
     },
     day(dayId) {
       let day = days.get(dayId);
       if (!day) {
         day = reads.cutoff().then(async (since) => {
-          const [row] = await liveDays(db, userId, since, [dayId]);
+          const [row] = await messages.liveDays(userId, since, [dayId]);
           return row && presentDay(row);
         });
         days.set(dayId, day);
@@ -41,14 +41,20 @@ export function replayReads(db: Db, userId: string, now: number): ReplayReads {
   return reads;
 }
 
-export async function eventOf(db: Db, userId: string, change: ChangeRow, reads: ReplayReads): Promise<LiveEvent | undefined> {
+export async function eventOf(
+  db: Db,
+  messages: MessagesRepository,
+  userId: string,
+  change: ChangeRow,
+  reads: ReplayReads,
+): Promise<LiveEvent | undefined> {
   switch (change.kind) {
     case "day.upserted": {
       const day = await reads.day(change.ref);
       return day && { kind: "day.upserted", day };
     }
     case "message.created": {
-      const message = await findMessage(db, change.ref);
+      const message = await messages.findMessage(change.ref);
       if (!message || message.user_id !== userId) return undefined;
       const day = await reads.day(message.date_message_id);
       if (!day) return undefined;
@@ -65,6 +71,7 @@ export async function eventOf(db: Db, userId: string, change: ChangeRow, reads: 
     }
     case "device.signed_in":
     case "device.signed_out":
+    case "device.renamed":
       return deviceEventOf(createDevicesRepository(db), userId, change);
   }
 }

@@ -32,6 +32,8 @@ export async function seedMessageChanges(db: Db, userId: string, dayId: string, 
         time: day.last_message_time || "9:00 AM",
         url: "",
         created_at: now,
+        device_id: null,
+        device_name: null,
       }));
       await trx.insertInto("messages").values(messages).execute();
       await trx

@@ -26,6 +26,13 @@ export class PairWaiter {
     return waiter;
   }
 
+  /** Opens the channel as the signed-in device (its session cookie) that watches its Add a device offer. */
+  static async watch(baseUrl: string, offerId: string, cookie: string): Promise<PairWaiter> {
+    const waiter = await PairWaiter.connect(baseUrl, cookie ? { cookie } : {});
+    waiter.socket.send(JSON.stringify({ type: "watch", offer_id: offerId }));
+    return waiter;
+  }
+
   /** Opens the channel without saying anything on it yet. */
   static async connect(baseUrl: string, headers: Record<string, string> = {}): Promise<PairWaiter> {
     const socket = new WebSocket(`${baseUrl.replace("http", "ws")}${PAIRING_API.live}`, { headers });

@@ -3,6 +3,7 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { Outlet } from "react-router";
 import { ToastContainer } from "react-toastify";
 import { queryClient } from "../lib/query-client.ts";
+import "react-toastify/ReactToastify.css";
 import "./app-shell-route.css";
 
 /**

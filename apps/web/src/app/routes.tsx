@@ -49,15 +49,15 @@ export const routes: RouteObject[] = [
             children: [
               {
                 index: true,
-                lazy: async () => ({ Component: (await import("../features/dashboard/days/today-route.tsx")).TodayRoute }),
+                lazy: async () => ({ Component: (await import("./day-routes.tsx")).TodayRoute }),
               },
               {
                 path: "home",
-                lazy: async () => ({ Component: (await import("../features/dashboard/days/today-route.tsx")).HomeRoute }),
+                lazy: async () => ({ Component: (await import("./day-routes.tsx")).HomeRoute }),
               },
               {
                 path: "days/:dayId",
-                lazy: async () => ({ Component: (await import("../features/dashboard/days/day-route.tsx")).DayRoute }),
+                lazy: async () => ({ Component: (await import("./day-routes.tsx")).DayRoute }),
               },
               {
                 path: "plan",
@@ -69,6 +69,10 @@ export const routes: RouteObject[] = [
               },
             ],
           },
+          // Add a device: the signed-in device shows a code there (decision 013).
+          { path: "pair/add", lazy: async () => ({ Component: (await import("./add-device-route.tsx")).AddDeviceRoute }) },
+          // The only route an Add a device code opens, on the new device; it waits for the approval.
+          { path: "pair/join/:code?", lazy: async () => ({ Component: (await import("./join-route.tsx")).JoinRoute }) },
           // The only route a pairing code opens; a signed-in device approves or denies there.
           { path: "pair/:code?", lazy: async () => ({ Component: (await import("./pair-route.tsx")).PairRoute }) },
         ],

@@ -19,7 +19,7 @@ type Answer = z.ZodType | undefined;
 type AnswerOf<S extends Answer> = S extends z.ZodType ? z.output<S> : undefined;
 
 interface RequestOptions<S extends Answer> {
-  method?: "GET" | "POST" | "PUT" | "DELETE";
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   body?: unknown;
   signal?: AbortSignal;
   /** The shared schema of the answer (`responseSchemas`); without one the body is not read. */
@@ -74,4 +74,5 @@ export const api = {
   get: <S extends z.ZodType>(path: string, answer: S, signal?: AbortSignal) => apiFetch(path, { answer, signal }),
   post: <S extends Answer = undefined>(path: string, body?: unknown, answer?: S) => apiFetch(path, { method: "POST", body, answer }),
   put: <S extends z.ZodType>(path: string, body: unknown, answer: S) => apiFetch(path, { method: "PUT", body, answer }),
+  delete: <S extends z.ZodType>(path: string, answer: S) => apiFetch(path, { method: "DELETE", answer }),
 };

@@ -8,7 +8,7 @@ const FALLBACK_BY_CODE: Record<string, string> = {
   not_found: "This item does not exist or is no longer available.",
   email_taken: "An account with this email already exists.",
   conflict: "This conflicts with a change made elsewhere. Refresh and try again.",
-  expired: "This message has expired.",
+  expired: "This message has expired or was deleted.",
   payload_too_large: "This is too large to send.",
   rate_limited: "Too many attempts. Wait a moment and try again.",
 };

@@ -73,6 +73,18 @@ export function removeMessages(queryClient: QueryClient, ids: readonly string[])
   );
 }
 
+/** A device got a new name: the messages it sent show it (the devices list is refetched by the caller). */
+export function renameDevice(queryClient: QueryClient, deviceId: string, name: string): void {
+  const rename = (m: Message) => (m.device?.id === deviceId ? { ...m, device: { id: deviceId, name } } : m);
+  const sentBy = (m: Message) => m.device?.id === deviceId;
+  queryClient.setQueriesData<DayMessagesResponse>({ queryKey: queryKeys.dayMessagesAll }, (old) =>
+    old?.messages.some(sentBy) ? { ...old, messages: old.messages.map(rename) } : old,
+  );
+  queryClient.setQueriesData<SearchResponse>({ queryKey: queryKeys.searchAll }, (old) =>
+    old?.results.some((r) => sentBy(r.message)) ? { results: old.results.map((r) => ({ ...r, message: rename(r.message) })) } : old,
+  );
+}
+
 export function setUser(queryClient: QueryClient, user: User): void {
   queryClient.setQueryData<User | null>(queryKeys.me, user);
 }

@@ -9,7 +9,7 @@ import {
   serverLiveMessageSchema,
 } from "@daysync/shared";
 import type { QueryClient } from "@tanstack/react-query";
-import { applySavedMessage, removeMessages, setUser, upsertDay } from "./cache-updates.ts";
+import { applySavedMessage, removeMessages, renameDevice, setUser, upsertDay } from "./cache-updates.ts";
 import { queryKeys } from "./query-keys.ts";
 import { readStorage, writeStorage } from "./storage.ts";
 
@@ -75,6 +75,10 @@ export function applyLiveEvent(queryClient: QueryClient, event: LiveEvent): void
       break;
     case "device.signed_in":
     case "device.signed_out":
+      void queryClient.invalidateQueries({ queryKey: queryKeys.devices });
+      break;
+    case "device.renamed":
+      renameDevice(queryClient, event.id, event.name);
       void queryClient.invalidateQueries({ queryKey: queryKeys.devices });
       break;
   }

@@ -1,9 +1,9 @@
 /**
- * Text messages not yet confirmed by the server. Kept in localStorage per user so a reload,
- * a crash or a lost connection never loses them; sent oldest first with the client's id, so a
- * retry (or two tabs sending the same entry) never duplicates.
+ * Text messages not yet confirmed by the server, and deletions not yet sent. Kept in localStorage per user
+ * so a reload, a crash or a lost connection never loses them; sent oldest first with the client's id, so a
+ * retry (or two tabs sending the same entry) never duplicates. A deletion is held while it can be undone.
  */
-import { API, API_ERROR_CODES, responseSchemas, type SendMessageInput } from "@daysync/shared";
+import { API, API_ERROR_CODES, closeDeletedNotifications, responseSchemas, type SendMessageInput } from "@daysync/shared";
 import type { QueryClient } from "@tanstack/react-query";
 import { ApiError, api } from "./api-client.ts";
 import { describeError, isTransientError } from "./api-errors.ts";
@@ -20,10 +20,24 @@ export interface OutboxEntry extends SendMessageInput {
   notice?: string;
 }
 
+/** A message the user deleted: hidden here at once, deleted on the server once `holdUntil` has passed. */
+export interface PendingDelete {
+  id: string;
+  /** Until then (ms since the epoch) it can be undone; 0 once released. */
+  holdUntil: number;
+}
+
 const RETRY_BASE_MS = 2_000;
 const RETRY_MAX_MS = 30_000;
 
 const storageKey = (userId: string) => `daysync:outbox:${userId}`;
+const deletesKey = (userId: string) => `daysync:outbox-deletes:${userId}`;
+
+function isPendingDelete(value: unknown): value is PendingDelete {
+  if (typeof value !== "object" || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return typeof v.id === "string" && typeof v.holdUntil === "number";
+}
 
 function isEntry(value: unknown): value is OutboxEntry {
   if (typeof value !== "object" || value === null) return false;
@@ -37,8 +51,22 @@ function isEntry(value: unknown): value is OutboxEntry {
   );
 }
 
+/** A list kept in storage under `key`; with nothing stored yet, or storage unavailable, this tab's copy is the truth. */
+function readStoredList<T>(key: string, current: readonly T[], isItem: (value: unknown) => value is T): T[] {
+  const raw = readStorage(key);
+  if (raw === null) return [...current];
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return Array.isArray(parsed) ? parsed.filter(isItem) : [];
+  } catch {
+    return [];
+  }
+}
+
 export class Outbox {
   private entries: readonly OutboxEntry[] = [];
+  private deletes: readonly PendingDelete[] = [];
+  private holdTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly listeners = new Set<() => void>();
   private flushing: Promise<void> | null = null;
   private again = false;
@@ -51,6 +79,7 @@ export class Outbox {
     private readonly queryClient: QueryClient,
   ) {
     this.entries = this.read();
+    this.deletes = this.readDeletes();
   }
 
   start(): void {
@@ -66,6 +95,7 @@ export class Outbox {
     window.removeEventListener("storage", this.handleStorage);
     window.removeEventListener("online", this.handleOnline);
     clearTimeout(this.retryTimer);
+    clearTimeout(this.holdTimer);
   }
 
   getEntries = (): readonly OutboxEntry[] => this.entries;
@@ -91,6 +121,27 @@ export class Outbox {
     this.update((entries) => entries.filter((e) => e.id !== id));
   }
 
+  /** Deletions waiting (held for Undo, or for the connection): their messages are not shown. */
+  getDeletes = (): readonly PendingDelete[] => this.deletes;
+
+  /** Hides the message at once; it is deleted on the server after `holdMs`, unless `cancelDelete` comes first. */
+  enqueueDelete(id: string, holdMs: number): void {
+    this.updateDeletes((deletes) => [...deletes.filter((d) => d.id !== id), { id, holdUntil: Date.now() + holdMs }]);
+    void this.flush();
+  }
+
+  /** Undo: the message shows again and nothing is sent. */
+  cancelDelete(id: string): void {
+    this.updateDeletes((deletes) => deletes.filter((d) => d.id !== id));
+  }
+
+  /** The time for Undo is over: send the deletion now. */
+  releaseDelete(id: string): void {
+    if (!this.readDeletes().some((d) => d.id === id && d.holdUntil > 0)) return;
+    this.updateDeletes((deletes) => deletes.map((d) => (d.id === id ? { ...d, holdUntil: 0 } : d)));
+    void this.flush();
+  }
+
   /** Sends every waiting entry, oldest first; one run at a time, re-run if asked meanwhile. */
   flush(): Promise<void> {
     if (!this.started) return Promise.resolve();
@@ -110,9 +161,15 @@ export class Outbox {
   }
 
   private async run(): Promise<void> {
+    if (await this.sendMessages()) await this.sendDeletes();
+  }
+
+  /** Sends the waiting messages; false when it has to stop for now (offline, signed out). */
+  private async sendMessages(): Promise<boolean> {
     for (;;) {
       const next = this.read().find((e) => !e.error);
-      if (!next || !this.started) return;
+      if (!this.started) return false;
+      if (!next) return true;
       try {
         const { message, day } = await api.post(
           API.messages,
@@ -134,10 +191,10 @@ export class Outbox {
             this.update((entries) => entries.map((e) => (e.id === next.id ? { ...e, notice } : e)));
           }
           this.scheduleRetry();
-          return;
+          return false;
         }
         // Signed out: keep everything for when this user signs in again.
-        if (error instanceof ApiError && error.status === 401) return;
+        if (error instanceof ApiError && error.status === 401) return false;
         if (error instanceof ApiError && error.code === API_ERROR_CODES.expired) {
           this.dropExpired(next.id);
           this.retryAttempt = 0;
@@ -146,6 +203,45 @@ export class Outbox {
         const reason = describeError(error);
         this.update((entries) => entries.map((e) => (e.id === next.id ? { ...e, error: reason } : e)));
       }
+    }
+  }
+
+  /** Sends the deletions whose time for Undo is over; wakes up again when the next one's is. */
+  private async sendDeletes(): Promise<void> {
+    for (;;) {
+      const now = Date.now();
+      const next = this.readDeletes().find((d) => d.holdUntil <= now);
+      if (!next || !this.started) break;
+      let refused = false;
+      try {
+        await api.delete(API.message(next.id), responseSchemas.deleted);
+      } catch (error) {
+        if (isTransientError(error)) {
+          this.scheduleRetry();
+          return;
+        }
+        if (error instanceof ApiError && error.status === 401) return;
+        // 404: it is gone already (an earlier try, another device, expiry). Anything else: it was not deleted.
+        refused = !(error instanceof ApiError && error.status === 404);
+      }
+      this.updateDeletes((deletes) => deletes.filter((d) => d.id !== next.id));
+      this.retryAttempt = 0;
+      if (refused) {
+        void this.queryClient.invalidateQueries({ queryKey: queryKeys.dayMessagesAll });
+        continue;
+      }
+      removeMessages(this.queryClient, [next.id]);
+      void this.queryClient.invalidateQueries({ queryKey: queryKeys.days });
+      void navigator.serviceWorker
+        ?.getRegistration()
+        .then((registration) => registration && closeDeletedNotifications(registration, { message_ids: [next.id], day_ids: [] }))
+        .catch(() => {});
+    }
+    const held = this.readDeletes().filter((d) => d.holdUntil > 0);
+    clearTimeout(this.holdTimer);
+    if (held.length > 0) {
+      const wake = Math.min(...held.map((d) => d.holdUntil)) - Date.now();
+      this.holdTimer = setTimeout(() => void this.flush(), Math.max(0, wake));
     }
   }
 
@@ -168,15 +264,7 @@ export class Outbox {
   }
 
   private read(): OutboxEntry[] {
-    const raw = readStorage(storageKey(this.userId));
-    // Nothing stored yet, or storage unavailable: this tab's copy is the truth.
-    if (raw === null) return [...this.entries];
-    try {
-      const parsed: unknown = JSON.parse(raw);
-      return Array.isArray(parsed) ? parsed.filter(isEntry) : [];
-    } catch {
-      return [];
-    }
+    return readStoredList(storageKey(this.userId), this.entries, isEntry);
   }
 
   /** Re-reads storage first, so changes made by other tabs are not overwritten. */
@@ -187,13 +275,25 @@ export class Outbox {
     this.notify();
   }
 
+  private readDeletes(): PendingDelete[] {
+    return readStoredList(deletesKey(this.userId), this.deletes, isPendingDelete);
+  }
+
+  private updateDeletes(change: (deletes: PendingDelete[]) => PendingDelete[]): void {
+    const next = change(this.readDeletes());
+    writeStorage(deletesKey(this.userId), JSON.stringify(next));
+    this.deletes = next;
+    this.notify();
+  }
+
   private notify(): void {
     for (const listener of this.listeners) listener();
   }
 
   private readonly handleStorage = (e: StorageEvent) => {
-    if (e.key !== storageKey(this.userId)) return;
-    this.entries = this.read();
+    if (e.key === deletesKey(this.userId)) this.deletes = this.readDeletes();
+    else if (e.key === storageKey(this.userId)) this.entries = this.read();
+    else return;
     this.notify();
   };
 

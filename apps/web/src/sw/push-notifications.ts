@@ -1,18 +1,40 @@
-/** Web Push in the service worker: a notification per new message, unless Daysync is open and visible. */
-import type { PushPayload } from "@daysync/shared";
+/**
+ * Web Push in the service worker: a notification per new message, unless Daysync is open and visible; a
+ * notification whose message was deleted closes.
+ */
+import { closeDeletedNotifications, type DeletedMessagesPush, type NewMessagePush } from "@daysync/shared";
 
-function parsePayload(data: PushMessageData | null): PushPayload | null {
+function readJson(data: PushMessageData | null): Record<string, unknown> | null {
   try {
-    const value = data?.json() as Partial<PushPayload> | undefined;
-    return value?.kind === "message.created" && typeof value.url === "string" ? (value as PushPayload) : null;
+    const value: unknown = data?.json();
+    return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : null;
   } catch {
     return null;
   }
 }
 
-export async function showMessageNotification(sw: ServiceWorkerGlobalScope, data: PushMessageData | null): Promise<void> {
-  const payload = parsePayload(data);
-  if (!payload) return;
+const isStringArray = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === "string");
+
+function asNewMessage(value: Record<string, unknown>): NewMessagePush | null {
+  return value.kind === "message.created" && typeof value.url === "string" ? (value as unknown as NewMessagePush) : null;
+}
+
+function asDeleted(value: Record<string, unknown>): DeletedMessagesPush | null {
+  return value.kind === "messages.deleted" && isStringArray(value.message_ids) && isStringArray(value.day_ids)
+    ? { kind: "messages.deleted", message_ids: value.message_ids, day_ids: value.day_ids }
+    : null;
+}
+
+export async function handlePush(sw: ServiceWorkerGlobalScope, data: PushMessageData | null): Promise<void> {
+  const value = readJson(data);
+  if (!value) return;
+  const deleted = asDeleted(value);
+  if (deleted) return closeDeletedNotifications(sw.registration, deleted);
+  const created = asNewMessage(value);
+  if (created) return showMessageNotification(sw, created);
+}
+
+async function showMessageNotification(sw: ServiceWorkerGlobalScope, payload: NewMessagePush): Promise<void> {
   const windows = await sw.clients.matchAll({ type: "window", includeUncontrolled: true });
   // The open app already shows the message live; a notification would only repeat it.
   if (windows.some((w) => w.visibilityState === "visible")) return;
@@ -22,7 +44,7 @@ export async function showMessageNotification(sw: ServiceWorkerGlobalScope, data
     tag: `day-${payload.day_id}`,
     icon: "/icons/icon-192.png",
     badge: "/icons/badge-96.png",
-    data: { url: payload.url },
+    data: { url: payload.url, message_id: payload.message_id, day_id: payload.day_id },
   });
 }
 

@@ -7,7 +7,7 @@ import { PENDING_SHARE_MESSAGES, SHARE_TARGET_PATH } from "@daysync/shared";
 import { clientsClaim } from "workbox-core";
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from "workbox-precaching";
 import { NavigationRoute, registerRoute } from "workbox-routing";
-import { openNotificationTarget, showMessageNotification } from "./push-notifications.ts";
+import { handlePush, openNotificationTarget } from "./push-notifications.ts";
 import { deliverPendingShares, PENDING_SYNC_TAG, receiveShare } from "./share-target.ts";
 
 /** Background Sync's event, which TypeScript's worker library does not list. */
@@ -30,7 +30,7 @@ registerRoute(new NavigationRoute(createHandlerBoundToURL("/index.html"), { deny
 
 registerRoute(({ url, request }) => url.pathname === SHARE_TARGET_PATH && request.method === "POST", receiveShare, "POST");
 
-self.addEventListener("push", (event) => event.waitUntil(showMessageNotification(self, event.data)));
+self.addEventListener("push", (event) => event.waitUntil(handlePush(self, event.data)));
 self.addEventListener("notificationclick", (event) => {
   event.notification.close();
   event.waitUntil(openNotificationTarget(self, event.notification.data));

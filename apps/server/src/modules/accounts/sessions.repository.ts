@@ -1,6 +1,7 @@
 /** Sessions: one per signed-in device. The cookie holds a random token; only its hash is stored. */
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { Db } from "../../db/database.ts";
+import { describeUserAgent } from "../devices/device-name.ts";
 
 export const SESSION_LIFETIME_MS = 180 * 24 * 60 * 60 * 1000;
 const TOUCH_EVERY_MS = 60_000;
@@ -13,7 +14,12 @@ export const SESSION_CACHE_MS = 5_000;
 export interface SessionAuth {
   sessionId: string;
   userId: string;
+  /** The device's name (its own, or from its User-Agent): what its messages are marked with, read with the session. */
+  deviceName: string;
 }
+
+/** The name a device goes by: the one the user gave it, else one made from its User-Agent. */
+export const deviceNameOf = (row: { name: string | null; user_agent: string }) => row.name ?? describeUserAgent(row.user_agent).name;
 
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
@@ -48,7 +54,7 @@ export function createSessionsRepository(db: Db) {
       .execute();
   }
 
-  /** Forgets a signed-out session's cached lookup (called for every `session.revoked` on the bus). */
+  /** Forgets a signed-out or renamed session's cached lookup (called for every such notice on the bus). */
   function forget(sessionId: string): void {
     lastWritten.delete(sessionId);
     for (const [hash, entry] of byTokenHash) if (entry.auth.sessionId === sessionId) byTokenHash.delete(hash);
@@ -88,7 +94,7 @@ export function createSessionsRepository(db: Db) {
       byTokenHash.delete(tokenHash);
       const row = await db
         .selectFrom("sessions")
-        .select(["id", "user_id", "last_seen_at"])
+        .select(["id", "user_id", "last_seen_at", "name", "user_agent"])
         .where("token_hash", "=", tokenHash)
         .executeTakeFirst();
       if (!row) return undefined;
@@ -100,9 +106,15 @@ export function createSessionsRepository(db: Db) {
       // Written less than a minute ago (by any process): nothing to write until that minute is over.
       if (now - lastSeen < TOUCH_EVERY_MS && !lastWritten.has(row.id)) lastWritten.set(row.id, lastSeen);
       await touch(row.id, now);
-      const auth = { sessionId: row.id, userId: row.user_id };
+      const auth = { sessionId: row.id, userId: row.user_id, deviceName: deviceNameOf(row) };
       byTokenHash.set(tokenHash, { auth, lastSeen, until: now + SESSION_CACHE_MS });
       return auth;
+    },
+
+    /** Stores that the session was seen at `now` (its device's live connection just closed). */
+    async markSeen(sessionId: string, now: number): Promise<void> {
+      lastWritten.set(sessionId, now);
+      await db.updateTable("sessions").set({ last_seen_at: now }).where("id", "=", sessionId).where("last_seen_at", "<", now).execute();
     },
 
     async remove(sessionId: string): Promise<void> {

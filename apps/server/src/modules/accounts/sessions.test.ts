@@ -19,7 +19,7 @@ async function sessionOf(email: string) {
 }
 
 describe("sessions", () => {
-  it("writes last seen at most once a minute per session, by requests and live pings alike, without a statement in between", async () => {
+  it("writes last seen at most once a minute per session from requests, never from live pings, and once when the socket closes", async () => {
     const d = new Device(server.url);
     await d.register("Seen", "seen@example.com");
     const { id } = await sessionOf("seen@example.com");
@@ -34,11 +34,20 @@ describe("sessions", () => {
     await live.waitFor((r) => r.some((m) => m.type === "pong"));
     expect(Number((await sessionOf("seen@example.com")).last_seen_at)).toBe(backdated);
 
+    // Heartbeats write nothing, however long the socket stays open.
     server.clock.advance(31_000);
     live.socket.send(JSON.stringify({ type: "ping" }));
     await live.waitFor((r) => r.filter((m) => m.type === "pong").length === 2);
-    await expect.poll(async () => Number((await sessionOf("seen@example.com")).last_seen_at)).toBe(server.clock.now());
+    expect(Number((await sessionOf("seen@example.com")).last_seen_at)).toBe(backdated);
+
+    // A request once the minute is over writes it.
+    expect((await d.request("GET", API.me)).status).toBe(200);
+    expect(Number((await sessionOf("seen@example.com")).last_seen_at)).toBe(server.clock.now());
+
+    // The device going away writes when it went.
+    server.clock.advance(5 * 60_000);
     live.close();
+    await expect.poll(async () => Number((await sessionOf("seen@example.com")).last_seen_at)).toBe(server.clock.now());
   });
 
   it("serves a session from memory for a few seconds, and forgets it at once when the bus says it was signed out", async () => {

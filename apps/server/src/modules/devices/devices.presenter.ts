@@ -6,7 +6,7 @@ export function presentDevice(row: DeviceRow): SignedInDevice {
   const { browser, os, name } = describeUserAgent(row.user_agent);
   return {
     id: row.id,
-    name,
+    name: row.name ?? name,
     browser,
     os,
     ip: row.ip,

@@ -1,4 +1,4 @@
-/** Reads and ends the sessions of a user, seen as their signed-in devices. */
+/** Reads, renames and ends the sessions of a user, seen as their signed-in devices. */
 import type { Db } from "../../db/database.ts";
 
 export interface DeviceRow {
@@ -7,16 +7,24 @@ export interface DeviceRow {
   ip: string;
   created_at: number;
   last_seen_at: number;
+  /** The name the user gave it; null: named from its User-Agent. */
+  name: string | null;
 }
 
-const COLUMNS = ["id", "user_agent", "ip", "created_at", "last_seen_at"] as const;
+const COLUMNS = ["id", "user_agent", "ip", "created_at", "last_seen_at", "name"] as const;
 
 /** Over the database, or over a transaction (`createDevicesRepository(trx)`) for work that must commit together. */
 export function createDevicesRepository(db: Db) {
   return {
     /** The user's devices, most recently seen first. */
     list(userId: string): Promise<DeviceRow[]> {
-      return db.selectFrom("sessions").select(COLUMNS).where("user_id", "=", userId).orderBy("last_seen_at", "desc").execute();
+      return db
+        .selectFrom("sessions")
+        .select(COLUMNS)
+        .where("user_id", "=", userId)
+        .orderBy("last_seen_at", "desc")
+        .orderBy("created_at", "desc")
+        .execute();
     },
 
     find(userId: string, sessionId: string): Promise<DeviceRow | undefined> {
@@ -27,6 +35,24 @@ export function createDevicesRepository(db: Db) {
     async remove(userId: string, sessionId: string): Promise<boolean> {
       const result = await db.deleteFrom("sessions").where("user_id", "=", userId).where("id", "=", sessionId).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
+    },
+
+    /** Names the user's device, and its messages with it; false when the user has no such device. */
+    async rename(userId: string, sessionId: string, name: string): Promise<boolean> {
+      const result = await db
+        .updateTable("sessions")
+        .set({ name })
+        .where("user_id", "=", userId)
+        .where("id", "=", sessionId)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return false;
+      await db
+        .updateTable("messages")
+        .set({ device_name: name })
+        .where("user_id", "=", userId)
+        .where("device_id", "=", sessionId)
+        .execute();
+      return true;
     },
   };
 }

@@ -1,16 +1,25 @@
-/** The user's signed-in devices: list, sign one out, tell the others when one comes or goes. */
+/** The user's signed-in devices: list, rename, sign one or all others out, tell the others when one comes, goes or is renamed. */
 import type { DeviceListItem, LiveEvent } from "@daysync/shared";
 import type { Clock } from "../../clock.ts";
 import type { Db } from "../../db/database.ts";
 import { inUserTransaction } from "../../db/user-transaction.ts";
-import { appendChange, type ChangeRow } from "../../events/changes.repository.ts";
+import type { ChangeRow, ChangesRepository } from "../../events/changes.repository.ts";
 import type { EventBus } from "../../events/event-bus.ts";
 import { notFound } from "../../http/errors.ts";
+import type { Presence } from "../../realtime/presence.ts";
 import { presentDevice } from "./devices.presenter.ts";
 import { createDevicesRepository, type DevicesRepository } from "./devices.repository.ts";
 
-export function createDevicesService(deps: { db: Db; clock: Clock; bus: EventBus; devices: DevicesRepository }) {
-  const { db, clock, bus, devices } = deps;
+export function createDevicesService(deps: {
+  db: Db;
+  clock: Clock;
+  bus: EventBus;
+  devices: DevicesRepository;
+  changes: ChangesRepository;
+  /** Sessions with a live connection open here: seen now, though that is written only when they go. */
+  presence: Pick<Presence, "isLive">;
+}) {
+  const { db, clock, bus, devices, changes, presence } = deps;
 
   /**
    * The one way a session ends, from the Devices list or by its own Logout: the row goes, the change is logged
@@ -21,7 +30,7 @@ export function createDevicesService(deps: { db: Db; clock: Clock; bus: EventBus
     const now = clock.now();
     const seq = await inUserTransaction(db, userId, async (trx) => {
       if (!(await createDevicesRepository(trx).remove(userId, sessionId))) return undefined;
-      return appendChange(trx, userId, "device.signed_out", sessionId, now);
+      return changes.in(trx).append(userId, "device.signed_out", sessionId, now);
     });
     if (seq === undefined) return false;
     bus.publish("session.revoked", { userId, sessionId });
@@ -30,17 +39,54 @@ export function createDevicesService(deps: { db: Db; clock: Clock; bus: EventBus
   }
 
   return {
-    /** Every device of the user, most recently seen first, the asking one marked. */
+    /** Every device of the user: the asking one first (marked), then the others most recently seen first. */
     async list(userId: string, currentSessionId: string): Promise<DeviceListItem[]> {
-      const rows = await devices.list(userId);
-      return rows.map((row) => ({ ...presentDevice(row), current: row.id === currentSessionId }));
+      const now = clock.now();
+      const rows = (await devices.list(userId)).map((row) => (presence.isLive(row.id) ? { ...row, last_seen_at: now } : row));
+      rows.sort((a, b) => Number(b.last_seen_at) - Number(a.last_seen_at));
+      const current = rows.filter((row) => row.id === currentSessionId);
+      const others = rows.filter((row) => row.id !== currentSessionId);
+      return [...current, ...others].map((row) => ({ ...presentDevice(row), current: row.id === currentSessionId }));
     },
 
     endSession,
 
+    /**
+     * Gives the user's device a name, which its messages (past and future) carry too; the user's devices hear
+     * `device.renamed`. 404 for another user's device.
+     */
+    async rename(userId: string, sessionId: string, currentSessionId: string, name: string): Promise<DeviceListItem> {
+      const now = clock.now();
+      const result = await inUserTransaction(db, userId, async (trx) => {
+        const repo = createDevicesRepository(trx);
+        if (!(await repo.rename(userId, sessionId, name))) return undefined;
+        const row = await repo.find(userId, sessionId);
+        return row && { row, seq: await changes.in(trx).append(userId, "device.renamed", sessionId, now) };
+      });
+      if (!result) throw notFound("device");
+      // Every process drops its cached lookup of the session, so what the device sends next carries the new name.
+      bus.publish("session.renamed", { userId, sessionId });
+      bus.publish("change", { userId, seq: result.seq, event: { kind: "device.renamed", id: sessionId, name } });
+      return { ...presentDevice(result.row), current: sessionId === currentSessionId };
+    },
+
+    /** Signs out every device of the user but the asking one, each as if signed out from the list; how many. */
+    async signOutOthers(userId: string, currentSessionId: string): Promise<number> {
+      const others = (await devices.list(userId)).filter((row) => row.id !== currentSessionId);
+      let ended = 0;
+      for (const row of others) if (await endSession(userId, row.id)) ended++;
+      return ended;
+    },
+
     /** Ends that device's session: its cookie stops working and its live connection closes. 404 for another user's. */
     async revoke(userId: string, sessionId: string): Promise<void> {
       if (!(await endSession(userId, sessionId))) throw notFound("device");
+    },
+
+    /** One device of the user, as its Devices list shows it; undefined once signed out. */
+    async find(userId: string, sessionId: string) {
+      const row = await devices.find(userId, sessionId);
+      return row && presentDevice(row);
     },
 
     /** Tells the user's devices that this session was just signed in. */
@@ -49,7 +95,7 @@ export function createDevicesService(deps: { db: Db; clock: Clock; bus: EventBus
       const result = await inUserTransaction(db, userId, async (trx) => {
         const row = await createDevicesRepository(trx).find(userId, sessionId);
         if (!row) return undefined;
-        return { row, seq: await appendChange(trx, userId, "device.signed_in", sessionId, now) };
+        return { row, seq: await changes.in(trx).append(userId, "device.signed_in", sessionId, now) };
       });
       if (result)
         bus.publish("change", { userId, seq: result.seq, event: { kind: "device.signed_in", device: presentDevice(result.row) } });
@@ -62,7 +108,12 @@ export type DevicesService = ReturnType<typeof createDevicesService>;
 /** Rebuilds a logged device change for replay; a device signed out since is skipped. */
 export async function deviceEventOf(devices: DevicesRepository, userId: string, change: ChangeRow): Promise<LiveEvent | undefined> {
   if (change.kind === "device.signed_out") return { kind: "device.signed_out", id: change.ref };
-  if (change.kind !== "device.signed_in") return undefined;
+  if (change.kind !== "device.signed_in" && change.kind !== "device.renamed") return undefined;
   const row = await devices.find(userId, change.ref);
-  return row && { kind: "device.signed_in", device: presentDevice(row) };
+  if (!row) return undefined;
+  const device = presentDevice(row);
+  // A replayed rename carries the name the device has now, which is all a device that was away needs.
+  return change.kind === "device.renamed"
+    ? { kind: "device.renamed", id: device.id, name: device.name }
+    : { kind: "device.signed_in", device };
 }

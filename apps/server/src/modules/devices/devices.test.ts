@@ -1,6 +1,17 @@
-import { API, cliUserAgent, DEVICES_API, type DevicesResponse, type ServerLiveMessage } from "@daysync/shared";
+import {
+  API,
+  cliUserAgent,
+  type DateMessages,
+  DEVICES_API,
+  type DeviceResponse,
+  type DevicesResponse,
+  type Message,
+  type ServerLiveMessage,
+  type SignedOutOthersResponse,
+} from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Device, startTestServer, type TestServer } from "../../testing/test-server.ts";
+import { Device, startTestServer, type TestServer, textMessage } from "../../testing/test-server.ts";
+import { metadata, uploadFile } from "../../testing/tus-client.ts";
 import { describeUserAgent } from "./device-name.ts";
 
 const FIREFOX_ON_LINUX = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
@@ -59,7 +70,7 @@ describe("devices", () => {
     expect((await new Device(server.url).get(DEVICES_API.list)).status).toBe(401);
   });
 
-  it("keeps a device's last-seen time current while its live connection pings, without HTTP requests", async () => {
+  it("shows a device with its live connection open as seen now, without HTTP requests, and keeps when it went", async () => {
     await new Device(server.url).register("Lia", "lia@example.com");
     const laptop = await loginAs("lia@example.com", FIREFOX_ON_LINUX);
     const phone = await loginAs("lia@example.com", SAFARI_ON_IPHONE);
@@ -69,12 +80,20 @@ describe("devices", () => {
       (await phone.get<DevicesResponse>(DEVICES_API.list)).body.devices.find((d) => d.name === "Firefox 128 on Linux")?.last_seen_at;
     const signedInAt = await laptopSeen();
 
+    expect(signedInAt).toBe(server.clock.now());
+    const laptopId = (await laptop.get<DevicesResponse>(DEVICES_API.list)).body.devices.find((d) => d.current)?.id ?? "";
+
     server.clock.advance(10 * 60_000);
-    expect(await laptopSeen()).toBe(signedInAt);
-    live.socket.send(JSON.stringify({ type: "ping" }));
-    await live.waitFor((r) => r.some((m) => m.type === "pong"));
-    await expect.poll(laptopSeen).toBe(server.clock.now());
+    expect(await laptopSeen()).toBe(server.clock.now());
+    const wentAt = server.clock.now();
     live.close();
+    const stored = async () =>
+      Number(
+        (await server.db.selectFrom("sessions").select("last_seen_at").where("id", "=", laptopId).executeTakeFirstOrThrow()).last_seen_at,
+      );
+    await expect.poll(stored).toBe(wentAt);
+    server.clock.advance(60_000);
+    expect(await laptopSeen()).toBe(wentAt);
   });
 
   it("signs a device out: its live connection closes within a second and its cookie stops working", async () => {
@@ -161,4 +180,138 @@ describe("devices", () => {
     expect(res.status).toBe(204);
     expect(d.cookie).toBe("");
   });
+
+  it("marks each message with the device that sent it; a rename shows on the list, on its messages and live", async () => {
+    await new Device(server.url).register("Nia", "nia@example.com");
+    const laptop = await loginAs("nia@example.com", FIREFOX_ON_LINUX);
+    const phone = await loginAs("nia@example.com", SAFARI_ON_IPHONE);
+    const phoneLive = await phone.live();
+    await phoneLive.waitFor((r) => readySeq(r) !== undefined);
+    const laptopId = await currentId(laptop);
+
+    const first = await laptop.post<Sent>(API.messages, textMessage("from the laptop", server.clock.now()));
+    expect(first.status).toBe(201);
+    expect(first.body.message.device).toEqual({ id: laptopId, name: "Firefox 128 on Linux" });
+    const created = (m: ServerLiveMessage) =>
+      m.type === "event" && m.event.kind === "message.created" && m.event.message.id === first.body.message.id;
+    await phoneLive.waitFor((r) => r.some(created));
+    const live = phoneLive.received.find(created);
+    expect(live?.type === "event" && live.event.kind === "message.created" && live.event.message.device?.name).toBe("Firefox 128 on Linux");
+
+    const beforeRename = readySeq(phoneLive.received) ?? 0;
+    const renamed = await phone.request("PATCH", DEVICES_API.one(laptopId), { name: "  Work laptop  " });
+    expect(renamed.status).toBe(200);
+    expect((renamed.body as DeviceResponse).device).toMatchObject({
+      id: laptopId,
+      name: "Work laptop",
+      current: false,
+      browser: "Firefox 128",
+    });
+    await phoneLive.waitFor((r) =>
+      r.some((m) => m.type === "event" && m.event.kind === "device.renamed" && m.event.id === laptopId && m.event.name === "Work laptop"),
+    );
+    const listed = (await phone.get<DevicesResponse>(DEVICES_API.list)).body.devices;
+    expect(listed.find((d) => d.id === laptopId)?.name).toBe("Work laptop");
+    const dayMessages = async () => (await phone.get<{ messages: Message[] }>(API.dayMessages(first.body.day.id))).body.messages;
+    expect((await dayMessages()).map((m) => m.device?.name)).toEqual(["Work laptop"]);
+
+    // A device that was away hears of it when it resumes.
+    const resumed = await phone.live(beforeRename);
+    await resumed.waitFor((r) => r.some((m) => m.type === "event" && m.event.kind === "device.renamed" && m.event.name === "Work laptop"));
+    resumed.close();
+
+    // What it sends next carries the new name at once (its cached session was dropped), and keeps it once signed out.
+    const second = await laptop.post<Sent>(API.messages, textMessage("renamed", server.clock.now()));
+    expect(second.body.message.device?.name).toBe("Work laptop");
+    expect((await phone.request("DELETE", DEVICES_API.one(laptopId))).status).toBe(204);
+    expect((await dayMessages()).map((m) => m.device)).toEqual([
+      { id: laptopId, name: "Work laptop" },
+      { id: laptopId, name: "Work laptop" },
+    ]);
+    phoneLive.close();
+  });
+
+  it("names the command line's messages, typed or uploaded, after its machine", async () => {
+    await new Device(server.url).register("Cli", "cli-user@example.com");
+    const terminal = await loginAs("cli-user@example.com", cliUserAgent("1.0.0", "build-box", "Linux"));
+    const sent = await terminal.post<Sent>(API.messages, textMessage("from a terminal", server.clock.now()));
+    expect(sent.body.message.device?.name).toBe("daysync CLI on build-box");
+    const file = metadata("notes.txt", server.clock.now());
+    await uploadFile(terminal, new TextEncoder().encode("some notes"), file.header);
+    const uploaded = await terminal.get<Sent>(API.message(file.messageId));
+    expect(uploaded.body.message.device?.name).toBe("daysync CLI on build-box");
+  });
+
+  it("refuses to rename another user's device (404) and checks the name (400 naming the field)", async () => {
+    await new Device(server.url).register("Ren", "ren@example.com");
+    const own = await loginAs("ren@example.com", FIREFOX_ON_LINUX);
+    const ownId = await currentId(own);
+    const other = new Device(server.url);
+    await other.register("Eve", "eve-ren@example.com");
+    const foreign = await other.request("PATCH", DEVICES_API.one(ownId), { name: "Mine now" });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toEqual({ error: { code: "not_found", message: "No such device." } });
+
+    for (const [body, message] of [
+      [{ name: "   " }, "Enter a name for the device."],
+      [{}, "Enter a name for the device."],
+      [{ name: "x".repeat(61) }, "A device name must be at most 60 characters."],
+    ] as const) {
+      const res = await own.request("PATCH", DEVICES_API.one(ownId), body);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ error: { message, field: "name" } });
+    }
+    expect((await own.request("PATCH", DEVICES_API.one(ownId), { name: "x".repeat(60) })).status).toBe(200);
+    expect((await new Device(server.url).request("PATCH", DEVICES_API.one(ownId), { name: "Anon" })).status).toBe(401);
+    expect((await own.get<DevicesResponse>(DEVICES_API.list)).body.devices[0]?.name).toBe("x".repeat(60));
+  });
+
+  it("signs out all other devices: only this session is left, the others get 401 and their sockets close", async () => {
+    await new Device(server.url).register("All", "all@example.com");
+    const keeper = await loginAs("all@example.com", FIREFOX_ON_LINUX);
+    const others = [await loginAs("all@example.com", SAFARI_ON_IPHONE), await loginAs("all@example.com", FIREFOX_ON_LINUX)];
+    const otherLives = await Promise.all(others.map((d) => d.live()));
+    for (const live of otherLives) await live.waitFor((r) => readySeq(r) !== undefined);
+    const keeperLive = await keeper.live();
+    await keeperLive.waitFor((r) => readySeq(r) !== undefined);
+    const stranger = await loginAs("eve-ren@example.com", SAFARI_ON_IPHONE);
+
+    const res = await keeper.post<SignedOutOthersResponse>(DEVICES_API.signOutOthers, {});
+    expect(res.status).toBe(200);
+    // The two above, and the one that registered.
+    expect(res.body).toEqual({ signed_out: 3 });
+    for (const live of otherLives) expect(await live.waitForClose(1000)).toBe(4403);
+    for (const other of others) expect((await other.get(API.me)).status).toBe(401);
+    const left = (await keeper.get<DevicesResponse>(DEVICES_API.list)).body.devices;
+    expect(left.map((d) => d.current)).toEqual([true]);
+    await keeperLive.waitFor((r) => r.filter((m) => m.type === "event" && m.event.kind === "device.signed_out").length === 3);
+    expect((await stranger.get(API.me)).status).toBe(200);
+    expect((await new Device(server.url).post(DEVICES_API.signOutOthers, {})).status).toBe(401);
+    keeperLive.close();
+  });
+
+  it("lists this device first, then the others by last seen, newest first", async () => {
+    await new Device(server.url).register("Ord", "ord@example.com");
+    const on = (host: string) => cliUserAgent("1.0.0", host, "Linux");
+    server.clock.advance(2 * 60_000);
+    const a = await loginAs("ord@example.com", on("a"));
+    server.clock.advance(2 * 60_000);
+    await loginAs("ord@example.com", on("b"));
+    server.clock.advance(2 * 60_000);
+    const c = await loginAs("ord@example.com", on("c"));
+    const order = async () =>
+      (await c.get<DevicesResponse>(DEVICES_API.list)).body.devices.map((d) => d.name.replace("daysync CLI on ", ""));
+    expect(await order()).toEqual(["c", "b", "a", "Unknown browser on unknown system"]);
+    server.clock.advance(2 * 60_000);
+    expect((await a.get(API.me)).status).toBe(200);
+    expect(await order()).toEqual(["c", "a", "b", "Unknown browser on unknown system"]);
+  });
 });
+
+type Sent = { message: Message; day: DateMessages };
+
+async function currentId(device: Device): Promise<string> {
+  const id = (await device.get<DevicesResponse>(DEVICES_API.list)).body.devices.find((d) => d.current)?.id;
+  if (!id) throw new Error("no current device");
+  return id;
+}

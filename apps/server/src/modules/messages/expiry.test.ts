@@ -140,7 +140,7 @@ describe("between sweeps", () => {
 describe("a retried send of an expired message", () => {
   it("answers 410 expired, never the old text, before and after the sweep, and does not store it again", async () => {
     const { d, secret, input } = await withExpiredSecret();
-    const expired = { error: { code: "expired", message: "This message has expired." } };
+    const expired = { error: { code: "expired", message: "This message has expired or was deleted." } };
     const beforeSweep = await d.post(API.messages, input);
     expect(beforeSweep.status).toBe(410);
     expect(beforeSweep.body).toEqual(expired);

@@ -14,6 +14,7 @@ export function presentDay(row: DateMessagesTable): DateMessages {
   };
 }
 
+/** A message as its owner sees it, with the device that sent it (leave `device` out for anyone else). */
 export function presentMessage(row: MessagesTable): Message {
   return {
     id: row.id,
@@ -27,5 +28,6 @@ export function presentMessage(row: MessagesTable): Message {
     user_id: row.user_id,
     date_message_id: row.date_message_id,
     timestamps: Number(row.created_at),
+    ...(row.device_id ? { device: { id: row.device_id, name: row.device_name ?? "" } } : {}),
   };
 }

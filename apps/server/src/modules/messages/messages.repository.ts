@@ -1,21 +1,11 @@
 /** Queries of days and messages; every one is scoped to a user. */
 import { sql, type Transaction } from "kysely";
+import { compiledOnce } from "../../db/compiled-query.ts";
 import type { Db } from "../../db/database.ts";
 import type { Database, DateMessagesTable, MessagesTable } from "../../db/schema.ts";
 import { createPlansRepository } from "../plans/plans.repository.ts";
 
 type Executor = Db | Transaction<Database>;
-
-/** Minutes a user's messages live (null: unlimited), from their current subscription. */
-export function retentionOf(db: Executor, userId: string): Promise<number | null> {
-  return createPlansRepository(db).retentionOf(userId);
-}
-
-/** The oldest creation time still live for the user at `now` (null: unlimited retention, everything is live). */
-export async function retentionCutoff(db: Executor, userId: string, now: number): Promise<number | null> {
-  const minutes = await retentionOf(db, userId);
-  return minutes === null ? null : now - minutes * 60_000;
-}
 
 const SUMMARY_LENGTH = 200;
 
@@ -24,211 +14,253 @@ export function summaryText(message: Pick<MessagesTable, "type" | "content" | "f
   return message.type === "text" ? message.content.slice(0, SUMMARY_LENGTH) : message.filename;
 }
 
-/**
- * The user's days (all, or those of `dayIds`), newest first, each with the summary of its live messages only:
- * those created at or after `since`; a day with none has an empty summary. With `since` null (unlimited
- * retention) nothing expires and the stored summary is exact, so it is served as is.
- */
-export async function liveDays(
-  db: Executor,
-  userId: string,
-  since: number | null,
-  dayIds?: readonly string[],
-): Promise<DateMessagesTable[]> {
-  if (dayIds?.length === 0) return [];
-  let daysQuery = db.selectFrom("date_messages").selectAll().where("user_id", "=", userId);
-  if (dayIds) daysQuery = daysQuery.where("id", "in", dayIds);
-  const days = await daysQuery.orderBy("day_key", "desc").execute();
-  if (since === null || days.length === 0) return days;
-  // One pass over the user's live messages: each day's count and its newest message.
-  const newest = await db
-    .with("ranked", (qb) => {
-      let ranked = qb
-        .selectFrom("messages")
-        .select([
-          "id",
-          sql<number>`row_number() over (partition by date_message_id order by created_at desc, id desc)`.as("rank"),
-          sql<number>`count(*) over (partition by date_message_id)`.as("live_count"),
-        ])
-        .where("user_id", "=", userId)
-        .where("created_at", ">=", since);
-      if (dayIds) ranked = ranked.where("date_message_id", "in", dayIds);
-      return ranked;
-    })
-    .selectFrom("ranked")
-    .innerJoin("messages as m", "m.id", "ranked.id")
-    .select(["ranked.live_count", "m.date_message_id", "m.type", "m.time", "m.content", "m.filename"])
-    .where("ranked.rank", "=", 1)
-    .execute();
-  const byDay = new Map(newest.map((m) => [m.date_message_id, m]));
-  return days.map((day) => {
-    const m = byDay.get(day.id);
-    return m
-      ? { ...day, last_message: summaryText(m), last_message_time: m.time, last_message_type: m.type, count_messages: Number(m.live_count) }
-      : { ...day, last_message: "", last_message_time: "", last_message_type: "", count_messages: 0 };
-  });
-}
-
-/** Stores days' recomputed summaries (see `liveDays`). */
-export async function storeDaySummaries(trx: Transaction<Database>, days: readonly DateMessagesTable[], now: number): Promise<void> {
-  for (const day of days) {
-    await trx
-      .updateTable("date_messages")
-      .set({
-        last_message: day.last_message,
-        last_message_time: day.last_message_time,
-        last_message_type: day.last_message_type,
-        count_messages: day.count_messages,
-        updated_at: now,
-      })
-      .where("id", "=", day.id)
-      .execute();
-  }
-}
-
-/** Gets the user's record of a calendar day, creating it when missing (safe when two sends race). */
-export async function ensureDay(
-  trx: Transaction<Database>,
-  userId: string,
-  date: string,
-  dayKey: string,
-  id: string,
-  now: number,
-): Promise<DateMessagesTable> {
-  await trx
-    .insertInto("date_messages")
-    .values({
-      id,
-      user_id: userId,
-      date,
-      day_key: dayKey,
-      last_message_time: "",
-      last_message_type: "",
-      last_message: "",
-      count_messages: 0,
-      created_at: now,
-      updated_at: now,
-    })
-    .onConflict((oc) => oc.columns(["user_id", "day_key"]).doNothing())
-    .execute();
-  return trx.selectFrom("date_messages").selectAll().where("user_id", "=", userId).where("day_key", "=", dayKey).executeTakeFirstOrThrow();
-}
-
-/**
- * Counts the new message into its day's stored summary with one atomic update, and returns the day's live
- * summary (as `liveDays` would) without summing up the whole day again: the new message is the newest, and the
- * stored count holds every stored message, so only those expired since the last sweep (seconds' worth, found
- * through the `messages_day` index) are left out.
- */
-export async function addToDaySummary(
-  trx: Transaction<Database>,
-  dayId: string,
-  message: MessagesTable,
-  now: number,
-  since: number | null,
-): Promise<DateMessagesTable> {
-  const day = await trx
-    .updateTable("date_messages")
-    .set((eb) => ({
-      count_messages: eb("count_messages", "+", 1),
-      last_message_time: message.time,
-      last_message_type: message.type,
-      last_message: summaryText(message),
-      updated_at: now,
-    }))
-    .where("id", "=", dayId)
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  if (since === null) return day;
-  const expired = await trx
-    .selectFrom("messages")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("date_message_id", "=", dayId)
-    .where("created_at", "<", since)
-    .executeTakeFirstOrThrow();
-  return { ...day, count_messages: Number(day.count_messages) - Number(expired.n) };
-}
-
-export async function findMessage(db: Executor, id: string): Promise<MessagesTable | undefined> {
-  return db.selectFrom("messages").selectAll().where("id", "=", id).executeTakeFirst();
-}
-
-/** A message the retention sweep deleted (see `ExpiredMessagesTable`). */
-export async function findExpiredMessage(db: Executor, id: string) {
-  return db.selectFrom("expired_messages").select(["id", "user_id"]).where("id", "=", id).executeTakeFirst();
-}
-
-/**
- * Deletes those of the messages that are still there (another process's sweep may have deleted them since they
- * were listed), remembering their ids; returns the ids it deleted and the days they belonged to.
- */
-export async function deleteExpiredMessages(
-  trx: Transaction<Database>,
-  userId: string,
-  candidates: readonly string[],
-  now: number,
-): Promise<{ ids: string[]; dayIds: string[] }> {
-  const present = await trx
-    .selectFrom("messages")
-    .select(["id", "date_message_id"])
-    .where("id", "in", candidates)
-    .where("user_id", "=", userId)
-    .execute();
-  if (present.length === 0) return { ids: [], dayIds: [] };
-  const ids = present.map((m) => m.id);
-  await trx
-    .insertInto("expired_messages")
-    .columns(["id", "user_id", "expired_at"])
-    .expression((eb) =>
-      eb
-        .selectFrom("messages")
-        .select(["id", "user_id", sql<number>`cast(${now} as bigint)`.as("expired_at")])
-        .where("id", "in", ids)
-        .where("user_id", "=", userId),
-    )
-    .onConflict((oc) => oc.column("id").doNothing())
-    .execute();
-  await trx.deleteFrom("messages").where("id", "in", ids).where("user_id", "=", userId).execute();
-  return { ids, dayIds: [...new Set(present.map((m) => m.date_message_id))] };
-}
-
-export async function forgetExpiredMessages(db: Executor, before: number): Promise<void> {
-  await db.deleteFrom("expired_messages").where("expired_at", "<", before).execute();
-}
-
-/** Stores the message unless its id is taken (by anyone); false then, with nothing written and no error. */
-export async function insertMessage(trx: Transaction<Database>, message: MessagesTable): Promise<boolean> {
-  const row = await trx
+// The send's two statements here, built once (see `compiledOnce`).
+const countIntoDayQuery = compiledOnce<"id" | "userId" | "date" | "dayKey" | "time" | "type" | "summary" | "now", DateMessagesTable>(
+  (_db, p) => sql<DateMessagesTable>`insert into date_messages
+      (id, user_id, date, day_key, last_message_time, last_message_type, last_message, count_messages, created_at, updated_at)
+    values (${p.id}, ${p.userId}, ${p.date}, ${p.dayKey}, ${p.time}, ${p.type}, ${p.summary}, 1, ${p.now}, ${p.now})
+    on conflict (user_id, day_key) do update set
+      count_messages = date_messages.count_messages + 1,
+      last_message_time = excluded.last_message_time,
+      last_message_type = excluded.last_message_type,
+      last_message = excluded.last_message,
+      updated_at = excluded.updated_at
+    returning *`,
+);
+const messageColumns = [
+  "id",
+  "user_id",
+  "date_message_id",
+  "type",
+  "content",
+  "filename",
+  "file_url",
+  "date",
+  "time",
+  "url",
+  "created_at",
+  "device_id",
+  "device_name",
+] as const satisfies readonly (keyof MessagesTable)[];
+const insertMessageQuery = compiledOnce<keyof MessagesTable, { expired: boolean | number }>((db: Db, p) =>
+  db
     .insertInto("messages")
-    .values(message)
+    .values(Object.fromEntries(messageColumns.map((column) => [column, p[column]])) as Record<keyof MessagesTable, never>)
     .onConflict((oc) => oc.column("id").doNothing())
-    .returning("id")
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-/** Live messages of a day, oldest first; `since` is the retention cut-off (null: keep all). */
-export async function listDayMessages(db: Executor, userId: string, dayId: string, since: number | null): Promise<MessagesTable[]> {
-  let q = db.selectFrom("messages").selectAll().where("user_id", "=", userId).where("date_message_id", "=", dayId);
-  if (since !== null) q = q.where("created_at", ">=", since);
-  return q.orderBy("created_at").orderBy("id").execute();
-}
+    .returning(sql<boolean | number>`exists (select 1 from expired_messages where expired_messages.id = messages.id)`.as("expired")),
+);
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** Live text messages of the user containing `text` (case-insensitive), newest first. */
-export async function searchMessages(
-  db: Executor,
-  userId: string,
-  text: string,
-  since: number | null,
-  limit: number,
-): Promise<MessagesTable[]> {
-  let q = db
-    .selectFrom("messages")
-    .selectAll()
-    .where("user_id", "=", userId)
-    .where(sql<boolean>`lower(${sql.ref("content")}) like ${`%${escapeLike(text.toLowerCase())}%`} escape '\\'`);
-  if (since !== null) q = q.where("created_at", ">=", since);
-  return q.orderBy("created_at", "desc").limit(limit).execute();
+/**
+ * Over the database, or over a transaction (`createMessagesRepository(trx)`, or `.in(trx)`) for work that must
+ * commit together.
+ */
+export function createMessagesRepository(db: Executor) {
+  /** The oldest creation time still live for the user at `now` (null: unlimited retention, everything is live). */
+  async function retentionCutoff(userId: string, now: number): Promise<number | null> {
+    const minutes = await createPlansRepository(db).retentionOf(userId);
+    return cutoffOf(minutes, now);
+  }
+
+  /**
+   * The user's days (all, or those of `dayIds`), newest first, each with the summary of its live messages only:
+   * those created at or after `since`; a day with none has an empty summary. With `since` null (unlimited
+   * retention) nothing expires and the stored summary is exact, so it is served as is.
+   */
+  async function liveDays(userId: string, since: number | null, dayIds?: readonly string[]): Promise<DateMessagesTable[]> {
+    if (dayIds?.length === 0) return [];
+    let daysQuery = db.selectFrom("date_messages").selectAll().where("user_id", "=", userId);
+    if (dayIds) daysQuery = daysQuery.where("id", "in", dayIds);
+    const days = await daysQuery.orderBy("day_key", "desc").execute();
+    if (since === null || days.length === 0) return days;
+    // One pass over the user's live messages: each day's count and its newest message.
+    const newest = await db
+      .with("ranked", (qb) => {
+        let ranked = qb
+          .selectFrom("messages")
+          .select([
+            "id",
+            sql<number>`row_number() over (partition by date_message_id order by created_at desc, id desc)`.as("rank"),
+            sql<number>`count(*) over (partition by date_message_id)`.as("live_count"),
+          ])
+          .where("user_id", "=", userId)
+          .where("created_at", ">=", since);
+        if (dayIds) ranked = ranked.where("date_message_id", "in", dayIds);
+        return ranked;
+      })
+      .selectFrom("ranked")
+      .innerJoin("messages as m", "m.id", "ranked.id")
+      .select(["ranked.live_count", "m.date_message_id", "m.type", "m.time", "m.content", "m.filename"])
+      .where("ranked.rank", "=", 1)
+      .execute();
+    const byDay = new Map(newest.map((m) => [m.date_message_id, m]));
+    return days.map((day) => {
+      const m = byDay.get(day.id);
+      return m
+        ? {
+            ...day,
+            last_message: summaryText(m),
+            last_message_time: m.time,
+            last_message_type: m.type,
+            count_messages: Number(m.live_count),
+          }
+        : { ...day, last_message: "", last_message_time: "", last_message_type: "", count_messages: 0 };
+    });
+  }
+
+  return {
+    in: (trx: Transaction<Database>) => createMessagesRepository(trx),
+    retentionCutoff,
+    liveDays,
+
+    /** Stores days' recomputed summaries (see `liveDays`). */
+    async storeDaySummaries(days: readonly DateMessagesTable[], now: number): Promise<void> {
+      for (const day of days) {
+        await db
+          .updateTable("date_messages")
+          .set({
+            last_message: day.last_message,
+            last_message_time: day.last_message_time,
+            last_message_type: day.last_message_type,
+            count_messages: day.count_messages,
+            updated_at: now,
+          })
+          .where("id", "=", day.id)
+          .execute();
+      }
+    },
+
+    /**
+     * Counts a new message into its calendar day's stored summary, creating the day when it is the first (safe
+     * when two sends race), in one statement; returns the day as stored. Called before the message is stored
+     * (it needs the day's id): when storing it fails, the transaction rolls back and the count with it.
+     */
+    async countIntoDay(
+      userId: string,
+      day: { id: string; date: string; dayKey: string },
+      message: Pick<MessagesTable, "type" | "content" | "filename" | "time">,
+      now: number,
+    ): Promise<DateMessagesTable> {
+      const { rows } = await countIntoDayQuery(db, {
+        id: day.id,
+        userId,
+        date: day.date,
+        dayKey: day.dayKey,
+        time: message.time,
+        type: message.type,
+        summary: summaryText(message),
+        now,
+      });
+      const row = rows[0];
+      if (!row) throw new Error("The day upsert returned no row.");
+      return row;
+    },
+
+    /**
+     * How many of the day's stored messages were created before `since` (expired, not yet swept: seconds'
+     * worth, found through the `messages_day` index).
+     */
+    async countExpiredInDay(dayId: string, since: number): Promise<number> {
+      const row = await db
+        .selectFrom("messages")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("date_message_id", "=", dayId)
+        .where("created_at", "<", since)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    /**
+     * Stores the message unless its id is taken (by anyone): "taken" then, with nothing written and no error.
+     * "expired" when the id was that of a message the sweep deleted (see `ExpiredMessagesTable`): the row is
+     * written then, and the caller rolls back.
+     */
+    async insertMessage(message: MessagesTable): Promise<"stored" | "taken" | "expired"> {
+      const [row] = (await insertMessageQuery(db, message)).rows;
+      if (!row) return "taken";
+      return row.expired ? "expired" : "stored";
+    },
+
+    async findMessage(id: string): Promise<MessagesTable | undefined> {
+      return db.selectFrom("messages").selectAll().where("id", "=", id).executeTakeFirst();
+    },
+
+    /** A message that was deleted, by the retention sweep or by its owner (see `ExpiredMessagesTable`). */
+    async findExpiredMessage(id: string) {
+      return db.selectFrom("expired_messages").select(["id", "user_id"]).where("id", "=", id).executeTakeFirst();
+    },
+
+    /** Ids of every stored message of the user's day (expired ones not yet swept included). */
+    async dayMessageIds(userId: string, dayId: string): Promise<string[]> {
+      const rows = await db
+        .selectFrom("messages")
+        .select("id")
+        .where("user_id", "=", userId)
+        .where("date_message_id", "=", dayId)
+        .execute();
+      return rows.map((r) => r.id);
+    },
+
+    /**
+     * Deletes those of the user's messages that are still there (another process may have deleted them since they
+     * were listed), remembering their ids so that a late retry of their send is refused instead of storing them
+     * again; returns the ids it deleted and the days they belonged to. The one way messages are deleted: on
+     * expiry by the sweep, and by their owner.
+     */
+    async deleteMessages(userId: string, candidates: readonly string[], now: number): Promise<{ ids: string[]; dayIds: string[] }> {
+      if (candidates.length === 0) return { ids: [], dayIds: [] };
+      const present = await db
+        .selectFrom("messages")
+        .select(["id", "date_message_id"])
+        .where("id", "in", candidates)
+        .where("user_id", "=", userId)
+        .execute();
+      if (present.length === 0) return { ids: [], dayIds: [] };
+      const ids = present.map((m) => m.id);
+      await db
+        .insertInto("expired_messages")
+        .columns(["id", "user_id", "expired_at"])
+        .expression((eb) =>
+          eb
+            .selectFrom("messages")
+            .select(["id", "user_id", sql<number>`cast(${now} as bigint)`.as("expired_at")])
+            .where("id", "in", ids)
+            .where("user_id", "=", userId),
+        )
+        .onConflict((oc) => oc.column("id").doNothing())
+        .execute();
+      await db.deleteFrom("messages").where("id", "in", ids).where("user_id", "=", userId).execute();
+      return { ids, dayIds: [...new Set(present.map((m) => m.date_message_id))] };
+    },
+
+    async forgetExpiredMessages(before: number): Promise<void> {
+      await db.deleteFrom("expired_messages").where("expired_at", "<", before).execute();
+    },
+
+    /** Live messages of a day, oldest first; `since` is the retention cut-off (null: keep all). */
+    async listDayMessages(userId: string, dayId: string, since: number | null): Promise<MessagesTable[]> {
+      let q = db.selectFrom("messages").selectAll().where("user_id", "=", userId).where("date_message_id", "=", dayId);
+      if (since !== null) q = q.where("created_at", ">=", since);
+      return q.orderBy("created_at").orderBy("id").execute();
+    },
+
+    /** Live text messages of the user containing `text` (case-insensitive), newest first. */
+    async searchMessages(userId: string, text: string, since: number | null, limit: number): Promise<MessagesTable[]> {
+      let q = db
+        .selectFrom("messages")
+        .selectAll()
+        .where("user_id", "=", userId)
+        .where(sql<boolean>`lower(${sql.ref("content")}) like ${`%${escapeLike(text.toLowerCase())}%`} escape '\\'`);
+      if (since !== null) q = q.where("created_at", ">=", since);
+      return q.orderBy("created_at", "desc").limit(limit).execute();
+    },
+  };
 }
+
+/** The oldest creation time still live at `now` for a retention of `minutes` (null: unlimited). */
+export function cutoffOf(minutes: number | null, now: number): number | null {
+  return minutes === null ? null : now - minutes * 60_000;
+}
+
+export type MessagesRepository = ReturnType<typeof createMessagesRepository>;

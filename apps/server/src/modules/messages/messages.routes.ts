@@ -22,6 +22,8 @@ export function messagesRoutes(
     sendRateLimit: RateLimit;
     /** Told once about each new message and the device that sent it (push notifications). */
     onCreated?: (from: SessionAuth, message: Message) => void;
+    /** Told about messages the user deleted, before the answer: removes their files, closes their notifications. */
+    onDeleted?: (from: SessionAuth, deleted: { messageIds: string[]; dayIds: string[] }) => Promise<void>;
   },
 ) {
   const { messages } = deps;
@@ -41,7 +43,7 @@ export function messagesRoutes(
   app.post(API.messages, sendOptions, async (request, reply) => {
     const auth = requireAuth(request);
     const input = parse(sendMessageSchema, request.body);
-    const { message, day, created } = await messages.send(auth.userId, input);
+    const { message, day, created } = await messages.send(auth.userId, input, { id: auth.sessionId, name: auth.deviceName });
     if (created) deps.onCreated?.(auth, message);
     return reply.status(created ? 201 : 200).send({ message, day });
   });
@@ -50,6 +52,22 @@ export function messagesRoutes(
     const auth = requireAuth(request);
     const { id } = parse(messageIdParamsSchema, request.params);
     return messages.findMessage(auth.userId, id);
+  });
+
+  app.delete("/api/messages/:id", { schema: answers(responseSchemas.deleted) }, async (request) => {
+    const auth = requireAuth(request);
+    const { id } = parse(messageIdParamsSchema, request.params);
+    const ids = await messages.deleteMessage(auth.userId, id);
+    await deps.onDeleted?.(auth, { messageIds: ids, dayIds: [] });
+    return { deleted: ids.length };
+  });
+
+  app.delete("/api/days/:id/messages", { schema: answers(responseSchemas.deleted) }, async (request) => {
+    const auth = requireAuth(request);
+    const { id } = parse(dayIdParamsSchema, request.params);
+    const ids = await messages.clearDay(auth.userId, id);
+    if (ids.length > 0) await deps.onDeleted?.(auth, { messageIds: ids, dayIds: [id] });
+    return { deleted: ids.length };
   });
 
   app.get(API.search, { schema: answers(responseSchemas.search) }, async (request) => {

@@ -11,13 +11,15 @@ import {
 } from "@daysync/shared";
 import type { Clock } from "../../clock.ts";
 import type { Db } from "../../db/database.ts";
-import type { MessagesTable } from "../../db/schema.ts";
+import type { Transact } from "../../db/group-commit.ts";
+import type { DateMessagesTable, MessagesTable } from "../../db/schema.ts";
 import { inUserTransaction } from "../../db/user-transaction.ts";
-import { appendChange } from "../../events/changes.repository.ts";
+import type { ChangesRepository } from "../../events/changes.repository.ts";
 import type { EventBus, UserChange } from "../../events/event-bus.ts";
 import { badRequest, conflict, gone, notFound } from "../../http/errors.ts";
+import { deleteUserMessages } from "./message-deletion.ts";
 import { presentDay, presentMessage } from "./messages.presenter.ts";
-import * as repo from "./messages.repository.ts";
+import { cutoffOf, type MessagesRepository } from "./messages.repository.ts";
 
 /** The device's calendar day must be today somewhere on Earth (UTC-12 to UTC+14). */
 export function assertPlausibleDay(dayKey: string, now: number) {
@@ -27,31 +29,69 @@ export function assertPlausibleDay(dayKey: string, now: number) {
   }
 }
 
-export function createMessagesService(deps: { db: Db; clock: Clock; bus: EventBus }) {
-  const { db, clock, bus } = deps;
+export function createMessagesService(deps: {
+  db: Db;
+  clock: Clock;
+  bus: EventBus;
+  messages: MessagesRepository;
+  changes: ChangesRepository;
+  /** The send's transaction: shared by concurrent sends on SQLite (see `group-commit.ts`). */
+  sendTransaction?: Transact;
+}) {
+  const { db, clock, bus, messages: repo, changes } = deps;
+  const sendTransaction = deps.sendTransaction ?? ((work) => db.transaction().execute(work));
 
-  const cutoff = (userId: string) => repo.retentionCutoff(db, userId, clock.now());
+  const cutoff = (userId: string) => repo.retentionCutoff(userId, clock.now());
+
+  /** What sending an id again answers: the stored message, 409 when it is another user's, 410 once it expired. */
+  async function resent(userId: string, id: string, now: number): Promise<{ message: MessagesTable; day: DateMessagesTable }> {
+    const existing = await repo.findMessage(id);
+    const swept = existing ? undefined : await repo.findExpiredMessage(id);
+    const owner = existing?.user_id ?? swept?.user_id;
+    if (owner !== undefined && owner !== userId) throw conflict("conflict", "That message id is already in use.");
+    const since = await repo.retentionCutoff(userId, now);
+    if (swept || (existing && since !== null && Number(existing.created_at) < since)) {
+      throw gone(API_ERROR_CODES.expired, GONE_MESSAGE);
+    }
+    // Neither stored nor swept: taken by a send that rolled back since; the caller tries again.
+    if (!existing) throw new NotStored();
+    const [day] = await repo.liveDays(userId, since, [existing.date_message_id]);
+    if (!day) throw notFound("day");
+    return { message: existing, day };
+  }
+
+  /** Deletes the messages `pick` chooses, in one transaction with the day summaries and the change log. */
+  async function remove(userId: string, pick: (locked: MessagesRepository, since: number | null) => Promise<string[]>): Promise<string[]> {
+    const now = clock.now();
+    const { ids, changes: logged } = await inUserTransaction(db, userId, async (trx) => {
+      const locked = { messages: repo.in(trx), changes: changes.in(trx) };
+      const since = await locked.messages.retentionCutoff(userId, now);
+      return deleteUserMessages(locked, userId, await pick(locked.messages, since), now, since);
+    });
+    for (const change of logged) bus.publish("change", change);
+    return ids;
+  }
 
   return {
     async listDays(userId: string): Promise<DateMessages[]> {
-      return (await repo.liveDays(db, userId, await cutoff(userId))).map(presentDay);
+      return (await repo.liveDays(userId, await cutoff(userId))).map(presentDay);
     },
 
     async dayMessages(userId: string, dayId: string): Promise<{ day: DateMessages; messages: Message[] }> {
       const since = await cutoff(userId);
-      const [day] = await repo.liveDays(db, userId, since, [dayId]);
+      const [day] = await repo.liveDays(userId, since, [dayId]);
       if (!day) throw notFound("day");
-      const messages = await repo.listDayMessages(db, userId, dayId, since);
+      const messages = await repo.listDayMessages(userId, dayId, since);
       return { day: presentDay(day), messages: messages.map(presentMessage) };
     },
 
     /** One live message of the user with its day; an expired one is as gone as one that never existed. */
     async findMessage(userId: string, messageId: string): Promise<{ message: Message; day: DateMessages }> {
-      const message = await repo.findMessage(db, messageId);
+      const message = await repo.findMessage(messageId);
       if (!message || message.user_id !== userId) throw notFound("message");
       const since = await cutoff(userId);
       if (since !== null && Number(message.created_at) < since) throw notFound("message");
-      const [day] = await repo.liveDays(db, userId, since, [message.date_message_id]);
+      const [day] = await repo.liveDays(userId, since, [message.date_message_id]);
       if (!day) throw notFound("message");
       return { message: presentMessage(message), day: presentDay(day) };
     },
@@ -59,66 +99,102 @@ export function createMessagesService(deps: { db: Db; clock: Clock; bus: EventBu
     /**
      * Stores a message of the user's device day and counts it into the day summary, in one transaction.
      * The id comes from the client: sending it again returns the stored message instead of a copy, or 410
-     * `expired` once that message is past its retention (swept or not), so an expired message is never
-     * served again nor stored anew.
+     * `expired` once that message is past its retention (swept or not) or was deleted, so a message that is
+     * gone is never served again nor stored anew.
+     *
+     * The common case, a new id, takes five statements and reads nothing it wrote: the user's next seq with
+     * their retention, the day's summary upserted, the message inserted, the change logged (and the day's
+     * expired-but-unswept messages counted when the day is older than the retention). A known id rolls all of
+     * that back and is answered by `resent`.
      */
     async send(
       userId: string,
       input: SendMessageInput & { type?: MessageRowType; filename?: string; file_url?: string },
+      /** The sending device (session), named as the cached session lookup has it: no query of its own. */
+      device: { id: string; name: string },
     ): Promise<{ message: Message; day: DateMessages; created: boolean }> {
       const now = clock.now();
       const dayKey = dayKeyOf(input.date);
       assertPlausibleDay(dayKey, now);
-      const changes: UserChange[] = [];
+      const message: MessagesTable = {
+        id: input.id,
+        user_id: userId,
+        date_message_id: "",
+        type: input.type ?? "text",
+        content: input.content,
+        filename: input.filename ?? "",
+        file_url: input.file_url ?? "",
+        date: input.date,
+        time: input.time,
+        url: "",
+        created_at: now,
+        device_id: device.id,
+        device_name: device.name,
+      };
       const store = () =>
-        inUserTransaction(db, userId, async (trx) => {
-          const since = await repo.retentionCutoff(trx, userId, now);
-          const existing = await repo.findMessage(trx, input.id);
-          const swept = existing ? undefined : await repo.findExpiredMessage(trx, input.id);
-          const owner = existing?.user_id ?? swept?.user_id;
-          if (owner !== undefined && owner !== userId) throw conflict("conflict", "That message id is already in use.");
-          if (swept || (existing && since !== null && Number(existing.created_at) < since)) {
-            throw gone(API_ERROR_CODES.expired, "This message has expired.");
-          }
-          if (existing) {
-            const [day] = await repo.liveDays(trx, userId, since, [existing.date_message_id]);
-            if (!day) throw notFound("day");
-            return { message: existing, day, created: false };
-          }
-          const dayBefore = await repo.ensureDay(trx, userId, input.date, dayKey, randomUUID(), now);
-          const message: MessagesTable = {
-            id: input.id,
-            user_id: userId,
-            date_message_id: dayBefore.id,
-            type: input.type ?? "text",
-            content: input.content,
-            filename: input.filename ?? "",
-            file_url: input.file_url ?? "",
-            date: input.date,
-            time: input.time,
-            url: "",
-            created_at: now,
-          };
-          // The id may have been taken since the look-up, by another user's send: roll back and answer as for a stored id.
-          if (!(await repo.insertMessage(trx, message))) throw new IdTakenMeanwhile();
-          const day = await repo.addToDaySummary(trx, dayBefore.id, message, now, since);
+        sendTransaction(async (trx) => {
+          // The user's row first: see `inUserTransaction`.
+          const claimed = await changes.in(trx).nextSeqAndRetention(userId);
+          if (!claimed) throw notFound("user");
+          const since = cutoffOf(claimed.retentionMinutes, now);
+          const messages = repo.in(trx);
+          const stored = await messages.countIntoDay(userId, { id: randomUUID(), date: input.date, dayKey }, message, now);
+          message.date_message_id = stored.id;
+          if ((await messages.insertMessage(message)) !== "stored") throw new NotStored();
+          // Only a day older than the retention can hold expired messages the sweep has not deleted yet.
+          const day =
+            since !== null && Number(stored.created_at) < since
+              ? { ...stored, count_messages: Number(stored.count_messages) - (await messages.countExpiredInDay(stored.id, since)) }
+              : stored;
           // One change per message: its event carries the day summary, so no day.upserted goes with it.
-          const seq = await appendChange(trx, userId, "message.created", message.id, now);
-          changes.push({ userId, seq, event: { kind: "message.created", message: presentMessage(message), day: presentDay(day) } });
-          return { message, day, created: true };
+          await changes.in(trx).record(userId, claimed.seq, "message.created", message.id, now);
+          return { seq: claimed.seq, day };
         });
-      const result = await store().catch((error: unknown) => {
-        if (error instanceof IdTakenMeanwhile) return store();
-        throw error;
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const { seq, day } = await store();
+          const event = { kind: "message.created", message: presentMessage(message), day: presentDay(day) } as const;
+          const change: UserChange = { userId, seq, event };
+          bus.publish("change", change);
+          return { message: event.message, day: event.day, created: true };
+        } catch (error) {
+          if (!(error instanceof NotStored)) throw error;
+          try {
+            const { message: existing, day } = await resent(userId, input.id, now);
+            return { message: presentMessage(existing), day: presentDay(day), created: false };
+          } catch (again) {
+            if (!(again instanceof NotStored) || attempt > 0) throw again;
+          }
+        }
+      }
+    },
+
+    /**
+     * Deletes one live message of the user (404 for anyone else's, an unknown or an expired one, as for a read);
+     * returns the ids deleted, for the caller to remove what hangs off them (files, notifications).
+     */
+    async deleteMessage(userId: string, messageId: string): Promise<string[]> {
+      return remove(userId, async (locked, since) => {
+        const message = await locked.findMessage(messageId);
+        if (!message || message.user_id !== userId) throw notFound("message");
+        if (since !== null && Number(message.created_at) < since) throw notFound("message");
+        return [message.id];
       });
-      for (const change of changes) bus.publish("change", change);
-      return { message: presentMessage(result.message), day: presentDay(result.day), created: result.created };
+    },
+
+    /** Deletes every message of one of the user's days (the day itself stays, empty); returns the ids deleted. */
+    async clearDay(userId: string, dayId: string): Promise<string[]> {
+      return remove(userId, async (locked) => {
+        const [day] = await locked.liveDays(userId, null, [dayId]);
+        if (!day) throw notFound("day");
+        return locked.dayMessageIds(userId, dayId);
+      });
     },
 
     async search(userId: string, text: string): Promise<SearchResult[]> {
       const since = await cutoff(userId);
-      const messages = await repo.searchMessages(db, userId, text, since, 50);
-      const days = await repo.liveDays(db, userId, since, [...new Set(messages.map((m) => m.date_message_id))]);
+      const messages = await repo.searchMessages(userId, text, since, 50);
+      const days = await repo.liveDays(userId, since, [...new Set(messages.map((m) => m.date_message_id))]);
       const dayById = new Map(days.map((d) => [d.id, presentDay(d)]));
       return messages.flatMap((m) => {
         const day = dayById.get(m.date_message_id);
@@ -130,6 +206,10 @@ export function createMessagesService(deps: { db: Db; clock: Clock; bus: EventBu
 
 type MessageRowType = Message["type"];
 
-class IdTakenMeanwhile extends Error {}
+/** The id was taken (or swept) when the send tried to store it: the transaction rolls back. */
+class NotStored extends Error {}
+
+/** The answer to a retried send of a message that is gone: one answer for expired and deleted. */
+const GONE_MESSAGE = "This message has expired or was deleted.";
 
 export type MessagesService = ReturnType<typeof createMessagesService>;

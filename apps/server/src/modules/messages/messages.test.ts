@@ -60,6 +60,26 @@ describe("sending a text message", () => {
     expect(listed.body.messages).toHaveLength(before + 40);
   });
 
+  it("loses none of the sends made together when some of them are refused", async () => {
+    const bob = new Device(server.url);
+    await bob.register("Bob", `bob-${randomUUID()}@example.com`);
+    const bobs = textMessage("bob's own", server.clock.now());
+    expect((await bob.post<Sent>(API.messages, bobs)).status).toBe(201);
+    const before = (await ann.get<{ days: DateMessages[] }>(API.days)).body.days[0]?.count_messages ?? 0;
+    const resent = textMessage("sent before", server.clock.now());
+    expect((await ann.post<Sent>(API.messages, resent)).status).toBe(201);
+    const fresh = Array.from({ length: 6 }, (_, i) => textMessage(`together ${i}`, server.clock.now()));
+    // Interleaved: refused (another user's id), new, resent (answered, not stored again), new…
+    const inputs = fresh.flatMap((m, i) => [m, ...(i % 2 === 0 ? [{ ...bobs, content: "taken id" }] : [resent])]);
+    const results = await Promise.all(inputs.map((input) => ann.post<Sent>(API.messages, input)));
+    expect(results.map((r) => r.status)).toEqual(inputs.map((input) => (input.id === bobs.id ? 409 : input === resent ? 200 : 201)));
+    const day = (await ann.get<{ days: DateMessages[] }>(API.days)).body.days[0];
+    expect(day?.count_messages).toBe(before + 1 + fresh.length);
+    const listed = await ann.get<{ messages: Message[] }>(API.dayMessages(day?.id ?? ""));
+    expect(listed.body.messages.filter((m) => m.content.startsWith("together "))).toHaveLength(fresh.length);
+    expect(listed.body.messages.some((m) => m.id === bobs.id)).toBe(false);
+  });
+
   it.each([
     { case: "empty content", change: { content: "" }, field: "content", message: VALIDATION.message },
     { case: "blank content", change: { content: "   " }, field: "content", message: VALIDATION.message },

@@ -1,6 +1,8 @@
 /**
  * The waiting device's own channel: anonymous, it proves itself with the secret of its pairing request
  * (sent as the first message, so it never shows in a URL or log) and hears approved/denied/expired once.
+ * The same channel serves a signed-in device watching its Add a device offer (`watch`, proven by its session
+ * cookie), which hears once that a device opened it (`claimed`), or that it expired.
  */
 import { PAIR_LIVE_CLOSE, PAIRING_API, type PairServerMessage, pairClientMessageSchema } from "@daysync/shared";
 import type { FastifyInstance } from "fastify";
@@ -62,17 +64,19 @@ export function pairingLiveRoutes(
       socket.close(PAIR_LIVE_CLOSE.badRequest, "Say which request to wait for");
     }, HELLO_TIMEOUT_MS);
 
-    const options = { unknownReason: "Expected a wait message", log: request.log };
+    const options = { unknownReason: "Expected a wait or watch message", log: request.log };
     onClientMessage(socket, pairClientMessageSchema, options, (message) => {
       if (waiting) return socket.close(PAIR_LIVE_CLOSE.unknownMessage, "Already waiting");
       waiting = true;
       clearTimeout(helloTimer);
-      const { request_id: requestId, secret } = message;
+      const requestId = message.type === "wait" ? message.request_id : message.offer_id;
+      const outcomeNow = () =>
+        message.type === "wait" ? pairing.outcomeFor(requestId, message.secret) : pairing.offerOutcomeFor(requestId, request.auth);
       const look = () => {
         queue = queue
           .then(async () => {
             if (finished) return;
-            const outcome = await pairing.outcomeFor(requestId, secret);
+            const outcome = await outcomeNow();
             if (outcome) finish(outcome);
           })
           .catch((error) => {

@@ -14,30 +14,68 @@ export function createPairingRepository(db: Db) {
       return db.selectFrom("pairing_requests").selectAll().where("id", "=", id).executeTakeFirst();
     },
 
-    findByCodeHash(codeHash: string): Promise<PairingRow | undefined> {
-      return db.selectFrom("pairing_requests").selectAll().where("code_hash", "=", codeHash).executeTakeFirst();
+    /** `offer`: a code shown by Add a device (decision 013), else one shown by a device asking to be signed in. */
+    findByCodeHash(codeHash: string, offer: boolean): Promise<PairingRow | undefined> {
+      return db
+        .selectFrom("pairing_requests")
+        .selectAll()
+        .where("code_hash", "=", codeHash)
+        .where("offered_by", offer ? "is not" : "is", null)
+        .executeTakeFirst();
     },
 
     /** The newest request shown with this short code; older ones with the same code have expired or been answered. */
-    findByShortCode(shortCode: string): Promise<PairingRow | undefined> {
+    findByShortCode(shortCode: string, offer: boolean): Promise<PairingRow | undefined> {
       return db
         .selectFrom("pairing_requests")
         .selectAll()
         .where("short_code", "=", shortCode)
+        .where("offered_by", offer ? "is not" : "is", null)
         .orderBy("created_at", "desc")
         .limit(1)
         .executeTakeFirst();
     },
 
-    /** pending → approved/denied, only while unexpired; false when another answer (or the clock) won. */
-    async decide(id: string, status: "approved" | "denied", userId: string, now: number): Promise<boolean> {
+    /**
+     * offered → pending: the new device opens an offer and holds the secret from now on; the approval gets its own
+     * `expiresAt`. False when another device opened it first or it expired.
+     */
+    async claim(
+      id: string,
+      claim: { secretHash: string; userAgent: string; ip: string },
+      now: number,
+      expiresAt: number,
+    ): Promise<boolean> {
       const result = await db
+        .updateTable("pairing_requests")
+        .set({
+          status: "pending",
+          secret_hash: claim.secretHash,
+          user_agent: claim.userAgent,
+          ip: claim.ip,
+          created_at: now,
+          expires_at: expiresAt,
+        })
+        .where("id", "=", id)
+        .where("status", "=", "offered")
+        .where("expires_at", ">", now)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    /**
+     * pending → approved/denied, only while unexpired; false when another answer (or the clock) won.
+     * `offeredBy`: an offer's request may only be answered by the session that showed it.
+     */
+    async decide(id: string, status: "approved" | "denied", userId: string, now: number, offeredBy?: string): Promise<boolean> {
+      let update = db
         .updateTable("pairing_requests")
         .set({ status, user_id: userId, decided_at: now })
         .where("id", "=", id)
         .where("status", "=", "pending")
-        .where("expires_at", ">", now)
-        .executeTakeFirst();
+        .where("expires_at", ">", now);
+      update = offeredBy ? update.where("offered_by", "=", offeredBy) : update.where("offered_by", "is", null);
+      const result = await update.executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
 

@@ -1,4 +1,4 @@
-import { PAIRING_API, pairingCodeParamsSchema, pairingExchangeSchema, responseSchemas } from "@daysync/shared";
+import { PAIRING_API, pairingCodeParamsSchema, pairingExchangeSchema, pairingOfferParamsSchema, responseSchemas } from "@daysync/shared";
 import type { FastifyRequest } from "fastify";
 import { type ApiServer, answers } from "../../http/answers.ts";
 import { requireAuth, setSessionCookie } from "../../http/auth.ts";
@@ -45,5 +45,31 @@ export function pairingRoutes(app: ApiServer, deps: { pairing: PairingService; c
     const { user, session } = await pairing.exchange(input, deviceOf(request));
     setSessionCookie(reply, session.token, deps.cookieSecure);
     return { user };
+  });
+
+  // Add a device (decision 013): the signed-in device offers, the new device joins, the offering device answers.
+  app.post(PAIRING_API.offers, { config: limit(30), schema: answers(responseSchemas.pairingOffer) }, async (request, reply) => {
+    const auth = requireAuth(request);
+    return reply.status(201).send(await pairing.createOffer(auth));
+  });
+
+  app.post("/api/pair/offers/:offer_id/approve", { config: limit(60) }, async (request, reply) => {
+    const auth = requireAuth(request);
+    const { offer_id } = parse(pairingOfferParamsSchema, request.params);
+    await pairing.approveOffer(offer_id, auth);
+    return reply.status(204).send();
+  });
+
+  app.post("/api/pair/offers/:offer_id/deny", { config: limit(60) }, async (request, reply) => {
+    const auth = requireAuth(request);
+    const { offer_id } = parse(pairingOfferParamsSchema, request.params);
+    await pairing.denyOffer(offer_id, auth);
+    return reply.status(204).send();
+  });
+
+  // Anonymous: the new device has no session yet; the code is all it has, and it grants nothing by itself.
+  app.post("/api/pair/join/:code", { config: limit(30), schema: answers(responseSchemas.pairingJoined) }, async (request, reply) => {
+    const { code } = parse(pairingCodeParamsSchema, request.params);
+    return reply.status(201).send(await pairing.join(code, deviceOf(request)));
   });
 }

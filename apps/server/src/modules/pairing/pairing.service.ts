@@ -2,12 +2,18 @@
  * Sign-in with a connected device. The new device creates a request (QR code + short code + a secret it keeps);
  * a signed-in device approves or denies it; on approval a one-time login token is minted for the waiting
  * device, which exchanges it (with its secret) for its own session.
+ *
+ * Add a device (decision 013) runs the same rows the other way round: the signed-in device makes an offer
+ * (status "offered"), the new device opens it by code ("join": it becomes an ordinary pending request whose
+ * secret the new device holds), and only the session that made the offer may approve or deny it.
  */
 import { randomUUID } from "node:crypto";
 import {
   LOGIN_TOKEN_TTL_MS,
   normalizeShortCode,
   PAIRING_TTL_MS,
+  type PairingJoined,
+  type PairingOfferCreated,
   type PairingRequestCreated,
   type PairingRequestDetails,
   type PairServerMessage,
@@ -31,6 +37,15 @@ const KEEP_AFTER_EXPIRY_MS = 60 * 60 * 1000;
 export const loginFailed = () => new AppError(401, "login_failed", "Login failed. Try again.");
 const pairingExpired = () => conflict("pairing_expired", "This code has expired. Show a new code on the other device.");
 const pairingAnswered = () => conflict("pairing_answered", "This sign-in request was already answered.");
+const offerUsed = () => conflict("pairing_answered", "This code was already used. Show a new code on the other device.");
+const offerUnclaimed = () => conflict("pairing_unclaimed", "No device has opened this code yet.");
+
+const detailsOf = (row: PairingRow, now: number): PairingRequestDetails => ({
+  ...describeUserAgent(row.user_agent),
+  ip: row.ip,
+  created_at: Number(row.created_at),
+  expires_in: Number(row.expires_at) - now,
+});
 
 export function createPairingService(deps: {
   pairingRequests: PairingRepository;
@@ -42,12 +57,24 @@ export function createPairingService(deps: {
 }) {
   const { pairingRequests: repo, users, clock, bus, sessions, devices } = deps;
 
-  /** The request a QR code or a typed short code points at. */
-  async function resolve(code: string): Promise<PairingRow> {
+  /** The request (or, with `offer`, the offer) a QR code or a typed short code points at. */
+  async function resolve(code: string, offer = false): Promise<PairingRow> {
     const short = normalizeShortCode(code);
-    const row = short ? await repo.findByShortCode(short) : await repo.findByCodeHash(sha256(code));
+    const row = short ? await repo.findByShortCode(short, offer) : await repo.findByCodeHash(sha256(code), offer);
     if (!row) throw notFound("pairing code");
     return row;
+  }
+
+  /** Whether the row is an offer made by this very session (of this account). */
+  const isOwnOffer = (row: PairingRow, auth: SessionAuth): boolean => row.offered_by === auth.sessionId && row.user_id === auth.userId;
+
+  async function decideOffer(offerId: string, auth: SessionAuth, status: "approved" | "denied"): Promise<void> {
+    const now = clock.now();
+    const row = await repo.findById(offerId);
+    // Anyone but the session that made the offer is told there is no such offer.
+    if (!row || !isOwnOffer(row, auth)) throw notFound("offer");
+    if (row.status === "offered") throw Number(row.expires_at) <= now ? pairingExpired() : offerUnclaimed();
+    await answer(row, auth, status, now, auth.sessionId);
   }
 
   function assertPending(row: PairingRow, now: number): void {
@@ -57,14 +84,37 @@ export function createPairingService(deps: {
 
   async function decide(code: string, auth: SessionAuth, status: "approved" | "denied"): Promise<void> {
     const now = clock.now();
-    const row = await resolve(code);
+    await answer(await resolve(code), auth, status, now);
+  }
+
+  /** Answers a pending request (an opened offer when `offeredBy` is given), and tells the waiting device. */
+  async function answer(row: PairingRow, auth: SessionAuth, status: "approved" | "denied", now: number, offeredBy?: string) {
     assertPending(row, now);
-    if (!(await repo.decide(row.id, status, auth.userId, now))) {
+    if (!(await repo.decide(row.id, status, auth.userId, now, offeredBy))) {
       // Another answer won the race (or the code expired meanwhile): say which.
       assertPending((await repo.findById(row.id)) ?? row, now);
       throw pairingAnswered();
     }
     bus.publish("pairing.decided", { requestId: row.id });
+  }
+
+  /** A fresh pairing row with its code; the caller says whose it is and in which state it starts. */
+  function newRow(
+    code: string,
+    now: number,
+    start: Pick<PairingRow, "secret_hash" | "user_agent" | "ip" | "status" | "user_id" | "offered_by">,
+  ): PairingRow {
+    return {
+      id: randomUUID(),
+      code_hash: sha256(code),
+      short_code: newShortCode(),
+      created_at: now,
+      expires_at: now + PAIRING_TTL_MS,
+      decided_at: null,
+      token_hash: null,
+      token_expires_at: null,
+      ...start,
+    };
   }
 
   return {
@@ -73,36 +123,79 @@ export function createPairingService(deps: {
       await repo.deleteExpiredBefore(now - KEEP_AFTER_EXPIRY_MS);
       const code = newCode();
       const secret = newSecret();
-      const row: PairingRow = {
-        id: randomUUID(),
-        code_hash: sha256(code),
-        short_code: newShortCode(),
+      const row = newRow(code, now, {
         secret_hash: sha256(secret),
         user_agent: device.userAgent.slice(0, 512),
         ip: device.ip,
         status: "pending",
-        created_at: now,
-        expires_at: now + PAIRING_TTL_MS,
         user_id: null,
-        decided_at: null,
-        token_hash: null,
-        token_expires_at: null,
-      };
+        offered_by: null,
+      });
       await repo.insert(row);
       return { request_id: row.id, code, short_code: row.short_code, secret, expires_in: PAIRING_TTL_MS };
     },
+
+    /** Add a device: a code for the new device to open. It grants nothing until this session approves. */
+    async createOffer(auth: SessionAuth): Promise<PairingOfferCreated> {
+      const now = clock.now();
+      await repo.deleteExpiredBefore(now - KEEP_AFTER_EXPIRY_MS);
+      const code = newCode();
+      const row = newRow(code, now, {
+        // Nobody holds a secret until a device opens the offer; this one is thrown away unseen.
+        secret_hash: sha256(newSecret()),
+        user_agent: "",
+        ip: "",
+        status: "offered",
+        user_id: auth.userId,
+        offered_by: auth.sessionId,
+      });
+      await repo.insert(row);
+      return { offer_id: row.id, code, short_code: row.short_code, expires_in: PAIRING_TTL_MS };
+    },
+
+    /**
+     * The new device opens an offer: once only, while it is fresh. From then on it waits on the pairing
+     * channel with its secret, exactly like a device that asked by itself; the approval has PAIRING_TTL_MS.
+     */
+    async join(code: string, device: DeviceInfo): Promise<PairingJoined> {
+      const now = clock.now();
+      const row = await resolve(code, true);
+      const offeredBy = row.offered_by;
+      if (!offeredBy || !row.user_id) throw notFound("pairing code");
+      if (row.status !== "offered") throw offerUsed();
+      if (Number(row.expires_at) <= now) throw pairingExpired();
+      const approver = await devices.find(row.user_id, offeredBy);
+      if (!approver) throw notFound("pairing code");
+      const secret = newSecret();
+      const claim = { secretHash: sha256(secret), userAgent: device.userAgent.slice(0, 512), ip: device.ip };
+      if (!(await repo.claim(row.id, claim, now, now + PAIRING_TTL_MS))) {
+        const latest = (await repo.findById(row.id)) ?? row;
+        if (latest.status !== "offered") throw offerUsed();
+        throw pairingExpired();
+      }
+      bus.publish("pairing.decided", { requestId: row.id });
+      return { request_id: row.id, secret, expires_in: PAIRING_TTL_MS, device_name: approver.name };
+    },
+
+    /** What the device watching its offer should hear now, or null while no device has opened it. */
+    async offerOutcomeFor(offerId: string, auth: SessionAuth | null): Promise<PairServerMessage | null> {
+      const now = clock.now();
+      const row = await repo.findById(offerId);
+      if (!auth || !row || !isOwnOffer(row, auth)) return { type: "failed" };
+      if (row.status !== "offered" && row.status !== "pending") return { type: "failed" };
+      if (Number(row.expires_at) <= now) return { type: "expired" };
+      return row.status === "pending" ? { type: "claimed", request: detailsOf(row, now) } : null;
+    },
+
+    approveOffer: (offerId: string, auth: SessionAuth) => decideOffer(offerId, auth, "approved"),
+    denyOffer: (offerId: string, auth: SessionAuth) => decideOffer(offerId, auth, "denied"),
 
     /** What the approver sees before deciding. */
     async details(code: string): Promise<PairingRequestDetails> {
       const now = clock.now();
       const row = await resolve(code);
       assertPending(row, now);
-      return {
-        ...describeUserAgent(row.user_agent),
-        ip: row.ip,
-        created_at: Number(row.created_at),
-        expires_in: Number(row.expires_at) - now,
-      };
+      return detailsOf(row, now);
     },
 
     approve: (code: string, auth: SessionAuth) => decide(code, auth, "approved"),
@@ -117,6 +210,8 @@ export function createPairingService(deps: {
       const row = await repo.findById(requestId);
       if (!row || !matchesHash(secret, row.secret_hash)) return { type: "failed" };
       switch (row.status) {
+        case "offered":
+          return { type: "failed" };
         case "pending":
           return Number(row.expires_at) <= now ? { type: "expired" } : null;
         case "denied":

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { DAY_MS } from "@daysync/shared";
+import { sql } from "kysely";
 import type { Db } from "../../db/database.ts";
 import type { SubscriptionsTable } from "../../db/schema.ts";
 
@@ -11,6 +12,14 @@ import type { SubscriptionsTable } from "../../db/schema.ts";
 export function usersWithCurrentPlan(db: Db) {
   return db.selectFrom("users").innerJoin("subscriptions", "subscriptions.id", "users.actual_subscription_id");
 }
+
+/**
+ * The same relation as a column of a statement on `users`: the minutes the user's messages live on their current
+ * plan (null: unlimited). The send reads it in the statement that takes the user's next seq.
+ */
+export const retentionMinutesOfUserRow = sql<
+  number | null
+>`(select subscriptions.max_message_duration from subscriptions where subscriptions.id = users.actual_subscription_id)`;
 
 /** Over the database, or over a transaction (`createPlansRepository(trx)`) for work that must commit together. */
 export function createPlansRepository(db: Db) {

@@ -3,7 +3,7 @@ import { FREE_PLAN, FREE_TYPE_ID, PREMIUM_PLAN, PREMIUM_TYPE_ID, type RetentionC
 import type { Clock } from "../../clock.ts";
 import type { Db } from "../../db/database.ts";
 import { inUserTransaction } from "../../db/user-transaction.ts";
-import { appendChange } from "../../events/changes.repository.ts";
+import type { ChangesRepository } from "../../events/changes.repository.ts";
 import type { EventBus } from "../../events/event-bus.ts";
 import { forbidden, notFound } from "../../http/errors.ts";
 import { loadUser } from "../accounts/user.presenter.ts";
@@ -12,14 +12,21 @@ import { createPlansRepository, type PlansRepository } from "./plans.repository.
 
 export type PlanName = "free" | "premium";
 
-export function createPlansService(deps: { db: Db; clock: Clock; bus: EventBus; plans: PlansRepository; users: UsersRepository }) {
-  const { db, clock, bus, plans, users } = deps;
+export function createPlansService(deps: {
+  db: Db;
+  clock: Clock;
+  bus: EventBus;
+  plans: PlansRepository;
+  users: UsersRepository;
+  changes: ChangesRepository;
+}) {
+  const { db, clock, bus, plans, users, changes } = deps;
 
   async function changeSubscription(userId: string, typeId: number, retention?: number | null): Promise<User> {
     const now = clock.now();
     const seq = await inUserTransaction(db, userId, async (trx) => {
       await createPlansRepository(trx).startSubscription(userId, typeId, now, retention);
-      return appendChange(trx, userId, "user.updated", userId, now);
+      return changes.in(trx).append(userId, "user.updated", userId, now);
     });
     const user = await loadUser(users, userId);
     if (!user) throw notFound("user");
@@ -43,7 +50,7 @@ export function createPlansService(deps: { db: Db; clock: Clock; bus: EventBus; 
       if (sub.subscription_type_id !== PREMIUM_TYPE_ID) throw forbidden(`Choosing the retention needs the ${PREMIUM_PLAN.title}.`);
       const seq = await inUserTransaction(db, userId, async (trx) => {
         await createPlansRepository(trx).setRetention(sub.id, retention);
-        return appendChange(trx, userId, "user.updated", userId, now);
+        return changes.in(trx).append(userId, "user.updated", userId, now);
       });
       const user = await loadUser(users, userId);
       if (!user) throw notFound("user");
@@ -63,7 +70,7 @@ export function createPlansService(deps: { db: Db; clock: Clock; bus: EventBus; 
           const plan = await locked.currentPlanOf(id);
           if (!plan || Number(plan.date_expiration_subscription) > now) return undefined;
           await locked.startSubscription(id, FREE_PLAN.id, now);
-          return appendChange(trx, id, "user.updated", id, now);
+          return changes.in(trx).append(id, "user.updated", id, now);
         });
         if (seq === undefined) continue;
         renewed++;

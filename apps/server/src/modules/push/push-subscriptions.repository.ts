@@ -32,14 +32,9 @@ export function createPushSubscriptionsRepository(db: Db) {
       await db.deleteFrom("push_subscriptions").where("id", "=", id).execute();
     },
 
-    /** The user's subscriptions on every device but one. */
-    listForUserExcept(userId: string, exceptSessionId: string): Promise<PushSubscriptionRow[]> {
-      return db
-        .selectFrom("push_subscriptions")
-        .selectAll()
-        .where("user_id", "=", userId)
-        .where("session_id", "!=", exceptSessionId)
-        .execute();
+    /** The user's subscriptions, one per device that has one. */
+    listForUser(userId: string): Promise<PushSubscriptionRow[]> {
+      return db.selectFrom("push_subscriptions").selectAll().where("user_id", "=", userId).execute();
     },
   };
 }

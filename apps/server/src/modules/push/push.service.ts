@@ -1,14 +1,18 @@
 /** Web Push: keeps each device's subscription and tells the user's other devices about a new message. */
-import { dayPath, type Message, type PushPayload, type PushSubscriptionInput } from "@daysync/shared";
+import { type DeletedMessagesPush, dayPath, type Message, type NewMessagePush, type PushSubscriptionInput } from "@daysync/shared";
 import type { FastifyBaseLogger } from "fastify";
 import type { Clock } from "../../clock.ts";
+import type { EventBus } from "../../events/event-bus.ts";
 import { badRequest, conflict } from "../../http/errors.ts";
 import type { SessionAuth } from "../accounts/sessions.repository.ts";
-import type { PushSubscriptionsRepository } from "./push-subscriptions.repository.ts";
+import type { PushSubscriptionRow, PushSubscriptionsRepository } from "./push-subscriptions.repository.ts";
 import type { PushSender } from "./web-push.adapter.ts";
 
 /** How long a push service may hold a notification for a device that is away; never past the message's expiry. */
 const PUSH_TTL_SECONDS = 60 * 60;
+/** How long a user's subscriptions are kept in memory, and for how many users at most. */
+const KEEP_MS = 60_000;
+const MAX_KEPT_USERS = 10_000;
 const BODY_LENGTH = 140;
 
 /**
@@ -23,7 +27,7 @@ export function isPushServiceUrl(endpoint: string): boolean {
   return PUSH_SERVICE_HOSTS.some((host) => url.hostname === host || url.hostname.endsWith(`.${host}`));
 }
 
-export function payloadOf(message: Message): PushPayload {
+export function payloadOf(message: Message): NewMessagePush {
   const text = message.type === "text" ? message.content : `📎 ${message.filename}`;
   return {
     kind: "message.created",
@@ -45,8 +49,51 @@ export function createPushService(deps: {
   retentionOf: (userId: string) => Promise<number | null>;
   /** Tests play the push service on http://127.0.0.1. */
   allowAnyEndpoint?: boolean;
+  bus: EventBus;
 }) {
-  const { subscriptions, sender, clock, log } = deps;
+  const { subscriptions, sender, clock, log, bus } = deps;
+
+  /**
+   * Each user's subscriptions, kept for a minute: every send looks them up, and they change only when a device
+   * subscribes, unsubscribes or signs out, which every process hears of on the bus (the minute bounds the rest:
+   * an expired session deleted by no one in particular).
+   */
+  const byUser = new Map<string, { rows: Promise<PushSubscriptionRow[]>; until: number }>();
+  const forget = (userId: string) => byUser.delete(userId);
+  bus.subscribe("push.changed", (notice) => forget(notice.userId));
+  bus.subscribe("session.revoked", (notice) => forget(notice.userId));
+  const changed = (userId: string) => {
+    forget(userId);
+    bus.publish("push.changed", { userId });
+  };
+
+  function subscriptionsOf(userId: string): Promise<PushSubscriptionRow[]> {
+    const now = clock.now();
+    const kept = byUser.get(userId);
+    if (kept && kept.until > now) return kept.rows;
+    if (byUser.size >= MAX_KEPT_USERS) byUser.clear();
+    const rows = subscriptions.listForUser(userId);
+    byUser.set(userId, { rows, until: now + KEEP_MS });
+    rows.catch(() => forget(userId));
+    return rows;
+  }
+
+  /** Sends to each of the user's `targets`; an endpoint the push service says is gone is forgotten. */
+  async function sendToAll(userId: string, targets: PushSubscriptionRow[], payload: string, ttl: number): Promise<void> {
+    await Promise.all(
+      targets.map(async (t) => {
+        try {
+          const result = await sender.send({ endpoint: t.endpoint, keys: { p256dh: t.p256dh, auth: t.auth } }, payload, ttl);
+          if (result === "gone") {
+            await subscriptions.removeById(t.id);
+            changed(userId);
+          } else if (result === "failed") log.warn({ subscription: t.id }, "push service refused a notification");
+        } catch (error) {
+          log.warn({ err: error, subscription: t.id }, "push notification failed");
+        }
+      }),
+    );
+  }
 
   return {
     publicKey: () => deps.publicKey,
@@ -59,35 +106,39 @@ export function createPushService(deps: {
         { userId: auth.userId, sessionId: auth.sessionId, endpoint: input.endpoint, p256dh: input.keys.p256dh, auth: input.keys.auth },
         clock.now(),
       );
+      changed(auth.userId);
       if (!stored) throw conflict("conflict", "This push subscription belongs to another account.");
     },
 
-    unsubscribe: (auth: SessionAuth, endpoint: string) => subscriptions.removeForUser(auth.userId, endpoint),
+    async unsubscribe(auth: SessionAuth, endpoint: string): Promise<void> {
+      await subscriptions.removeForUser(auth.userId, endpoint);
+      changed(auth.userId);
+    },
 
     /**
      * Notifies every other device of the sender (never the sending one). A device that has Daysync open and
      * visible gets the push too; its service worker sees the visible window and shows nothing.
      */
     async notifyNewMessage(from: SessionAuth, message: Message): Promise<void> {
-      const targets = await subscriptions.listForUserExcept(from.userId, from.sessionId);
+      const targets = (await subscriptionsOf(from.userId)).filter((t) => t.session_id !== from.sessionId);
       if (targets.length === 0) return;
       // A push delivered after the message expired would show its text: the push service drops it first.
       const minutes = await deps.retentionOf(from.userId);
       const secondsLeft = minutes === null ? Number.POSITIVE_INFINITY : (message.timestamps + minutes * 60_000 - clock.now()) / 1000;
       const ttl = Math.floor(Math.min(PUSH_TTL_SECONDS, secondsLeft));
       if (ttl <= 0) return;
-      const payload = JSON.stringify(payloadOf(message));
-      await Promise.all(
-        targets.map(async (t) => {
-          try {
-            const result = await sender.send({ endpoint: t.endpoint, keys: { p256dh: t.p256dh, auth: t.auth } }, payload, ttl);
-            if (result === "gone") await subscriptions.removeById(t.id);
-            else if (result === "failed") log.warn({ subscription: t.id }, "push service refused a notification");
-          } catch (error) {
-            log.warn({ err: error, subscription: t.id }, "push notification failed");
-          }
-        }),
-      );
+      await sendToAll(from.userId, targets, JSON.stringify(payloadOf(message)), ttl);
+    },
+
+    /**
+     * Tells the user's other devices that messages went, so that a notification still showing one of them
+     * closes. The deleting device closes its own.
+     */
+    async notifyDeleted(from: SessionAuth, deleted: Omit<DeletedMessagesPush, "kind">): Promise<void> {
+      const targets = (await subscriptionsOf(from.userId)).filter((t) => t.session_id !== from.sessionId);
+      if (targets.length === 0) return;
+      const payload: DeletedMessagesPush = { kind: "messages.deleted", ...deleted };
+      await sendToAll(from.userId, targets, JSON.stringify(payload), PUSH_TTL_SECONDS);
     },
   };
 }

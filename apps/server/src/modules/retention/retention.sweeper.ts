@@ -7,10 +7,10 @@ import type { Locks } from "../../adapters/locks.ts";
 import type { Clock } from "../../clock.ts";
 import type { Db } from "../../db/database.ts";
 import { inUserTransaction } from "../../db/user-transaction.ts";
-import { appendChange, pruneChanges } from "../../events/changes.repository.ts";
-import type { EventBus, UserChange } from "../../events/event-bus.ts";
-import { presentDay } from "../messages/messages.presenter.ts";
-import { deleteExpiredMessages, forgetExpiredMessages, liveDays, storeDaySummaries } from "../messages/messages.repository.ts";
+import type { ChangesRepository } from "../../events/changes.repository.ts";
+import type { EventBus } from "../../events/event-bus.ts";
+import { deleteUserMessages } from "../messages/message-deletion.ts";
+import type { MessagesRepository } from "../messages/messages.repository.ts";
 import type { PlansRepository } from "../plans/plans.repository.ts";
 import type { PlansService } from "../plans/plans.service.ts";
 
@@ -30,6 +30,8 @@ export function createRetentionSweeper(deps: {
   bus: EventBus;
   plans: PlansService;
   plansRepository: PlansRepository;
+  messages: MessagesRepository;
+  changes: ChangesRepository;
   /** Deletes what belonged to deleted messages (their files). */
   onMessagesDeleted?: (ids: string[]) => Promise<void>;
   /** Deletes uploads that were started and never finished; returns how many. */
@@ -39,7 +41,7 @@ export function createRetentionSweeper(deps: {
   /** How long a sweeper's turn lasts unless it renews it (the sweep interval). */
   leaseMs: number;
 }) {
-  const { db, clock, bus } = deps;
+  const { db, clock, bus, messages, changes: changeLog } = deps;
 
   /**
    * Deletes one user's expired messages and, in the same transaction, recomputes the summary of each day
@@ -47,20 +49,9 @@ export function createRetentionSweeper(deps: {
    */
   async function deleteForUser(userId: string, candidates: string[], cutoff: number): Promise<number> {
     const now = clock.now();
-    const { ids, changes } = await inUserTransaction(db, userId, async (trx) => {
-      const { ids, dayIds } = await deleteExpiredMessages(trx, userId, candidates, now);
-      const out: UserChange[] = [];
-      if (ids.length === 0) return { ids, changes: out };
-      const days = await liveDays(trx, userId, cutoff, dayIds);
-      await storeDaySummaries(trx, days, now);
-      const seq = await appendChange(trx, userId, "messages.deleted", JSON.stringify(ids), now);
-      out.push({ userId, seq, event: { kind: "messages.deleted", ids } });
-      for (const day of days) {
-        const daySeq = await appendChange(trx, userId, "day.upserted", day.id, now);
-        out.push({ userId, seq: daySeq, event: { kind: "day.upserted", day: presentDay(day) } });
-      }
-      return { ids, changes: out };
-    });
+    const { ids, changes } = await inUserTransaction(db, userId, (trx) =>
+      deleteUserMessages({ messages: messages.in(trx), changes: changeLog.in(trx) }, userId, candidates, now, cutoff),
+    );
     for (const change of changes) bus.publish("change", change);
     if (ids.length > 0) await deps.onMessagesDeleted?.(ids);
     return ids.length;
@@ -91,8 +82,8 @@ export function createRetentionSweeper(deps: {
       try {
         const renewedSubscriptions = await deps.plans.renewExpired();
         const deletedMessages = await sweepMessages();
-        await pruneChanges(db, clock.now() - CHANGE_LOG_KEEP_MS);
-        await forgetExpiredMessages(db, clock.now() - CHANGE_LOG_KEEP_MS);
+        await changeLog.pruneChanges(clock.now() - CHANGE_LOG_KEEP_MS);
+        await messages.forgetExpiredMessages(clock.now() - CHANGE_LOG_KEEP_MS);
         const removedUploads = (await deps.removeAbandonedUploads?.()) ?? 0;
         return { deletedMessages, renewedSubscriptions, removedUploads };
       } finally {
@@ -102,22 +93,41 @@ export function createRetentionSweeper(deps: {
     return running;
   }
 
+  /** The turn in progress (a pass and its lock's release), awaited by `settled` before the stores close. */
+  let leading: Promise<unknown> | undefined;
+
+  /**
+   * One pass, unless another process is sweeping: then undefined. Two passes at once would renew one
+   * subscription twice and tell devices about the same deleted messages twice.
+   */
+  async function leadOnePass(): Promise<SweepResult | undefined> {
+    const lease = await deps.locks.tryAcquire("retention-sweeper", deps.leaseMs);
+    if (!lease) return undefined;
+    const renew = setInterval(() => void lease.extend().catch(() => {}), deps.leaseMs / 3);
+    try {
+      return await sweep();
+    } finally {
+      clearInterval(renew);
+      await lease.release();
+    }
+  }
+
   return {
     sweep,
-    /**
-     * One pass, unless another process is sweeping: then undefined. Two passes at once would renew one
-     * subscription twice and tell devices about the same deleted messages twice.
-     */
-    async sweepAsLeader(): Promise<SweepResult | undefined> {
-      const lease = await deps.locks.tryAcquire("retention-sweeper", deps.leaseMs);
-      if (!lease) return undefined;
-      const renew = setInterval(() => void lease.extend().catch(() => {}), deps.leaseMs / 3);
-      try {
-        return await sweep();
-      } finally {
-        clearInterval(renew);
-        await lease.release();
-      }
+    sweepAsLeader(): Promise<SweepResult | undefined> {
+      const turn = leadOnePass();
+      // Settles either way (the caller hears of a failure through `turn`).
+      const tracked = turn
+        .catch(() => {})
+        .finally(() => {
+          if (leading === tracked) leading = undefined;
+        });
+      leading = tracked;
+      return turn;
+    },
+    /** Resolves once no pass is running here (a server stopping waits for it before closing the database). */
+    async settled(): Promise<void> {
+      await Promise.allSettled([leading, running]);
     },
   };
 }

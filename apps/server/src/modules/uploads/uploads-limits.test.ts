@@ -111,4 +111,27 @@ describe("storage per account", () => {
     server.clock.advance(16 * 60_000);
     expect((await create(fresh, 200 * KiB, metadata("new.bin", server.clock.now()).header)).res.status).toBe(201);
   });
+
+  it("tells the account what its files take and what its plan allows, and no one else", async () => {
+    const own = new Device(server.url);
+    await own.register("Sam", "sam@example.com");
+    const storage = () => own.get(API.storage);
+    expect(await storage()).toMatchObject({ status: 200, body: { used: 0, limit: MiB } });
+
+    await uploadFile(own, randomBytes(200 * KiB), metadata("kept.bin", server.clock.now()).header);
+    const unfinished = await create(own, 300 * KiB, metadata("half.bin", server.clock.now()).header);
+    expect(unfinished.res.status).toBe(201);
+    expect((await storage()).body).toEqual({ used: 500 * KiB, limit: MiB });
+
+    // Another account's files are not counted, and a visitor gets nothing.
+    const other = new Device(server.url);
+    await other.register("Ova", "ova@example.com");
+    expect((await other.get(API.storage)).body).toEqual({ used: 0, limit: MiB });
+    const visitor = await new Device(server.url).get(API.storage);
+    expect(visitor.status).toBe(401);
+    expect(visitor.body).toMatchObject({ error: { code: "unauthenticated" } });
+
+    expect((await own.raw("DELETE", unfinished.location, { headers: TUS })).status).toBe(204);
+    expect((await storage()).body).toEqual({ used: 200 * KiB, limit: MiB });
+  });
 });

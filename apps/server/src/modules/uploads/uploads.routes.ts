@@ -24,6 +24,11 @@ export function uploadsRoutes(app: ApiServer, deps: { uploadsService: UploadsSer
     return { max_file_size, label: uploadsService.formatSize(max_file_size) };
   });
 
+  app.get(API.storage, { schema: answers(responseSchemas.storage) }, async (request) => {
+    const auth = requireAuth(request);
+    return uploadsService.storageOf(auth.userId);
+  });
+
   const tusHandler = async (request: FastifyRequest, reply: FastifyReply) => {
     const auth = requireAuth(request);
     // tus writes the answer itself, past the app's onSend hook: give it the same protective headers here.

@@ -4,7 +4,7 @@
  * resume or finish it.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { API, dayKeyOf, type Message, PREMIUM_TYPE_ID, type UploadMetadata, uploadMetadataSchema } from "@daysync/shared";
+import { API, dayKeyOf, formatFileSize, type Message, PREMIUM_TYPE_ID, type UploadMetadata, uploadMetadataSchema } from "@daysync/shared";
 import { type Locker, Server } from "@tus/server";
 import type { Upload } from "@tus/utils";
 import type { Clock } from "../../clock.ts";
@@ -20,9 +20,7 @@ import type { UploadsRepository } from "./uploads.repository.ts";
 
 type TusRequest = Parameters<NonNullable<ConstructorParameters<typeof Server>[0]["onUploadCreate"]>>[0];
 
-const MiB = 1024 * 1024;
-const formatSize = (bytes: number) =>
-  bytes >= 1024 * MiB ? `${+(bytes / (1024 * MiB)).toFixed(2)} GiB` : `${+(bytes / MiB).toFixed(1)} MiB`;
+const formatSize = formatFileSize;
 
 /** What tus sends back when a hook throws: our JSON error body with its status. */
 const tusError = (error: AppError) => ({
@@ -140,15 +138,19 @@ export function createUploadsService(deps: {
         created_at: clock.now(),
       });
       try {
-        const { message, created } = await messages.send(userId, {
-          id: meta.message_id,
-          content: "",
-          date: meta.date,
-          time: meta.time,
-          type: messageTypeOf(mime),
-          filename: meta.filename,
-          file_url: API.file(upload.id),
-        });
+        const { message, created } = await messages.send(
+          userId,
+          {
+            id: meta.message_id,
+            content: "",
+            date: meta.date,
+            time: meta.time,
+            type: messageTypeOf(mime),
+            filename: meta.filename,
+            file_url: API.file(upload.id),
+          },
+          { id: auth.sessionId, name: auth.deviceName },
+        );
         if (created) deps.onCreated?.(auth, message);
       } catch (error) {
         // Only this upload goes: the message id may be another user's, and so may an upload carrying it.
@@ -186,6 +188,11 @@ export function createUploadsService(deps: {
     },
     limitFor,
     formatSize,
+    /** What the account's files take (unfinished uploads by their declared length) and what its plan allows. */
+    async storageOf(userId: string): Promise<{ used: number; limit: number }> {
+      const [used, limit] = await Promise.all([storageUsed(userId), storageLimitFor(userId)]);
+      return { used, limit };
+    },
     /** The user's finished upload whose message has not expired. */
     liveFile: (userId: string, id: string) => uploads.findLive(id, userId, clock.now()),
     /** Deletes the files of messages that are gone (retention). */

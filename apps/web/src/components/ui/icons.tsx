@@ -56,6 +56,12 @@ export const CopyIcon = (p: P) => (
     <path d="M5 15H4a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2h9a2 2 0 0 1 2 2v1" />
   </Icon>
 );
+export const TrashIcon = (p: P) => (
+  <Icon {...p}>
+    <path d="M4 7h16M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3" />
+  </Icon>
+);
+
 export const CheckIcon = (p: P) => (
   <Icon {...p}>
     <path d="M20 6 9 17l-5-5" />
@@ -70,6 +76,11 @@ export const ClockIcon = (p: P) => (
 export const HourglassIcon = (p: P) => (
   <Icon {...p}>
     <path d="M6 2h12M6 22h12M7 2v4a5 5 0 0 0 10 0V2M7 22v-4a5 5 0 0 1 10 0v4" />
+  </Icon>
+);
+export const PaperclipIcon = (p: P) => (
+  <Icon {...p}>
+    <path d="m21.4 11.1-9.2 9.2a6 6 0 0 1-8.5-8.5l9.2-9.2a4 4 0 0 1 5.7 5.7l-9.2 9.2a2 2 0 0 1-2.8-2.8l8.5-8.5" />
   </Icon>
 );
 export const SendIcon = (p: P) => (

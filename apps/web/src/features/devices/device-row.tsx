@@ -1,7 +1,13 @@
 import { type DeviceListItem, formatDisplayDate, formatStoredDate, formatStoredTime } from "@daysync/shared";
-import { useState } from "react";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
+import { toast } from "react-toastify";
 import { DevicesIcon } from "../../components/ui/icons.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
+import { ApiError } from "../../lib/api-client.ts";
+import { describeError } from "../../lib/api-errors.ts";
+import { DeviceRenameForm } from "./device-rename-form.tsx";
+import { DEVICES_QUERY_KEY, renameDevice } from "./devices-api.ts";
 
 /** dd/MM/yyyy h:mm a, like every date and time of the app. */
 const dateTime = (ms: number) => `${formatDisplayDate(formatStoredDate(new Date(ms)))} ${formatStoredTime(new Date(ms))}`;
@@ -21,25 +27,77 @@ interface DeviceRowProps {
   onSignOut: () => void;
 }
 
-/** One signed-in device, with a two-step sign-out. */
+/** One signed-in device: its name (renamable in place), when and where it was seen, and a two-step sign-out. */
 export function DeviceRow({ device, now, busy, onSignOut }: DeviceRowProps) {
+  const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
+  const [renaming, setRenaming] = useState(false);
+  const renameButton = useRef<HTMLButtonElement>(null);
+  const [wasRenaming, setWasRenaming] = useState(false);
+  // Back from the name field (saved or cancelled), the keyboard carries on from the Rename button.
+  useEffect(() => {
+    if (renaming) setWasRenaming(true);
+    else if (wasRenaming) {
+      setWasRenaming(false);
+      renameButton.current?.focus();
+    }
+  }, [renaming, wasRenaming]);
+  const rename = useMutation({
+    mutationFn: (name: string) => renameDevice(device.id, name),
+    onSuccess: ({ device: renamed }) => {
+      queryClient.setQueryData<DeviceListItem[]>(DEVICES_QUERY_KEY, (old) => old?.map((d) => (d.id === renamed.id ? renamed : d)));
+      setRenaming(false);
+    },
+    onError: (error) => {
+      if (!(error instanceof ApiError && error.field === "name")) toast.error(describeError(error));
+    },
+  });
+  const nameError = rename.error instanceof ApiError && rename.error.field === "name" ? rename.error.message : undefined;
+
   return (
     <li className="device-row" data-current={device.current || undefined}>
       <span className="device-icon" aria-hidden="true">
         <DevicesIcon size={22} />
       </span>
       <div className="device-text">
-        <p className="device-name">
-          {device.name}
-          {device.current ? <span className="device-badge">This device</span> : null}
-        </p>
+        {renaming ? (
+          <DeviceRenameForm
+            currentName={device.name}
+            busy={rename.isPending}
+            serverError={nameError}
+            onSave={(name) => rename.mutate(name)}
+            onCancel={() => {
+              rename.reset();
+              setRenaming(false);
+            }}
+          />
+        ) : (
+          <p className="device-name">
+            {device.name}
+            {device.current ? <span className="device-badge">This device</span> : null}
+          </p>
+        )}
         <p className="device-meta">
-          Signed in {dateTime(device.signed_in_at)} · last seen {device.current ? "now" : lastSeen(device.last_seen_at, now)} · IP{" "}
-          {device.ip}
+          Last seen {device.current ? "now" : lastSeen(device.last_seen_at, now)} · IP {device.ip} · signed in{" "}
+          {dateTime(device.signed_in_at)}
+          {device.name !== `${device.browser} on ${device.os}` ? ` · ${device.browser} on ${device.os}` : null}
         </p>
       </div>
       <div className="device-actions">
+        {renaming ? null : (
+          <button
+            ref={renameButton}
+            type="button"
+            className="btn btn-ghost btn-sm"
+            aria-label={`Rename ${device.name}${device.current ? " (this device)" : ""}`}
+            onClick={() => {
+              setConfirming(false);
+              setRenaming(true);
+            }}
+          >
+            Rename
+          </button>
+        )}
         {confirming ? (
           <>
             <button type="button" className="btn btn-danger btn-sm" disabled={busy} onClick={onSignOut}>

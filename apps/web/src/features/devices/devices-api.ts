@@ -13,3 +13,8 @@ export const devicesQueryOptions = queryOptions({
 });
 
 export const signOutDevice = (id: string) => apiFetch(DEVICES_API.one(id), { method: "DELETE" });
+
+export const renameDevice = (id: string, name: string) =>
+  apiFetch(DEVICES_API.one(id), { method: "PATCH", body: { name }, answer: responseSchemas.device });
+
+export const signOutOtherDevices = () => api.post(DEVICES_API.signOutOthers, {}, responseSchemas.signedOutOthers);

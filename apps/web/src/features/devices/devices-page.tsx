@@ -1,4 +1,6 @@
+import { ADD_DEVICE_ROUTE } from "@daysync/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
 import { Link } from "react-router";
 import { toast } from "react-toastify";
 import { QrIcon } from "../../components/ui/icons.tsx";
@@ -6,11 +8,11 @@ import { Spinner } from "../../components/ui/spinner.tsx";
 import { describeError } from "../../lib/api-errors.ts";
 import { useNow } from "../../lib/use-now.ts";
 import { DeviceRow } from "./device-row.tsx";
-import { DEVICES_QUERY_KEY, devicesQueryOptions, signOutDevice } from "./devices-api.ts";
+import { DEVICES_QUERY_KEY, devicesQueryOptions, signOutDevice, signOutOtherDevices } from "./devices-api.ts";
 import "../../components/ui/ui.css";
 import "./devices.css";
 
-/** /dashboard/devices: every signed-in device of the user; any of them can be signed out. */
+/** /dashboard/devices: every signed-in device of the user (this one first); any can be renamed or signed out, or all others at once. */
 export function DevicesPage() {
   const queryClient = useQueryClient();
   const devices = useQuery(devicesQueryOptions);
@@ -24,6 +26,17 @@ export function DevicesPage() {
     },
     onError: (error) => toast.error(describeError(error)),
   });
+  const [confirmingAll, setConfirmingAll] = useState(false);
+  const signOutOthers = useMutation({
+    mutationFn: signOutOtherDevices,
+    onSuccess: ({ signed_out }) => {
+      setConfirmingAll(false);
+      toast.success(signed_out === 1 ? "1 other device was signed out." : `${signed_out} other devices were signed out.`);
+      void queryClient.invalidateQueries({ queryKey: DEVICES_QUERY_KEY });
+    },
+    onError: (error) => toast.error(describeError(error)),
+  });
+  const otherCount = devices.data?.filter((d) => !d.current).length ?? 0;
 
   return (
     <div className="app-page devices-page">
@@ -53,11 +66,54 @@ export function DevicesPage() {
         </ul>
       ) : null}
 
+      {otherCount > 0 ? (
+        <section className="devices-others" aria-labelledby="devices-others-title">
+          <h2 id="devices-others-title" className="visually-hidden">
+            Other devices
+          </h2>
+          {confirmingAll ? (
+            <>
+              <p className="devices-confirm" role="alert">
+                Sign out {otherCount === 1 ? "the other device" : `all ${otherCount} other devices`}? Only this one stays signed in.
+              </p>
+              <div className="device-actions">
+                <button
+                  type="button"
+                  className="btn btn-danger btn-sm"
+                  disabled={signOutOthers.isPending}
+                  onClick={() => signOutOthers.mutate()}
+                >
+                  {signOutOthers.isPending ? <Spinner /> : null}
+                  Yes, sign them out
+                </button>
+                <button
+                  type="button"
+                  className="btn btn-ghost btn-sm"
+                  disabled={signOutOthers.isPending}
+                  onClick={() => setConfirmingAll(false)}
+                >
+                  Cancel
+                </button>
+              </div>
+            </>
+          ) : (
+            <button type="button" className="btn btn-secondary" onClick={() => setConfirmingAll(true)}>
+              Sign out all other devices
+            </button>
+          )}
+        </section>
+      ) : null}
+
       <section className="devices-add" aria-labelledby="devices-add-title">
         <h2 id="devices-add-title">Sign in another device</h2>
         <p className="muted">
-          On the new device choose “Sign in using connected device” on the sign-in page, then scan its QR code here or type its code.
+          Add a device shows a code here for the new device's camera. Or, if the new device shows a code (“Sign in using connected device”
+          on its sign-in page), scan or type it here.
         </p>
+        <Link to={ADD_DEVICE_ROUTE} className="btn btn-primary">
+          <QrIcon size={18} />
+          Add a device
+        </Link>
         <Link to="/pair" className="btn btn-primary">
           <QrIcon size={18} />
           Scan or type a code

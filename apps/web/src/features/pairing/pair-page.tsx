@@ -1,10 +1,8 @@
-import { TEXT } from "@daysync/shared";
-import { Link, useNavigate, useParams } from "react-router";
-import { BrandMark } from "../../components/ui/brand-mark.tsx";
+import { useNavigate, useParams } from "react-router";
+import { PairFrame } from "./pair-frame.tsx";
 import { PairingRequestReview } from "./pairing-request-review.tsx";
 import { QrScanner } from "./qr-scanner.tsx";
 import { ShortCodeForm } from "./short-code-form.tsx";
-import "./pairing.css";
 
 /**
  * /pair/:code on a signed-in device: what asks to be signed in, then Approve or Deny.
@@ -15,28 +13,20 @@ export function PairPage() {
   const navigate = useNavigate();
   const open = (next: string) => void navigate(`/pair/${encodeURIComponent(next)}`);
   return (
-    <div className="pair-page">
-      <header className="pair-header">
-        <Link to="/dashboard" className="pair-brand">
-          <BrandMark size={28} />
-          {TEXT.productName}
-        </Link>
-      </header>
-      <main className="pair-card">
-        {code ? (
-          <PairingRequestReview key={code} code={code} />
-        ) : (
-          <>
-            <h1>Sign in another device</h1>
-            <p className="muted">
-              On the new device, open Daysync's sign-in page and choose “Sign in using connected device”. Then scan the QR code it shows, or
-              type the code under it.
-            </p>
-            <QrScanner onCode={open} />
-            <ShortCodeForm onCode={open} />
-          </>
-        )}
-      </main>
-    </div>
+    <PairFrame home="/dashboard">
+      {code ? (
+        <PairingRequestReview key={code} code={code} />
+      ) : (
+        <>
+          <h1>Sign in another device</h1>
+          <p className="muted">
+            On the new device, open Daysync's sign-in page and choose “Sign in using connected device”. Then scan the QR code it shows, or
+            type the code under it.
+          </p>
+          <QrScanner onCode={open} />
+          <ShortCodeForm onCode={open} />
+        </>
+      )}
+    </PairFrame>
   );
 }

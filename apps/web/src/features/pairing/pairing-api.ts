@@ -11,3 +11,8 @@ export const approvePairing = (code: string) => api.post(PAIRING_API.approve(cod
 export const denyPairing = (code: string) => api.post(PAIRING_API.deny(code));
 
 export const exchangeLoginToken = (input: PairingExchangeInput) => api.post(PAIRING_API.exchange, input, responseSchemas.pairingExchange);
+
+export const createPairingOffer = () => api.post(PAIRING_API.offers, undefined, responseSchemas.pairingOffer);
+export const approveOffer = (offerId: string) => api.post(PAIRING_API.approveOffer(offerId));
+export const denyOffer = (offerId: string) => api.post(PAIRING_API.denyOffer(offerId));
+export const joinOffer = (code: string) => api.post(PAIRING_API.join(code), undefined, responseSchemas.pairingJoined);

@@ -1,10 +1,14 @@
-/** The waiting device's own live channel: tells the server which request it waits for, then hears the outcome once. */
-import { PAIRING_API, type PairServerMessage, pairServerMessageSchema } from "@daysync/shared";
+/**
+ * The pairing live channel (/api/pair/live): says once what it waits for, then hears the outcome once.
+ * The new device waits for its request's answer (`wait`, with its secret); a signed-in device that shows
+ * an Add a device code watches for a device to open it (`watch`, with its session cookie).
+ */
+import { PAIRING_API, type PairClientMessage, type PairServerMessage, pairServerMessageSchema } from "@daysync/shared";
 
 export type PairingOutcome = Exclude<PairServerMessage, { type: "waiting" }> | { type: "lost" };
 
 /** Opens the channel; `onOutcome` is called once. Returns a function that closes it. */
-export function waitForApproval(request: { request_id: string; secret: string }, onOutcome: (outcome: PairingOutcome) => void): () => void {
+function openChannel(hello: PairClientMessage, onOutcome: (outcome: PairingOutcome) => void): () => void {
   const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
   const ws = new WebSocket(`${scheme}//${window.location.host}${PAIRING_API.live}`);
   let settled = false;
@@ -13,7 +17,7 @@ export function waitForApproval(request: { request_id: string; secret: string },
     settled = true;
     onOutcome(outcome);
   };
-  ws.onopen = () => ws.send(JSON.stringify({ type: "wait", request_id: request.request_id, secret: request.secret }));
+  ws.onopen = () => ws.send(JSON.stringify(hello));
   ws.onmessage = (e) => {
     let frame: unknown;
     try {
@@ -33,3 +37,9 @@ export function waitForApproval(request: { request_id: string; secret: string },
     ws.close();
   };
 }
+
+export const waitForApproval = (request: { request_id: string; secret: string }, onOutcome: (outcome: PairingOutcome) => void) =>
+  openChannel({ type: "wait", request_id: request.request_id, secret: request.secret }, onOutcome);
+
+export const watchOffer = (offerId: string, onOutcome: (outcome: PairingOutcome) => void) =>
+  openChannel({ type: "watch", offer_id: offerId }, onOutcome);

@@ -1,9 +1,10 @@
-import { formatShortCode, PAIRING_TTL_MS, TEXT, type User } from "@daysync/shared";
+import { JOIN_ROUTE, TEXT, type User } from "@daysync/shared";
 import { useEffect, useRef } from "react";
+import { Link } from "react-router";
 import { CloseIcon } from "../../components/ui/icons.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { toastLoginFailed, toastLoginSuccess } from "./login-toasts.tsx";
-import { PairingCountdown } from "./pairing-countdown.tsx";
+import { PairingCodeDisplay } from "./pairing-code-display.tsx";
 import { usePairingPanel } from "./use-pairing-panel.ts";
 import "./pairing.css";
 
@@ -45,21 +46,15 @@ export function PairingPanel({ id, onClose, onSignedIn }: PairingPanelProps) {
       </p>
 
       {state.phase === "showing" ? (
-        <>
-          <div className="pairing-qr">
-            <img src={state.qr} width={264} height={264} alt="QR code that signs this device in when approved on your other device" />
-          </div>
-          <PairingCountdown deadline={state.deadline} total={PAIRING_TTL_MS} />
-          <p className="pairing-short">
-            Or type this code on the other device:
-            <strong className="pairing-short-code" data-testid="pairing-short-code">
-              {formatShortCode(state.request.short_code)}
-            </strong>
-          </p>
-          <p className="pairing-waiting muted" role="status">
-            <Spinner /> Waiting for approval…
-          </p>
-        </>
+        <PairingCodeDisplay
+          qr={state.qr}
+          qrAlt="QR code that signs this device in when approved on your other device"
+          deadline={state.deadline}
+          shortCode={state.issued.short_code}
+          shortCodePrompt="Or type this code on the other device:"
+          shortCodeTestId="pairing-short-code"
+          waitingText="Waiting for approval…"
+        />
       ) : null}
 
       {state.phase === "loading" || state.phase === "signing-in" ? (
@@ -83,6 +78,9 @@ export function PairingPanel({ id, onClose, onSignedIn }: PairingPanelProps) {
           </button>
         </div>
       ) : null}
+      <p className="muted pairing-join-hint">
+        Or choose Add a device on your signed-in device, and <Link to={JOIN_ROUTE}>type the code it shows</Link>.
+      </p>
     </aside>
   );
 }

@@ -1,5 +1,6 @@
 import type { PairingRequestDetails } from "@daysync/shared";
 import { useMutation, useQuery } from "@tanstack/react-query";
+import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { AlertIcon, CheckIcon, ShieldIcon } from "../../components/ui/icons.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
@@ -27,12 +28,59 @@ function RequestFacts({ request }: { request: PairingRequestDetails }) {
   );
 }
 
+interface DecisionProps {
+  title: string;
+  intro: string;
+  request: PairingRequestDetails;
+  /** What went wrong with the last answer, if anything. */
+  failure: ReactNode;
+  approving: boolean;
+  denying: boolean;
+  onApprove: () => void;
+  onDeny: () => void;
+}
+
+/** Who asks to be signed in (browser, system, time, IP), the warning, and Approve / Deny. */
+export function RequestDecision({ title, intro, request, failure, approving, denying, onApprove, onDeny }: DecisionProps) {
+  const busy = approving || denying;
+  return (
+    <div className="pair-review">
+      <h1>{title}</h1>
+      <p>{intro}</p>
+      <RequestFacts request={request} />
+      <ApproveWarning />
+      {failure}
+      <div className="pair-actions">
+        <button type="button" className="btn btn-primary" disabled={busy} onClick={onApprove}>
+          {approving ? <Spinner /> : null}
+          Approve
+        </button>
+        <button type="button" className="btn btn-secondary" disabled={busy} onClick={onDeny}>
+          {denying ? <Spinner /> : null}
+          Deny
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function ApproveWarning() {
+  return (
+    <div className="pair-warning" role="note">
+      <ShieldIcon size={22} />
+      <p>
+        <strong>Approving signs that device in to your account.</strong> It will see and send your messages until you sign it out in
+        Devices. Approve only if it is your device and you are in front of it.
+      </p>
+    </div>
+  );
+}
+
 /** What asks to be signed in, the warning, and Approve / Deny. */
 export function PairingRequestReview({ code }: { code: string }) {
   const details = useQuery({ queryKey: ["pairing-request", code], queryFn: ({ signal }) => getPairingRequest(code, signal), staleTime: 0 });
   const approve = useMutation({ mutationFn: () => approvePairing(code) });
   const deny = useMutation({ mutationFn: () => denyPairing(code) });
-  const busy = approve.isPending || deny.isPending;
 
   if (approve.isSuccess) {
     return (
@@ -74,32 +122,21 @@ export function PairingRequestReview({ code }: { code: string }) {
 
   const failure = approve.error ?? deny.error;
   return (
-    <div className="pair-review">
-      <h1>Sign in a device?</h1>
-      <p>A device asks to be signed in to your Daysync account:</p>
-      <RequestFacts request={details.data} />
-      <div className="pair-warning" role="note">
-        <ShieldIcon size={22} />
-        <p>
-          <strong>Approving signs that device in to your account.</strong> It will see and send your messages until you sign it out in
-          Devices. Approve only if it is your device and you are in front of it.
-        </p>
-      </div>
-      {failure ? (
-        <p className="pair-error" role="alert">
-          {describeError(failure)}
-        </p>
-      ) : null}
-      <div className="pair-actions">
-        <button type="button" className="btn btn-primary" disabled={busy} onClick={() => approve.mutate()}>
-          {approve.isPending ? <Spinner /> : null}
-          Approve
-        </button>
-        <button type="button" className="btn btn-secondary" disabled={busy} onClick={() => deny.mutate()}>
-          {deny.isPending ? <Spinner /> : null}
-          Deny
-        </button>
-      </div>
-    </div>
+    <RequestDecision
+      title="Sign in a device?"
+      intro="A device asks to be signed in to your Daysync account:"
+      request={details.data}
+      failure={
+        failure ? (
+          <p className="pair-error" role="alert">
+            {describeError(failure)}
+          </p>
+        ) : null
+      }
+      approving={approve.isPending}
+      denying={deny.isPending}
+      onApprove={() => approve.mutate()}
+      onDeny={() => deny.mutate()}
+    />
   );
 }

@@ -2,8 +2,8 @@ import { formatDisplayDate } from "@daysync/shared";
 import { Link, useMatch } from "react-router";
 import { CalendarIcon } from "../../../components/ui/icons.tsx";
 import { describeError } from "../../../lib/api-errors.ts";
+import { useToday } from "../../../lib/use-today.ts";
 import { useDays } from "./use-days.ts";
-import { useToday } from "./use-today.ts";
 
 export function DayList() {
   const days = useDays();

@@ -8,7 +8,7 @@ import {
   PREMIUM_TYPE_ID,
 } from "@daysync/shared";
 import { StarIcon } from "../../../components/ui/icons.tsx";
-import { useCurrentUser } from "../shell/dashboard-context.ts";
+import { useCurrentUser } from "../../../lib/session-services.ts";
 import { messageLifetimePhrase } from "./message-lifetime.ts";
 import { RetentionPicker } from "./retention-picker.tsx";
 import "../../../components/ui/ui.css";

@@ -1,12 +1,12 @@
 import { useSyncExternalStore } from "react";
 import { CloudOffIcon } from "../../../components/ui/icons.tsx";
-import { useDashboard } from "./dashboard-context.ts";
-import { useLiveStatus } from "./use-live-status.ts";
+import { useSessionServices } from "../../../lib/session-services.ts";
+import { useLiveStatus } from "../../../lib/use-live-status.ts";
 
 /** Always in the page, so screen readers announce when it fills. */
 export function ConnectionStatus() {
   const status = useLiveStatus();
-  const { outbox } = useDashboard();
+  const { outbox } = useSessionServices();
   const waiting = useSyncExternalStore(outbox.subscribe, outbox.getEntries).filter((e) => !e.error).length;
   const offline = status === "offline";
   return (

@@ -1,13 +1,7 @@
-import { TEXT, type User } from "@daysync/shared";
-import { useQueryClient } from "@tanstack/react-query";
-import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
+import { TEXT } from "@daysync/shared";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Outlet, useLocation } from "react-router";
-import { toast } from "react-toastify";
-import { LiveConnection } from "../../../lib/live-connection.ts";
-import { Outbox } from "../../../lib/outbox.ts";
-import { queryKeys } from "../../../lib/query-keys.ts";
 import { ConnectionStatus } from "./connection-status.tsx";
-import { DashboardContext, type DashboardServices } from "./dashboard-context.ts";
 import { Sidebar } from "./sidebar.tsx";
 import { TopBar } from "./top-bar.tsx";
 import { useMediaQuery } from "./use-media-query.ts";
@@ -16,44 +10,16 @@ import "./dashboard.css";
 const NARROW = "(max-width: 899px)";
 const SIDEBAR_ID = "dashboard-sidebar";
 
-/** Owns this tab's live connection and outbox for the signed-in user. */
-function useDashboardServices(user: User): DashboardServices {
-  const queryClient = useQueryClient();
-  const services = useMemo(() => {
-    const outbox = new Outbox(user.id, queryClient);
-    const live = new LiveConnection({
-      userId: user.id,
-      queryClient,
-      onReady: () => void outbox.flush(),
-      onSessionEnded: () => {
-        toast.info("You were signed out on this device.");
-        queryClient.setQueryData<User | null>(queryKeys.me, null);
-      },
-    });
-    return { live, outbox };
-  }, [user.id, queryClient]);
-  useEffect(() => {
-    services.outbox.start();
-    services.live.start();
-    return () => {
-      services.live.stop();
-      services.outbox.stop();
-    };
-  }, [services]);
-  return useMemo(() => ({ user, ...services }), [user, services]);
-}
-
 interface DashboardLayoutProps {
-  user: User;
   /** What other features add to the frame; app/dashboard-route.tsx assembles them. */
   sidebarLinks?: ReactNode;
   topBarActions?: ReactNode;
-  /** Rendered inside the dashboard's context without a place on screen (notices, share outcomes). */
+  /** Rendered without a place on screen (notices, share outcomes). */
   children?: ReactNode;
 }
 
-export function DashboardLayout({ user, sidebarLinks, topBarActions, children }: DashboardLayoutProps) {
-  const services = useDashboardServices(user);
+/** The signed-in frame: sidebar, top bar and the page. Needs app/session-services.tsx around it. */
+export function DashboardLayout({ sidebarLinks, topBarActions, children }: DashboardLayoutProps) {
   const narrow = useMediaQuery(NARROW);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [collapsed, setCollapsed] = useState(false);
@@ -88,7 +54,7 @@ export function DashboardLayout({ user, sidebarLinks, topBarActions, children }:
   const toggle = () => (narrow ? setDrawerOpen((open) => !open) : setCollapsed((c) => !c));
 
   return (
-    <DashboardContext.Provider value={services}>
+    <>
       {children}
       <div className="dash" data-sidebar={expanded ? "open" : "closed"} data-layout={narrow ? "narrow" : "wide"}>
         <Sidebar id={SIDEBAR_ID} ref={sidebarRef} closed={!expanded} onClose={narrow ? closeDrawer : undefined} links={sidebarLinks} />
@@ -105,6 +71,6 @@ export function DashboardLayout({ user, sidebarLinks, topBarActions, children }:
           </footer>
         </div>
       </div>
-    </DashboardContext.Provider>
+    </>
   );
 }

@@ -2,13 +2,13 @@ import { API } from "@daysync/shared";
 import { useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
 import { api } from "../../../lib/api-client.ts";
-import { useDashboard } from "./dashboard-context.ts";
+import { useSessionServices } from "../../../lib/session-services.ts";
 
 /** Signs out, leaves for the landing page, then forgets every cached answer of this user. */
 export function useLogout(): () => Promise<void> {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const { live, outbox } = useDashboard();
+  const { live, outbox } = useSessionServices();
   return async () => {
     live.stop();
     outbox.stop();

@@ -40,9 +40,9 @@ export const SCREENSHOTS: readonly Screenshot[] = [
     viewport: DESKTOP,
   },
   {
-    name: "04-register",
-    caption: "Register",
-    alt: "The registration form asking for name, email, password and password confirmation",
+    name: "04-add-device",
+    caption: "Add a device",
+    alt: "A signed-in computer showing 'Add a device': a QR code for the phone's camera, the same code to type by hand, and its countdown",
     viewport: DESKTOP,
   },
   {
@@ -53,8 +53,8 @@ export const SCREENSHOTS: readonly Screenshot[] = [
   },
   {
     name: "06-file-upload",
-    caption: "Uploading a file",
-    alt: "The dashboard while a file uploads, with its progress bar and Pause and cancel buttons, below today's photo and PDF messages",
+    caption: "Sending files",
+    alt: "The dashboard while two files picked at once upload, each in its own row with its progress, Pause and cancel buttons, beside the message box",
     viewport: DESKTOP,
   },
   {

@@ -1,0 +1,113 @@
+import { formatDisplayDate, parseStoredDate } from "@daysync/shared";
+import { type ReactNode, useMemo, useSyncExternalStore } from "react";
+import { Link, useNavigate } from "react-router";
+import { PageSpinner } from "../../components/ui/spinner.tsx";
+import { describeError } from "../../lib/api-errors.ts";
+import { useSessionServices } from "../../lib/session-services.ts";
+import { useToday } from "../../lib/use-today.ts";
+import type { ChatSpace } from "./chat-space.ts";
+import { ClearDayButton } from "./clear-day-button.tsx";
+import { Composer } from "./composer/composer.tsx";
+import { MessageList } from "./messages/message-list.tsx";
+import { useDayMessages } from "./messages/use-day-messages.ts";
+import { useUnexpiredMessages } from "./messages/use-unexpired-messages.ts";
+import "./chat.css";
+
+interface ChatViewProps {
+  space: ChatSpace;
+  /** Shown above the messages, e.g. the first-run welcome. */
+  intro?: ReactNode;
+}
+
+/** One chat, wherever a route puts it: the messages of a space with the waiting ones, and the composer. */
+export function ChatView({ space, intro }: ChatViewProps) {
+  switch (space.kind) {
+    case "day":
+      return <DayChat dayId={space.dayId} date={space.date} intro={intro} />;
+  }
+}
+
+function weekdayOf(storedDate: string): string {
+  const p = parseStoredDate(storedDate);
+  if (!p) return "";
+  return new Date(p.year, p.month - 1, p.day).toLocaleDateString(undefined, { weekday: "long" });
+}
+
+/** A private day: its date, its messages with the waiting ones, and the composer, which writes to today. */
+function DayChat({ dayId, date, intro }: { dayId: string | null; date: string; intro: ReactNode }) {
+  const { user, outbox } = useSessionServices();
+  const today = useToday();
+  const navigate = useNavigate();
+  const query = useDayMessages(dayId);
+  const unexpired = useUnexpiredMessages(query.data?.messages ?? [], user.max_message_duration);
+  const deletes = useSyncExternalStore(outbox.subscribe, outbox.getDeletes);
+  // Deleted here, and waiting for Undo's time or the connection: gone from view already.
+  const stored = useMemo(() => {
+    if (deletes.length === 0) return unexpired;
+    const deleted = new Set(deletes.map((d) => d.id));
+    return unexpired.filter((m) => !deleted.has(m.id));
+  }, [unexpired, deletes]);
+  const storedIds = useMemo(() => stored.map((m) => m.id), [stored]);
+  const entries = useSyncExternalStore(outbox.subscribe, outbox.getEntries);
+  const pending = useMemo(() => {
+    const confirmed = new Set(stored.map((m) => m.id));
+    return entries.filter((e) => e.date === date && !confirmed.has(e.id));
+  }, [entries, stored, date]);
+  const isToday = date === today;
+  const count = stored.length + pending.length;
+
+  return (
+    <div className="day-view">
+      <header className="day-header">
+        <div>
+          <h1 className="day-title">{formatDisplayDate(date)}</h1>
+          <p className="day-subtitle">
+            {isToday ? <span className="day-pill">Today</span> : null}
+            <span>{weekdayOf(date)}</span>
+            <span aria-hidden="true">·</span>
+            <span>
+              {count} {count === 1 ? "message" : "messages"}
+            </span>
+          </p>
+        </div>
+        {dayId && stored.length > 0 ? <ClearDayButton dayId={dayId} date={date} messageIds={storedIds} /> : null}
+      </header>
+      {query.isPending && dayId ? (
+        <div className="message-scroll">
+          <PageSpinner label="Loading messages" />
+        </div>
+      ) : query.isError ? (
+        <div className="message-scroll">
+          <div className="message-empty" role="alert">
+            <p>{describeError(query.error)}</p>
+            <button type="button" className="btn btn-secondary btn-sm" onClick={() => void query.refetch()}>
+              Try again
+            </button>
+          </div>
+        </div>
+      ) : (
+        <MessageList
+          viewKey={dayId ?? date}
+          messages={stored}
+          pending={pending}
+          maxMinutes={user.max_message_duration}
+          intro={intro}
+          emptyNote={isToday ? undefined : <OlderDayNote />}
+        />
+      )}
+      <Composer onSent={isToday ? undefined : () => void navigate("/dashboard")} />
+    </div>
+  );
+}
+
+/** What is typed on an older day is sent to today, so its empty state says so rather than invite a note here. */
+function OlderDayNote() {
+  return (
+    <>
+      <span>New messages go to today.</span>
+      <Link to="/dashboard" className="btn btn-secondary btn-sm">
+        Open today
+      </Link>
+    </>
+  );
+}

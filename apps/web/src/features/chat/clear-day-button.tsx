@@ -1,0 +1,64 @@
+import { API, closeDeletedNotifications, formatDisplayDate, responseSchemas } from "@daysync/shared";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useId, useRef } from "react";
+import { toast } from "react-toastify";
+import { TrashIcon } from "../../components/ui/icons.tsx";
+import { api } from "../../lib/api-client.ts";
+import { describeError } from "../../lib/api-errors.ts";
+import { removeMessages } from "../../lib/cache-updates.ts";
+import { queryKeys } from "../../lib/query-keys.ts";
+
+interface ClearDayButtonProps {
+  dayId: string;
+  /** Stored date, M/d/yyyy. */
+  date: string;
+  /** The messages the user sees in the day, which the confirmation counts. */
+  messageIds: readonly string[];
+}
+
+/** "Clear this day": asks first, naming how many messages go, then deletes them all on the server. */
+export function ClearDayButton({ dayId, date, messageIds }: ClearDayButtonProps) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const queryClient = useQueryClient();
+  const count = messageIds.length;
+  const clear = useMutation({
+    mutationFn: () => api.delete(API.dayMessages(dayId), responseSchemas.deleted),
+    onSuccess: ({ deleted }) => {
+      removeMessages(queryClient, messageIds);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.days });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.dayMessages(dayId) });
+      void navigator.serviceWorker
+        ?.getRegistration()
+        .then((registration) => registration && closeDeletedNotifications(registration, { message_ids: [], day_ids: [dayId] }))
+        .catch(() => {});
+      toast.success(`${deleted} ${deleted === 1 ? "message" : "messages"} deleted.`);
+      dialog.current?.close();
+    },
+    onError: (error) => toast.error(describeError(error)),
+  });
+
+  return (
+    <>
+      <button type="button" className="btn btn-ghost btn-sm" onClick={() => dialog.current?.showModal()}>
+        <TrashIcon size={16} />
+        Clear this day
+      </button>
+      {/* <dialog> as a modal traps focus and closes on Escape by itself. */}
+      <dialog ref={dialog} className="confirm-dialog" aria-labelledby={titleId}>
+        <h2 id={titleId}>
+          Delete {count} {count === 1 ? "message" : "messages"} of {formatDisplayDate(date)}?
+        </h2>
+        <p>They are deleted on all your devices, files included. This cannot be undone.</p>
+        <div className="confirm-dialog-actions">
+          <button type="button" className="btn btn-secondary" onClick={() => dialog.current?.close()}>
+            Cancel
+          </button>
+          <button type="button" className="btn btn-danger" disabled={clear.isPending} onClick={() => clear.mutate()}>
+            Delete
+          </button>
+        </div>
+      </dialog>
+    </>
+  );
+}

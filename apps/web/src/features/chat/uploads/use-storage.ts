@@ -1,0 +1,21 @@
+import { API, responseSchemas, type StorageResponse } from "@daysync/shared";
+import { useQueryClient } from "@tanstack/react-query";
+import { useCallback } from "react";
+import { api } from "../../../lib/api-client.ts";
+
+const STORAGE_KEY = ["storage"] as const;
+
+/**
+ * The account's storage as the server counts it, read fresh each time files are picked (another device may
+ * have uploaded meanwhile). Undefined when it cannot be read: the server still refuses what does not fit.
+ */
+export function useReadStorage(): () => Promise<StorageResponse | undefined> {
+  const queryClient = useQueryClient();
+  return useCallback(
+    () =>
+      queryClient
+        .fetchQuery({ queryKey: STORAGE_KEY, queryFn: () => api.get(API.storage, responseSchemas.storage), staleTime: 0 })
+        .catch(() => undefined),
+    [queryClient],
+  );
+}

@@ -1,0 +1,109 @@
+import { JOIN_ROUTE, type PairingRequestDetails } from "@daysync/shared";
+import { useMutation } from "@tanstack/react-query";
+import { Link } from "react-router";
+import { CheckIcon } from "../../components/ui/icons.tsx";
+import { Spinner } from "../../components/ui/spinner.tsx";
+import { describeError } from "../../lib/api-errors.ts";
+import { PairFrame } from "./pair-frame.tsx";
+import { approveOffer, denyOffer } from "./pairing-api.ts";
+import { PairingCodeDisplay } from "./pairing-code-display.tsx";
+import { RequestDecision } from "./pairing-request-review.tsx";
+import { useDeviceOffer } from "./use-device-offer.ts";
+
+/** /pair/add on a signed-in device: a code the new device opens, then Approve or Deny what opened it. */
+export function AddDevicePage() {
+  const { state, restart } = useDeviceOffer();
+  return (
+    <PairFrame home="/dashboard">
+      {state.phase === "review" ? (
+        <OfferReview key={state.offerId} offerId={state.offerId} request={state.request} onAnother={restart} />
+      ) : (
+        <>
+          <h1>Add a device</h1>
+          <p className="muted">
+            On your phone or other computer, point the camera at this code and open the link it shows. Or open{" "}
+            <strong>
+              {window.location.host}
+              {JOIN_ROUTE}
+            </strong>{" "}
+            there and type the code under it. You approve here before it is signed in.
+          </p>
+          {state.phase === "showing" ? (
+            <PairingCodeDisplay
+              qr={state.qr}
+              qrAlt="QR code that opens the sign-in of your new device"
+              deadline={state.deadline}
+              shortCode={state.issued.short_code}
+              shortCodePrompt="Or type this code on the new device:"
+              shortCodeTestId="offer-short-code"
+              waitingText="Waiting for the new device to open the code…"
+            />
+          ) : null}
+          {state.phase === "loading" ? (
+            <div className="pairing-qr pairing-qr-busy" role="status">
+              <Spinner size="lg" label="Making a code" />
+            </div>
+          ) : null}
+          {state.phase === "idle" || state.phase === "error" ? (
+            <div className="pairing-stopped" role="alert">
+              <p>{state.phase === "idle" ? "The codes shown were not used, so no new one is being made." : state.message}</p>
+              <button type="button" className="btn btn-primary" onClick={restart}>
+                Show a new code
+              </button>
+            </div>
+          ) : null}
+        </>
+      )}
+    </PairFrame>
+  );
+}
+
+/** The device that opened the code: what it is, and Approve / Deny (only this device may answer). */
+function OfferReview({ offerId, request, onAnother }: { offerId: string; request: PairingRequestDetails; onAnother: () => void }) {
+  const approve = useMutation({ mutationFn: () => approveOffer(offerId) });
+  const deny = useMutation({ mutationFn: () => denyOffer(offerId) });
+
+  if (approve.isSuccess || deny.isSuccess) {
+    return (
+      <div className="pair-outcome" role="status">
+        {approve.isSuccess ? <CheckIcon size={28} /> : null}
+        <h1>{approve.isSuccess ? "Approved" : "Denied"}</h1>
+        <p>
+          {approve.isSuccess
+            ? `${request.name} is now signing in. You can sign it out any time from Devices.`
+            : "That device was not signed in."}
+        </p>
+        <button type="button" className="btn btn-secondary" onClick={onAnother}>
+          Add another device
+        </button>
+        <p className="pair-links">
+          <Link to="/dashboard/devices">Devices</Link>
+          <Link to="/dashboard">Back to messages</Link>
+        </p>
+      </div>
+    );
+  }
+
+  const failure = approve.error ?? deny.error;
+  return (
+    <RequestDecision
+      title="Sign in this device?"
+      intro="A device opened your code and asks to be signed in to your Daysync account:"
+      request={request}
+      failure={
+        failure ? (
+          <div className="pair-error" role="alert">
+            <p>{describeError(failure)}</p>
+            <button type="button" className="btn btn-secondary btn-sm" onClick={onAnother}>
+              Show a new code
+            </button>
+          </div>
+        ) : null
+      }
+      approving={approve.isPending}
+      denying={deny.isPending}
+      onApprove={() => approve.mutate()}
+      onDeny={() => deny.mutate()}
+    />
+  );
+}

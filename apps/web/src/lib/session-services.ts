@@ -1,0 +1,30 @@
+import type { User } from "@daysync/shared";
+import { createContext, useContext } from "react";
+import type { LiveConnection } from "./live-connection.ts";
+import type { Outbox } from "./outbox.ts";
+import type { UploadQueue } from "./upload-queue.ts";
+
+/**
+ * What one signed-in user has in this tab: the live connection, the outbox (sends and deletions) and the
+ * upload queue. app/session-services.tsx creates them; any feature reads them here, so none has to import
+ * the feature that used to own them.
+ */
+export interface SessionServices {
+  user: User;
+  live: LiveConnection;
+  outbox: Outbox;
+  uploads: UploadQueue;
+}
+
+export const SessionServicesContext = createContext<SessionServices | null>(null);
+
+export function useSessionServices(): SessionServices {
+  const value = useContext(SessionServicesContext);
+  if (!value) throw new Error("useSessionServices is used outside SessionServicesProvider");
+  return value;
+}
+
+/** The signed-in user; signed-in pages only render with one. */
+export function useCurrentUser(): User {
+  return useSessionServices().user;
+}

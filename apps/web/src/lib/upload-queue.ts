@@ -1,0 +1,209 @@
+/**
+ * Staged files and their resumable uploads (tus-js-client), each row with the spec's status machine:
+ * initial → uploading ⇄ pause → success | fail. 'Send' queues the staged rows; a few upload at a time.
+ * A network failure pauses a row and resumes it by itself when the browser is back online; the fingerprint
+ * kept by tus-js-client lets the same file resume after a reload instead of starting over.
+ * The queue lives outside the composer, one per signed-in user (app/session-services.tsx hands it out), so
+ * uploads go on while another page or day is open.
+ */
+import { API, formatStoredDate, formatStoredTime, type UploadStatus } from "@daysync/shared";
+import { DetailedError, Upload } from "tus-js-client";
+import { newUuid } from "./uuid.ts";
+
+export interface UploadRow {
+  id: string;
+  file: File;
+  status: UploadStatus;
+  /** Sent by the user, waiting for its turn. */
+  queued: boolean;
+  /** 0–100. */
+  percent: number;
+  /** Paused because the network went away, not by the user: it resumes by itself. */
+  offline: boolean;
+  /** Why the upload failed, in words a person can act on. */
+  problem: string | null;
+  /** The user stopped it: still the spec's "fail" status, but shown as a neutral "Upload cancelled". */
+  cancelled: boolean;
+}
+
+/** Uploads running at once: enough to overlap one file's round trips with another's bytes. */
+const CONCURRENT = 2;
+const CHUNK_SIZE = 8 * 1024 * 1024;
+
+/** Statuses after which retrying cannot help: not signed in, not yours, too large, or refused. */
+function isFinal(error: Error): boolean {
+  const status = error instanceof DetailedError ? error.originalResponse?.getStatus() : undefined;
+  return status !== undefined && status >= 400 && status < 500 && status !== 409 && status !== 423 && status !== 429;
+}
+
+function messageOf(error: Error): string {
+  if (error instanceof DetailedError) {
+    const body = error.originalResponse?.getBody();
+    try {
+      const parsed = JSON.parse(body ?? "") as { error?: { message?: string } };
+      if (parsed.error?.message) return parsed.error.message;
+    } catch {
+      // not our JSON body
+    }
+    const status = error.originalResponse?.getStatus();
+    if (status === 401) return "Your session has ended. Please sign in again.";
+    if (status === 404) return "This upload is no longer available.";
+  }
+  return "The upload could not be completed.";
+}
+
+const staged = (file: File): UploadRow => ({
+  id: newUuid(),
+  file,
+  status: "initial",
+  queued: false,
+  percent: 0,
+  offline: false,
+  problem: null,
+  cancelled: false,
+});
+
+/** The rows of one user and their tus uploads; the composer shows it and acts on it. */
+export class UploadQueue {
+  rows: UploadRow[] = [];
+  onUploaded?: (file: File) => void;
+  private readonly uploads = new Map<string, Upload>();
+  /** Rows the user paused, maybe before their upload had started. */
+  private readonly held = new Set<string>();
+  private readonly listeners = new Set<() => void>();
+
+  constructor(readonly userId: string) {}
+
+  subscribe = (listener: () => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getRows = () => this.rows;
+
+  private set(rows: UploadRow[]) {
+    this.rows = rows;
+    for (const listener of this.listeners) listener();
+    this.pump();
+  }
+
+  private patch(id: string, change: (row: UploadRow) => Partial<UploadRow>) {
+    this.set(this.rows.map((r) => (r.id === id ? { ...r, ...change(r) } : r)));
+  }
+
+  /** Adds picked files; a row the user cancelled earlier has said what it had to and makes room. */
+  stage = (files: File[]) => {
+    if (files.length) this.set([...this.rows.filter((r) => !(r.status === "fail" && r.cancelled)), ...files.map(staged)]);
+  };
+
+  /** 'Send file': every staged row joins the queue. */
+  sendAll = () => {
+    this.set(this.rows.map((r) => (r.status === "initial" && !r.queued ? { ...r, queued: true } : r)));
+  };
+
+  /** Starts queued rows while there is a free slot. A row the user paused gives its slot to the next one. */
+  private pump() {
+    const busy = this.rows.filter((r) => r.status === "uploading" || (r.status === "pause" && r.offline)).length;
+    const next = this.rows.filter((r) => r.status === "initial" && r.queued).slice(0, Math.max(0, CONCURRENT - busy));
+    if (!next.length) return;
+    const ids = new Set(next.map((r) => r.id));
+    this.set(this.rows.map((r) => (ids.has(r.id) ? { ...r, status: "uploading", queued: false } : r)));
+    for (const row of next) void this.begin(row);
+  }
+
+  private async begin(row: UploadRow) {
+    const { id, file } = row;
+    const now = new Date();
+    const tus = new Upload(file, {
+      endpoint: API.uploads,
+      chunkSize: CHUNK_SIZE,
+      retryDelays: [0, 1000, 3000],
+      storeFingerprintForResuming: true,
+      removeFingerprintOnSuccess: true,
+      metadata: {
+        filename: file.name,
+        filetype: file.type,
+        message_id: newUuid(),
+        date: formatStoredDate(now),
+        time: formatStoredTime(now),
+      },
+      onShouldRetry: (error) => !isFinal(error),
+      onProgress: (sent, total) => this.patch(id, (r) => (r.status === "uploading" ? { percent: total ? (sent / total) * 100 : 0 } : {})),
+      onSuccess: () => {
+        // Done: the file message arrives over the live connection; the row goes away.
+        this.uploads.delete(id);
+        this.set(this.rows.filter((r) => r.id !== id));
+        this.onUploaded?.(file);
+      },
+      onError: (error) => {
+        if (isFinal(error)) {
+          this.uploads.delete(id);
+          this.patch(id, () => ({ status: "fail", problem: messageOf(error), offline: false }));
+        } else {
+          // The network went away or the server did not answer: keep the upload, resume later.
+          this.patch(id, () => ({ status: "pause", offline: true, problem: null }));
+        }
+      },
+    });
+    this.uploads.set(id, tus);
+    const previous = await tus.findPreviousUploads();
+    // Cancelled while looking for an earlier attempt.
+    if (this.uploads.get(id) !== tus) return;
+    const sameFile = previous[0];
+    if (sameFile) tus.resumeFromPreviousUpload(sameFile);
+    if (!this.held.has(id)) tus.start();
+  }
+
+  pause = (id: string) => {
+    this.held.add(id);
+    void this.uploads.get(id)?.abort(false);
+    this.patch(id, (r) => (r.status === "uploading" ? { status: "pause", offline: false } : {}));
+  };
+
+  resume = (id: string) => {
+    const tus = this.uploads.get(id);
+    if (!tus) return;
+    this.held.delete(id);
+    this.patch(id, () => ({ status: "uploading", offline: false, problem: null }));
+    tus.start();
+  };
+
+  /** Unstages a file, stops a running upload and deletes what reached the server, or clears a finished row. */
+  cancel = (id: string) => {
+    const running = this.uploads.get(id);
+    this.uploads.delete(id);
+    this.held.delete(id);
+    if (running) {
+      this.patch(id, () => ({ status: "fail", cancelled: true, percent: 0, offline: false, problem: null }));
+      void running.abort(true).catch(() => undefined);
+    } else {
+      this.set(this.rows.filter((r) => r.id !== id));
+    }
+  };
+
+  /** Back online: rows the network paused go on by themselves. */
+  resumeOffline = () => {
+    for (const row of this.rows) if (row.status === "pause" && row.offline) this.resume(row.id);
+  };
+
+  /** Another user signed in on this page: stop everything, keeping what the server has for a later resume. */
+  dispose() {
+    for (const tus of this.uploads.values()) void tus.abort(false);
+    this.uploads.clear();
+    this.listeners.clear();
+  }
+}
+
+let current: UploadQueue | undefined;
+
+/**
+ * The queue of this user. It outlives the provider that asks for it (uploads go on while the pairing page is
+ * open); a different user signing in on this page disposes the previous one's.
+ */
+export function uploadQueueFor(userId: string): UploadQueue {
+  if (current?.userId !== userId) {
+    current?.dispose();
+    current = new UploadQueue(userId);
+  }
+  return current;
+}

@@ -1,0 +1,105 @@
+/** Add a device, in real Chromium: the signed-in device shows the QR code, a signed-out phone opens it, the first approves. */
+import { TEXT } from "@daysync/shared";
+import type { BrowserContext } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { useStartedApp } from "./support/app.ts";
+import { readQrFromScreen } from "./support/qr.ts";
+
+const app = useStartedApp();
+
+const ANDROID_PHONE =
+  "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36";
+
+let accounts = 0;
+/** The signed-in device (a laptop), with its name as its Devices list shows it. */
+async function signedInLaptop(): Promise<{ context: BrowserContext; email: string; deviceName: string }> {
+  const context = await app.browser.newContext({ viewport: { width: 1280, height: 860 } });
+  accounts += 1;
+  const email = `add-device${accounts}@example.com`;
+  const res = await context.request.post(`${app.server.url}/api/auth/register`, {
+    data: { name: `Alex ${accounts}`, email, password: "correct horse", confirm_password: "correct horse" },
+  });
+  expect(res.status()).toBe(201);
+  const list = (await (await context.request.get(`${app.server.url}/api/devices`)).json()) as {
+    devices: Array<{ name: string; current: boolean }>;
+  };
+  const deviceName = list.devices.find((d) => d.current)?.name ?? "";
+  expect(deviceName).not.toBe("");
+  return { context, email, deviceName };
+}
+
+const signedOutPhone = () => app.browser.newContext({ viewport: { width: 412, height: 860 }, userAgent: ANDROID_PHONE, isMobile: true });
+
+describe("add a device", () => {
+  it("signs a phone in: Add a device on the welcome panel, the phone opens the QR link, the laptop approves", async () => {
+    const { context: laptop, email, deviceName } = await signedInLaptop();
+    const page = await laptop.newPage();
+    await page.goto(`${app.server.url}/dashboard/home`);
+    await page.getByRole("region", { name: TEXT.atHome }).getByRole("link", { name: "Add a device" }).click();
+    await page.getByRole("heading", { name: "Add a device" }).waitFor();
+    await page.getByRole("img", { name: /QR code/ }).waitFor();
+    expect(await page.getByTestId("offer-short-code").textContent()).toMatch(/^[0-9A-Z]{4}-[0-9A-Z]{4}$/);
+    await page.getByText(/Code expires in [12]:\d\d/).waitFor();
+
+    const link = await readQrFromScreen(page);
+    expect(link).toMatch(new RegExp(`^${app.server.url}/pair/join/[A-Za-z0-9_-]{22,}$`));
+
+    const phone = await signedOutPhone();
+    const phonePage = await phone.newPage();
+    await phonePage.goto(link);
+    await phonePage.getByRole("heading", { name: `Waiting for approval on ${deviceName}` }).waitFor();
+    // The link alone signs nothing in.
+    expect((await phone.request.get(`${app.server.url}/api/me`)).status()).toBe(401);
+
+    await page.getByRole("heading", { name: "Sign in this device?" }).waitFor();
+    const facts = await page.locator(".pair-facts").innerText();
+    expect(facts).toContain("Chrome");
+    expect(facts).toContain("Android");
+    expect(facts).toContain("127.0.0.1");
+    await page.getByRole("button", { name: "Approve" }).click();
+    await page.getByRole("heading", { name: "Approved" }).waitFor();
+
+    await phonePage.waitForURL(`${app.server.url}/dashboard`);
+    await phonePage.getByText(TEXT.loginSuccessTitle).waitFor();
+    await phonePage.getByText(TEXT.loginSuccessBody, { exact: true }).waitFor();
+    const me = await phone.request.get(`${app.server.url}/api/me`);
+    expect(me.status()).toBe(200);
+    expect(((await me.json()) as { user: { email: string } }).user.email).toBe(email);
+    await phone.close();
+    await laptop.close();
+  });
+
+  it("shows 'Login failed / Try again' on the phone when the laptop denies (code typed from the Devices page)", async () => {
+    const { context: laptop, deviceName } = await signedInLaptop();
+    const page = await laptop.newPage();
+    await page.goto(`${app.server.url}/dashboard/devices`);
+    await page.getByRole("main").getByRole("link", { name: "Add a device" }).click();
+    const shortCode = (await page.getByTestId("offer-short-code").textContent()) ?? "";
+
+    const phone = await signedOutPhone();
+    const phonePage = await phone.newPage();
+    await phonePage.goto(`${app.server.url}/pair/join`);
+    await phonePage.getByLabel("Code shown on the other device").fill(shortCode.toLowerCase());
+    await phonePage.getByRole("button", { name: "Continue" }).click();
+    await phonePage.getByRole("heading", { name: `Waiting for approval on ${deviceName}` }).waitFor();
+
+    await page.getByRole("button", { name: "Deny" }).click();
+    await page.getByRole("heading", { name: "Denied" }).waitFor();
+
+    await phonePage.getByText(TEXT.loginFailedTitle).first().waitFor();
+    await phonePage.getByText(TEXT.loginFailedBody).first().waitFor();
+    expect((await phone.request.get(`${app.server.url}/api/me`)).status()).toBe(401);
+    await phone.close();
+    await laptop.close();
+  });
+
+  it("opens Add a device from the user panel", async () => {
+    const { context } = await signedInLaptop();
+    const page = await context.newPage();
+    await page.goto(`${app.server.url}/dashboard`);
+    await page.getByRole("complementary", { name: "Sidebar" }).getByRole("link", { name: "Add a device" }).click();
+    await page.getByRole("img", { name: /QR code/ }).waitFor();
+    expect(page.url()).toBe(`${app.server.url}/pair/add`);
+    await context.close();
+  });
+});
