@@ -1,6 +1,7 @@
 /** Signed-in devices of a user (one per session) and Web Push subscriptions of those devices. */
 import { z } from "zod";
 import type { deviceListItemSchema, signedInDeviceSchema } from "./responses.ts";
+import { hasNoNul, nulMessage } from "./text.ts";
 
 export const DEVICES_API = {
   /** GET: the user's signed-in devices. */
@@ -31,7 +32,8 @@ export const renameDeviceSchema = z.object({
     .string({ error: "Enter a name for the device." })
     .trim()
     .min(1, "Enter a name for the device.")
-    .max(DEVICE_NAME_MAX, `A device name must be at most ${DEVICE_NAME_MAX} characters.`),
+    .max(DEVICE_NAME_MAX, `A device name must be at most ${DEVICE_NAME_MAX} characters.`)
+    .refine(hasNoNul, nulMessage("A device name")),
 });
 export type RenameDeviceInput = z.infer<typeof renameDeviceSchema>;
 
@@ -39,7 +41,7 @@ const base64url = z.string().regex(/^[A-Za-z0-9_-]+={0,2}$/, "Keys must be base6
 
 /** PushSubscription.toJSON() of the browser. */
 export const pushSubscriptionSchema = z.object({
-  endpoint: z.url("endpoint must be a URL.").max(2048, "endpoint is too long."),
+  endpoint: z.url("endpoint must be a URL.").max(2048, "endpoint is too long.").refine(hasNoNul, nulMessage("endpoint")),
   expirationTime: z.number().nullable().optional(),
   keys: z.object({
     p256dh: base64url.min(80, "p256dh is not a P-256 public key.").max(100, "p256dh is not a P-256 public key."),
@@ -48,7 +50,9 @@ export const pushSubscriptionSchema = z.object({
 });
 export type PushSubscriptionInput = z.infer<typeof pushSubscriptionSchema>;
 
-export const pushUnsubscribeSchema = z.object({ endpoint: z.url("endpoint must be a URL.").max(2048) });
+export const pushUnsubscribeSchema = z.object({
+  endpoint: z.url("endpoint must be a URL.").max(2048).refine(hasNoNul, nulMessage("endpoint")),
+});
 
 /** What a push message carries to the service worker (encrypted end to end, RFC 8291). */
 export type PushPayload = NewMessagePush | DeletedMessagesPush;

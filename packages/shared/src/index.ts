@@ -9,4 +9,5 @@ export * from "./plans.ts";
 export * from "./responses.ts";
 export * from "./schemas.ts";
 export * from "./share-target.ts";
+export * from "./text.ts";
 export * from "./ui-text.ts";

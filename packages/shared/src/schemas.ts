@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { parseStoredDate, STORED_DATE_PATTERN, STORED_TIME_PATTERN } from "./formats.ts";
 import { PREMIUM_RETENTION_CHOICES } from "./plans.ts";
+import { hasNoNul, nulMessage } from "./text.ts";
 import { VALIDATION } from "./ui-text.ts";
 
 const email = z
@@ -9,6 +10,7 @@ const email = z
   .trim()
   .min(1, VALIDATION.emailRequired)
   .max(254, VALIDATION.emailInvalid)
+  .refine(hasNoNul, VALIDATION.emailInvalid)
   .pipe(z.email(VALIDATION.emailInvalid));
 
 const password = z
@@ -26,7 +28,8 @@ export const registerFormSchema = z
       .string({ error: VALIDATION.nameRequired })
       .trim()
       .min(1, VALIDATION.nameRequired)
-      .max(100, "Name must be at most 100 characters."),
+      .max(100, "Name must be at most 100 characters.")
+      .refine(hasNoNul, nulMessage("A name")),
     email,
     password,
     confirm_password: z.string({ error: VALIDATION.confirmRequired }).min(1, VALIDATION.confirmRequired),
@@ -53,13 +56,23 @@ const storedTime = z.string({ error: "time is required." }).regex(STORED_TIME_PA
 
 /** The composer's form. */
 export const messageFormSchema = z.object({
-  message: z.string().trim().min(1, VALIDATION.message).max(MAX_MESSAGE_LENGTH, `A message is at most ${MAX_MESSAGE_LENGTH} characters.`),
+  message: z
+    .string()
+    .trim()
+    .min(1, VALIDATION.message)
+    .max(MAX_MESSAGE_LENGTH, `A message is at most ${MAX_MESSAGE_LENGTH} characters.`)
+    .refine(hasNoNul, nulMessage("A message")),
 });
 
 /** A text message as sent; the client makes the id so a retried send never duplicates. */
 export const sendMessageSchema = z.object({
   id: z.uuid("Message id must be a UUID."),
-  content: z.string().trim().min(1, VALIDATION.message).max(MAX_MESSAGE_LENGTH, `A message is at most ${MAX_MESSAGE_LENGTH} characters.`),
+  content: z
+    .string()
+    .trim()
+    .min(1, VALIDATION.message)
+    .max(MAX_MESSAGE_LENGTH, `A message is at most ${MAX_MESSAGE_LENGTH} characters.`)
+    .refine(hasNoNul, nulMessage("A message")),
   date: storedDate,
   time: storedTime,
 });
@@ -77,6 +90,7 @@ export const uploadMetadataSchema = z.object({
   filetype: z
     .string()
     .max(255, "filetype is at most 255 characters.")
+    .refine(hasNoNul, nulMessage("filetype"))
     .nullish()
     .transform((type) => type ?? ""),
   message_id: z.uuid("message_id must be a UUID."),
@@ -93,7 +107,12 @@ export const retentionSchema = z.object({
 });
 
 export const searchQuerySchema = z.object({
-  q: z.string().trim().min(1, "Type something to search for.").max(200, "A search is at most 200 characters."),
+  q: z
+    .string()
+    .trim()
+    .min(1, "Type something to search for.")
+    .max(200, "A search is at most 200 characters.")
+    .refine(hasNoNul, nulMessage("A search")),
 });
 
 export const dayIdParamsSchema = z.object({ id: z.uuid("Day id must be a UUID.") });

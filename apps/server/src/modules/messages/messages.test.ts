@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { API, type DateMessages, type Message, type SearchResult, VALIDATION } from "@daysync/shared";
+import { API, type DateMessages, DEVICES_API, type Message, type SearchResult, VALIDATION } from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Device, startTestServer, type TestServer, textMessage } from "../../testing/test-server.ts";
 
@@ -139,6 +139,19 @@ describe("search", () => {
     const res = await ann.get(`${API.search}?q=`);
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: { field: "q" } });
+  });
+
+  it("refuses the NUL character by name (PostgreSQL cannot store it) in a search, a message and a device name", async () => {
+    const search = await ann.get(`${API.search}?q=%00`);
+    expect(search.status).toBe(400);
+    expect(search.body).toMatchObject({ error: { field: "q", message: "A search must not contain the NUL character (U+0000)." } });
+    const sent = await ann.post(API.messages, textMessage("a\u0000b", server.clock.now()));
+    expect(sent.status).toBe(400);
+    expect(sent.body).toMatchObject({ error: { field: "content", message: "A message must not contain the NUL character (U+0000)." } });
+    const [device] = (await ann.get<{ devices: Array<{ id: string }> }>(DEVICES_API.list)).body.devices;
+    const renamed = await ann.request("PATCH", DEVICES_API.one(device?.id ?? ""), { name: "phone\u0000" });
+    expect(renamed.status).toBe(400);
+    expect(renamed.body).toMatchObject({ error: { field: "name" } });
   });
 
   it("answers 404 for a day id that does not exist", async () => {
