@@ -1,6 +1,7 @@
 export * from "./api.ts";
 export * from "./cli-agent.ts";
 export * from "./devices.ts";
+export * from "./discussions.ts";
 export * from "./entities.ts";
 export * from "./formats.ts";
 export * from "./live.ts";

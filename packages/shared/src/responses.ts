@@ -71,6 +71,45 @@ export const messageSchema = z.object({
 
 export const searchResultSchema = z.object({ message: messageSchema, day: daySchema });
 
+/** What every member may know of a discussion (the same for all members, so it is serialised once). */
+export const discussionSchema = z.object({
+  /** The space id, used in the API and app routes. */
+  id: z.string(),
+  /** The ID to read out, type or share: 10 characters of Crockford base32 (shown as ABCDE-FGHJK). */
+  public_id: z.string(),
+  title: z.string(),
+  /** ms since the epoch */
+  created_at: z.number(),
+  /** When it ends and is deleted with its messages and files, ms since the epoch. */
+  ends_at: z.number(),
+  member_count: z.number().int().nonnegative(),
+  /** The newest live message's time, ms since the epoch; null for none. */
+  last_message_at: z.number().nullable(),
+});
+
+export const discussionRoleSchema = z.enum(["owner", "member"]);
+
+/** A member as the others see them: an opaque member id (never the user id) and the name chosen for this discussion. */
+export const discussionMemberSchema = z.object({ id: z.string(), display_name: z.string(), role: discussionRoleSchema });
+
+/** A discussion as one member sees it: with their own member id, name and role, and how many messages they have not read. */
+export const myDiscussionSchema = discussionSchema.extend({
+  member_id: z.string(),
+  display_name: z.string(),
+  role: discussionRoleSchema,
+  unread: z.number().int().nonnegative(),
+});
+
+/**
+ * A message in a discussion: a day's message without its owner's user id, day or device, and with its author as
+ * the members know them. An author who has left keeps the name they had.
+ */
+export const discussionMessageSchema = messageSchema
+  .pick({ id: true, type: true, content: true, filename: true, file_url: true, date: true, time: true, url: true, timestamps: true })
+  .extend({ discussion_id: z.string(), author: z.object({ id: z.string(), display_name: z.string() }) });
+
+export const discussionDetailsSchema = z.object({ discussion: myDiscussionSchema, members: z.array(discussionMemberSchema) });
+
 export const signedInDeviceSchema = z.object({
   /** The session id. */
   id: z.string(),
@@ -161,6 +200,14 @@ export const responseSchemas = {
   pairingExchange: userResponseSchema,
   pairingOffer: pairingOfferCreatedSchema,
   pairingJoined: pairingJoinedSchema,
+  /** GET /api/discussions */
+  discussions: z.object({ discussions: z.array(myDiscussionSchema) }),
+  /** GET/PATCH /api/discussions/:id, POST /api/discussions (201), POST .../join/:publicId, POST .../extend */
+  discussion: discussionDetailsSchema,
+  /** GET /api/discussions/:id/messages */
+  discussionMessages: z.object({ discussion: myDiscussionSchema, messages: z.array(discussionMessageSchema) }),
+  /** POST /api/discussions/:id/messages (201, or 200 for a resend) */
+  discussionMessage: z.object({ message: discussionMessageSchema }),
   error: apiErrorBodySchema,
 };
 
@@ -192,6 +239,12 @@ export const liveEventSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("device.signed_out"), id: z.string() }),
   /** A device of the user was given a new name; its messages carry it from now on. */
   z.object({ kind: z.literal("device.renamed"), id: z.string(), name: z.string() }),
+  /** A discussion the user is a member of was created, joined, renamed or extended, or its members changed. */
+  z.object({ kind: z.literal("discussion.upserted"), discussion: discussionSchema, members: z.array(discussionMemberSchema) }),
+  /** The user is no longer in this discussion: its creator ended it, it expired, or they left or were removed. */
+  z.object({ kind: z.literal("discussion.closed"), id: z.string(), reason: z.enum(["ended", "expired", "left", "removed"]) }),
+  z.object({ kind: z.literal("discussion.message.created"), message: discussionMessageSchema, discussion: discussionSchema }),
+  z.object({ kind: z.literal("discussion.messages.deleted"), discussion_id: z.string(), ids: z.array(z.string()) }),
 ]);
 
 const seq = z.number().int().nonnegative();

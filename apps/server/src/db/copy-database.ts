@@ -11,6 +11,8 @@ const TABLES = [
   ["users", "id"],
   ["subscriptions", "id"],
   ["sessions", "id"],
+  ["spaces", "id"],
+  ["space_members", "id"],
   ["date_messages", "id"],
   ["messages", "id"],
   ["user_events", "user_id, seq"],

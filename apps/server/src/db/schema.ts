@@ -65,10 +65,50 @@ export interface DateMessagesTable {
   updated_at: number;
 }
 
+/**
+ * Where messages and files belong (decision 016): a user's personal space (its id is the user's id; it has one
+ * member, its owner, and follows the owner's plan) or a discussion (shared, ends at `ends_at`).
+ */
+export interface SpacesTable {
+  id: string;
+  kind: "personal" | "discussion";
+  /** A discussion's title; "" for a personal space. */
+  title: string;
+  /** A discussion's ID to read out and type: 10 characters of Crockford base32. Null for a personal space. */
+  public_id: string | null;
+  created_by: string;
+  created_at: number;
+  updated_at: number;
+  /** When a discussion ends and is deleted; null for a personal space. */
+  ends_at: number | null;
+}
+
+/** Who may read and write a space. `id` is what other members may know of a member; never the user id. */
+export interface SpaceMembersTable {
+  id: string;
+  space_id: string;
+  user_id: string;
+  /** The name the member chose for this discussion; the only name other members see. */
+  display_name: string;
+  role: "owner" | "member";
+  joined_at: number;
+  /** Messages created after this are unread for the member. */
+  last_read_at: number;
+  /**
+   * Set when the member left or was removed: the row stays so their messages keep their name, but it grants
+   * nothing. One who left may join again (the row is reused); one who was removed may not.
+   */
+  left_at: number | null;
+  left_reason: "left" | "removed" | null;
+}
+
 export interface MessagesTable {
   id: string;
+  space_id: string;
+  /** The author. */
   user_id: string;
-  date_message_id: string;
+  /** The day of a personal space's message; null in a discussion. */
+  date_message_id: string | null;
   type: string;
   content: string;
   filename: string;
@@ -90,6 +130,7 @@ export interface MessagesTable {
 export interface ExpiredMessagesTable {
   id: string;
   user_id: string;
+  space_id: string;
   expired_at: number;
 }
 
@@ -105,7 +146,9 @@ export interface UserEventsTable {
 /** A finished upload: the stored file behind a file message. The bytes live in storage under `id`. */
 export interface UploadsTable {
   id: string;
+  /** The uploader. */
   user_id: string;
+  space_id: string;
   message_id: string;
   /** The name the file had on the device; only for display and the download's file name. */
   filename: string;
@@ -170,4 +213,6 @@ export interface Database {
   uploads: UploadsTable;
   expired_messages: ExpiredMessagesTable;
   server_keys: ServerKeysTable;
+  spaces: SpacesTable;
+  space_members: SpaceMembersTable;
 }

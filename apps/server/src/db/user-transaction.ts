@@ -19,3 +19,42 @@ export function inUserTransaction<T>(db: Db, userId: string, work: (trx: Transac
     return work(trx);
   });
 }
+
+/**
+ * Runs `work` in a transaction over a shared space (a discussion) whose changes go to every member's log
+ * (decision 016). It locks the space's row first, so the space's own changes (messages, joins, leaves) run one
+ * at a time and its member list cannot change underneath; then each active member's user row in id order, so
+ * two spaces with members in common lock them in the same order and never deadlock. Nothing may lock a user
+ * row and then a space row. `work` gets the active members' user ids, sorted; none if the space is gone.
+ */
+export function inSpaceTransaction<T>(
+  db: Db,
+  spaceId: string,
+  work: (trx: Transaction<Database>, memberIds: string[]) => Promise<T>,
+): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    const space = await trx
+      .updateTable("spaces")
+      .set((eb) => ({ updated_at: eb.ref("updated_at") }))
+      .where("id", "=", spaceId)
+      .returning("id")
+      .executeTakeFirst();
+    if (!space) return work(trx, []);
+    const members = await trx
+      .selectFrom("space_members")
+      .select("user_id")
+      .where("space_id", "=", spaceId)
+      .where("left_at", "is", null)
+      .orderBy("user_id")
+      .execute();
+    const memberIds = members.map((m) => m.user_id);
+    for (const userId of memberIds) {
+      await trx
+        .updateTable("users")
+        .set((eb) => ({ seq: eb.ref("seq") }))
+        .where("id", "=", userId)
+        .execute();
+    }
+    return work(trx, memberIds);
+  });
+}

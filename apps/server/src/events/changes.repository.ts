@@ -12,7 +12,11 @@ export type ChangeKind =
   | "user.updated"
   | "device.signed_in"
   | "device.signed_out"
-  | "device.renamed";
+  | "device.renamed"
+  | "discussion.upserted"
+  | "discussion.closed"
+  | "discussion.message.created"
+  | "discussion.messages.deleted";
 
 export interface ChangeRow {
   seq: number;
@@ -58,6 +62,31 @@ export function createChangesRepository(db: Executor) {
       const seq = await nextSeq(userId);
       await record(userId, seq, kind, ref, now);
       return seq;
+    },
+
+    /**
+     * Logs one change to each of these users (a discussion's members, decision 016) and returns their numbers.
+     * The caller holds their rows' locks, taken in id order (`inSpaceTransaction`), so the order here is free.
+     */
+    async appendToUsers(
+      userIds: readonly string[],
+      kind: ChangeKind,
+      ref: string,
+      now: number,
+    ): Promise<Array<{ userId: string; seq: number }>> {
+      if (userIds.length === 0) return [];
+      const rows = await db
+        .updateTable("users")
+        .set((eb) => ({ seq: eb("seq", "+", 1) }))
+        .where("id", "in", userIds)
+        .returning(["id", "seq"])
+        .execute();
+      const logged = rows.map((r) => ({ userId: r.id, seq: Number(r.seq) }));
+      await db
+        .insertInto("user_events")
+        .values(logged.map((l) => ({ user_id: l.userId, seq: l.seq, kind, ref, created_at: now })))
+        .execute();
+      return logged;
     },
 
     /**

@@ -56,7 +56,7 @@ export async function eventOf(
     case "message.created": {
       const message = await messages.findMessage(change.ref);
       if (!message || message.user_id !== userId) return undefined;
-      const day = await reads.day(message.date_message_id);
+      const day = await reads.day(message.date_message_id ?? "");
       if (!day) return undefined;
       const since = await reads.cutoff();
       // Expired but not yet swept: the message is not served, its day's summary (without it) still is.

@@ -22,6 +22,7 @@ export async function seedMessageChanges(db: Db, userId: string, dayId: string, 
       const size = Math.min(CHUNK, count - start);
       const messages: MessagesTable[] = Array.from({ length: size }, (_, i) => ({
         id: crypto.randomUUID(),
+        space_id: userId,
         user_id: userId,
         date_message_id: dayId,
         type: "text",

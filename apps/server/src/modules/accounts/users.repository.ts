@@ -19,7 +19,10 @@ export function createUsersRepository(db: Db) {
       return db.selectFrom("users").select(["id", "password_hash"]).where("email", "=", email).executeTakeFirst();
     },
 
-    /** Stores the user unless the email is taken; false then, with nothing written (the unique email decides a race). */
+    /**
+     * Stores the user and their personal space (decision 016: its id, and its one membership's, are the user's)
+     * unless the email is taken; false then, with nothing written (the unique email decides a race).
+     */
     async insertIfEmailFree(user: UsersTable): Promise<boolean> {
       const inserted = await db
         .insertInto("users")
@@ -27,7 +30,36 @@ export function createUsersRepository(db: Db) {
         .onConflict((oc) => oc.column("email").doNothing())
         .returning("id")
         .executeTakeFirst();
-      return inserted !== undefined;
+      if (!inserted) return false;
+      const at = user.created_at;
+      await db
+        .insertInto("spaces")
+        .values({
+          id: user.id,
+          kind: "personal",
+          title: "",
+          public_id: null,
+          created_by: user.id,
+          created_at: at,
+          updated_at: at,
+          ends_at: null,
+        })
+        .execute();
+      await db
+        .insertInto("space_members")
+        .values({
+          id: user.id,
+          space_id: user.id,
+          user_id: user.id,
+          display_name: user.name,
+          role: "owner",
+          joined_at: at,
+          last_read_at: 0,
+          left_at: null,
+          left_reason: null,
+        })
+        .execute();
+      return true;
     },
 
     /** The user with their current subscription, or undefined. */

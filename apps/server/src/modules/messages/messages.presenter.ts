@@ -26,7 +26,7 @@ export function presentMessage(row: MessagesTable): Message {
     time: row.time,
     url: row.url,
     user_id: row.user_id,
-    date_message_id: row.date_message_id,
+    date_message_id: row.date_message_id ?? "",
     timestamps: Number(row.created_at),
     ...(row.device_id ? { device: { id: row.device_id, name: row.device_name ?? "" } } : {}),
   };

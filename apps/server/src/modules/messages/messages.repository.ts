@@ -29,6 +29,7 @@ const countIntoDayQuery = compiledOnce<"id" | "userId" | "date" | "dayKey" | "ti
 );
 const messageColumns = [
   "id",
+  "space_id",
   "user_id",
   "date_message_id",
   "type",
@@ -220,18 +221,18 @@ export function createMessagesRepository(db: Executor) {
       const ids = present.map((m) => m.id);
       await db
         .insertInto("expired_messages")
-        .columns(["id", "user_id", "expired_at"])
+        .columns(["id", "user_id", "space_id", "expired_at"])
         .expression((eb) =>
           eb
             .selectFrom("messages")
-            .select(["id", "user_id", sql<number>`cast(${now} as bigint)`.as("expired_at")])
+            .select(["id", "user_id", "space_id", sql<number>`cast(${now} as bigint)`.as("expired_at")])
             .where("id", "in", ids)
             .where("user_id", "=", userId),
         )
         .onConflict((oc) => oc.column("id").doNothing())
         .execute();
       await db.deleteFrom("messages").where("id", "in", ids).where("user_id", "=", userId).execute();
-      return { ids, dayIds: [...new Set(present.map((m) => m.date_message_id))] };
+      return { ids, dayIds: [...new Set(present.flatMap((m) => m.date_message_id ?? []))] };
     },
 
     async forgetExpiredMessages(before: number): Promise<void> {

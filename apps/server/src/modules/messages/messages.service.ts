@@ -55,7 +55,7 @@ export function createMessagesService(deps: {
     }
     // Neither stored nor swept: taken by a send that rolled back since; the caller tries again.
     if (!existing) throw new NotStored();
-    const [day] = await repo.liveDays(userId, since, [existing.date_message_id]);
+    const [day] = await repo.liveDays(userId, since, [existing.date_message_id ?? ""]);
     if (!day) throw notFound("day");
     return { message: existing, day };
   }
@@ -91,7 +91,7 @@ export function createMessagesService(deps: {
       if (!message || message.user_id !== userId) throw notFound("message");
       const since = await cutoff(userId);
       if (since !== null && Number(message.created_at) < since) throw notFound("message");
-      const [day] = await repo.liveDays(userId, since, [message.date_message_id]);
+      const [day] = await repo.liveDays(userId, since, [message.date_message_id ?? ""]);
       if (!day) throw notFound("message");
       return { message: presentMessage(message), day: presentDay(day) };
     },
@@ -118,6 +118,7 @@ export function createMessagesService(deps: {
       assertPlausibleDay(dayKey, now);
       const message: MessagesTable = {
         id: input.id,
+        space_id: userId,
         user_id: userId,
         date_message_id: "",
         type: input.type ?? "text",
@@ -194,10 +195,10 @@ export function createMessagesService(deps: {
     async search(userId: string, text: string): Promise<SearchResult[]> {
       const since = await cutoff(userId);
       const messages = await repo.searchMessages(userId, text, since, 50);
-      const days = await repo.liveDays(userId, since, [...new Set(messages.map((m) => m.date_message_id))]);
+      const days = await repo.liveDays(userId, since, [...new Set(messages.flatMap((m) => m.date_message_id ?? []))]);
       const dayById = new Map(days.map((d) => [d.id, presentDay(d)]));
       return messages.flatMap((m) => {
-        const day = dayById.get(m.date_message_id);
+        const day = dayById.get(m.date_message_id ?? "");
         return day ? [{ message: presentMessage(m), day }] : [];
       });
     },

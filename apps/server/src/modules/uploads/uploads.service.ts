@@ -131,6 +131,7 @@ export function createUploadsService(deps: {
       await uploads.insert({
         id: upload.id,
         user_id: userId,
+        space_id: userId,
         message_id: meta.message_id,
         filename: meta.filename,
         mime,
