@@ -9,6 +9,7 @@ import { createPairingRepository } from "../modules/pairing/pairing.repository.t
 import { createPlansRepository } from "../modules/plans/plans.repository.ts";
 import { createPushSubscriptionsRepository } from "../modules/push/push-subscriptions.repository.ts";
 import { createServerKeysRepository } from "../modules/push/server-keys.repository.ts";
+import { createAccessRepository } from "../modules/spaces/access.repository.ts";
 import { createUploadsRepository } from "../modules/uploads/uploads.repository.ts";
 
 export function createRepositories(db: Db) {
@@ -23,6 +24,7 @@ export function createRepositories(db: Db) {
     uploads: createUploadsRepository(db),
     messages: createMessagesRepository(db),
     changes: createChangesRepository(db),
+    access: createAccessRepository(db),
   };
 }
 
