@@ -19,6 +19,8 @@ import { createAccountsService } from "../modules/accounts/accounts.service.ts";
 import type { SessionAuth } from "../modules/accounts/sessions.repository.ts";
 import { devicesRoutes } from "../modules/devices/devices.routes.ts";
 import { createDevicesService } from "../modules/devices/devices.service.ts";
+import { discussionMessagesRoutes } from "../modules/discussions/discussion-messages.routes.ts";
+import { createDiscussionMessagesService } from "../modules/discussions/discussion-messages.service.ts";
 import { messagesRoutes } from "../modules/messages/messages.routes.ts";
 import { createMessagesService } from "../modules/messages/messages.service.ts";
 import { pairingRoutes } from "../modules/pairing/pairing.routes.ts";
@@ -101,11 +103,24 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   /** Every new message, typed or uploaded, notifies the user's other devices. */
   const onMessageCreated = (from: SessionAuth, message: Message) =>
     void push.notifyNewMessage(from, message).catch((err) => app.log.warn({ err }, "push failed"));
+  const discussionMessages = createDiscussionMessagesService({
+    db,
+    clock,
+    bus,
+    access: repositories.access,
+    messages: repositories.messages,
+    discussionMessages: repositories.discussionMessages,
+    changes,
+    onCreated: (from, created) =>
+      void push.notifyDiscussionMessage(from, created).catch((err) => app.log.warn({ err }, "push failed")),
+  });
   const uploadsService = createUploadsService({
     storage,
     uploads: repositories.uploads,
     plans: repositories.plans,
     messages,
+    discussionMessages,
+    access: repositories.access,
     clock,
     config,
     onCreated: onMessageCreated,
@@ -122,6 +137,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         deleted.dayIds.length > 0 ? { message_ids: [], day_ids: deleted.dayIds } : { message_ids: deleted.messageIds, day_ids: [] };
       void push.notifyDeleted(from, pushed).catch((err) => app.log.warn({ err }, "push failed"));
     },
+  });
+  discussionMessagesRoutes(app, {
+    discussionMessages,
+    sendRateLimit: config.sendRateLimit,
+    onDeleted: uploadsService.removeForMessages,
   });
   const sweeper = createRetentionSweeper({
     db,

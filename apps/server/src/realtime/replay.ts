@@ -6,8 +6,11 @@ import { loadUser } from "../modules/accounts/user.presenter.ts";
 import { createUsersRepository } from "../modules/accounts/users.repository.ts";
 import { createDevicesRepository } from "../modules/devices/devices.repository.ts";
 import { deviceEventOf } from "../modules/devices/devices.service.ts";
+import { createDiscussionMessagesRepository } from "../modules/discussions/discussion-messages.repository.ts";
+import { presentDiscussion, presentDiscussionMessage } from "../modules/discussions/discussion.presenter.ts";
 import { presentDay, presentMessage } from "../modules/messages/messages.presenter.ts";
 import type { MessagesRepository } from "../modules/messages/messages.repository.ts";
+import { createAccessRepository } from "../modules/spaces/access.repository.ts";
 
 /**
  * What one page of a replay reads once: the retention cut-off and each day's summary. Every replayed message
@@ -18,10 +21,11 @@ export interface ReplayReads {
   day(dayId: string): Promise<DateMessages | undefined>;
 }
 
-export function replayReads(messages: MessagesRepository, userId: string, now: number): ReplayReads {
+export function replayReads(messages: MessagesRepository, userId: string, now: number): ReplayReads & { now: number } {
   let cutoff: Promise<number | null> | undefined;
   const days = new Map<string, Promise<DateMessages | undefined>>();
-  const reads: ReplayReads = {
+  const reads: ReplayReads & { now: number } = {
+    now,
     cutoff: () => {
       cutoff ??= messages.retentionCutoff(userId, now);
       return cutoff;
@@ -46,7 +50,7 @@ export async function eventOf(
   messages: MessagesRepository,
   userId: string,
   change: ChangeRow,
-  reads: ReplayReads,
+  reads: ReplayReads & { now: number },
 ): Promise<LiveEvent | undefined> {
   switch (change.kind) {
     case "day.upserted": {
@@ -55,7 +59,7 @@ export async function eventOf(
     }
     case "message.created": {
       const message = await messages.findMessage(change.ref);
-      if (!message || message.user_id !== userId) return undefined;
+      if (!message || message.space_id !== userId) return undefined;
       const day = await reads.day(message.date_message_id ?? "");
       if (!day) return undefined;
       const since = await reads.cutoff();
@@ -73,5 +77,23 @@ export async function eventOf(
     case "device.signed_out":
     case "device.renamed":
       return deviceEventOf(createDevicesRepository(db), userId, change);
+    // A discussion's changes are replayed only to who is a member now: one who left or was removed gets nothing.
+    case "discussion.message.created": {
+      const message = await messages.findMessage(change.ref);
+      if (!message || !(await createAccessRepository(db).membership(userId, message.space_id, reads.now))) return undefined;
+      const repo = createDiscussionMessagesRepository(db);
+      const [withAuthor, discussion] = await Promise.all([repo.find(message.space_id, message.id), repo.discussion(message.space_id)]);
+      if (!withAuthor || !discussion) return undefined;
+      return {
+        kind: "discussion.message.created",
+        message: presentDiscussionMessage(withAuthor, { id: withAuthor.author_id, display_name: withAuthor.author_name }),
+        discussion: presentDiscussion(discussion),
+      };
+    }
+    case "discussion.messages.deleted": {
+      const { discussion_id, ids } = JSON.parse(change.ref) as { discussion_id: string; ids: string[] };
+      if (!(await createAccessRepository(db).membership(userId, discussion_id, reads.now))) return undefined;
+      return { kind: "discussion.messages.deleted", discussion_id, ids };
+    }
   }
 }

@@ -1,0 +1,101 @@
+/** Queries of a discussion's messages with their authors as members know them, and of the discussion's summary. */
+import type { Transaction } from "kysely";
+import type { Db } from "../../db/database.ts";
+import type { Database, MessagesTable } from "../../db/schema.ts";
+import type { DiscussionRow, MyDiscussionRow } from "./discussion.presenter.ts";
+
+type Executor = Db | Transaction<Database>;
+
+export type MessageWithAuthor = MessagesTable & { author_id: string; author_name: string };
+
+export function createDiscussionMessagesRepository(db: Executor) {
+  /** Messages with their author's membership row: it stays when they leave, so they keep their name. */
+  const withAuthors = () =>
+    db
+      .selectFrom("messages")
+      .innerJoin("space_members", (join) =>
+        join.onRef("space_members.space_id", "=", "messages.space_id").onRef("space_members.user_id", "=", "messages.user_id"),
+      )
+      .selectAll("messages")
+      .select(["space_members.id as author_id", "space_members.display_name as author_name"]);
+
+  /** The discussion's row with its active members counted and its newest message's time. */
+  const discussions = () =>
+    db
+      .selectFrom("spaces")
+      .select([
+        "spaces.id",
+        "spaces.public_id",
+        "spaces.title",
+        "spaces.created_at",
+        "spaces.ends_at",
+        (eb) =>
+          eb
+            .selectFrom("space_members as m")
+            .select((c) => c.fn.countAll<number>().as("n"))
+            .whereRef("m.space_id", "=", "spaces.id")
+            .where("m.left_at", "is", null)
+            .as("member_count"),
+        (eb) =>
+          eb
+            .selectFrom("messages as lm")
+            .select((c) => c.fn.max<number>("lm.created_at").as("t"))
+            .whereRef("lm.space_id", "=", "spaces.id")
+            .as("last_message_at"),
+      ])
+      .where("spaces.kind", "=", "discussion");
+
+  return {
+    in: (trx: Transaction<Database>) => createDiscussionMessagesRepository(trx),
+
+    /** Every message of the discussion, oldest first. */
+    list(spaceId: string): Promise<MessageWithAuthor[]> {
+      return withAuthors().where("messages.space_id", "=", spaceId).orderBy("messages.created_at").orderBy("messages.id").execute();
+    },
+
+    find(spaceId: string, messageId: string): Promise<MessageWithAuthor | undefined> {
+      return withAuthors().where("messages.space_id", "=", spaceId).where("messages.id", "=", messageId).executeTakeFirst();
+    },
+
+    async discussion(spaceId: string): Promise<DiscussionRow | undefined> {
+      const row = await discussions().where("spaces.id", "=", spaceId).executeTakeFirst();
+      return row && { ...row, member_count: Number(row.member_count ?? 0), last_message_at: row.last_message_at ?? null };
+    },
+
+    /**
+     * The discussion as this active member sees it; unread counts the others' messages after the member's
+     * `last_read_at`.
+     */
+    async myDiscussion(spaceId: string, userId: string): Promise<MyDiscussionRow | undefined> {
+      const row = await discussions()
+        .innerJoin("space_members as me", "me.space_id", "spaces.id")
+        .select([
+          "me.id as member_id",
+          "me.display_name",
+          "me.role",
+          (eb) =>
+            eb
+              .selectFrom("messages as um")
+              .select((c) => c.fn.countAll<number>().as("n"))
+              .whereRef("um.space_id", "=", "spaces.id")
+              .whereRef("um.created_at", ">", "me.last_read_at")
+              .where("um.user_id", "<>", userId)
+              .as("unread"),
+        ])
+        .where("spaces.id", "=", spaceId)
+        .where("me.user_id", "=", userId)
+        .where("me.left_at", "is", null)
+        .executeTakeFirst();
+      return (
+        row && {
+          ...row,
+          member_count: Number(row.member_count ?? 0),
+          last_message_at: row.last_message_at ?? null,
+          unread: Number(row.unread ?? 0),
+        }
+      );
+    },
+  };
+}
+
+export type DiscussionMessagesRepository = ReturnType<typeof createDiscussionMessagesRepository>;
