@@ -111,8 +111,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     messages: repositories.messages,
     discussionMessages: repositories.discussionMessages,
     changes,
-    onCreated: (from, created) =>
-      void push.notifyDiscussionMessage(from, created).catch((err) => app.log.warn({ err }, "push failed")),
+    onCreated: (from, created) => void push.notifyDiscussionMessage(from, created).catch((err) => app.log.warn({ err }, "push failed")),
   });
   const uploadsService = createUploadsService({
     storage,

@@ -1,9 +1,4 @@
-import {
-  discussionIdParamsSchema,
-  discussionMessageParamsSchema,
-  responseSchemas,
-  sendDiscussionMessageSchema,
-} from "@daysync/shared";
+import { discussionIdParamsSchema, discussionMessageParamsSchema, responseSchemas, sendDiscussionMessageSchema } from "@daysync/shared";
 import type { RateLimit } from "../../config/config.ts";
 import { type ApiServer, answers } from "../../http/answers.ts";
 import { requireAuth } from "../../http/auth.ts";

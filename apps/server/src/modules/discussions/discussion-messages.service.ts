@@ -19,11 +19,11 @@ import type { ChangesRepository } from "../../events/changes.repository.ts";
 import type { EventBus } from "../../events/event-bus.ts";
 import { conflict, forbidden, gone, notFound } from "../../http/errors.ts";
 import type { SessionAuth } from "../accounts/sessions.repository.ts";
-import { assertPlausibleDay } from "../messages/messages.service.ts";
 import type { MessagesRepository } from "../messages/messages.repository.ts";
+import { assertPlausibleDay } from "../messages/messages.service.ts";
 import type { AccessRepository, Membership } from "../spaces/access.repository.ts";
-import type { DiscussionMessagesRepository, MessageWithAuthor } from "./discussion-messages.repository.ts";
 import { presentDiscussion, presentDiscussionMessage, presentMyDiscussion } from "./discussion.presenter.ts";
+import type { DiscussionMessagesRepository, MessageWithAuthor } from "./discussion-messages.repository.ts";
 
 /** The one answer for a discussion the caller may not see, whatever the reason. */
 export const noSuchDiscussion = () => notFound("discussion");

@@ -1,7 +1,7 @@
 /** Web Push: keeps each device's subscription and tells the user's other devices about a new message. */
 import {
-  DISCUSSION_ROUTES,
   type DeletedMessagesPush,
+  DISCUSSION_ROUTES,
   type Discussion,
   type DiscussionMessage,
   dayPath,
