@@ -231,6 +231,8 @@ const ROUTES: Array<{ methods: string[]; path: (segment: string) => string; weig
   { methods: TUS_METHODS, path: () => API.uploads },
   { methods: TUS_METHODS, path: (s) => `${API.uploads}/${s}`, weight: 4 },
   { methods: ["GET", "HEAD"], path: (s) => `/api/files/${s}`, weight: 2 },
+  { methods: ["GET", "POST"], path: (s) => `/api/discussions/${s}/messages` },
+  { methods: ["DELETE"], path: (s) => `/api/discussions/${s}/messages/${s}` },
   { methods: ["GET"], path: (s) => `/api/${s}` },
 ];
 

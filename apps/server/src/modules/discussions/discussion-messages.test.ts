@@ -196,6 +196,19 @@ describe("discussion messages", () => {
   });
 });
 
+describe("retention", () => {
+  it("sweeps a Free author's own messages, never what they wrote in a discussion, which lives as long as it", async () => {
+    const d = await aliceAndBob();
+    await alice.post(DISCUSSIONS_API.messages(d.id), say("outlives the plan"));
+    const own = say("private and short-lived");
+    expect((await alice.post(API.messages, own)).status).toBe(201);
+    server.clock.advance(2 * 60 * 60_000);
+    expect((await server.sweeper.sweep()).deletedMessages).toBeGreaterThan(0);
+    expect((await alice.get(`/api/messages/${own.id}`)).status).toBe(404);
+    expect((await messagesOf(bob, d.id)).body.messages.map((m) => m.content)).toEqual(["outlives the plan"]);
+  });
+});
+
 describe("live", () => {
   it("reaches every member at once, in order, and replays only to who is still a member, after reconnecting too", async () => {
     const d = await aliceAndBob();
