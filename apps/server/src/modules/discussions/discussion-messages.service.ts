@@ -56,7 +56,7 @@ export function createDiscussionMessagesService(deps: {
   /** The caller's membership of an open discussion, or the same 404 for every other case. */
   async function memberOf(userId: string, spaceId: string): Promise<Membership> {
     const member = await access.membership(userId, spaceId, clock.now());
-    if (!member || member.kind !== "discussion") throw noSuchDiscussion();
+    if (member?.kind !== "discussion") throw noSuchDiscussion();
     return member;
   }
 
