@@ -17,14 +17,16 @@ import { createAccessRepository } from "../modules/spaces/access.repository.ts";
  * carries its day, and a day of thousands of messages would otherwise be summed up again for each of them.
  */
 export interface ReplayReads {
+  /** The time the page is read at (memberships are checked at it). */
+  now: number;
   cutoff(): Promise<number | null>;
   day(dayId: string): Promise<DateMessages | undefined>;
 }
 
-export function replayReads(messages: MessagesRepository, userId: string, now: number): ReplayReads & { now: number } {
+export function replayReads(messages: MessagesRepository, userId: string, now: number): ReplayReads {
   let cutoff: Promise<number | null> | undefined;
   const days = new Map<string, Promise<DateMessages | undefined>>();
-  const reads: ReplayReads & { now: number } = {
+  const reads: ReplayReads = {
     now,
     cutoff: () => {
       cutoff ??= messages.retentionCutoff(userId, now);
@@ -50,7 +52,7 @@ export async function eventOf(
   messages: MessagesRepository,
   userId: string,
   change: ChangeRow,
-  reads: ReplayReads & { now: number },
+  reads: ReplayReads,
 ): Promise<LiveEvent | undefined> {
   switch (change.kind) {
     case "day.upserted": {
