@@ -1,10 +1,50 @@
 /** Queries of a discussion's messages with their authors as members know them, and of the discussion's summary. */
 import type { Transaction } from "kysely";
 import type { Db } from "../../db/database.ts";
-import type { Database, MessagesTable } from "../../db/schema.ts";
-import type { DiscussionRow, MyDiscussionRow } from "./discussion.presenter.ts";
+import type { Database, MessagesTable, SpaceMembersTable } from "../../db/schema.ts";
 
 type Executor = Db | Transaction<Database>;
+
+/** A discussion's row, read as numbers, with what is counted over its members and messages. */
+export interface DiscussionRow {
+  id: string;
+  public_id: string;
+  title: string;
+  created_at: number;
+  ends_at: number;
+  member_count: number;
+  last_message_at: number | null;
+}
+
+/** The same row with the viewing member's own part. */
+export interface MyDiscussionRow extends DiscussionRow {
+  member_id: string;
+  display_name: string;
+  role: SpaceMembersTable["role"];
+  unread: number;
+}
+
+const numberOrNull = (value: number | string | null | undefined) => (value === null || value === undefined ? null : Number(value));
+
+function toRow(r: {
+  id: string;
+  public_id: string | null;
+  title: string;
+  created_at: number;
+  ends_at: number | null;
+  member_count: number | string | null;
+  last_message_at: number | string | null;
+}): DiscussionRow {
+  return {
+    id: r.id,
+    public_id: r.public_id ?? "",
+    title: r.title,
+    created_at: Number(r.created_at),
+    ends_at: Number(r.ends_at),
+    member_count: Number(r.member_count ?? 0),
+    last_message_at: numberOrNull(r.last_message_at),
+  };
+}
 
 export type MessageWithAuthor = MessagesTable & { author_id: string; author_name: string };
 
@@ -59,7 +99,7 @@ export function createDiscussionMessagesRepository(db: Executor) {
 
     async discussion(spaceId: string): Promise<DiscussionRow | undefined> {
       const row = await discussions().where("spaces.id", "=", spaceId).executeTakeFirst();
-      return row && { ...row, member_count: Number(row.member_count ?? 0), last_message_at: row.last_message_at ?? null };
+      return row && toRow(row);
     },
 
     /**
@@ -87,12 +127,7 @@ export function createDiscussionMessagesRepository(db: Executor) {
         .where("me.left_at", "is", null)
         .executeTakeFirst();
       return (
-        row && {
-          ...row,
-          member_count: Number(row.member_count ?? 0),
-          last_message_at: row.last_message_at ?? null,
-          unread: Number(row.unread ?? 0),
-        }
+        row && { ...toRow(row), member_id: row.member_id, display_name: row.display_name, role: row.role, unread: Number(row.unread ?? 0) }
       );
     },
   };
