@@ -51,6 +51,8 @@ export function createDiscussionMessagesService(deps: {
   changes: ChangesRepository;
   /** Told once about each new message and the device that sent it (push notifications). */
   onCreated?: (from: SessionAuth, created: CreatedDiscussionMessage) => void;
+  /** Told once about messages deleted and the members they were deleted for (closing their notifications). */
+  onDeleted?: (from: SessionAuth, deleted: { messageIds: string[]; memberUserIds: string[] }) => void;
 }) {
   const { db, clock, bus, access, messages, discussionMessages: repo, changes } = deps;
 
@@ -152,7 +154,7 @@ export function createDiscussionMessagesService(deps: {
     async delete(from: SessionAuth, spaceId: string, messageId: string): Promise<string[]> {
       const now = clock.now();
       const member = await memberOf(from.userId, spaceId);
-      const { ids, logged } = await inSpaceTransaction(db, spaceId, async (trx, memberUserIds) => {
+      const { ids, logged, memberUserIds } = await inSpaceTransaction(db, spaceId, async (trx, memberUserIds) => {
         if (!memberUserIds.includes(from.userId)) throw noSuchDiscussion();
         const locked = messages.in(trx);
         const found = await locked.findMessage(messageId);
@@ -163,10 +165,11 @@ export function createDiscussionMessagesService(deps: {
         const { ids } = await locked.deleteMessages(spaceId, [messageId], now);
         const ref = JSON.stringify({ discussion_id: spaceId, ids });
         const logged = ids.length ? await changes.in(trx).appendToUsers(memberUserIds, "discussion.messages.deleted", ref, now) : [];
-        return { ids, logged };
+        return { ids, logged, memberUserIds };
       });
       const event = { kind: "discussion.messages.deleted", discussion_id: spaceId, ids } as const;
       for (const { userId, seq } of logged) bus.publish("change", { userId, seq, event });
+      if (ids.length > 0) deps.onDeleted?.(from, { messageIds: ids, memberUserIds });
       return ids;
     },
 

@@ -389,5 +389,19 @@ describe("web push", () => {
     });
     const raw = decryptPush(push.body, bobKeys).toString("utf8");
     for (const secret of [aliceUser.email, aliceUser.id]) expect(raw).not.toContain(secret);
+
+    // Deleted: the notification closes on the other members' devices and the author's other ones.
+    const beforeDelete = pushService.received.length;
+    await alice.request("DELETE", DISCUSSIONS_API.message(d.id, sent.body.message.id));
+    await pushService.waitFor(beforeDelete + 2);
+    const closing = pushService.received.slice(beforeDelete);
+    expect(closing.map((p) => p.path).sort()).toEqual(["/push/alice-phone", "/push/bob"]);
+    const closed = closing.find((p) => p.path === "/push/bob");
+    if (!closed) throw new Error("no push");
+    expect(JSON.parse(decryptPush(closed.body, bobKeys).toString("utf8"))).toEqual({
+      kind: "messages.deleted",
+      message_ids: [sent.body.message.id],
+      day_ids: [],
+    });
   });
 });

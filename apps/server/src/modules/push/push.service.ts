@@ -175,6 +175,20 @@ export function createPushService(deps: {
     },
 
     /**
+     * Tells the devices of a discussion's members (all but the deleting one) that messages went from it, so that a
+     * notification still showing one of them closes.
+     */
+    async notifyDiscussionDeleted(from: SessionAuth, deleted: { messageIds: string[]; memberUserIds: readonly string[] }): Promise<void> {
+      const payload: DeletedMessagesPush = { kind: "messages.deleted", message_ids: deleted.messageIds, day_ids: [] };
+      await Promise.all(
+        deleted.memberUserIds.map(async (userId) => {
+          const targets = (await subscriptionsOf(userId)).filter((t) => t.session_id !== from.sessionId);
+          if (targets.length > 0) await sendToAll(userId, targets, JSON.stringify(payload), PUSH_TTL_SECONDS);
+        }),
+      );
+    },
+
+    /**
      * Tells the user's other devices that messages went, so that a notification still showing one of them
      * closes. The deleting device closes its own.
      */
