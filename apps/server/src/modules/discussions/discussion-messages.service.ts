@@ -22,8 +22,7 @@ import type { SessionAuth } from "../accounts/sessions.repository.ts";
 import type { MessagesRepository } from "../messages/messages.repository.ts";
 import { assertPlausibleDay } from "../messages/messages.service.ts";
 import type { AccessRepository, Membership } from "../spaces/access.repository.ts";
-import { presentDiscussion, presentMyDiscussion } from "./discussion.presenter.ts";
-import { presentDiscussionMessage } from "./discussion-message.presenter.ts";
+import { presentDiscussion, presentDiscussionMessage, presentMyDiscussion } from "./discussion.presenter.ts";
 import type { DiscussionMessagesRepository, MessageWithAuthor } from "./discussion-messages.repository.ts";
 
 /** The one answer for a discussion the caller may not see, whatever the reason. */
