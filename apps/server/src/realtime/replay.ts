@@ -6,14 +6,19 @@ import { loadUser } from "../modules/accounts/user.presenter.ts";
 import { createUsersRepository } from "../modules/accounts/users.repository.ts";
 import { createDevicesRepository } from "../modules/devices/devices.repository.ts";
 import { deviceEventOf } from "../modules/devices/devices.service.ts";
+import { createDiscussionsRepository } from "../modules/discussions/discussions.repository.ts";
+import { closedEventOf, upsertedEventOf } from "../modules/discussions/discussions.service.ts";
 import { presentDay, presentMessage } from "../modules/messages/messages.presenter.ts";
 import type { MessagesRepository } from "../modules/messages/messages.repository.ts";
+import { createAccessRepository } from "../modules/spaces/access.repository.ts";
 
 /**
  * What one page of a replay reads once: the retention cut-off and each day's summary. Every replayed message
  * carries its day, and a day of thousands of messages would otherwise be summed up again for each of them.
  */
 export interface ReplayReads {
+  /** The time the page is replayed at: what has ended by then is not sent. */
+  now: number;
   cutoff(): Promise<number | null>;
   day(dayId: string): Promise<DateMessages | undefined>;
 }
@@ -22,6 +27,7 @@ export function replayReads(messages: MessagesRepository, userId: string, now: n
   let cutoff: Promise<number | null> | undefined;
   const days = new Map<string, Promise<DateMessages | undefined>>();
   const reads: ReplayReads = {
+    now,
     cutoff: () => {
       cutoff ??= messages.retentionCutoff(userId, now);
       return cutoff;
@@ -73,5 +79,14 @@ export async function eventOf(
     case "device.signed_out":
     case "device.renamed":
       return deviceEventOf(createDevicesRepository(db), userId, change);
+    case "discussion.upserted": {
+      // Only while the viewer is still a member: the one who left since gets its `discussion.closed` instead.
+      const membership = await createAccessRepository(db).membership(userId, change.ref, reads.now);
+      if (membership?.kind !== "discussion") return undefined;
+      return upsertedEventOf(createDiscussionsRepository(db), change.ref);
+    }
+    case "discussion.closed":
+      // The space's rows may be gone: the ref holds all the event says.
+      return closedEventOf(change.ref);
   }
 }
