@@ -9,7 +9,7 @@ import {
   renameDiscussionSchema,
   responseSchemas,
 } from "@daysync/shared";
-import type { FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { RateLimit } from "../../config/config.ts";
 import { type ApiServer, answers } from "../../http/answers.ts";
 import { requireAuth } from "../../http/auth.ts";
@@ -89,13 +89,19 @@ export function discussionsRoutes(
     return reply.status(204).send();
   });
 
-  // Counted per address before the route's own count per device: both must allow a join.
-  const perAddress = app.rateLimit({
+  // Counted per address as well as per device (the route's own limit). The plugin runs one limit hook per request,
+  // so this one is checked by hand, before it.
+  const addressCount = app.createRateLimit({
     max: deps.joinAddressRateLimit.max,
     timeWindow: deps.joinAddressRateLimit.windowMs,
     keyGenerator: (request: FastifyRequest) => `discussion-join:${request.ip}`,
-    errorResponseBuilder: (_request, context) => tooManyRequests(Math.ceil(context.ttl / 1000), "tries to join"),
   });
+  const perAddress = async (request: FastifyRequest, reply: FastifyReply) => {
+    const count = await addressCount(request);
+    if (count.isAllowed || !count.isExceeded) return;
+    reply.header("retry-after", String(count.ttlInSeconds));
+    throw tooManyRequests(count.ttlInSeconds, "tries to join");
+  };
   const joinOptions = {
     onRequest: [perAddress],
     config: rateLimitPer("session", deps.joinRateLimit, "tries to join"),

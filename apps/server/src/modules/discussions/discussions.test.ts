@@ -334,7 +334,10 @@ describe("live events", () => {
 
     const { discussion } = await create(ann.device, "Live");
     await annLive.waitFor((r) => discussionEvents(r).length === 1);
-    expect(discussionEvents(annLive.received)[0]).toMatchObject({ kind: "discussion.upserted", discussion: { id: discussion.id, title: "Live" } });
+    expect(discussionEvents(annLive.received)[0]).toMatchObject({
+      kind: "discussion.upserted",
+      discussion: { id: discussion.id, title: "Live" },
+    });
 
     await join(bob.device, discussion.public_id, "Bob");
     const catJoined = (await join(cat.device, discussion.public_id, "Cat")).body;
@@ -346,7 +349,10 @@ describe("live events", () => {
     const summary = (events: ReturnType<typeof discussionEvents>) =>
       events.map((e) =>
         e.kind === "discussion.upserted"
-          ? `upserted ${e.discussion.title} ${e.members.map((m) => m.display_name).join(",")}`
+          ? `upserted ${e.discussion.title} ${e.members
+              .map((m) => m.display_name)
+              .sort()
+              .join(",")}`
           : e.kind === "discussion.closed"
             ? `closed ${e.id === discussion.id ? "it" : e.id} ${e.reason}`
             : e.kind,

@@ -90,17 +90,21 @@ export function createPlansRepository(db: Db) {
 
     /** Up to `limit` messages created before `cutoff` by users whose plan keeps messages `minutes` long. */
     expiredMessages(minutes: number, cutoff: number, limit: number): Promise<{ id: string; user_id: string }[]> {
-      return db
-        .selectFrom("messages")
-        .select(["messages.id", "messages.user_id"])
-        .where("messages.created_at", "<", cutoff)
-        .where(
-          "messages.user_id",
-          "in",
-          usersWithCurrentPlan(db).select("users.id").where("subscriptions.max_message_duration", "=", minutes),
-        )
-        .limit(limit)
-        .execute();
+      return (
+        db
+          .selectFrom("messages")
+          .select(["messages.id", "messages.user_id"])
+          .where("messages.created_at", "<", cutoff)
+          // Personal spaces only (a personal space's id is its owner's): a discussion's messages live as long as it.
+          .whereRef("messages.space_id", "=", "messages.user_id")
+          .where(
+            "messages.user_id",
+            "in",
+            usersWithCurrentPlan(db).select("users.id").where("subscriptions.max_message_duration", "=", minutes),
+          )
+          .limit(limit)
+          .execute()
+      );
     },
   };
 }
