@@ -108,6 +108,19 @@ describe("members", () => {
     expect((await bob.post(DISCUSSIONS_API.leave(discussion.id))).status).toBe(204);
     expect((await dan.post(DISCUSSIONS_API.join(discussion.public_id), { display_name: "Dan" })).status).toBe(201);
   });
+  it("holds under joins at the same moment: exactly as many get in as there are places", async () => {
+    const { device: owner } = await person("Ann");
+    const discussion = await create(owner);
+    const joiners = await Promise.all(Array.from({ length: 6 }, (_, i) => person(`J${i}`)));
+    const statuses = await Promise.all(
+      joiners.map(({ device }) => device.post(DISCUSSIONS_API.join(discussion.public_id), { display_name: "J" }).then((r) => r.status)),
+    );
+    expect(statuses.filter((s) => s === 201)).toHaveLength(2);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(4);
+    const details = await owner.get<DiscussionDetails>(DISCUSSIONS_API.one(discussion.id));
+    expect(details.body.discussion.member_count).toBe(3);
+    expect(details.body.members).toHaveLength(3);
+  });
 });
 
 describe("the end of a discussion", () => {

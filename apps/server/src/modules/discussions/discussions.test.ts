@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import {
   DISCUSSION_LIFETIME_MS,
+  DISCUSSION_ROUTES,
   DISCUSSIONS_API,
   type DiscussionDetails,
   formatPublicId,
@@ -118,8 +119,10 @@ describe("creating and joining a discussion", () => {
       ["Bobby", "member"],
     ]);
 
+    // The link (and its QR code) holds the ID as stored.
     const { device: cat } = await person("Cat");
-    expect((await join(cat, id, "Cat")).status).toBe(201);
+    const fromLink = DISCUSSION_ROUTES.join(id).split("/").pop() ?? "";
+    expect((await join(cat, decodeURIComponent(fromLink), "Cat")).status).toBe(201);
     const again = await join(cat, ` ${formatPublicId(id)} `, "Another name");
     expect(again.status).toBe(200);
     expect(again.body.discussion).toMatchObject({ display_name: "Cat", member_count: 3 });
