@@ -5,11 +5,12 @@
 import type { Transaction } from "kysely";
 import type { Db } from "../../db/database.ts";
 import type { Database, SpaceMembersTable, SpacesTable } from "../../db/schema.ts";
+import type { MemberRow } from "./discussion.presenter.ts";
 
 type Executor = Db | Transaction<Database>;
 
-/** A discussion's row with what every member sees of it besides its members. */
-export interface DiscussionRow {
+/** An open discussion's row with what every member sees of it besides its members. */
+export interface SpaceRow {
   id: string;
   public_id: string;
   title: string;
@@ -20,14 +21,12 @@ export interface DiscussionRow {
 }
 
 /** One member's view of a discussion: the row with their own membership and unread count. */
-export interface MyDiscussionRow extends DiscussionRow {
+export interface MySpaceRow extends SpaceRow {
   member_id: string;
   display_name: string;
   role: SpaceMembersTable["role"];
   unread: number;
 }
-
-export type MemberRow = Pick<SpaceMembersTable, "id" | "display_name" | "role">;
 
 const num = (value: number | string | bigint | null | undefined) => (value === null || value === undefined ? null : Number(value));
 
@@ -65,7 +64,7 @@ export function createDiscussionsRepository(db: Executor) {
     ends_at: number | null;
     member_count: number | string | bigint | null;
     last_message_at: number | string | bigint | null;
-  }): DiscussionRow => ({
+  }): SpaceRow => ({
     id: r.id,
     public_id: r.public_id ?? "",
     title: r.title,
@@ -92,7 +91,7 @@ export function createDiscussionsRepository(db: Executor) {
     },
 
     /** The discussion as every member sees it (undefined when there is none); access is checked by the caller. */
-    async find(spaceId: string): Promise<DiscussionRow | undefined> {
+    async find(spaceId: string): Promise<SpaceRow | undefined> {
       const row = await discussions().where("spaces.id", "=", spaceId).executeTakeFirst();
       return row && toRow(row);
     },
@@ -173,7 +172,7 @@ export function createDiscussionsRepository(db: Executor) {
      * The open discussions the user is an active member of, each with their membership and how many messages by
      * others came after they last read it; newest activity (last message, or creation) first.
      */
-    async listFor(userId: string, now: number): Promise<MyDiscussionRow[]> {
+    async listFor(userId: string, now: number): Promise<MySpaceRow[]> {
       const rows = await discussions()
         .innerJoin("space_members as me", "me.space_id", "spaces.id")
         .where("me.user_id", "=", userId)
@@ -199,7 +198,7 @@ export function createDiscussionsRepository(db: Executor) {
         role: r.role,
         unread: Number(r.unread ?? 0),
       }));
-      const activity = (d: DiscussionRow) => d.last_message_at ?? d.created_at;
+      const activity = (d: SpaceRow) => d.last_message_at ?? d.created_at;
       return mine.sort((a, b) => activity(b) - activity(a) || b.created_at - a.created_at);
     },
 
