@@ -17,7 +17,7 @@ import { createAccessRepository } from "../modules/spaces/access.repository.ts";
  * carries its day, and a day of thousands of messages would otherwise be summed up again for each of them.
  */
 export interface ReplayReads {
-  /** The time the page is replayed at: what has ended by then is not sent. */
+  /** The time the page is read at (memberships are checked at it). */
   now: number;
   cutoff(): Promise<number | null>;
   day(dayId: string): Promise<DateMessages | undefined>;

@@ -70,7 +70,7 @@ export function createRetentionSweeper(deps: {
         const expired = await deps.plansRepository.expiredMessages(minutes, cutoff, BATCH);
         if (expired.length === 0) break;
         const byUser = new Map<string, string[]>();
-        for (const m of expired) byUser.set(m.user_id, [...(byUser.get(m.user_id) ?? []), m.id]);
+        for (const m of expired) byUser.set(m.space_id, [...(byUser.get(m.space_id) ?? []), m.id]);
         for (const [userId, ids] of byUser) deleted += await deleteForUser(userId, ids, cutoff);
         if (expired.length < BATCH) break;
       }
