@@ -21,6 +21,8 @@ import { devicesRoutes } from "../modules/devices/devices.routes.ts";
 import { createDevicesService } from "../modules/devices/devices.service.ts";
 import { discussionMessagesRoutes } from "../modules/discussions/discussion-messages.routes.ts";
 import { createDiscussionMessagesService } from "../modules/discussions/discussion-messages.service.ts";
+import { discussionsRoutes } from "../modules/discussions/discussions.routes.ts";
+import { createDiscussionsService } from "../modules/discussions/discussions.service.ts";
 import { messagesRoutes } from "../modules/messages/messages.routes.ts";
 import { createMessagesService } from "../modules/messages/messages.service.ts";
 import { pairingRoutes } from "../modules/pairing/pairing.routes.ts";
@@ -143,6 +145,22 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     sendRateLimit: config.sendRateLimit,
     onDeleted: uploadsService.removeForMessages,
   });
+  const discussions = createDiscussionsService({
+    db,
+    clock,
+    bus,
+    discussions: repositories.discussions,
+    access: repositories.access,
+    changes,
+    plans: repositories.plans,
+    maxMembers: config.discussions.maxMembers,
+    removeFile: (id) => storage.remove(id),
+  });
+  discussionsRoutes(app, {
+    discussions,
+    joinRateLimit: config.discussions.joinRateLimit,
+    joinAddressRateLimit: config.discussions.joinAddressRateLimit,
+  });
   const sweeper = createRetentionSweeper({
     db,
     clock,
@@ -152,6 +170,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     messages: repositories.messages,
     changes,
     onMessagesDeleted: uploadsService.removeForMessages,
+    closeExpiredDiscussions: () => discussions.closeExpired(),
     removeAbandonedUploads: () => storage.removeExpired(),
     locks: adapters.locks,
     leaseMs: config.sweepIntervalMs,

@@ -5,6 +5,7 @@ import { createSessionsRepository } from "../modules/accounts/sessions.repositor
 import { createUsersRepository } from "../modules/accounts/users.repository.ts";
 import { createDevicesRepository } from "../modules/devices/devices.repository.ts";
 import { createDiscussionMessagesRepository } from "../modules/discussions/discussion-messages.repository.ts";
+import { createDiscussionsRepository } from "../modules/discussions/discussions.repository.ts";
 import { createMessagesRepository } from "../modules/messages/messages.repository.ts";
 import { createPairingRepository } from "../modules/pairing/pairing.repository.ts";
 import { createPlansRepository } from "../modules/plans/plans.repository.ts";
@@ -27,6 +28,7 @@ export function createRepositories(db: Db) {
     changes: createChangesRepository(db),
     access: createAccessRepository(db),
     discussionMessages: createDiscussionMessagesRepository(db),
+    discussions: createDiscussionsRepository(db),
   };
 }
 

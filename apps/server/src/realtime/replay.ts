@@ -8,6 +8,8 @@ import { createDevicesRepository } from "../modules/devices/devices.repository.t
 import { deviceEventOf } from "../modules/devices/devices.service.ts";
 import { presentDiscussion, presentDiscussionMessage } from "../modules/discussions/discussion.presenter.ts";
 import { createDiscussionMessagesRepository } from "../modules/discussions/discussion-messages.repository.ts";
+import { createDiscussionsRepository } from "../modules/discussions/discussions.repository.ts";
+import { closedEventOf, upsertedEventOf } from "../modules/discussions/discussions.service.ts";
 import { presentDay, presentMessage } from "../modules/messages/messages.presenter.ts";
 import type { MessagesRepository } from "../modules/messages/messages.repository.ts";
 import { createAccessRepository } from "../modules/spaces/access.repository.ts";
@@ -97,5 +99,14 @@ export async function eventOf(
       if (!(await createAccessRepository(db).membership(userId, discussion_id, reads.now))) return undefined;
       return { kind: "discussion.messages.deleted", discussion_id, ids };
     }
+    case "discussion.upserted": {
+      // Only while the viewer is still a member: the one who left since gets its `discussion.closed` instead.
+      const membership = await createAccessRepository(db).membership(userId, change.ref, reads.now);
+      if (membership?.kind !== "discussion") return undefined;
+      return upsertedEventOf(createDiscussionsRepository(db), change.ref);
+    }
+    case "discussion.closed":
+      // The space's rows may be gone: the ref holds all the event says.
+      return closedEventOf(change.ref);
   }
 }
