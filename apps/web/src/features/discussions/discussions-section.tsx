@@ -61,7 +61,7 @@ function JoinById() {
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${inputId}-error` : undefined}
       />
-      <button type="submit" className="btn btn-secondary btn-sm">
+      <button type="submit" className="sidebar-today">
         Join
       </button>
       {error ? (

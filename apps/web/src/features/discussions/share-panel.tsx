@@ -39,20 +39,18 @@ export function SharePanel({ discussion, onClose }: { discussion: Discussion; on
           <span className="muted">Drawing the QR code…</span>
         )}
       </div>
-      <dl>
-        <div className="share-row">
-          <dt>ID</dt>
-          <dd className="share-id" data-testid="discussion-public-id">
-            {shownId}
-          </dd>
-          <CopyTextButton text={shownId} label="Copy ID" />
-        </div>
-        <div className="share-row">
-          <dt>Link</dt>
-          <dd>{link}</dd>
-          <CopyTextButton text={link} label="Copy link" />
-        </div>
-      </dl>
+      <div className="share-row">
+        <span className="share-label">ID</span>
+        <span className="share-value share-id" data-testid="discussion-public-id">
+          {shownId}
+        </span>
+        <CopyTextButton text={shownId} label="Copy ID" />
+      </div>
+      <div className="share-row">
+        <span className="share-label">Link</span>
+        <span className="share-value">{link}</span>
+        <CopyTextButton text={link} label="Copy link" />
+      </div>
       <div className="dialog-buttons">
         {canShare ? (
           <button
