@@ -1,9 +1,8 @@
 import { DISCUSSION_ROUTES, normalizePublicId, TEXT } from "@daysync/shared";
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useEffect, useId, useState } from "react";
 import { Link, useMatch, useNavigate } from "react-router";
 import { PlusIcon } from "../../components/ui/icons.tsx";
 import { describeError } from "../../lib/api-errors.ts";
-import { useNow } from "../../lib/use-now.ts";
 import { useMyDiscussions } from "./discussions-api.ts";
 import { formatDiscussionTimeLeft } from "./time-left.ts";
 import "./discussions.css";
@@ -73,9 +72,22 @@ function JoinById() {
   );
 }
 
+/**
+ * The time, every 30 s: enough for "6 d 23 h left". Not the shared one-second clock (lib/use-now.ts), which
+ * would keep running for the sidebar and so hand a new message's countdown a time up to a second old.
+ */
+function useCoarseNow(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 30_000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
 function DiscussionList() {
   const list = useMyDiscussions();
-  const now = useNow();
+  const now = useCoarseNow();
   const match = useMatch("/discussions/:id");
   if (list.isPending) return <p className="sidebar-note">Loading discussions…</p>;
   if (list.isError) {
