@@ -3,7 +3,7 @@
  * they exchange a text and a file live, B never sees A's email; C opens the join link read from the QR code on
  * A's screen while signed out, registers and lands back on the join screen; A ends it and B's open view says so.
  */
-import { API, TEXT } from "@daysync/shared";
+import { API, DISCUSSION_ROUTES, DISCUSSIONS_API, responseSchemas, TEXT } from "@daysync/shared";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { useStartedApp } from "./support/app.ts";
@@ -139,6 +139,54 @@ describe("discussions", () => {
     await hidden(discussionsNav(b.page).getByRole("link", { name: /Trip planning/ }));
     await visible(discussionsNav(b.page).getByText("No discussions yet"));
 
+    await Promise.all([a.context.close(), b.context.close(), c.context.close()]);
+  });
+
+  it("the owner renames it and removes a member, who is told so; another member leaves", async () => {
+    const [a, b, c] = await Promise.all([0, 1, 2].map(() => newDevice(app.browser, app.server.url)));
+    if (!a || !b || !c) throw new Error("three devices expected");
+    await registerViaApi(a, app.server.url, "Ann Owner", uniqueEmail("owner"));
+    await registerViaApi(b, app.server.url, "Bo Removed", uniqueEmail("removed"));
+    await registerViaApi(c, app.server.url, "Cy Leaver", uniqueEmail("leaver"));
+    const created = await a.context.request.post(`${app.server.url}${DISCUSSIONS_API.list}`, {
+      data: { title: "Team lunch", display_name: "Ann" },
+    });
+    expect(created.status()).toBe(201);
+    const { discussion } = responseSchemas.discussion.parse(await created.json());
+    for (const [device, name] of [
+      [b, "Bo"],
+      [c, "Cy"],
+    ] as const) {
+      const joined = await device.context.request.post(`${app.server.url}${DISCUSSIONS_API.join(discussion.public_id)}`, {
+        data: { display_name: name },
+      });
+      expect(joined.ok()).toBe(true);
+    }
+    const path = DISCUSSION_ROUTES.one(discussion.id);
+    await Promise.all([a.page.goto(path), b.page.goto(path), c.page.goto(path)]);
+    await visible(a.page.getByText("3 members"));
+
+    // Rename: every open view shows the new title.
+    await a.page.getByRole("button", { name: "Rename" }).click();
+    const rename = a.page.getByRole("dialog", { name: "Rename discussion" });
+    await rename.getByLabel("Title").fill("Team lunch on Friday");
+    await rename.getByRole("button", { name: "Save" }).click();
+    await visible(b.page.getByRole("heading", { name: "Team lunch on Friday" }));
+    await visible(discussionsNav(c.page).getByRole("link", { name: /Team lunch on Friday/ }));
+
+    // Remove Bo, after a confirmation: Bo's open view says so and the discussion leaves Bo's sidebar.
+    await a.page.getByRole("button", { name: "Members" }).click();
+    await a.page.getByRole("dialog", { name: "Members" }).getByRole("button", { name: "Remove Bo" }).click();
+    await a.page.getByRole("dialog", { name: "Remove Bo?" }).getByRole("button", { name: "Remove" }).click();
+    await visible(b.page.getByRole("heading", { name: "You were removed from this discussion." }));
+    await hidden(discussionsNav(b.page).getByRole("link", { name: /Team lunch/ }));
+    await visible(a.page.getByText("2 members"));
+
+    // Cy leaves, after a confirmation.
+    await c.page.getByRole("button", { name: "Leave" }).click();
+    await c.page.getByRole("dialog", { name: "Leave this discussion?" }).getByRole("button", { name: "Leave" }).click();
+    await visible(c.page.getByRole("heading", { name: "You left this discussion." }));
+    await visible(a.page.getByText("1 member", { exact: true }));
     await Promise.all([a.context.close(), b.context.close(), c.context.close()]);
   });
 

@@ -82,15 +82,13 @@ export function useRemoveMember(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (memberId: string) => apiFetch(DISCUSSIONS_API.member(id, memberId), { method: "DELETE" }),
+    // The live `discussion.upserted` may have come first: the count follows the list rather than going down twice.
     onSuccess: (_answer, memberId) =>
-      queryClient.setQueryData<DiscussionDetails>(queryKeys.discussion(id), (old) =>
-        old
-          ? {
-              discussion: { ...old.discussion, member_count: Math.max(1, old.discussion.member_count - 1) },
-              members: old.members.filter((m) => m.id !== memberId),
-            }
-          : old,
-      ),
+      queryClient.setQueryData<DiscussionDetails>(queryKeys.discussion(id), (old) => {
+        if (!old) return old;
+        const members = old.members.filter((m) => m.id !== memberId);
+        return { discussion: { ...old.discussion, member_count: members.length }, members };
+      }),
   });
 }
 
