@@ -56,6 +56,7 @@ export function DiscussionChat({ id, header }: { id: string; header?: ReactNode 
           messages={stored}
           pending={pending}
           maxMinutes={null}
+          emptyTitle="No messages yet"
           emptyNote={<span>Say hello: everyone in this discussion sees what you send here, until it ends.</span>}
           discussion={discussion}
         />

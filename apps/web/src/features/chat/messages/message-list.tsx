@@ -18,6 +18,8 @@ interface MessageListProps {
   intro?: ReactNode;
   /** What the empty state says under its heading; by default, an invitation to type a note for this day. */
   emptyNote?: ReactNode;
+  /** The empty state's heading; by default the spec's words for a day without messages. */
+  emptyTitle?: string;
   /** In a discussion: who wrote each message, whether the reader may delete it, and the discussion. */
   discussion?: {
     id: string;
@@ -32,7 +34,7 @@ interface HighlightState {
   highlight?: string;
 }
 
-export function MessageList({ viewKey, messages, pending, maxMinutes, intro, emptyNote, discussion }: MessageListProps) {
+export function MessageList({ viewKey, messages, pending, maxMinutes, intro, emptyNote, emptyTitle, discussion }: MessageListProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const nearBottom = useRef(true);
   const location = useLocation();
@@ -72,7 +74,7 @@ export function MessageList({ viewKey, messages, pending, maxMinutes, intro, emp
       {intro}
       {total === 0 ? (
         <div className="message-empty">
-          <p>{TEXT.noMessages}</p>
+          <p>{emptyTitle ?? TEXT.noMessages}</p>
           {emptyNote ?? <span>Type below to keep a note for this day. It shows up on all your devices.</span>}
         </div>
       ) : (
