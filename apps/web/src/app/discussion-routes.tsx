@@ -1,3 +1,4 @@
+import { useEffect, useState } from "react";
 import { useLocation, useParams } from "react-router";
 import { PageSpinner } from "../components/ui/spinner.tsx";
 import { ChatView } from "../features/chat/chat-view.tsx";
@@ -27,13 +28,32 @@ export function DiscussionRoute() {
   return <Discussion key={id} id={id} />;
 }
 
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+/** True once `at` (ms since the epoch) has passed; re-renders at that moment, not every second. */
+function usePassed(at: number | undefined): boolean {
+  const [passed, setPassed] = useState(false);
+  useEffect(() => {
+    if (at === undefined) return;
+    const left = at - Date.now();
+    setPassed(left <= 0);
+    if (left <= 0) return;
+    const timer = setTimeout(() => setPassed(Date.now() >= at), Math.min(MAX_TIMEOUT_MS, left + 50));
+    return () => clearTimeout(timer);
+  }, [at]);
+  return passed;
+}
+
 function Discussion({ id }: { id: string }) {
   const user = useCurrentUser();
   const location = useLocation();
   const closed = useClosedReason(id);
   const details = useDiscussion(id);
   useMarkRead(id);
+  // Its time ran out while open: the server's `discussion.closed` follows with the sweep; say so now.
+  const expired = usePassed(details.data?.discussion.ends_at);
   if (closed) return <DiscussionNotice reason={closed} />;
+  if (expired) return <DiscussionNotice reason="expired" />;
   if (details.error instanceof ApiError && (details.error.status === 404 || details.error.status === 400)) {
     return <DiscussionNotice reason="missing" />;
   }

@@ -47,7 +47,8 @@ export const MessageItem = memo(function MessageItem({
         )}
         <div className="message-meta">
           <time className="message-time">{message.time}</time>
-          <MessageOrigin device={message.device} />
+          {/* Another member's message: "Sent" would say nothing the reader can use. */}
+          {author && author !== "You" ? null : <MessageOrigin device={message.device} />}
           {expiresAt !== null ? <TimeLeft expiresAt={expiresAt} /> : null}
           {isText ? <CopyButton text={message.content} /> : null}
           {canDelete ? <DeleteButton messageId={message.id} discussionId={discussionId} /> : null}
