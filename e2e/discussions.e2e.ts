@@ -16,6 +16,7 @@ import {
   PASSWORD,
   registerViaApi,
   sendMessage,
+  setPlanByOperator,
   uniqueEmail,
   visible,
 } from "./support/daysync.ts";
@@ -188,6 +189,42 @@ describe("discussions", () => {
     await visible(c.page.getByRole("heading", { name: "You left this discussion." }));
     await visible(a.page.getByText("1 member", { exact: true }));
     await Promise.all([a.context.close(), b.context.close(), c.context.close()]);
+  });
+
+  it("a message typed offline waits in the outbox and reaches the others when back online; a Premium member extends", async () => {
+    const ownerEmail = uniqueEmail("premium");
+    const [a, b] = await Promise.all([newDevice(app.browser, app.server.url), newDevice(app.browser, app.server.url)]);
+    await registerViaApi(a, app.server.url, "Pat Premium", ownerEmail);
+    await registerViaApi(b, app.server.url, "Otto Offline", uniqueEmail("offline"));
+    const created = await a.context.request.post(`${app.server.url}${DISCUSSIONS_API.list}`, {
+      data: { title: "Tunnel talk", display_name: "Pat" },
+    });
+    const { discussion } = responseSchemas.discussion.parse(await created.json());
+    const joined = await b.context.request.post(`${app.server.url}${DISCUSSIONS_API.join(discussion.public_id)}`, {
+      data: { display_name: "Otto" },
+    });
+    expect(joined.ok()).toBe(true);
+    const path = DISCUSSION_ROUTES.one(discussion.id);
+    await Promise.all([a.page.goto(path), b.page.goto(path)]);
+    await visible(b.page.getByRole("heading", { name: "Tunnel talk" }));
+
+    await b.context.setOffline(true);
+    await sendMessage(b.page, "written in the tunnel");
+    await visible(messageList(b.page).getByText("Pending — waiting for the connection"));
+    await b.page.waitForTimeout(500);
+    expect(await messageList(a.page).getByText("written in the tunnel").count()).toBe(0);
+    await b.context.setOffline(false);
+    await visible(messageBy(a.page, "Otto", "written in the tunnel"), 20_000);
+    await hidden(messageList(b.page).getByText(/Pending/), 20_000);
+
+    await setPlanByOperator(app.server.dataDir, ownerEmail, "premium");
+    await a.page.reload();
+    await a.page.getByRole("button", { name: "Extend" }).click();
+    await a.page.getByRole("dialog", { name: "Extend discussion" }).getByRole("button", { name: "Extend by 7 days" }).click();
+    await visible(a.page.getByText(/Ends in 13 d 23 h|Ends in 14 d/));
+    // Every member sees the new end.
+    await visible(b.page.getByText(/Ends in 13 d 23 h|Ends in 14 d/));
+    await Promise.all([a.context.close(), b.context.close()]);
   });
 
   it("a wrong ID is refused in the Join field, and an unknown one says no such discussion", async () => {
