@@ -216,6 +216,10 @@ describe("discussions", () => {
     await b.context.setOffline(false);
     await visible(messageBy(a.page, "Otto", "written in the tunnel"), 20_000);
     await hidden(messageList(b.page).getByText(/Pending/), 20_000);
+    // Only one's own messages (or, for the creator, any) can be deleted; the deletion reaches every member.
+    expect(await messageBy(a.page, "Otto", "written in the tunnel").getByRole("button", { name: "Delete message" }).count()).toBe(1);
+    await messageBy(b.page, "You", "written in the tunnel").getByRole("button", { name: "Delete message" }).click();
+    await hidden(messageList(a.page).getByText("written in the tunnel"), 20_000);
 
     await setPlanByOperator(app.server.dataDir, ownerEmail, "premium");
     await a.page.reload();
