@@ -90,7 +90,7 @@ describe.each(["light", "dark"] as const)("accessibility, %s theme", (theme) => 
     await context.close();
   });
 
-  it("a discussion with messages of two members, and its share panel with the QR code, have none", async () => {
+  it("a discussion with messages of two members, its share panel with the QR code, and the new and join pages have none", async () => {
     const context = await newContext(theme);
     await signUp(context);
     const created = await context.request.post(`${app.server.url}${DISCUSSIONS_API.list}`, {
@@ -118,6 +118,14 @@ describe.each(["light", "dark"] as const)("accessibility, %s theme", (theme) => 
       .getByRole("dialog")
       .getByRole("img", { name: /QR code/ })
       .waitFor();
+    expect(await audit(page)).toEqual([]);
+    // The pages before it: a new discussion, and the join screen of its link.
+    await page.goto(`${app.server.url}${DISCUSSION_ROUTES.new}`);
+    await page.getByRole("heading", { name: "New discussion" }).waitFor();
+    expect(await audit(page)).toEqual([]);
+    await page.goto(`${app.server.url}${DISCUSSION_ROUTES.join("ZZZZZZZZZZ")}`);
+    await page.getByRole("heading", { name: "Join a discussion" }).waitFor();
+    await page.waitForLoadState("networkidle");
     expect(await audit(page)).toEqual([]);
     await guest.close();
     await context.close();
