@@ -1,41 +1,16 @@
-/**
- * Two server processes on one database, one Redis and one files folder. The database is one SQLite file
- * under a shared DATA_DIR, or, when the suite runs on PostgreSQL, a schema of its own in the suite's database.
- */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+/** Two server processes on one database, one Redis and one files folder (testing/two-server-processes.ts). */
 import { API, type DateMessages, type Message } from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ServerProcess, startServerProcess } from "./testing/server-process.ts";
-import { redisEnv, removeKeys, uniquePrefix } from "./testing/test-redis.ts";
-import { createSchemaFor, Device, type LiveClient, textMessage } from "./testing/test-server.ts";
+import { Device, type LiveClient, textMessage } from "./testing/test-server.ts";
 import { create, metadata, offsetOf, patch, TUS } from "./testing/tus-client.ts";
+import { startTwoServerProcesses, type TwoServerProcesses } from "./testing/two-server-processes.ts";
 
-const prefix = uniquePrefix();
-const dataDir = mkdtempSync(path.join(tmpdir(), "daysync-scale-"));
-let one: ServerProcess;
-let two: ServerProcess;
-let schema: Awaited<ReturnType<typeof createSchemaFor>> | undefined;
-
+let servers: TwoServerProcesses;
 beforeAll(async () => {
-  const suiteDatabase = process.env.DATABASE_URL;
-  if (suiteDatabase?.startsWith("postgres")) schema = await createSchemaFor(suiteDatabase, dataDir);
-  const env = {
-    ...redisEnv(prefix),
-    DATA_DIR: dataDir,
-    WEB_DIST: path.join(dataDir, "no-web"),
-    REGISTER_RATE_LIMIT_MAX: "10000",
-    ...(schema ? { DATABASE_URL: schema.url } : {}),
-  };
-  one = await startServerProcess(env);
-  two = await startServerProcess(env);
+  servers = await startTwoServerProcesses();
 });
 afterAll(async () => {
-  await Promise.all([one?.stop(), two?.stop()]);
-  rmSync(dataDir, { recursive: true, force: true });
-  await removeKeys(prefix);
-  await schema?.drop();
+  await servers?.stop();
 });
 
 const lastSeq = (live: LiveClient) => Math.max(0, ...live.received.map((m) => ("seq" in m ? m.seq : 0)));
@@ -45,9 +20,9 @@ const createdWith = (content: string) => (r: LiveClient["received"]) =>
 describe("two server processes", () => {
   it("share live messages, resumable uploads, and lose nothing when one is killed", async () => {
     const email = `two-${crypto.randomUUID()}@example.com`;
-    const laptop = new Device(one.url);
+    const laptop = new Device(servers.one.url);
     await laptop.register("Two", email);
-    const phone = new Device(two.url);
+    const phone = new Device(servers.two.url);
     await phone.login(email);
     const laptopLive = await laptop.live();
     const phoneLive = await phone.live();
@@ -66,7 +41,7 @@ describe("two server processes", () => {
     const started = await create(laptop, bytes.length, header);
     expect(started.res.status).toBe(201);
     expect((await patch(laptop, started.location, 0, bytes.subarray(0, 20_000))).status).toBe(204);
-    const resumed = new Device(two.url);
+    const resumed = new Device(servers.two.url);
     resumed.cookie = laptop.cookie;
     expect(await offsetOf(resumed, started.location)).toEqual({ status: 200, offset: 20_000 });
     expect((await patch(resumed, started.location, 20_000, bytes.subarray(20_000))).status).toBe(204);
@@ -82,11 +57,11 @@ describe("two server processes", () => {
     expect(sentBeforeCrash.status).toBe(201);
     await laptopLive.waitFor(createdWith("just before"));
     const seenUpTo = lastSeq(laptopLive);
-    await one.stop("SIGKILL");
+    await servers.one.stop("SIGKILL");
     await laptopLive.waitForClose();
     await phone.post(API.messages, textMessage("while the laptop was away", Date.now()));
 
-    const moved = new Device(two.url);
+    const moved = new Device(servers.two.url);
     moved.cookie = laptop.cookie;
     const again = await moved.live(seenUpTo);
     await again.waitFor((r) => r.some((m) => m.type === "ready"));

@@ -1,56 +1,40 @@
 /**
- * Two server processes on one database, one Redis and one files folder: members connected to different processes
- * see each other's discussion messages live, and download each other's files.
+ * Discussions over two server processes on one database, one Redis and one files folder, as when scaled out:
+ * members connected to different processes see each other's joins and messages live, download each other's files,
+ * and join tries are counted across both.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
-import { API, DISCUSSIONS_API, type ServerLiveMessage } from "@daysync/shared";
+import { API, DISCUSSIONS_API, type DiscussionDetails, type ServerLiveMessage } from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectDatabase, type Db } from "../../db/database.ts";
 import { addMember, createDiscussion } from "../../testing/discussion-factory.ts";
-import { type ServerProcess, startServerProcess } from "../../testing/server-process.ts";
-import { redisEnv, removeKeys, uniquePrefix } from "../../testing/test-redis.ts";
-import { createSchemaFor, Device, textMessage } from "../../testing/test-server.ts";
+import { Device, textMessage } from "../../testing/test-server.ts";
 import { metadata, uploadFile } from "../../testing/tus-client.ts";
+import { startTwoServerProcesses, type TwoServerProcesses } from "../../testing/two-server-processes.ts";
 
-const prefix = uniquePrefix();
-const dataDir = mkdtempSync(path.join(tmpdir(), "daysync-discussion-scale-"));
-let one: ServerProcess;
-let two: ServerProcess;
-let schema: Awaited<ReturnType<typeof createSchemaFor>> | undefined;
+let servers: TwoServerProcesses;
 let db: Db;
 
 beforeAll(async () => {
-  const suiteDatabase = process.env.DATABASE_URL;
-  if (suiteDatabase?.startsWith("postgres")) schema = await createSchemaFor(suiteDatabase, dataDir);
-  const env = {
-    ...redisEnv(prefix),
-    DATA_DIR: dataDir,
-    WEB_DIST: path.join(dataDir, "no-web"),
-    REGISTER_RATE_LIMIT_MAX: "10000",
-    ...(schema ? { DATABASE_URL: schema.url } : {}),
-  };
-  one = await startServerProcess(env);
-  two = await startServerProcess(env);
-  db = connectDatabase({ databaseFile: path.join(dataDir, "daysync.sqlite"), databaseUrl: schema?.url });
+  servers = await startTwoServerProcesses({ DISCUSSION_JOIN_RATE_LIMIT_MAX: "3" });
+  db = connectDatabase({ databaseFile: path.join(servers.dataDir, "daysync.sqlite"), databaseUrl: servers.databaseUrl });
 });
 afterAll(async () => {
   await db?.destroy();
-  await Promise.all([one?.stop(), two?.stop()]);
-  rmSync(dataDir, { recursive: true, force: true });
-  await removeKeys(prefix);
-  await schema?.drop();
+  await servers?.stop();
 });
 
 const createdWith = (content: string) => (received: ServerLiveMessage[]) =>
   received.some((m) => m.type === "event" && m.event.kind === "discussion.message.created" && m.event.message.content === content);
 
-describe("a discussion across two server processes", () => {
+const upsertedMembers = (received: ServerLiveMessage[]) =>
+  received.flatMap((m) => (m.type === "event" && m.event.kind === "discussion.upserted" ? [m.event.members.length] : []));
+
+describe("discussions on two server processes", () => {
   it("brings each member's messages live to the other, and their files", async () => {
-    const alice = new Device(one.url);
+    const alice = new Device(servers.one.url);
     const aliceUser = await alice.register("Alice", `alice-${crypto.randomUUID()}@example.com`);
-    const bob = new Device(two.url);
+    const bob = new Device(servers.two.url);
     const bobUser = await bob.register("Bob", `bob-${crypto.randomUUID()}@example.com`);
     const d = await createDiscussion(db, { ownerId: aliceUser.id, ownerName: "Ally", now: Date.now() });
     await addMember(db, d.id, bobUser.id, "Bobby", Date.now());
@@ -76,5 +60,28 @@ describe("a discussion across two server processes", () => {
     expect(new Uint8Array(await download.arrayBuffer())).toEqual(bytes);
     aliceLive.close();
     bobLive.close();
+  });
+
+  it("tells a member on one process of a join on the other, and counts join tries across both", async () => {
+    const ann = new Device(servers.one.url);
+    await ann.register("Ann", `ann-${crypto.randomUUID()}@example.com`);
+    const annLive = await ann.live();
+    await annLive.waitFor((r) => r.some((m) => m.type === "ready"));
+    const created = await ann.post<DiscussionDetails>(DISCUSSIONS_API.list, { title: "Both", display_name: "Ann" });
+    const { public_id } = created.body.discussion;
+
+    const email = `bob-${crypto.randomUUID()}@example.com`;
+    const bobOnTwo = new Device(servers.two.url);
+    await bobOnTwo.register("Bob", email);
+    // The same session on the other process: one device behind a load balancer.
+    const bobOnOne = new Device(servers.one.url);
+    bobOnOne.cookie = bobOnTwo.cookie;
+
+    expect((await bobOnTwo.post(DISCUSSIONS_API.join("AAAAAAAAAA"), { display_name: "Bob" })).status).toBe(404);
+    expect((await bobOnOne.post(DISCUSSIONS_API.join("BBBBBBBBBB"), { display_name: "Bob" })).status).toBe(404);
+    expect((await bobOnTwo.post(DISCUSSIONS_API.join(public_id), { display_name: "Bob" })).status).toBe(201);
+    await annLive.waitFor((r) => upsertedMembers(r).includes(2), 5000);
+    expect((await bobOnOne.post(DISCUSSIONS_API.join(public_id), { display_name: "Bob" })).status).toBe(429);
+    annLive.close();
   });
 });
