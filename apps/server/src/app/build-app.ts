@@ -112,6 +112,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     access: repositories.access,
     messages: repositories.messages,
     discussionMessages: repositories.discussionMessages,
+    discussions: repositories.discussions,
     changes,
     onCreated: (from, created) => void push.notifyDiscussionMessage(from, created).catch((err) => app.log.warn({ err }, "push failed")),
     onDeleted: (from, deleted) => void push.notifyDiscussionDeleted(from, deleted).catch((err) => app.log.warn({ err }, "push failed")),

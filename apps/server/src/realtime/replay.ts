@@ -90,8 +90,10 @@ export async function eventOf(
     case "discussion.message.created": {
       const message = await messages.findMessage(change.ref);
       if (!message || !(await createAccessRepository(db).membership(userId, message.space_id, reads.now))) return undefined;
-      const repo = createDiscussionMessagesRepository(db);
-      const [withAuthor, discussion] = await Promise.all([repo.find(message.space_id, message.id), repo.discussion(message.space_id)]);
+      const [withAuthor, discussion] = await Promise.all([
+        createDiscussionMessagesRepository(db).find(message.space_id, message.id),
+        createDiscussionsRepository(db).find(message.space_id),
+      ]);
       if (!withAuthor || !discussion) return undefined;
       return {
         kind: "discussion.message.created",

@@ -24,6 +24,7 @@ import { assertPlausibleDay } from "../messages/messages.service.ts";
 import type { AccessRepository, Membership } from "../spaces/access.repository.ts";
 import { presentDiscussion, presentDiscussionMessage, presentMyDiscussion } from "./discussion.presenter.ts";
 import type { DiscussionMessagesRepository, MessageWithAuthor } from "./discussion-messages.repository.ts";
+import type { DiscussionsRepository } from "./discussions.repository.ts";
 
 /** The one answer for a discussion the caller may not see, whatever the reason. */
 export const noSuchDiscussion = () => notFound("discussion");
@@ -47,13 +48,14 @@ export function createDiscussionMessagesService(deps: {
   access: AccessRepository;
   messages: MessagesRepository;
   discussionMessages: DiscussionMessagesRepository;
+  discussions: DiscussionsRepository;
   changes: ChangesRepository;
   /** Told once about each new message and the device that sent it (push notifications). */
   onCreated?: (from: SessionAuth, created: CreatedDiscussionMessage) => void;
   /** Told once about messages deleted and the members they were deleted for (closing their notifications). */
   onDeleted?: (from: SessionAuth, deleted: { messageIds: string[]; memberUserIds: string[] }) => void;
 }) {
-  const { db, clock, bus, access, messages, discussionMessages: repo, changes } = deps;
+  const { db, clock, bus, access, messages, discussionMessages: repo, discussions, changes } = deps;
 
   /** The caller's membership of an open discussion, or the same 404 for every other case. */
   async function memberOf(userId: string, spaceId: string): Promise<Membership> {
@@ -84,7 +86,7 @@ export function createDiscussionMessagesService(deps: {
     /** The discussion as the caller sees it, with every message, oldest first. */
     async list(userId: string, spaceId: string): Promise<{ discussion: MyDiscussion; messages: DiscussionMessage[] }> {
       await memberOf(userId, spaceId);
-      const [mine, rows] = await Promise.all([repo.myDiscussion(spaceId, userId), repo.list(spaceId)]);
+      const [mine, rows] = await Promise.all([discussions.findMine(spaceId, userId), repo.list(spaceId)]);
       if (!mine) throw noSuchDiscussion();
       return { discussion: presentMyDiscussion(mine), messages: rows.map(present) };
     },
@@ -125,7 +127,7 @@ export function createDiscussionMessagesService(deps: {
             if (!memberUserIds.includes(from.userId)) throw noSuchDiscussion();
             if ((await messages.in(trx).insertMessage(row)) !== "stored") throw new NotStored();
             const logged = await changes.in(trx).appendToUsers(memberUserIds, "discussion.message.created", row.id, now);
-            const discussion = await repo.in(trx).discussion(spaceId);
+            const discussion = await discussions.in(trx).find(spaceId);
             if (!discussion) throw noSuchDiscussion();
             return { logged, discussion: presentDiscussion(discussion), memberUserIds };
           });

@@ -74,6 +74,33 @@ export function createDiscussionsRepository(db: Executor) {
     last_message_at: num(r.last_message_at),
   });
 
+  /**
+   * The discussions the user is an active member of, each with their membership and how many messages by others
+   * came after they last read it.
+   */
+  function mine(userId: string) {
+    return discussions()
+      .innerJoin("space_members as me", "me.space_id", "spaces.id")
+      .where("me.user_id", "=", userId)
+      .where("me.left_at", "is", null)
+      .select((eb) => [
+        "me.id as member_id",
+        "me.display_name",
+        "me.role",
+        eb
+          .selectFrom("messages")
+          .select((m) => m.fn.countAll().as("n"))
+          .whereRef("messages.space_id", "=", "spaces.id")
+          .whereRef("messages.created_at", ">", "me.last_read_at")
+          .where("messages.user_id", "!=", userId)
+          .as("unread"),
+      ]);
+  }
+
+  const toMyRow = (
+    r: Parameters<typeof toRow>[0] & Pick<MySpaceRow, "member_id" | "display_name" | "role"> & { unread: number | string | bigint | null },
+  ): MySpaceRow => ({ ...toRow(r), member_id: r.member_id, display_name: r.display_name, role: r.role, unread: Number(r.unread ?? 0) });
+
   return {
     in: (trx: Transaction<Database>) => createDiscussionsRepository(trx),
 
@@ -168,51 +195,17 @@ export function createDiscussionsRepository(db: Executor) {
         .execute();
     },
 
-    /**
-     * The open discussions the user is an active member of, each with their membership and how many messages by
-     * others came after they last read it; newest activity (last message, or creation) first.
-     */
-    async listFor(userId: string, now: number): Promise<MySpaceRow[]> {
-      const rows = await discussions()
-        .innerJoin("space_members as me", "me.space_id", "spaces.id")
-        .where("me.user_id", "=", userId)
-        .where("me.left_at", "is", null)
-        .where("spaces.ends_at", ">", now)
-        .select((eb) => [
-          "me.id as member_id",
-          "me.display_name",
-          "me.role",
-          eb
-            .selectFrom("messages")
-            .select((m) => m.fn.countAll().as("n"))
-            .whereRef("messages.space_id", "=", "spaces.id")
-            .whereRef("messages.created_at", ">", "me.last_read_at")
-            .where("messages.user_id", "!=", userId)
-            .as("unread"),
-        ])
-        .execute();
-      const mine = rows.map((r) => ({
-        ...toRow(r),
-        member_id: r.member_id,
-        display_name: r.display_name,
-        role: r.role,
-        unread: Number(r.unread ?? 0),
-      }));
-      const activity = (d: SpaceRow) => d.last_message_at ?? d.created_at;
-      return mine.sort((a, b) => activity(b) - activity(a) || b.created_at - a.created_at);
+    /** The discussion as this active member sees it (see `mine`); undefined when they are not one. */
+    async findMine(spaceId: string, userId: string): Promise<MySpaceRow | undefined> {
+      const row = await mine(userId).where("spaces.id", "=", spaceId).executeTakeFirst();
+      return row && toMyRow(row);
     },
 
-    /** The unread count of one member (see `listFor`). */
-    async unreadFor(spaceId: string, userId: string): Promise<number> {
-      const row = await db
-        .selectFrom("messages")
-        .innerJoin("space_members as me", (join) => join.onRef("me.space_id", "=", "messages.space_id").on("me.user_id", "=", userId))
-        .select((eb) => eb.fn.countAll().as("n"))
-        .where("messages.space_id", "=", spaceId)
-        .whereRef("messages.created_at", ">", "me.last_read_at")
-        .where("messages.user_id", "!=", userId)
-        .executeTakeFirst();
-      return Number(row?.n ?? 0);
+    /** The open discussions the user is an active member of; newest activity (last message, or creation) first. */
+    async listFor(userId: string, now: number): Promise<MySpaceRow[]> {
+      const rows = await mine(userId).where("spaces.ends_at", ">", now).execute();
+      const activity = (d: SpaceRow) => d.last_message_at ?? d.created_at;
+      return rows.map(toMyRow).sort((a, b) => activity(b) - activity(a) || b.created_at - a.created_at);
     },
 
     /** Ids of discussions past their end, for the sweeper. */

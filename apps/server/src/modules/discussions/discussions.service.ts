@@ -102,17 +102,9 @@ export function createDiscussionsService(deps: {
   };
 
   async function myDiscussion(userId: string, spaceId: string): Promise<MyDiscussion> {
-    const now = clock.now();
-    const [membership, row] = await Promise.all([access.membership(userId, spaceId, now), repo.find(spaceId)]);
+    const [membership, row] = await Promise.all([access.membership(userId, spaceId, clock.now()), repo.findMine(spaceId, userId)]);
     if (!membership || !row) throw noSuchDiscussion();
-    const unread = await repo.unreadFor(spaceId, userId);
-    return presentMyDiscussion({
-      ...row,
-      member_id: membership.memberId,
-      display_name: membership.displayName,
-      role: membership.role,
-      unread,
-    });
+    return presentMyDiscussion(row);
   }
 
   async function details(userId: string, spaceId: string): Promise<DiscussionDetails> {
