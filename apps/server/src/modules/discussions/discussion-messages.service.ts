@@ -20,7 +20,7 @@ import type { EventBus } from "../../events/event-bus.ts";
 import { conflict, forbidden, gone, notFound } from "../../http/errors.ts";
 import type { SessionAuth } from "../accounts/sessions.repository.ts";
 import type { MessagesRepository } from "../messages/messages.repository.ts";
-import { assertPlausibleDay } from "../messages/messages.service.ts";
+import { assertPlausibleDay, newMessageRow, type SendInput } from "../messages/messages.service.ts";
 import type { AccessRepository, Membership } from "../spaces/access.repository.ts";
 import { presentDiscussion, presentDiscussionMessage, presentMyDiscussion } from "./discussion.presenter.ts";
 import type { DiscussionMessagesRepository, MessageWithAuthor } from "./discussion-messages.repository.ts";
@@ -96,31 +96,12 @@ export function createDiscussionMessagesService(deps: {
      * Idempotent by the client's id, like a day's send: the stored message again (created false), 409 for an id in
      * use elsewhere, 410 for one that was deleted.
      */
-    async send(
-      from: SessionAuth,
-      spaceId: string,
-      input: SendMessageInput & { type?: Message["type"]; filename?: string; file_url?: string },
-    ): Promise<{ message: DiscussionMessage; created: boolean }> {
+    async send(from: SessionAuth, spaceId: string, input: SendInput): Promise<{ message: DiscussionMessage; created: boolean }> {
       const now = clock.now();
       const member = await memberOf(from.userId, spaceId);
       assertPlausibleDay(dayKeyOf(input.date), now);
-      const row: MessagesTable = {
-        id: input.id,
-        space_id: spaceId,
-        user_id: from.userId,
-        date_message_id: null,
-        type: input.type ?? "text",
-        content: input.content,
-        filename: input.filename ?? "",
-        file_url: input.file_url ?? "",
-        date: input.date,
-        time: input.time,
-        url: "",
-        created_at: now,
-        // Members never see each other's devices: none is stored.
-        device_id: null,
-        device_name: null,
-      };
+      // Members never see each other's devices: none is stored.
+      const row = newMessageRow(input, { spaceId, userId: from.userId, dateMessageId: null, device: null, now });
       for (let attempt = 0; ; attempt++) {
         try {
           const { logged, discussion, memberUserIds } = await inSpaceTransaction(db, spaceId, async (trx, memberUserIds) => {

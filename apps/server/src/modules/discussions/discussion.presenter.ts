@@ -1,6 +1,7 @@
 /** What leaves the server of a discussion: never a member's email, user id or device name (decision 016). */
-import type { Discussion, DiscussionMember, DiscussionMessage, MessageType, MyDiscussion } from "@daysync/shared";
+import type { Discussion, DiscussionMember, DiscussionMessage, MyDiscussion } from "@daysync/shared";
 import type { MessagesTable } from "../../db/schema.ts";
+import { presentMessageContent } from "../messages/messages.presenter.ts";
 
 /** A discussion's row with what is counted over its members and messages. */
 export interface DiscussionRow {
@@ -46,15 +47,7 @@ export function presentMyDiscussion(row: MyDiscussionRow): MyDiscussion {
 /** A message as every member sees it: its author by member id and display name only, no device. */
 export function presentDiscussionMessage(row: MessagesTable, author: { id: string; display_name: string }): DiscussionMessage {
   return {
-    id: row.id,
-    type: row.type as MessageType,
-    content: row.content,
-    filename: row.filename,
-    file_url: row.file_url,
-    date: row.date,
-    time: row.time,
-    url: row.url,
-    timestamps: Number(row.created_at),
+    ...presentMessageContent(row),
     discussion_id: row.space_id,
     author: { id: author.id, display_name: author.display_name },
   };

@@ -14,8 +14,8 @@ export function presentDay(row: DateMessagesTable): DateMessages {
   };
 }
 
-/** A message as its owner sees it, with the device that sent it (leave `device` out for anyone else). */
-export function presentMessage(row: MessagesTable): Message {
+/** What every reader of a message sees of it, in a day or in a discussion. */
+export function presentMessageContent(row: MessagesTable) {
   return {
     id: row.id,
     type: row.type as MessageType,
@@ -25,9 +25,16 @@ export function presentMessage(row: MessagesTable): Message {
     date: row.date,
     time: row.time,
     url: row.url,
+    timestamps: Number(row.created_at),
+  };
+}
+
+/** A message as its owner sees it, with the device that sent it (leave `device` out for anyone else). */
+export function presentMessage(row: MessagesTable): Message {
+  return {
+    ...presentMessageContent(row),
     user_id: row.user_id,
     date_message_id: row.date_message_id ?? "",
-    timestamps: Number(row.created_at),
     ...(row.device_id ? { device: { id: row.device_id, name: row.device_name ?? "" } } : {}),
   };
 }

@@ -29,6 +29,32 @@ export function assertPlausibleDay(dayKey: string, now: number) {
   }
 }
 
+/** A message as a send asks for it: text by default, or a file message (uploads). */
+export type SendInput = SendMessageInput & { type?: Message["type"]; filename?: string; file_url?: string };
+
+/** The row a send stores for a new message, in a day (personal) or a discussion (no day, no device). */
+export function newMessageRow(
+  input: SendInput,
+  where: { spaceId: string; userId: string; dateMessageId: string | null; device: { id: string; name: string } | null; now: number },
+): MessagesTable {
+  return {
+    id: input.id,
+    space_id: where.spaceId,
+    user_id: where.userId,
+    date_message_id: where.dateMessageId,
+    type: input.type ?? "text",
+    content: input.content,
+    filename: input.filename ?? "",
+    file_url: input.file_url ?? "",
+    date: input.date,
+    time: input.time,
+    url: "",
+    created_at: where.now,
+    device_id: where.device?.id ?? null,
+    device_name: where.device?.name ?? null,
+  };
+}
+
 export function createMessagesService(deps: {
   db: Db;
   clock: Clock;
@@ -110,29 +136,14 @@ export function createMessagesService(deps: {
      */
     async send(
       userId: string,
-      input: SendMessageInput & { type?: MessageRowType; filename?: string; file_url?: string },
+      input: SendInput,
       /** The sending device (session), named as the cached session lookup has it: no query of its own. */
       device: { id: string; name: string },
     ): Promise<{ message: Message; day: DateMessages; created: boolean }> {
       const now = clock.now();
       const dayKey = dayKeyOf(input.date);
       assertPlausibleDay(dayKey, now);
-      const message: MessagesTable = {
-        id: input.id,
-        space_id: userId,
-        user_id: userId,
-        date_message_id: "",
-        type: input.type ?? "text",
-        content: input.content,
-        filename: input.filename ?? "",
-        file_url: input.file_url ?? "",
-        date: input.date,
-        time: input.time,
-        url: "",
-        created_at: now,
-        device_id: device.id,
-        device_name: device.name,
-      };
+      const message = newMessageRow(input, { spaceId: userId, userId, dateMessageId: "", device, now });
       const store = () =>
         sendTransaction(async (trx) => {
           // The user's row first: see `inUserTransaction`.
@@ -205,8 +216,6 @@ export function createMessagesService(deps: {
     },
   };
 }
-
-type MessageRowType = Message["type"];
 
 /** The id was taken (or swept) when the send tried to store it: the transaction rolls back. */
 class NotStored extends Error {}
