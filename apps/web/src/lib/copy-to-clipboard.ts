@@ -1,3 +1,6 @@
+import { TIMINGS } from "@daysync/shared";
+import { useEffect, useState } from "react";
+
 /** Copies text with the Clipboard API, or with a hidden textarea where that API is missing or refused (plain http). */
 export async function copyToClipboard(text: string): Promise<boolean> {
   if (window.isSecureContext && navigator.clipboard?.writeText) {
@@ -29,4 +32,15 @@ function copyWithTextarea(text: string): boolean {
   textarea.remove();
   active?.focus();
   return copied;
+}
+
+/** A copy's outcome, shown (and said aloud) for a moment after each copy, then idle again. */
+export function useCopy(): { state: "idle" | "copied" | "failed"; copy: (text: string) => Promise<void> } {
+  const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
+  useEffect(() => {
+    if (state === "idle") return;
+    const timer = setTimeout(() => setState("idle"), TIMINGS.copyNotice);
+    return () => clearTimeout(timer);
+  }, [state]);
+  return { state, copy: async (text) => setState((await copyToClipboard(text)) ? "copied" : "failed") };
 }

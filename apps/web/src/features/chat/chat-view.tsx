@@ -1,8 +1,6 @@
 import { formatDisplayDate, parseStoredDate } from "@daysync/shared";
 import { type ReactNode, useMemo, useSyncExternalStore } from "react";
 import { Link, useNavigate } from "react-router";
-import { PageSpinner } from "../../components/ui/spinner.tsx";
-import { describeError } from "../../lib/api-errors.ts";
 import { useSessionServices } from "../../lib/session-services.ts";
 import { useToday } from "../../lib/use-today.ts";
 import type { ChatSpace } from "./chat-space.ts";
@@ -10,6 +8,7 @@ import { ClearDayButton } from "./clear-day-button.tsx";
 import { Composer } from "./composer/composer.tsx";
 import { DiscussionChat } from "./discussion-chat.tsx";
 import { MessageList } from "./messages/message-list.tsx";
+import { MessagesLoadError, MessagesLoading } from "./messages/messages-unavailable.tsx";
 import { useDayMessages } from "./messages/use-day-messages.ts";
 import { useUnexpiredMessages } from "./messages/use-unexpired-messages.ts";
 import "./chat.css";
@@ -78,18 +77,9 @@ function DayChat({ dayId, date, intro }: { dayId: string | null; date: string; i
         {dayId && stored.length > 0 ? <ClearDayButton dayId={dayId} date={date} messageIds={storedIds} /> : null}
       </header>
       {query.isPending && dayId ? (
-        <div className="message-scroll">
-          <PageSpinner label="Loading messages" />
-        </div>
+        <MessagesLoading />
       ) : query.isError ? (
-        <div className="message-scroll">
-          <div className="message-empty" role="alert">
-            <p>{describeError(query.error)}</p>
-            <button type="button" className="btn btn-secondary btn-sm" onClick={() => void query.refetch()}>
-              Try again
-            </button>
-          </div>
-        </div>
+        <MessagesLoadError error={query.error} onRetry={() => void query.refetch()} />
       ) : (
         <MessageList
           viewKey={dayId ?? date}

@@ -1,9 +1,8 @@
 import { type ReactNode, useCallback, useMemo, useSyncExternalStore } from "react";
-import { PageSpinner } from "../../components/ui/spinner.tsx";
-import { describeError } from "../../lib/api-errors.ts";
 import { useSessionServices } from "../../lib/session-services.ts";
 import { Composer } from "./composer/composer.tsx";
 import { MessageList } from "./messages/message-list.tsx";
+import { MessagesLoadError, MessagesLoading } from "./messages/messages-unavailable.tsx";
 import type { ShownMessage } from "./messages/shown-message.ts";
 import { useDiscussionMessages } from "./messages/use-discussion-messages.ts";
 
@@ -38,18 +37,9 @@ export function DiscussionChat({ id, header }: { id: string; header?: ReactNode 
     <div className="day-view">
       {header}
       {query.isPending ? (
-        <div className="message-scroll">
-          <PageSpinner label="Loading messages" />
-        </div>
+        <MessagesLoading />
       ) : query.isError ? (
-        <div className="message-scroll">
-          <div className="message-empty" role="alert">
-            <p>{describeError(query.error)}</p>
-            <button type="button" className="btn btn-secondary btn-sm" onClick={() => void query.refetch()}>
-              Try again
-            </button>
-          </div>
-        </div>
+        <MessagesLoadError error={query.error} onRetry={() => void query.refetch()} />
       ) : (
         <MessageList
           viewKey={id}

@@ -1,23 +1,12 @@
-import { TIMINGS } from "@daysync/shared";
-import { useEffect, useState } from "react";
 import { CheckIcon, CopyIcon } from "../../components/ui/icons.tsx";
-import { copyToClipboard } from "../../lib/copy-to-clipboard.ts";
+import { useCopy } from "../../lib/copy-to-clipboard.ts";
 
-/** Copy with its outcome said aloud and shown for a moment; `label` names what is copied ("Copy ID"). */
+/** Copy with its outcome said aloud; `label` names what is copied ("Copy ID"). */
 export function CopyTextButton({ text, label }: { text: string; label: string }) {
-  const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
-  useEffect(() => {
-    if (state === "idle") return;
-    const timer = setTimeout(() => setState("idle"), TIMINGS.copyNotice);
-    return () => clearTimeout(timer);
-  }, [state]);
+  const { state, copy } = useCopy();
   return (
     <>
-      <button
-        type="button"
-        className="btn btn-secondary btn-sm"
-        onClick={async () => setState((await copyToClipboard(text)) ? "copied" : "failed")}
-      >
+      <button type="button" className="btn btn-secondary btn-sm" onClick={() => copy(text)}>
         {state === "copied" ? <CheckIcon size={15} /> : <CopyIcon size={15} />}
         {label}
       </button>

@@ -1,20 +1,12 @@
-import { TEXT, TIMINGS } from "@daysync/shared";
-import { useEffect, useState } from "react";
+import { TEXT } from "@daysync/shared";
 import { CheckIcon, CopyIcon } from "../../../components/ui/icons.tsx";
-import { copyToClipboard } from "../../../lib/copy-to-clipboard.ts";
-
-type CopyState = "idle" | "copied" | "failed";
+import { useCopy } from "../../../lib/copy-to-clipboard.ts";
 
 export function CopyButton({ text }: { text: string }) {
-  const [state, setState] = useState<CopyState>("idle");
-  useEffect(() => {
-    if (state === "idle") return;
-    const timer = setTimeout(() => setState("idle"), TIMINGS.copyNotice);
-    return () => clearTimeout(timer);
-  }, [state]);
+  const { state, copy } = useCopy();
   return (
     <span className="copy">
-      <button type="button" className="message-action" onClick={async () => setState((await copyToClipboard(text)) ? "copied" : "failed")}>
+      <button type="button" className="message-action" onClick={() => copy(text)}>
         {state === "copied" ? <CheckIcon size={15} /> : <CopyIcon size={15} />}
         {TEXT.copy}
       </button>
