@@ -54,25 +54,23 @@ const storedDate = z
   .refine((d) => parseStoredDate(d) !== null, "date must be a real calendar date.");
 const storedTime = z.string({ error: "time is required." }).regex(STORED_TIME_PATTERN, "time must be h:mm a.");
 
+/** A message's text, as typed in the composer and as sent. */
+const messageText = z
+  .string()
+  .trim()
+  .min(1, VALIDATION.message)
+  .max(MAX_MESSAGE_LENGTH, `A message is at most ${MAX_MESSAGE_LENGTH} characters.`)
+  .refine(hasNoNul, nulMessage("A message"));
+
 /** The composer's form. */
 export const messageFormSchema = z.object({
-  message: z
-    .string()
-    .trim()
-    .min(1, VALIDATION.message)
-    .max(MAX_MESSAGE_LENGTH, `A message is at most ${MAX_MESSAGE_LENGTH} characters.`)
-    .refine(hasNoNul, nulMessage("A message")),
+  message: messageText,
 });
 
 /** A text message as sent; the client makes the id so a retried send never duplicates. */
 export const sendMessageSchema = z.object({
   id: z.uuid("Message id must be a UUID."),
-  content: z
-    .string()
-    .trim()
-    .min(1, VALIDATION.message)
-    .max(MAX_MESSAGE_LENGTH, `A message is at most ${MAX_MESSAGE_LENGTH} characters.`)
-    .refine(hasNoNul, nulMessage("A message")),
+  content: messageText,
   date: storedDate,
   time: storedTime,
 });
