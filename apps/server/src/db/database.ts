@@ -37,12 +37,6 @@ function openSqlite(file: string): Db {
   const sqlite = new SQLite(file);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("synchronous = NORMAL");
-  // Checkpoint every 10,000 WAL pages (about 40 MB) instead of every 1,000: a checkpoint copies each page changed
-  // since the last one back into the database, so the rows every send touches (the user's, the day's, the tails
-  // of the messages and change log) are copied ten times less often: about 10% less CPU per lone send (decision
-  // 014). Durability is that of WAL with synchronous=NORMAL as before: a commit survives a crash of the process;
-  // after a power cut, commits since the last checkpoint (now up to about 40 MB of them) may be lost, never torn.
-  sqlite.pragma("wal_autocheckpoint = 10000");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: reusePreparedStatements(sqlite) }) });
