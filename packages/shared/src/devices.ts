@@ -57,12 +57,16 @@ export const pushUnsubscribeSchema = z.object({
 /** What a push message carries to the service worker (encrypted end to end, RFC 8291). */
 export type PushPayload = NewMessagePush | DeletedMessagesPush;
 
-/** A new message: the service worker shows a notification, one per day (tag `day-<day_id>`). */
+/**
+ * A new message: the service worker shows a notification, one per day (tag `day-<day_id>`). For a discussion's
+ * message `day_id` is the discussion's id (one notification per discussion) and `discussion_id` says so.
+ */
 export interface NewMessagePush {
   kind: "message.created";
   title: string;
   body: string;
   day_id: string;
+  discussion_id?: string;
   message_id: string;
   /** App path to open when the notification is tapped. */
   url: string;

@@ -15,4 +15,10 @@ export type ApiErrorBody = z.infer<typeof apiErrorBodySchema>;
 export const API_ERROR_CODES = {
   /** 410 to a retried send: that message was stored, then expired or was deleted; it is gone for good. */
   expired: "expired",
+  /** 403: only a Premium member may do this (extend a discussion). */
+  premiumRequired: "premium_required",
+  /** 409 to a join: the discussion has its maximum of members. */
+  discussionFull: "discussion_full",
+  /** 409 to the creator's leave: a creator ends the discussion instead. */
+  ownerCannotLeave: "owner_cannot_leave",
 } as const;

@@ -94,6 +94,8 @@ export const uploadMetadataSchema = z.object({
     .nullish()
     .transform((type) => type ?? ""),
   message_id: z.uuid("message_id must be a UUID."),
+  /** The discussion the file is sent to; without it, the uploader's own days. */
+  discussion_id: z.uuid("discussion_id must be a UUID.").optional(),
   date: storedDate,
   time: storedTime,
 });

@@ -19,6 +19,10 @@ import { createAccountsService } from "../modules/accounts/accounts.service.ts";
 import type { SessionAuth } from "../modules/accounts/sessions.repository.ts";
 import { devicesRoutes } from "../modules/devices/devices.routes.ts";
 import { createDevicesService } from "../modules/devices/devices.service.ts";
+import { discussionMessagesRoutes } from "../modules/discussions/discussion-messages.routes.ts";
+import { createDiscussionMessagesService } from "../modules/discussions/discussion-messages.service.ts";
+import { discussionsRoutes } from "../modules/discussions/discussions.routes.ts";
+import { createDiscussionsService } from "../modules/discussions/discussions.service.ts";
 import { messagesRoutes } from "../modules/messages/messages.routes.ts";
 import { createMessagesService } from "../modules/messages/messages.service.ts";
 import { pairingRoutes } from "../modules/pairing/pairing.routes.ts";
@@ -105,11 +109,24 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   /** Every new message, typed or uploaded, notifies the user's other devices. */
   const onMessageCreated = (from: SessionAuth, message: Message) =>
     void push.notifyNewMessage(from, message).catch((err) => app.log.warn({ err }, "push failed"));
+  const discussionMessages = createDiscussionMessagesService({
+    db,
+    clock,
+    bus,
+    access: repositories.access,
+    messages: repositories.messages,
+    discussionMessages: repositories.discussionMessages,
+    changes,
+    onCreated: (from, created) => void push.notifyDiscussionMessage(from, created).catch((err) => app.log.warn({ err }, "push failed")),
+    onDeleted: (from, deleted) => void push.notifyDiscussionDeleted(from, deleted).catch((err) => app.log.warn({ err }, "push failed")),
+  });
   const uploadsService = createUploadsService({
     storage,
     uploads: repositories.uploads,
     plans: repositories.plans,
     messages,
+    discussionMessages,
+    access: repositories.access,
     clock,
     config,
     onCreated: onMessageCreated,
@@ -127,6 +144,27 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       void push.notifyDeleted(from, pushed).catch((err) => app.log.warn({ err }, "push failed"));
     },
   });
+  discussionMessagesRoutes(app, {
+    discussionMessages,
+    sendRateLimit: config.sendRateLimit,
+    onDeleted: uploadsService.removeForMessages,
+  });
+  const discussions = createDiscussionsService({
+    db,
+    clock,
+    bus,
+    discussions: repositories.discussions,
+    access: repositories.access,
+    changes,
+    plans: repositories.plans,
+    maxMembers: config.discussions.maxMembers,
+    removeFile: (id) => storage.remove(id),
+  });
+  discussionsRoutes(app, {
+    discussions,
+    joinRateLimit: config.discussions.joinRateLimit,
+    joinAddressRateLimit: config.discussions.joinAddressRateLimit,
+  });
   const sweeper = createRetentionSweeper({
     db,
     clock,
@@ -136,6 +174,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     messages: repositories.messages,
     changes,
     onMessagesDeleted: uploadsService.removeForMessages,
+    closeExpiredDiscussions: () => discussions.closeExpired(),
     removeAbandonedUploads: () => storage.removeExpired(),
     locks: adapters.locks,
     leaseMs: config.sweepIntervalMs,

@@ -4,6 +4,8 @@ import { createChangesRepository } from "../events/changes.repository.ts";
 import { createSessionsRepository } from "../modules/accounts/sessions.repository.ts";
 import { createUsersRepository } from "../modules/accounts/users.repository.ts";
 import { createDevicesRepository } from "../modules/devices/devices.repository.ts";
+import { createDiscussionMessagesRepository } from "../modules/discussions/discussion-messages.repository.ts";
+import { createDiscussionsRepository } from "../modules/discussions/discussions.repository.ts";
 import { createMessagesRepository } from "../modules/messages/messages.repository.ts";
 import { createPairingRepository } from "../modules/pairing/pairing.repository.ts";
 import { createPlansRepository } from "../modules/plans/plans.repository.ts";
@@ -25,6 +27,8 @@ export function createRepositories(db: Db) {
     messages: createMessagesRepository(db),
     changes: createChangesRepository(db),
     access: createAccessRepository(db),
+    discussionMessages: createDiscussionMessagesRepository(db),
+    discussions: createDiscussionsRepository(db),
   };
 }
 

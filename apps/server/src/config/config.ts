@@ -1,6 +1,7 @@
 /** The only module that reads process.env: parsed and checked once at boot. */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { DEFAULT_MAX_DISCUSSION_MEMBERS } from "@daysync/shared";
 import { z } from "zod";
 
 const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
@@ -32,6 +33,15 @@ const envSchema = z.object({
   /** Messages one device may send: MAX in each window (100 per 5 s: bursts of 100, 20 a second sustained). */
   SEND_RATE_LIMIT_MAX: positiveInt(100),
   SEND_RATE_LIMIT_WINDOW_MS: positiveInt(5_000),
+  /** Members of one discussion at most (its creator included). */
+  DISCUSSION_MAX_MEMBERS: positiveInt(DEFAULT_MAX_DISCUSSION_MEMBERS),
+  /**
+   * Joins by ID per signed-in device, and per client address, in each window: IDs cannot be found by trying. The
+   * address allows more, since the members of one discussion often join from one network at the same moment.
+   */
+  DISCUSSION_JOIN_RATE_LIMIT_MAX: positiveInt(10),
+  DISCUSSION_JOIN_ADDRESS_RATE_LIMIT_MAX: positiveInt(60),
+  DISCUSSION_JOIN_RATE_LIMIT_WINDOW_MS: positiveInt(60_000),
   /** Open live sockets per signed-in device (its tabs share one session) and per account, in one process. */
   LIVE_SOCKETS_PER_SESSION: positiveInt(8),
   LIVE_SOCKETS_PER_USER: positiveInt(64),
@@ -80,6 +90,7 @@ export interface Config {
   loginRateLimit: RateLimit;
   registerRateLimit: RateLimit;
   sendRateLimit: RateLimit;
+  discussions: { maxMembers: number; joinRateLimit: RateLimit; joinAddressRateLimit: RateLimit };
   socketLimits: SocketLimits;
   sweepIntervalMs: number;
   redis: { url: string; prefix: string } | undefined;
@@ -114,6 +125,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginRateLimit: { max: e.LOGIN_RATE_LIMIT_MAX, windowMs: e.LOGIN_RATE_LIMIT_WINDOW_MS },
     registerRateLimit: { max: e.REGISTER_RATE_LIMIT_MAX, windowMs: e.REGISTER_RATE_LIMIT_WINDOW_MS },
     sendRateLimit: { max: e.SEND_RATE_LIMIT_MAX, windowMs: e.SEND_RATE_LIMIT_WINDOW_MS },
+    discussions: {
+      maxMembers: e.DISCUSSION_MAX_MEMBERS,
+      joinRateLimit: { max: e.DISCUSSION_JOIN_RATE_LIMIT_MAX, windowMs: e.DISCUSSION_JOIN_RATE_LIMIT_WINDOW_MS },
+      joinAddressRateLimit: { max: e.DISCUSSION_JOIN_ADDRESS_RATE_LIMIT_MAX, windowMs: e.DISCUSSION_JOIN_RATE_LIMIT_WINDOW_MS },
+    },
     socketLimits: {
       livePerSession: e.LIVE_SOCKETS_PER_SESSION,
       livePerUser: e.LIVE_SOCKETS_PER_USER,

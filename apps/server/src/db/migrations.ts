@@ -258,11 +258,15 @@ const migrations: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
+/** The migrator of our migrations; tests use it to stop at an older one (`migrateTo`). */
+export function createMigrator(db: Kysely<Database>, options: { schema?: string } = {}): Migrator {
+  // On PostgreSQL the migrator must be told the schema: it looks for its tables in every schema otherwise.
+  return new Migrator({ db, provider, ...(options.schema ? { migrationTableSchema: options.schema } : {}) });
+}
+
 /** Brings the schema up to date and makes sure the plans exist. */
 export async function migrate(db: Kysely<Database>, options: { schema?: string } = {}): Promise<void> {
-  // On PostgreSQL the migrator must be told the schema: it looks for its tables in every schema otherwise.
-  const migrator = new Migrator({ db, provider, ...(options.schema ? { migrationTableSchema: options.schema } : {}) });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await createMigrator(db, options).migrateToLatest();
   const failed = results?.find((r) => r.status === "Error");
   if (error || failed) throw new Error(`Migration ${failed?.migrationName ?? ""} failed: ${String(error)}`);
   for (const t of SUBSCRIPTION_TYPES) {

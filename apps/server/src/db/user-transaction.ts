@@ -26,11 +26,14 @@ export function inUserTransaction<T>(db: Db, userId: string, work: (trx: Transac
  * at a time and its member list cannot change underneath; then each active member's user row in id order, so
  * two spaces with members in common lock them in the same order and never deadlock. Nothing may lock a user
  * row and then a space row. `work` gets the active members' user ids, sorted; none if the space is gone.
+ * `joining`: a user about to become a member (a join), whose row is locked in the same id order with the others
+ * (and is not in `memberIds` unless already a member).
  */
 export function inSpaceTransaction<T>(
   db: Db,
   spaceId: string,
   work: (trx: Transaction<Database>, memberIds: string[]) => Promise<T>,
+  options: { joining?: string } = {},
 ): Promise<T> {
   return db.transaction().execute(async (trx) => {
     const space = await trx
@@ -48,7 +51,10 @@ export function inSpaceTransaction<T>(
       .orderBy("user_id")
       .execute();
     const memberIds = members.map((m) => m.user_id);
-    for (const userId of memberIds) {
+    const { joining } = options;
+    // Sorted here, not by the database's collation (which may ignore the hyphens), so every caller agrees.
+    const locked = [...new Set(joining ? [...memberIds, joining] : memberIds)].sort();
+    for (const userId of locked) {
       await trx
         .updateTable("users")
         .set((eb) => ({ seq: eb.ref("seq") }))

@@ -4,7 +4,7 @@
  * server answers below 500, keeps running, and another account's data stays exactly as it was.
  */
 import { createHash } from "node:crypto";
-import { API, DEVICES_API, formatStoredDate, formatStoredTime, PAIRING_API, PUSH_API } from "@daysync/shared";
+import { API, DEVICES_API, DISCUSSIONS_API, formatStoredDate, formatStoredTime, PAIRING_API, PUSH_API } from "@daysync/shared";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
@@ -13,7 +13,7 @@ import { b64, metadata, uploadFile } from "../testing/tus-client.ts";
 
 let server: TestServer;
 let attacker: Device;
-let victim: { id: string; device: Device; uploadId: string; dayId: string; messageIds: string[] };
+let victim: { id: string; device: Device; uploadId: string; dayId: string; messageIds: string[]; discussionId: string };
 
 /** Everything stored of one user, and the bytes of their file. */
 async function snapshotOf(userId: string, uploadId: string) {
@@ -29,13 +29,20 @@ async function snapshotOf(userId: string, uploadId: string) {
     push: await db.selectFrom("push_subscriptions").selectAll().where("user_id", "=", userId).execute(),
     subscriptions: await db.selectFrom("subscriptions").selectAll().where("user_id", "=", userId).execute(),
     events: await db.selectFrom("user_events").selectAll().where("user_id", "=", userId).execute(),
+    spaces: await db.selectFrom("spaces").selectAll().where("created_by", "=", userId).execute(),
+    memberships: await db.selectFrom("space_members").selectAll().where("user_id", "=", userId).execute(),
     file: createHash("sha256").update(Buffer.concat(bytes)).digest("hex"),
   };
 }
 
 beforeAll(async () => {
   // The limits would only turn most generated requests into 429s; they have tests of their own.
-  server = await startTestServer({ SEND_RATE_LIMIT_MAX: "100000", LOGIN_RATE_LIMIT_MAX: "100000" });
+  server = await startTestServer({
+    SEND_RATE_LIMIT_MAX: "100000",
+    LOGIN_RATE_LIMIT_MAX: "100000",
+    DISCUSSION_JOIN_RATE_LIMIT_MAX: "100000",
+    DISCUSSION_JOIN_ADDRESS_RATE_LIMIT_MAX: "100000",
+  });
   const device = new Device(server.url);
   const user = await device.register("Victim", "victim@example.com");
   const sent = [];
@@ -53,7 +60,17 @@ beforeAll(async () => {
     },
   });
   if (push.status !== 201) throw new Error(`seed push subscription failed: ${push.status}`);
-  victim = { id: user.id, device, uploadId, dayId: sent[0]?.day.id ?? "", messageIds: sent.map((s) => s.message.id) };
+  // Its id is known to the attacker, its public ID (which would let anyone join) is not.
+  const discussion = await device.post<{ discussion: { id: string } }>(DISCUSSIONS_API.list, { title: "Private", display_name: "V" });
+  if (discussion.status !== 201) throw new Error(`seed discussion failed: ${discussion.status}`);
+  victim = {
+    id: user.id,
+    device,
+    uploadId,
+    dayId: sent[0]?.day.id ?? "",
+    messageIds: sent.map((s) => s.message.id),
+    discussionId: discussion.body.discussion.id,
+  };
 
   attacker = new Device(server.url);
   await attacker.register("Mallory", "mallory@example.com");
@@ -68,6 +85,7 @@ function anyText() {
       victim.id,
       victim.uploadId,
       victim.dayId,
+      victim.discussionId,
       ...victim.messageIds,
       "",
       " ",
@@ -114,6 +132,9 @@ function anyBody() {
       request_id: value,
       secret: value,
       token: value,
+      title: value,
+      display_name: value,
+      days: fc.oneof(value, fc.constantFrom(7, 30, 0, -7)),
     },
     { requiredKeys: [] },
   );
@@ -223,6 +244,13 @@ const ROUTES: Array<{ methods: string[]; path: (segment: string) => string; weig
   { methods: ["POST"], path: (s) => `/api/pair/offers/${s}/approve` },
   { methods: ["POST"], path: (s) => `/api/pair/offers/${s}/deny` },
   { methods: ["POST"], path: (s) => `/api/pair/join/${s}` },
+  { methods: ["GET", "POST"], path: () => DISCUSSIONS_API.list, weight: 2 },
+  { methods: ["GET", "PATCH", "DELETE"], path: (s) => `/api/discussions/${s}`, weight: 2 },
+  { methods: ["POST"], path: (s) => `/api/discussions/join/${s}`, weight: 2 },
+  { methods: ["POST"], path: (s) => `/api/discussions/${s}/leave` },
+  { methods: ["POST"], path: (s) => `/api/discussions/${s}/extend` },
+  { methods: ["POST"], path: (s) => `/api/discussions/${s}/read` },
+  { methods: ["DELETE"], path: (s) => `/api/discussions/${victim.discussionId}/members/${s}` },
   { methods: ["GET"], path: () => PUSH_API.publicKey },
   { methods: ["POST", "DELETE"], path: () => PUSH_API.subscriptions, weight: 2 },
   { methods: ["GET"], path: () => API.uploadLimit },
@@ -231,6 +259,8 @@ const ROUTES: Array<{ methods: string[]; path: (segment: string) => string; weig
   { methods: TUS_METHODS, path: () => API.uploads },
   { methods: TUS_METHODS, path: (s) => `${API.uploads}/${s}`, weight: 4 },
   { methods: ["GET", "HEAD"], path: (s) => `/api/files/${s}`, weight: 2 },
+  { methods: ["GET", "POST"], path: (s) => `/api/discussions/${s}/messages` },
+  { methods: ["DELETE"], path: (s) => `/api/discussions/${s}/messages/${s}` },
   { methods: ["GET"], path: (s) => `/api/${s}` },
 ];
 

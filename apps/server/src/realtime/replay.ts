@@ -6,14 +6,21 @@ import { loadUser } from "../modules/accounts/user.presenter.ts";
 import { createUsersRepository } from "../modules/accounts/users.repository.ts";
 import { createDevicesRepository } from "../modules/devices/devices.repository.ts";
 import { deviceEventOf } from "../modules/devices/devices.service.ts";
+import { presentDiscussion, presentDiscussionMessage } from "../modules/discussions/discussion.presenter.ts";
+import { createDiscussionMessagesRepository } from "../modules/discussions/discussion-messages.repository.ts";
+import { createDiscussionsRepository } from "../modules/discussions/discussions.repository.ts";
+import { closedEventOf, upsertedEventOf } from "../modules/discussions/discussions.service.ts";
 import { presentDay, presentMessage } from "../modules/messages/messages.presenter.ts";
 import type { MessagesRepository } from "../modules/messages/messages.repository.ts";
+import { createAccessRepository } from "../modules/spaces/access.repository.ts";
 
 /**
  * What one page of a replay reads once: the retention cut-off and each day's summary. Every replayed message
  * carries its day, and a day of thousands of messages would otherwise be summed up again for each of them.
  */
 export interface ReplayReads {
+  /** The time the page is read at (memberships are checked at it). */
+  now: number;
   cutoff(): Promise<number | null>;
   day(dayId: string): Promise<DateMessages | undefined>;
 }
@@ -22,6 +29,7 @@ export function replayReads(messages: MessagesRepository, userId: string, now: n
   let cutoff: Promise<number | null> | undefined;
   const days = new Map<string, Promise<DateMessages | undefined>>();
   const reads: ReplayReads = {
+    now,
     cutoff: () => {
       cutoff ??= messages.retentionCutoff(userId, now);
       return cutoff;
@@ -55,7 +63,7 @@ export async function eventOf(
     }
     case "message.created": {
       const message = await messages.findMessage(change.ref);
-      if (!message || message.user_id !== userId) return undefined;
+      if (!message || message.space_id !== userId) return undefined;
       const day = await reads.day(message.date_message_id ?? "");
       if (!day) return undefined;
       const since = await reads.cutoff();
@@ -73,5 +81,32 @@ export async function eventOf(
     case "device.signed_out":
     case "device.renamed":
       return deviceEventOf(createDevicesRepository(db), userId, change);
+    // A discussion's changes are replayed only to who is a member now: one who left or was removed gets nothing.
+    case "discussion.message.created": {
+      const message = await messages.findMessage(change.ref);
+      if (!message || !(await createAccessRepository(db).membership(userId, message.space_id, reads.now))) return undefined;
+      const repo = createDiscussionMessagesRepository(db);
+      const [withAuthor, discussion] = await Promise.all([repo.find(message.space_id, message.id), repo.discussion(message.space_id)]);
+      if (!withAuthor || !discussion) return undefined;
+      return {
+        kind: "discussion.message.created",
+        message: presentDiscussionMessage(withAuthor, { id: withAuthor.author_id, display_name: withAuthor.author_name }),
+        discussion: presentDiscussion(discussion),
+      };
+    }
+    case "discussion.messages.deleted": {
+      const { discussion_id, ids } = JSON.parse(change.ref) as { discussion_id: string; ids: string[] };
+      if (!(await createAccessRepository(db).membership(userId, discussion_id, reads.now))) return undefined;
+      return { kind: "discussion.messages.deleted", discussion_id, ids };
+    }
+    case "discussion.upserted": {
+      // Only while the viewer is still a member: the one who left since gets its `discussion.closed` instead.
+      const membership = await createAccessRepository(db).membership(userId, change.ref, reads.now);
+      if (membership?.kind !== "discussion") return undefined;
+      return upsertedEventOf(createDiscussionsRepository(db), change.ref);
+    }
+    case "discussion.closed":
+      // The space's rows may be gone: the ref holds all the event says.
+      return closedEventOf(change.ref);
   }
 }

@@ -1,4 +1,7 @@
-/** Queries of days and messages; every one is scoped to a user. */
+/**
+ * Queries of days and messages. Messages are scoped to their space (decision 016): a personal space's id is its
+ * owner's user id, so the "user" of a day query is also the space of its messages; `user_id` is only the author.
+ */
 import { sql, type Transaction } from "kysely";
 import { compiledOnce } from "../../db/compiled-query.ts";
 import type { Db } from "../../db/database.ts";
@@ -85,7 +88,7 @@ export function createMessagesRepository(db: Executor) {
             sql<number>`row_number() over (partition by date_message_id order by created_at desc, id desc)`.as("rank"),
             sql<number>`count(*) over (partition by date_message_id)`.as("live_count"),
           ])
-          .where("user_id", "=", userId)
+          .where("space_id", "=", userId)
           .where("created_at", ">=", since);
         if (dayIds) ranked = ranked.where("date_message_id", "in", dayIds);
         return ranked;
@@ -189,7 +192,7 @@ export function createMessagesRepository(db: Executor) {
 
     /** A message that was deleted, by the retention sweep or by its owner (see `ExpiredMessagesTable`). */
     async findExpiredMessage(id: string) {
-      return db.selectFrom("expired_messages").select(["id", "user_id"]).where("id", "=", id).executeTakeFirst();
+      return db.selectFrom("expired_messages").select(["id", "user_id", "space_id"]).where("id", "=", id).executeTakeFirst();
     },
 
     /** Ids of every stored message of the user's day (expired ones not yet swept included). */
@@ -197,25 +200,25 @@ export function createMessagesRepository(db: Executor) {
       const rows = await db
         .selectFrom("messages")
         .select("id")
-        .where("user_id", "=", userId)
+        .where("space_id", "=", userId)
         .where("date_message_id", "=", dayId)
         .execute();
       return rows.map((r) => r.id);
     },
 
     /**
-     * Deletes those of the user's messages that are still there (another process may have deleted them since they
+     * Deletes those of the space's messages that are still there (another process may have deleted them since they
      * were listed), remembering their ids so that a late retry of their send is refused instead of storing them
-     * again; returns the ids it deleted and the days they belonged to. The one way messages are deleted: on
-     * expiry by the sweep, and by their owner.
+     * again; returns the ids it deleted and the days they belonged to (none in a discussion). The one way messages
+     * are deleted: on expiry by the sweep, by their owner, and in a discussion by their author or its creator.
      */
-    async deleteMessages(userId: string, candidates: readonly string[], now: number): Promise<{ ids: string[]; dayIds: string[] }> {
+    async deleteMessages(spaceId: string, candidates: readonly string[], now: number): Promise<{ ids: string[]; dayIds: string[] }> {
       if (candidates.length === 0) return { ids: [], dayIds: [] };
       const present = await db
         .selectFrom("messages")
         .select(["id", "date_message_id"])
         .where("id", "in", candidates)
-        .where("user_id", "=", userId)
+        .where("space_id", "=", spaceId)
         .execute();
       if (present.length === 0) return { ids: [], dayIds: [] };
       const ids = present.map((m) => m.id);
@@ -227,11 +230,11 @@ export function createMessagesRepository(db: Executor) {
             .selectFrom("messages")
             .select(["id", "user_id", "space_id", sql<number>`cast(${now} as bigint)`.as("expired_at")])
             .where("id", "in", ids)
-            .where("user_id", "=", userId),
+            .where("space_id", "=", spaceId),
         )
         .onConflict((oc) => oc.column("id").doNothing())
         .execute();
-      await db.deleteFrom("messages").where("id", "in", ids).where("user_id", "=", userId).execute();
+      await db.deleteFrom("messages").where("id", "in", ids).where("space_id", "=", spaceId).execute();
       return { ids, dayIds: [...new Set(present.flatMap((m) => m.date_message_id ?? []))] };
     },
 
@@ -241,17 +244,17 @@ export function createMessagesRepository(db: Executor) {
 
     /** Live messages of a day, oldest first; `since` is the retention cut-off (null: keep all). */
     async listDayMessages(userId: string, dayId: string, since: number | null): Promise<MessagesTable[]> {
-      let q = db.selectFrom("messages").selectAll().where("user_id", "=", userId).where("date_message_id", "=", dayId);
+      let q = db.selectFrom("messages").selectAll().where("space_id", "=", userId).where("date_message_id", "=", dayId);
       if (since !== null) q = q.where("created_at", ">=", since);
       return q.orderBy("created_at").orderBy("id").execute();
     },
 
-    /** Live text messages of the user containing `text` (case-insensitive), newest first. */
+    /** Live text messages of the user's personal space containing `text` (case-insensitive), newest first. */
     async searchMessages(userId: string, text: string, since: number | null, limit: number): Promise<MessagesTable[]> {
       let q = db
         .selectFrom("messages")
         .selectAll()
-        .where("user_id", "=", userId)
+        .where("space_id", "=", userId)
         .where(sql<boolean>`lower(${sql.ref("content")}) like ${`%${escapeLike(text.toLowerCase())}%`} escape '\\'`);
       if (since !== null) q = q.where("created_at", ">=", since);
       return q.orderBy("created_at", "desc").limit(limit).execute();

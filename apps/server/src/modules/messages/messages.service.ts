@@ -47,8 +47,9 @@ export function createMessagesService(deps: {
   async function resent(userId: string, id: string, now: number): Promise<{ message: MessagesTable; day: DateMessagesTable }> {
     const existing = await repo.findMessage(id);
     const swept = existing ? undefined : await repo.findExpiredMessage(id);
-    const owner = existing?.user_id ?? swept?.user_id;
-    if (owner !== undefined && owner !== userId) throw conflict("conflict", "That message id is already in use.");
+    // The personal space's id is the user's: an id held in any other space is someone else's.
+    const space = existing?.space_id ?? swept?.space_id;
+    if (space !== undefined && space !== userId) throw conflict("conflict", "That message id is already in use.");
     const since = await repo.retentionCutoff(userId, now);
     if (swept || (existing && since !== null && Number(existing.created_at) < since)) {
       throw gone(API_ERROR_CODES.expired, GONE_MESSAGE);
@@ -88,7 +89,7 @@ export function createMessagesService(deps: {
     /** One live message of the user with its day; an expired one is as gone as one that never existed. */
     async findMessage(userId: string, messageId: string): Promise<{ message: Message; day: DateMessages }> {
       const message = await repo.findMessage(messageId);
-      if (!message || message.user_id !== userId) throw notFound("message");
+      if (!message || message.space_id !== userId) throw notFound("message");
       const since = await cutoff(userId);
       if (since !== null && Number(message.created_at) < since) throw notFound("message");
       const [day] = await repo.liveDays(userId, since, [message.date_message_id ?? ""]);
@@ -177,7 +178,7 @@ export function createMessagesService(deps: {
     async deleteMessage(userId: string, messageId: string): Promise<string[]> {
       return remove(userId, async (locked, since) => {
         const message = await locked.findMessage(messageId);
-        if (!message || message.user_id !== userId) throw notFound("message");
+        if (!message || message.space_id !== userId) throw notFound("message");
         if (since !== null && Number(message.created_at) < since) throw notFound("message");
         return [message.id];
       });

@@ -88,14 +88,17 @@ export function createPlansRepository(db: Db) {
       return rows.map((row) => Number(row.minutes));
     },
 
-    /** Up to `limit` messages created before `cutoff` by users whose plan keeps messages `minutes` long. */
-    expiredMessages(minutes: number, cutoff: number, limit: number): Promise<{ id: string; user_id: string }[]> {
+    /**
+     * Up to `limit` messages created before `cutoff` in the personal spaces (ids: their owners') of users whose plan
+     * keeps messages `minutes` long. A discussion's messages live as long as the discussion.
+     */
+    expiredMessages(minutes: number, cutoff: number, limit: number): Promise<{ id: string; space_id: string }[]> {
       return db
         .selectFrom("messages")
-        .select(["messages.id", "messages.user_id"])
+        .select(["messages.id", "messages.space_id"])
         .where("messages.created_at", "<", cutoff)
         .where(
-          "messages.user_id",
+          "messages.space_id",
           "in",
           usersWithCurrentPlan(db).select("users.id").where("subscriptions.max_message_duration", "=", minutes),
         )

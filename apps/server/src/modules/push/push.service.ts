@@ -1,5 +1,14 @@
 /** Web Push: keeps each device's subscription and tells the user's other devices about a new message. */
-import { type DeletedMessagesPush, dayPath, type Message, type NewMessagePush, type PushSubscriptionInput } from "@daysync/shared";
+import {
+  type DeletedMessagesPush,
+  DISCUSSION_ROUTES,
+  type Discussion,
+  type DiscussionMessage,
+  dayPath,
+  type Message,
+  type NewMessagePush,
+  type PushSubscriptionInput,
+} from "@daysync/shared";
 import type { FastifyBaseLogger } from "fastify";
 import type { Clock } from "../../clock.ts";
 import type { EventBus } from "../../events/event-bus.ts";
@@ -27,15 +36,31 @@ export function isPushServiceUrl(endpoint: string): boolean {
   return PUSH_SERVICE_HOSTS.some((host) => url.hostname === host || url.hostname.endsWith(`.${host}`));
 }
 
+const shortened = (text: string) => (text.length > BODY_LENGTH ? `${text.slice(0, BODY_LENGTH - 1)}…` : text);
+
 export function payloadOf(message: Message): NewMessagePush {
   const text = message.type === "text" ? message.content : `📎 ${message.filename}`;
   return {
     kind: "message.created",
     title: "New message",
-    body: text.length > BODY_LENGTH ? `${text.slice(0, BODY_LENGTH - 1)}…` : text,
+    body: shortened(text),
     day_id: message.date_message_id,
     message_id: message.id,
     url: dayPath(message.date_message_id),
+  };
+}
+
+/** A discussion's message as the other members' devices show it: the author only by their display name. */
+export function discussionPayloadOf(discussion: Discussion, message: DiscussionMessage): NewMessagePush {
+  const text = message.type === "text" ? message.content : message.filename;
+  return {
+    kind: "message.created",
+    title: discussion.title,
+    body: shortened(`${message.author.display_name}: ${text}`),
+    day_id: discussion.id,
+    discussion_id: discussion.id,
+    message_id: message.id,
+    url: DISCUSSION_ROUTES.one(discussion.id),
   };
 }
 
@@ -128,6 +153,39 @@ export function createPushService(deps: {
       const ttl = Math.floor(Math.min(PUSH_TTL_SECONDS, secondsLeft));
       if (ttl <= 0) return;
       await sendToAll(from.userId, targets, JSON.stringify(payloadOf(message)), ttl);
+    },
+
+    /**
+     * Notifies the devices of every member of a discussion but the author (none of the author's devices: they
+     * see their own message). Held no longer than the discussion lasts.
+     */
+    async notifyDiscussionMessage(
+      from: SessionAuth,
+      created: { discussion: Discussion; message: DiscussionMessage; memberUserIds: readonly string[] },
+    ): Promise<void> {
+      const { discussion, message } = created;
+      const ttl = Math.floor(Math.min(PUSH_TTL_SECONDS, (discussion.ends_at - clock.now()) / 1000));
+      if (ttl <= 0) return;
+      const payload = JSON.stringify(discussionPayloadOf(discussion, message));
+      await Promise.all(
+        created.memberUserIds
+          .filter((userId) => userId !== from.userId)
+          .map(async (userId) => sendToAll(userId, await subscriptionsOf(userId), payload, ttl)),
+      );
+    },
+
+    /**
+     * Tells the devices of a discussion's members (all but the deleting one) that messages went from it, so that a
+     * notification still showing one of them closes.
+     */
+    async notifyDiscussionDeleted(from: SessionAuth, deleted: { messageIds: string[]; memberUserIds: readonly string[] }): Promise<void> {
+      const payload: DeletedMessagesPush = { kind: "messages.deleted", message_ids: deleted.messageIds, day_ids: [] };
+      await Promise.all(
+        deleted.memberUserIds.map(async (userId) => {
+          const targets = (await subscriptionsOf(userId)).filter((t) => t.session_id !== from.sessionId);
+          if (targets.length > 0) await sendToAll(userId, targets, JSON.stringify(payload), PUSH_TTL_SECONDS);
+        }),
+      );
     },
 
     /**

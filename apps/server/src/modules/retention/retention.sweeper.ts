@@ -1,6 +1,7 @@
 /**
  * Enforces each plan's retention on the server: expired messages are deleted for good and every open
- * view of their owner is told. Also renews subscriptions and forgets old change-log entries.
+ * view of their owner is told; discussions past their end are deleted with everything in them. Also renews
+ * subscriptions and forgets old change-log entries.
  */
 
 import type { Locks } from "../../adapters/locks.ts";
@@ -22,6 +23,7 @@ export interface SweepResult {
   deletedMessages: number;
   renewedSubscriptions: number;
   removedUploads: number;
+  closedDiscussions: number;
 }
 
 export function createRetentionSweeper(deps: {
@@ -34,6 +36,8 @@ export function createRetentionSweeper(deps: {
   changes: ChangesRepository;
   /** Deletes what belonged to deleted messages (their files). */
   onMessagesDeleted?: (ids: string[]) => Promise<void>;
+  /** Ends the discussions past their end, with their messages and files; returns how many. */
+  closeExpiredDiscussions?: () => Promise<number>;
   /** Deletes uploads that were started and never finished; returns how many. */
   removeAbandonedUploads?: () => Promise<number>;
   /** Where the sweepers of all processes take turns: one sweeps at a time. */
@@ -66,7 +70,7 @@ export function createRetentionSweeper(deps: {
         const expired = await deps.plansRepository.expiredMessages(minutes, cutoff, BATCH);
         if (expired.length === 0) break;
         const byUser = new Map<string, string[]>();
-        for (const m of expired) byUser.set(m.user_id, [...(byUser.get(m.user_id) ?? []), m.id]);
+        for (const m of expired) byUser.set(m.space_id, [...(byUser.get(m.space_id) ?? []), m.id]);
         for (const [userId, ids] of byUser) deleted += await deleteForUser(userId, ids, cutoff);
         if (expired.length < BATCH) break;
       }
@@ -82,10 +86,11 @@ export function createRetentionSweeper(deps: {
       try {
         const renewedSubscriptions = await deps.plans.renewExpired();
         const deletedMessages = await sweepMessages();
+        const closedDiscussions = (await deps.closeExpiredDiscussions?.()) ?? 0;
         await changeLog.pruneChanges(clock.now() - CHANGE_LOG_KEEP_MS);
         await messages.forgetExpiredMessages(clock.now() - CHANGE_LOG_KEEP_MS);
         const removedUploads = (await deps.removeAbandonedUploads?.()) ?? 0;
-        return { deletedMessages, renewedSubscriptions, removedUploads };
+        return { deletedMessages, renewedSubscriptions, removedUploads, closedDiscussions };
       } finally {
         running = undefined;
       }

@@ -1,4 +1,8 @@
-/** Finished uploads (files of file messages); every query that takes an id from a client is scoped to its user. */
+/**
+ * Finished uploads (files of file messages). An upload belongs to a space (the uploader's personal space, or a
+ * discussion): who may read it is the access repository's answer for that space, asked by the service.
+ */
+import { sql } from "kysely";
 import type { Db } from "../../db/database.ts";
 import type { UploadsTable } from "../../db/schema.ts";
 import { createPlansRepository } from "../plans/plans.repository.ts";
@@ -6,18 +10,13 @@ import { createPlansRepository } from "../plans/plans.repository.ts";
 export function createUploadsRepository(db: Db) {
   const plans = createPlansRepository(db);
 
-  /** Finished uploads of the user whose message is live: it exists and is within the plan's retention at `now`. */
-  async function liveFiles(userId: string, now: number) {
-    const minutes = await plans.retentionOf(userId);
-    let q = db
+  /** Uploads joined to their message, which must still be in the upload's space. */
+  const withMessage = () =>
+    db
       .selectFrom("uploads")
       .innerJoin("messages", (join) =>
-        join.onRef("messages.id", "=", "uploads.message_id").onRef("messages.user_id", "=", "uploads.user_id"),
-      )
-      .where("uploads.user_id", "=", userId);
-    if (minutes !== null) q = q.where("messages.created_at", ">=", now - minutes * 60_000);
-    return q;
-  }
+        join.onRef("messages.id", "=", "uploads.message_id").onRef("messages.space_id", "=", "uploads.space_id"),
+      );
 
   return {
     async insert(row: UploadsTable): Promise<void> {
@@ -27,33 +26,54 @@ export function createUploadsRepository(db: Db) {
         .onConflict((oc) => oc.column("id").doNothing())
         .execute();
     },
-    /** A finished upload, only if it belongs to the user (live or not). */
-    findOwned(id: string, userId: string): Promise<UploadsTable | undefined> {
-      return db.selectFrom("uploads").selectAll().where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
+    /** A finished upload, live or not. */
+    find(id: string): Promise<UploadsTable | undefined> {
+      return db.selectFrom("uploads").selectAll().where("id", "=", id).executeTakeFirst();
     },
-    /** A finished upload of the user whose message has not expired at `now`. */
-    async findLive(id: string, userId: string, now: number): Promise<UploadsTable | undefined> {
-      return (await liveFiles(userId, now)).selectAll("uploads").where("uploads.id", "=", id).executeTakeFirst();
-    },
-    /** Bytes of the user's live files at `now`. */
-    async liveBytes(userId: string, now: number): Promise<number> {
-      const row = await (await liveFiles(userId, now))
-        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("uploads.size"), eb.lit(0)).as("bytes"))
+    /**
+     * A finished upload whose message is live at `now`: it exists and, in a personal space, is within its owner's
+     * retention (a discussion's messages live as long as the discussion, which the access check answers for).
+     */
+    async findLive(id: string, now: number): Promise<UploadsTable | undefined> {
+      const row = await withMessage()
+        .innerJoin("spaces", "spaces.id", "uploads.space_id")
+        .selectAll("uploads")
+        .select(["messages.created_at as message_created_at", "spaces.kind as space_kind"])
+        .where("uploads.id", "=", id)
         .executeTakeFirst();
+      if (!row) return undefined;
+      const { message_created_at, space_kind, ...upload } = row;
+      if (space_kind === "personal") {
+        const minutes = await plans.retentionOf(upload.space_id);
+        if (minutes !== null && Number(message_created_at) < now - minutes * 60_000) return undefined;
+      }
+      return upload;
+    },
+    /**
+     * Bytes of the files the user uploaded that are live at `now`: in their personal space within their plan's
+     * retention, in a discussion while its message is there. Counted against the uploader's plan either way.
+     */
+    async liveBytes(userId: string, now: number): Promise<number> {
+      const minutes = await plans.retentionOf(userId);
+      let q = withMessage().where("uploads.user_id", "=", userId);
+      if (minutes !== null) {
+        const since = now - minutes * 60_000;
+        q = q.where((eb) => eb.or([eb("uploads.space_id", "<>", userId), eb("messages.created_at", ">=", since)]));
+      }
+      const row = await q.select((eb) => eb.fn.coalesce(eb.fn.sum<number>("uploads.size"), sql<number>`0`).as("bytes")).executeTakeFirst();
       return Number(row?.bytes ?? 0);
     },
-    /** Who holds a message id, if anyone: message ids are one namespace for all users. */
-    async messageOwner(messageId: string): Promise<string | undefined> {
-      const row = await db.selectFrom("messages").select("user_id").where("id", "=", messageId).executeTakeFirst();
-      return row?.user_id;
+    /** Where a message id is in use, if anywhere: message ids are one namespace for all spaces. */
+    messageHolder(messageId: string): Promise<{ space_id: string; user_id: string } | undefined> {
+      return db.selectFrom("messages").select(["space_id", "user_id"]).where("id", "=", messageId).executeTakeFirst();
     },
-    /** Forgets one upload, only if it belongs to the user. */
+    /** Forgets one upload, only if the user uploaded it. */
     async remove(id: string, userId: string): Promise<void> {
       await db.deleteFrom("uploads").where("id", "=", id).where("user_id", "=", userId).execute();
     },
     /**
-     * Forgets the uploads of these messages that no longer have their message (of the same user), and returns
-     * their ids. An upload whose message id another user's live message carries is never touched.
+     * Forgets the uploads of these messages that no longer have their message (in the same space), and returns
+     * their ids. An upload whose message id another space's live message carries is never touched.
      */
     async takeOrphaned(messageIds: string[]): Promise<string[]> {
       if (messageIds.length === 0) return [];
@@ -67,7 +87,7 @@ export function createUploadsRepository(db: Db) {
               selectFrom("messages")
                 .select("messages.id")
                 .whereRef("messages.id", "=", "uploads.message_id")
-                .whereRef("messages.user_id", "=", "uploads.user_id"),
+                .whereRef("messages.space_id", "=", "uploads.space_id"),
             ),
           ),
         )

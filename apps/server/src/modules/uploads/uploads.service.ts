@@ -1,7 +1,8 @@
 /**
- * Resumable uploads (tus protocol) that become file messages when they finish. Every tus request is
- * checked against the session: an upload belongs to the user who created it, and only they can see,
- * resume or finish it.
+ * Resumable uploads (tus protocol) that become file messages when they finish, in the uploader's personal space
+ * or, with `discussion_id` in its metadata, in a discussion. Every tus request is checked against the session: an
+ * unfinished upload is its uploader's only, and only while they may write its space; a finished one is its
+ * space's, read by whoever the access repository says is a member.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { API, dayKeyOf, formatFileSize, type Message, PREMIUM_TYPE_ID, type UploadMetadata, uploadMetadataSchema } from "@daysync/shared";
@@ -13,8 +14,10 @@ import { AppError, codeForStatus, conflict, errorBody, notFound, unauthenticated
 import { parse } from "../../http/validate.ts";
 import type { FileStorage } from "../../storage/file-storage.ts";
 import type { SessionAuth } from "../accounts/sessions.repository.ts";
+import type { DiscussionMessagesService } from "../discussions/discussion-messages.service.ts";
 import { assertPlausibleDay, type MessagesService } from "../messages/messages.service.ts";
 import type { PlansRepository } from "../plans/plans.repository.ts";
+import type { AccessRepository } from "../spaces/access.repository.ts";
 import { detectMime, messageTypeOf, SNIFF_BYTES } from "./file-kind.ts";
 import type { UploadsRepository } from "./uploads.repository.ts";
 
@@ -33,6 +36,9 @@ export function createUploadsService(deps: {
   uploads: UploadsRepository;
   plans: PlansRepository;
   messages: MessagesService;
+  /** Where a file message of a discussion goes. */
+  discussionMessages: DiscussionMessagesService;
+  access: AccessRepository;
   clock: Clock;
   config: Pick<Config, "maxFileBytes" | "storageBytes" | "trustProxy">;
   /** Told once about each file message an upload created, and the device it came from. */
@@ -40,7 +46,7 @@ export function createUploadsService(deps: {
   /** Who may write an upload now, shared between processes; default: tus's own, in this process's memory. */
   locker?: Locker;
 }) {
-  const { storage, uploads, plans, messages, clock, config } = deps;
+  const { storage, uploads, plans, messages, discussionMessages, access, clock, config } = deps;
   const isPremium = async (userId: string) => (await plans.currentPlanOf(userId))?.subscription_type_id === PREMIUM_TYPE_ID;
   const sessions = new WeakMap<IncomingMessage, SessionAuth>();
 
@@ -87,6 +93,15 @@ export function createUploadsService(deps: {
     }
   }
 
+  /** Our errors as tus answers them. */
+  async function inTus<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      throw error instanceof AppError ? tusError(error) : error;
+    }
+  }
+
   const tus = new Server({
     path: API.uploads,
     datastore: storage.datastore,
@@ -102,10 +117,12 @@ export function createUploadsService(deps: {
       if (req.method === "POST" || req.method === "OPTIONS") return;
       const upload = await storage.datastore.getUpload(uploadId).catch(() => undefined);
       if (!upload || upload.metadata?.user_id !== userId) throw tusError(notFound("upload"));
+      const now = clock.now();
+      const finished = await uploads.find(uploadId);
+      const spaceId = finished?.space_id ?? (upload.metadata?.discussion_id || userId);
+      if (!(await access.membership(userId, spaceId, now))) throw tusError(notFound("upload"));
       // A finished upload is its message's file: it goes when the message expires, swept yet or not.
-      if ((await uploads.findOwned(uploadId, userId)) && !(await uploads.findLive(uploadId, userId, clock.now()))) {
-        throw tusError(notFound("upload"));
-      }
+      if (finished && !(await uploads.findLive(uploadId, now))) throw tusError(notFound("upload"));
     },
 
     async onUploadCreate(req, upload) {
@@ -117,8 +134,12 @@ export function createUploadsService(deps: {
       } catch (error) {
         throw error instanceof AppError ? tusError(error) : error;
       }
-      const owner = await uploads.messageOwner(meta.message_id);
-      if (owner !== undefined && owner !== userId) throw tusError(conflict("conflict", "That message id is already in use."));
+      const spaceId = meta.discussion_id ?? userId;
+      if (meta.discussion_id) await inTus(() => discussionMessages.memberOf(userId, spaceId));
+      const holder = await uploads.messageHolder(meta.message_id);
+      if (holder && (holder.space_id !== spaceId || holder.user_id !== userId)) {
+        throw tusError(conflict("conflict", "That message id is already in use."));
+      }
       await assertFits(userId, upload.size ?? 0);
       return { metadata: { ...upload.metadata, user_id: userId } };
     },
@@ -128,31 +149,34 @@ export function createUploadsService(deps: {
       const { userId } = auth;
       const meta = metadataOf(upload);
       const mime = await detectMime(await storage.head(upload.id, SNIFF_BYTES));
+      const discussionId = meta.discussion_id;
       await uploads.insert({
         id: upload.id,
         user_id: userId,
-        space_id: userId,
+        space_id: discussionId ?? userId,
         message_id: meta.message_id,
         filename: meta.filename,
         mime,
         size: upload.size ?? 0,
         created_at: clock.now(),
       });
+      const fileMessage = {
+        id: meta.message_id,
+        content: "",
+        date: meta.date,
+        time: meta.time,
+        type: messageTypeOf(mime),
+        filename: meta.filename,
+        file_url: API.file(upload.id),
+      };
       try {
-        const { message, created } = await messages.send(
-          userId,
-          {
-            id: meta.message_id,
-            content: "",
-            date: meta.date,
-            time: meta.time,
-            type: messageTypeOf(mime),
-            filename: meta.filename,
-            file_url: API.file(upload.id),
-          },
-          { id: auth.sessionId, name: auth.deviceName },
-        );
-        if (created) deps.onCreated?.(auth, message);
+        if (discussionId) {
+          // The discussion's service checks the membership again, tells every member and notifies them.
+          await discussionMessages.send(auth, discussionId, fileMessage);
+        } else {
+          const { message, created } = await messages.send(userId, fileMessage, { id: auth.sessionId, name: auth.deviceName });
+          if (created) deps.onCreated?.(auth, message);
+        }
       } catch (error) {
         // Only this upload goes: the message id may be another user's, and so may an upload carrying it.
         await uploads.remove(upload.id, userId);
@@ -194,8 +218,12 @@ export function createUploadsService(deps: {
       const [used, limit] = await Promise.all([storageUsed(userId), storageLimitFor(userId)]);
       return { used, limit };
     },
-    /** The user's finished upload whose message has not expired. */
-    liveFile: (userId: string, id: string) => uploads.findLive(id, userId, clock.now()),
+    /** A finished upload whose message has not expired, in a space the user is a member of. */
+    async liveFile(userId: string, id: string) {
+      const now = clock.now();
+      const row = await uploads.findLive(id, now);
+      return row && (await access.membership(userId, row.space_id, now)) ? row : undefined;
+    },
     /** Deletes the files of messages that are gone (retention). */
     async removeForMessages(messageIds: string[]): Promise<void> {
       for (const id of await uploads.takeOrphaned(messageIds)) await storage.remove(id);

@@ -1,0 +1,73 @@
+/** What leaves the server of a discussion: never a member's email, user id or device name (decision 016). */
+import type { Discussion, DiscussionMember, DiscussionMessage, MessageType, MyDiscussion } from "@daysync/shared";
+import type { MessagesTable } from "../../db/schema.ts";
+
+/** A discussion's row with what is counted over its members and messages. */
+export interface DiscussionRow {
+  id: string;
+  public_id: string | null;
+  title: string;
+  created_at: number;
+  ends_at: number | null;
+  member_count: number;
+  last_message_at: number | null;
+}
+
+/** The same row with the viewing member's own part. */
+export interface MyDiscussionRow extends DiscussionRow {
+  member_id: string;
+  display_name: string;
+  role: "owner" | "member";
+  unread: number;
+}
+
+export function presentDiscussion(row: DiscussionRow): Discussion {
+  return {
+    id: row.id,
+    public_id: row.public_id ?? "",
+    title: row.title,
+    created_at: Number(row.created_at),
+    ends_at: Number(row.ends_at ?? 0),
+    member_count: Number(row.member_count),
+    last_message_at: row.last_message_at === null ? null : Number(row.last_message_at),
+  };
+}
+
+export function presentMyDiscussion(row: MyDiscussionRow): MyDiscussion {
+  return {
+    ...presentDiscussion(row),
+    member_id: row.member_id,
+    display_name: row.display_name,
+    role: row.role,
+    unread: Number(row.unread),
+  };
+}
+
+/** A message as every member sees it: its author by member id and display name only, no device. */
+export function presentDiscussionMessage(row: MessagesTable, author: { id: string; display_name: string }): DiscussionMessage {
+  return {
+    id: row.id,
+    type: row.type as MessageType,
+    content: row.content,
+    filename: row.filename,
+    file_url: row.file_url,
+    date: row.date,
+    time: row.time,
+    url: row.url,
+    timestamps: Number(row.created_at),
+    discussion_id: row.space_id,
+    author: { id: author.id, display_name: author.display_name },
+  };
+}
+
+/** A member as the others know them. */
+export interface MemberRow {
+  id: string;
+  display_name: string;
+  role: "owner" | "member";
+}
+
+/** A member as every member sees them: member id, display name and role; never the user behind them. */
+export function presentMember(row: MemberRow): DiscussionMember {
+  return { id: row.id, display_name: row.display_name, role: row.role };
+}

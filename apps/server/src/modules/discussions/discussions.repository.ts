@@ -1,0 +1,249 @@
+/**
+ * Discussions (decision 016): spaces of kind "discussion" and their members. Who may see one is asked of the
+ * access repository; this reads and writes what members see and do.
+ */
+import type { Transaction } from "kysely";
+import type { Db } from "../../db/database.ts";
+import type { Database, SpaceMembersTable, SpacesTable } from "../../db/schema.ts";
+import type { MemberRow } from "./discussion.presenter.ts";
+
+type Executor = Db | Transaction<Database>;
+
+/** An open discussion's row with what every member sees of it besides its members. */
+export interface SpaceRow {
+  id: string;
+  public_id: string;
+  title: string;
+  created_at: number;
+  ends_at: number;
+  member_count: number;
+  last_message_at: number | null;
+}
+
+/** One member's view of a discussion: the row with their own membership and unread count. */
+export interface MySpaceRow extends SpaceRow {
+  member_id: string;
+  display_name: string;
+  role: SpaceMembersTable["role"];
+  unread: number;
+}
+
+const num = (value: number | string | bigint | null | undefined) => (value === null || value === undefined ? null : Number(value));
+
+export function createDiscussionsRepository(db: Executor) {
+  /** Spaces of kind discussion with their member count and newest message time. */
+  function discussions() {
+    return db
+      .selectFrom("spaces")
+      .where("spaces.kind", "=", "discussion")
+      .select((eb) => [
+        "spaces.id",
+        "spaces.public_id",
+        "spaces.title",
+        "spaces.created_at",
+        "spaces.ends_at",
+        eb
+          .selectFrom("space_members")
+          .select((m) => m.fn.countAll().as("n"))
+          .whereRef("space_members.space_id", "=", "spaces.id")
+          .where("space_members.left_at", "is", null)
+          .as("member_count"),
+        eb
+          .selectFrom("messages")
+          .select((m) => m.fn.max("messages.created_at").as("t"))
+          .whereRef("messages.space_id", "=", "spaces.id")
+          .as("last_message_at"),
+      ]);
+  }
+
+  const toRow = (r: {
+    id: string;
+    public_id: string | null;
+    title: string;
+    created_at: number;
+    ends_at: number | null;
+    member_count: number | string | bigint | null;
+    last_message_at: number | string | bigint | null;
+  }): SpaceRow => ({
+    id: r.id,
+    public_id: r.public_id ?? "",
+    title: r.title,
+    created_at: Number(r.created_at),
+    ends_at: Number(r.ends_at),
+    member_count: Number(r.member_count ?? 0),
+    last_message_at: num(r.last_message_at),
+  });
+
+  return {
+    in: (trx: Transaction<Database>) => createDiscussionsRepository(trx),
+
+    async publicIdTaken(publicId: string): Promise<boolean> {
+      const row = await db.selectFrom("spaces").select("id").where("public_id", "=", publicId).executeTakeFirst();
+      return row !== undefined;
+    },
+
+    async insertSpace(space: SpacesTable): Promise<void> {
+      await db.insertInto("spaces").values(space).execute();
+    },
+
+    async insertMember(member: SpaceMembersTable): Promise<void> {
+      await db.insertInto("space_members").values(member).execute();
+    },
+
+    /** The discussion as every member sees it (undefined when there is none); access is checked by the caller. */
+    async find(spaceId: string): Promise<SpaceRow | undefined> {
+      const row = await discussions().where("spaces.id", "=", spaceId).executeTakeFirst();
+      return row && toRow(row);
+    },
+
+    /** The id of the open discussion with this public ID. */
+    async openByPublicId(publicId: string, now: number): Promise<string | undefined> {
+      const row = await db
+        .selectFrom("spaces")
+        .select("id")
+        .where("kind", "=", "discussion")
+        .where("public_id", "=", publicId)
+        .where("ends_at", ">", now)
+        .executeTakeFirst();
+      return row?.id;
+    },
+
+    /** The active members, creator first, then by when they joined. */
+    async members(spaceId: string): Promise<MemberRow[]> {
+      return db
+        .selectFrom("space_members")
+        .select(["id", "display_name", "role"])
+        .where("space_id", "=", spaceId)
+        .where("left_at", "is", null)
+        .orderBy("role", "desc")
+        .orderBy("joined_at")
+        .orderBy("id")
+        .execute();
+    },
+
+    /** The user's row in the space, whether active, left or removed. */
+    async memberRowOf(spaceId: string, userId: string): Promise<SpaceMembersTable | undefined> {
+      return db.selectFrom("space_members").selectAll().where("space_id", "=", spaceId).where("user_id", "=", userId).executeTakeFirst();
+    },
+
+    /** The active member with this member id. */
+    async activeMember(spaceId: string, memberId: string): Promise<SpaceMembersTable | undefined> {
+      return db
+        .selectFrom("space_members")
+        .selectAll()
+        .where("space_id", "=", spaceId)
+        .where("id", "=", memberId)
+        .where("left_at", "is", null)
+        .executeTakeFirst();
+    },
+
+    /** One who left joins again: the same row (and member id), with the name they chose now. */
+    async rejoin(memberRowId: string, displayName: string, now: number): Promise<void> {
+      await db
+        .updateTable("space_members")
+        .set({ display_name: displayName, joined_at: now, last_read_at: now, left_at: null, left_reason: null })
+        .where("id", "=", memberRowId)
+        .execute();
+    },
+
+    async markLeft(memberRowId: string, reason: "left" | "removed", now: number): Promise<void> {
+      await db.updateTable("space_members").set({ left_at: now, left_reason: reason }).where("id", "=", memberRowId).execute();
+    },
+
+    async rename(spaceId: string, title: string, now: number): Promise<void> {
+      await db.updateTable("spaces").set({ title, updated_at: now }).where("id", "=", spaceId).execute();
+    },
+
+    async setEnd(spaceId: string, endsAt: number, now: number): Promise<void> {
+      await db.updateTable("spaces").set({ ends_at: endsAt, updated_at: now }).where("id", "=", spaceId).execute();
+    },
+
+    async markRead(spaceId: string, userId: string, now: number): Promise<void> {
+      await db
+        .updateTable("space_members")
+        .set({ last_read_at: now })
+        .where("space_id", "=", spaceId)
+        .where("user_id", "=", userId)
+        .where("left_at", "is", null)
+        .execute();
+    },
+
+    /**
+     * The open discussions the user is an active member of, each with their membership and how many messages by
+     * others came after they last read it; newest activity (last message, or creation) first.
+     */
+    async listFor(userId: string, now: number): Promise<MySpaceRow[]> {
+      const rows = await discussions()
+        .innerJoin("space_members as me", "me.space_id", "spaces.id")
+        .where("me.user_id", "=", userId)
+        .where("me.left_at", "is", null)
+        .where("spaces.ends_at", ">", now)
+        .select((eb) => [
+          "me.id as member_id",
+          "me.display_name",
+          "me.role",
+          eb
+            .selectFrom("messages")
+            .select((m) => m.fn.countAll().as("n"))
+            .whereRef("messages.space_id", "=", "spaces.id")
+            .whereRef("messages.created_at", ">", "me.last_read_at")
+            .where("messages.user_id", "!=", userId)
+            .as("unread"),
+        ])
+        .execute();
+      const mine = rows.map((r) => ({
+        ...toRow(r),
+        member_id: r.member_id,
+        display_name: r.display_name,
+        role: r.role,
+        unread: Number(r.unread ?? 0),
+      }));
+      const activity = (d: SpaceRow) => d.last_message_at ?? d.created_at;
+      return mine.sort((a, b) => activity(b) - activity(a) || b.created_at - a.created_at);
+    },
+
+    /** The unread count of one member (see `listFor`). */
+    async unreadFor(spaceId: string, userId: string): Promise<number> {
+      const row = await db
+        .selectFrom("messages")
+        .innerJoin("space_members as me", (join) => join.onRef("me.space_id", "=", "messages.space_id").on("me.user_id", "=", userId))
+        .select((eb) => eb.fn.countAll().as("n"))
+        .where("messages.space_id", "=", spaceId)
+        .whereRef("messages.created_at", ">", "me.last_read_at")
+        .where("messages.user_id", "!=", userId)
+        .executeTakeFirst();
+      return Number(row?.n ?? 0);
+    },
+
+    /** Ids of discussions past their end, for the sweeper. */
+    async endedIds(now: number, limit: number): Promise<string[]> {
+      const rows = await db
+        .selectFrom("spaces")
+        .select("id")
+        .where("kind", "=", "discussion")
+        .where("ends_at", "<=", now)
+        .orderBy("ends_at")
+        .limit(limit)
+        .execute();
+      return rows.map((r) => r.id);
+    },
+
+    /**
+     * Deletes the discussion with everything in it (members, messages, remembered deleted ids, upload rows) and
+     * returns the ids of its uploads, whose bytes the caller removes from storage once this commits.
+     */
+    async deleteSpace(spaceId: string): Promise<string[]> {
+      const space = await db.selectFrom("spaces").select("kind").where("id", "=", spaceId).executeTakeFirst();
+      if (space?.kind !== "discussion") return [];
+      const uploads = await db.selectFrom("uploads").select("id").where("space_id", "=", spaceId).execute();
+      await db.deleteFrom("uploads").where("space_id", "=", spaceId).execute();
+      await db.deleteFrom("expired_messages").where("space_id", "=", spaceId).execute();
+      await db.deleteFrom("messages").where("space_id", "=", spaceId).execute();
+      await db.deleteFrom("space_members").where("space_id", "=", spaceId).execute();
+      await db.deleteFrom("spaces").where("id", "=", spaceId).execute();
+      return uploads.map((u) => u.id);
+    },
+  };
+}
+
+export type DiscussionsRepository = ReturnType<typeof createDiscussionsRepository>;

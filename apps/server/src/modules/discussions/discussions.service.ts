@@ -1,0 +1,337 @@
+/**
+ * A discussion's life (decision 016): created, joined by ID, renamed, extended, left, members removed, ended by its
+ * creator or by time. Every change is logged to the members' change logs in the transaction that makes it, and
+ * published on the bus once it commits.
+ */
+import { randomBytes, randomUUID } from "node:crypto";
+import {
+  API_ERROR_CODES,
+  type CreateDiscussionInput,
+  DAY_MS,
+  DISCUSSION_LIFETIME_MS,
+  type DiscussionDetails,
+  FREE_TYPE_ID,
+  type LiveEvent,
+  type MyDiscussion,
+  normalizePublicId,
+  PREMIUM_PLAN,
+  PUBLIC_ID_ALPHABET,
+  PUBLIC_ID_LENGTH,
+} from "@daysync/shared";
+import type { Transaction } from "kysely";
+import type { Clock } from "../../clock.ts";
+import type { Db } from "../../db/database.ts";
+import type { Database } from "../../db/schema.ts";
+import { inSpaceTransaction, inUserTransaction } from "../../db/user-transaction.ts";
+import type { ChangeKind, ChangesRepository } from "../../events/changes.repository.ts";
+import type { EventBus, UserChange } from "../../events/event-bus.ts";
+import { AppError, conflict, forbidden, notFound } from "../../http/errors.ts";
+import type { PlansRepository } from "../plans/plans.repository.ts";
+import type { AccessRepository, Membership } from "../spaces/access.repository.ts";
+import { presentDiscussion, presentMember, presentMyDiscussion } from "./discussion.presenter.ts";
+import type { DiscussionsRepository } from "./discussions.repository.ts";
+
+export type ClosedReason = "ended" | "expired" | "left" | "removed";
+
+/** The one answer to anyone who may not see a discussion, whatever the reason. */
+export const noSuchDiscussion = () => notFound("discussion");
+
+/** A fresh public ID: 10 characters of Crockford base32 (32 divides 256, so each character is uniform). */
+export function newPublicId(): string {
+  return Array.from(randomBytes(PUBLIC_ID_LENGTH), (b) => PUBLIC_ID_ALPHABET[b % 32]).join("");
+}
+
+/** What `discussion.closed` keeps in the change log: the space's rows may be gone when it is replayed. */
+export const closedRef = (spaceId: string, reason: ClosedReason) => `${spaceId}:${reason}`;
+
+export function closedEventOf(ref: string): LiveEvent | undefined {
+  const at = ref.lastIndexOf(":");
+  const reason = ref.slice(at + 1);
+  if (at < 1 || !["ended", "expired", "left", "removed"].includes(reason)) return undefined;
+  return { kind: "discussion.closed", id: ref.slice(0, at), reason: reason as ClosedReason };
+}
+
+/** The `discussion.upserted` event as every member gets it; undefined once the discussion is gone. */
+export async function upsertedEventOf(repo: DiscussionsRepository, spaceId: string): Promise<LiveEvent | undefined> {
+  const row = await repo.find(spaceId);
+  if (!row) return undefined;
+  return { kind: "discussion.upserted", discussion: presentDiscussion(row), members: (await repo.members(spaceId)).map(presentMember) };
+}
+
+export function createDiscussionsService(deps: {
+  db: Db;
+  clock: Clock;
+  bus: EventBus;
+  discussions: DiscussionsRepository;
+  access: AccessRepository;
+  changes: ChangesRepository;
+  plans: PlansRepository;
+  maxMembers: number;
+  /** Removes a file's bytes from storage (after the rows that named it are deleted). */
+  removeFile: (uploadId: string) => Promise<void>;
+}) {
+  const { db, clock, bus, discussions: repo, access, changes } = deps;
+
+  /** The caller's membership of an open discussion, or the same 404 as no discussion at all. */
+  async function membershipOf(userId: string, spaceId: string): Promise<Membership> {
+    const membership = await access.membership(userId, spaceId, clock.now());
+    if (membership?.kind !== "discussion") throw noSuchDiscussion();
+    return membership;
+  }
+
+  async function ownerOf(userId: string, spaceId: string, refusal: string): Promise<Membership> {
+    const membership = await membershipOf(userId, spaceId);
+    if (membership.role !== "owner") throw forbidden(refusal);
+    return membership;
+  }
+
+  /** Logs `event` to each user in the caller's transaction; the changes to publish once it commits. */
+  async function log(trx: Transaction<Database>, userIds: string[], kind: ChangeKind, ref: string, event: LiveEvent, now: number) {
+    const logged = await changes.in(trx).appendToUsers(userIds, kind, ref, now);
+    return logged.map((l): UserChange => ({ ...l, event }));
+  }
+
+  /** Logs the discussion as it now is to these members. */
+  async function logUpserted(trx: Transaction<Database>, spaceId: string, userIds: string[], now: number) {
+    const event = await upsertedEventOf(repo.in(trx), spaceId);
+    return event ? log(trx, userIds, "discussion.upserted", spaceId, event, now) : [];
+  }
+
+  const publish = (logged: UserChange[]) => {
+    for (const change of logged) bus.publish("change", change);
+  };
+
+  async function myDiscussion(userId: string, spaceId: string): Promise<MyDiscussion> {
+    const now = clock.now();
+    const [membership, row] = await Promise.all([access.membership(userId, spaceId, now), repo.find(spaceId)]);
+    if (!membership || !row) throw noSuchDiscussion();
+    const unread = await repo.unreadFor(spaceId, userId);
+    return presentMyDiscussion({
+      ...row,
+      member_id: membership.memberId,
+      display_name: membership.displayName,
+      role: membership.role,
+      unread,
+    });
+  }
+
+  async function details(userId: string, spaceId: string): Promise<DiscussionDetails> {
+    const discussion = await myDiscussion(userId, spaceId);
+    return { discussion, members: (await repo.members(spaceId)).map(presentMember) };
+  }
+
+  /**
+   * Ends the discussion for everyone: each member is told why (`discussion.closed`) in the transaction that
+   * deletes the space with its members, messages and upload rows; then its files' bytes are removed. The creator's
+   * end and the sweeper's expiry both come here. An expiry finds nothing to do if the end moved meanwhile.
+   */
+  async function close(spaceId: string, reason: "ended" | "expired"): Promise<boolean> {
+    const now = clock.now();
+    const done = await inSpaceTransaction(db, spaceId, async (trx, memberIds) => {
+      const locked = repo.in(trx);
+      const row = await locked.find(spaceId);
+      if (!row || (reason === "expired" && row.ends_at > now)) return undefined;
+      const logged = await log(
+        trx,
+        memberIds,
+        "discussion.closed",
+        closedRef(spaceId, reason),
+        { kind: "discussion.closed", id: spaceId, reason },
+        now,
+      );
+      const files = await locked.deleteSpace(spaceId);
+      return { logged, files };
+    });
+    if (!done) return false;
+    publish(done.logged);
+    for (const id of done.files) await deps.removeFile(id);
+    return true;
+  }
+
+  /** A member stops being one (`left` by themselves, or `removed` by the creator): the others are told, and so are they. */
+  async function depart(spaceId: string, memberRowId: string, userId: string, reason: "left" | "removed") {
+    const now = clock.now();
+    const logged = await inSpaceTransaction(db, spaceId, async (trx, memberIds) => {
+      if (!memberIds.includes(userId)) return [];
+      await repo.in(trx).markLeft(memberRowId, reason, now);
+      const others = memberIds.filter((id) => id !== userId);
+      const upserted = await logUpserted(trx, spaceId, others, now);
+      const closed = await log(
+        trx,
+        [userId],
+        "discussion.closed",
+        closedRef(spaceId, reason),
+        { kind: "discussion.closed", id: spaceId, reason },
+        now,
+      );
+      return [...upserted, ...closed];
+    });
+    publish(logged);
+  }
+
+  return {
+    async create(userId: string, input: CreateDiscussionInput): Promise<DiscussionDetails> {
+      const now = clock.now();
+      const spaceId = randomUUID();
+      let publicId = newPublicId();
+      // 32^10 IDs: a collision is rare enough that a few tries always find a free one.
+      for (let tries = 0; await repo.publicIdTaken(publicId); tries++) {
+        if (tries > 5) throw new Error("No free discussion ID found.");
+        publicId = newPublicId();
+      }
+      const logged = await inUserTransaction(db, userId, async (trx) => {
+        const locked = repo.in(trx);
+        await locked.insertSpace({
+          id: spaceId,
+          kind: "discussion",
+          title: input.title,
+          public_id: publicId,
+          created_by: userId,
+          created_at: now,
+          updated_at: now,
+          ends_at: now + DISCUSSION_LIFETIME_MS,
+        });
+        await locked.insertMember({
+          id: randomUUID(),
+          space_id: spaceId,
+          user_id: userId,
+          display_name: input.display_name,
+          role: "owner",
+          joined_at: now,
+          last_read_at: now,
+          left_at: null,
+          left_reason: null,
+        });
+        return logUpserted(trx, spaceId, [userId], now);
+      });
+      publish(logged);
+      return details(userId, spaceId);
+    },
+
+    async list(userId: string): Promise<MyDiscussion[]> {
+      return (await repo.listFor(userId, clock.now())).map(presentMyDiscussion);
+    },
+
+    details,
+
+    /**
+     * Joins by a typed or linked ID. Answers whether the caller became a member now (false: already one). A wrong
+     * ID, an ended discussion and one the caller was removed from are the same 404.
+     */
+    async join(userId: string, typedId: string, displayName: string): Promise<{ details: DiscussionDetails; joined: boolean }> {
+      const now = clock.now();
+      const publicId = normalizePublicId(typedId);
+      const spaceId = publicId && (await repo.openByPublicId(publicId, now));
+      if (!spaceId) throw noSuchDiscussion();
+      const { joined, logged } = await inSpaceTransaction(
+        db,
+        spaceId,
+        async (trx, memberIds) => {
+          const locked = repo.in(trx);
+          const row = await locked.find(spaceId);
+          if (!row || row.ends_at <= now) throw noSuchDiscussion();
+          const mine = await locked.memberRowOf(spaceId, userId);
+          if (mine?.left_reason === "removed") throw noSuchDiscussion();
+          if (mine && mine.left_at === null) return { joined: false, logged: [] };
+          if (memberIds.length >= deps.maxMembers) {
+            throw conflict(
+              API_ERROR_CODES.discussionFull,
+              `This discussion is full: it has the most members allowed (${deps.maxMembers}).`,
+            );
+          }
+          if (mine) await locked.rejoin(mine.id, displayName, now);
+          else {
+            await locked.insertMember({
+              id: randomUUID(),
+              space_id: spaceId,
+              user_id: userId,
+              display_name: displayName,
+              role: "member",
+              joined_at: now,
+              last_read_at: now,
+              left_at: null,
+              left_reason: null,
+            });
+          }
+          return { joined: true, logged: await logUpserted(trx, spaceId, [...memberIds, userId], now) };
+        },
+        { joining: userId },
+      );
+      publish(logged);
+      return { details: await details(userId, spaceId), joined };
+    },
+
+    async rename(userId: string, spaceId: string, title: string): Promise<DiscussionDetails> {
+      await ownerOf(userId, spaceId, "Only the creator of this discussion can rename it.");
+      const now = clock.now();
+      const logged = await inSpaceTransaction(db, spaceId, async (trx, memberIds) => {
+        await repo.in(trx).rename(spaceId, title, now);
+        return logUpserted(trx, spaceId, memberIds, now);
+      });
+      publish(logged);
+      return details(userId, spaceId);
+    },
+
+    /** A premium member moves the end `days` later than it is now. */
+    async extend(userId: string, spaceId: string, days: number): Promise<DiscussionDetails> {
+      await membershipOf(userId, spaceId);
+      const plan = await deps.plans.currentPlanOf(userId);
+      if (!plan || Number(plan.subscription_type_id) === FREE_TYPE_ID) {
+        throw new AppError(403, API_ERROR_CODES.premiumRequired, `Extending a discussion needs the ${PREMIUM_PLAN.title}.`);
+      }
+      const now = clock.now();
+      const logged = await inSpaceTransaction(db, spaceId, async (trx, memberIds) => {
+        const locked = repo.in(trx);
+        const row = await locked.find(spaceId);
+        if (!row || row.ends_at <= now) throw noSuchDiscussion();
+        await locked.setEnd(spaceId, row.ends_at + days * DAY_MS, now);
+        return logUpserted(trx, spaceId, memberIds, now);
+      });
+      publish(logged);
+      return details(userId, spaceId);
+    },
+
+    /** The creator ends it now, for everyone. */
+    async end(userId: string, spaceId: string): Promise<void> {
+      await ownerOf(userId, spaceId, "Only the creator of this discussion can end it.");
+      await close(spaceId, "ended");
+    },
+
+    async leave(userId: string, spaceId: string): Promise<void> {
+      const membership = await membershipOf(userId, spaceId);
+      if (membership.role === "owner") {
+        throw conflict(API_ERROR_CODES.ownerCannotLeave, "You created this discussion, so you cannot leave it: end it instead.");
+      }
+      await depart(spaceId, membership.memberId, userId, "left");
+    },
+
+    /** The creator removes a member, who may not join again. */
+    async removeMember(userId: string, spaceId: string, memberId: string): Promise<DiscussionDetails> {
+      await ownerOf(userId, spaceId, "Only the creator of this discussion can remove members.");
+      const member = await repo.activeMember(spaceId, memberId);
+      if (!member) throw notFound("member");
+      if (member.role === "owner") throw conflict("conflict", "You cannot remove yourself: end the discussion instead.");
+      await depart(spaceId, member.id, member.user_id, "removed");
+      return details(userId, spaceId);
+    },
+
+    async markRead(userId: string, spaceId: string): Promise<void> {
+      await membershipOf(userId, spaceId);
+      await repo.markRead(spaceId, userId, clock.now());
+    },
+
+    /** Ends every discussion past its end (the sweeper); returns how many. */
+    async closeExpired(batch = 100): Promise<number> {
+      let closed = 0;
+      for (;;) {
+        const ids = await repo.endedIds(clock.now(), batch);
+        let inBatch = 0;
+        for (const id of ids) if (await close(id, "expired")) inBatch++;
+        closed += inBatch;
+        if (ids.length < batch || inBatch === 0) return closed;
+      }
+    },
+  };
+}
+
+export type DiscussionsService = ReturnType<typeof createDiscussionsService>;
