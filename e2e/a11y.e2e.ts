@@ -1,7 +1,7 @@
-/** axe-core in the page: no serious or critical violations on the public pages, sign-in and the dashboard. */
+/** axe-core in the page: no serious or critical violations on the public pages, sign-in, the dashboard and a discussion. */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { API, TEXT } from "@daysync/shared";
+import { API, DISCUSSION_ROUTES, DISCUSSIONS_API, formatStoredDate, formatStoredTime, responseSchemas, TEXT } from "@daysync/shared";
 import type { AxeResults } from "axe-core";
 import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
@@ -87,6 +87,47 @@ describe.each(["light", "dark"] as const)("accessibility, %s theme", (theme) => 
     await page.getByPlaceholder(TEXT.messagePlaceholder).waitFor();
     await page.waitForLoadState("networkidle");
     expect(await audit(page)).toEqual([]);
+    await context.close();
+  });
+
+  it("a discussion with messages of two members, its share panel with the QR code, and the new and join pages have none", async () => {
+    const context = await newContext(theme);
+    await signUp(context);
+    const created = await context.request.post(`${app.server.url}${DISCUSSIONS_API.list}`, {
+      data: { title: "Accessible trip", display_name: "Ada" },
+    });
+    expect(created.status()).toBe(201);
+    const { discussion } = responseSchemas.discussion.parse(await created.json());
+    const guest = await newContext(theme);
+    await signUp(guest);
+    expect(
+      (
+        await guest.request.post(`${app.server.url}${DISCUSSIONS_API.join(discussion.public_id)}`, { data: { display_name: "Grace" } })
+      ).ok(),
+    ).toBe(true);
+    const now = new Date();
+    const message = { id: crypto.randomUUID(), content: "Hello from Grace", date: formatStoredDate(now), time: formatStoredTime(now) };
+    expect((await guest.request.post(`${app.server.url}${DISCUSSIONS_API.messages(discussion.id)}`, { data: message })).ok()).toBe(true);
+    const page = await context.newPage();
+    await page.goto(`${app.server.url}${DISCUSSION_ROUTES.one(discussion.id)}`);
+    await page.getByText("Hello from Grace").waitFor();
+    await page.waitForLoadState("networkidle");
+    expect(await audit(page)).toEqual([]);
+    await page.getByRole("button", { name: "Share", exact: true }).click();
+    await page
+      .getByRole("dialog")
+      .getByRole("img", { name: /QR code/ })
+      .waitFor();
+    expect(await audit(page)).toEqual([]);
+    // The pages before it: a new discussion, and the join screen of its link.
+    await page.goto(`${app.server.url}${DISCUSSION_ROUTES.new}`);
+    await page.getByRole("heading", { name: "New discussion" }).waitFor();
+    expect(await audit(page)).toEqual([]);
+    await page.goto(`${app.server.url}${DISCUSSION_ROUTES.join("ZZZZZZZZZZ")}`);
+    await page.getByRole("heading", { name: "Join a discussion" }).waitFor();
+    await page.waitForLoadState("networkidle");
+    expect(await audit(page)).toEqual([]);
+    await guest.close();
     await context.close();
   });
 

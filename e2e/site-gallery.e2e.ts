@@ -48,7 +48,7 @@ async function expectViewing(page: Page, number: number): Promise<void> {
         .querySelector(".yarl__slide_current img")
         ?.getAttribute("src")
         ?.includes(`/screenshots/${String(n).padStart(2, "0")}-`) === true &&
-      document.querySelector(".gallery-lightbox__caption")?.textContent?.startsWith(`${n} / 9`) === true,
+      document.querySelector(".gallery-lightbox__caption")?.textContent?.startsWith(`${n} / 10`) === true,
     number,
   );
 }
@@ -57,7 +57,7 @@ describe("screenshot carousel", () => {
   it("shows 6 slides per view at 1280 px, 40 px apart", async () => {
     const { context, page } = await openGallery(1280);
     const { count, widths, total } = await visibleSlides(page);
-    expect(total).toBe(9);
+    expect(total).toBe(10);
     expect(count).toBe(6);
     const swiperWidth = await page.locator("#gallery .swiper").evaluate((el) => el.getBoundingClientRect().width);
     for (const width of widths) expect(width).toBeCloseTo((swiperWidth - 5 * 40) / 6, 0);
@@ -85,7 +85,7 @@ describe("screenshot carousel", () => {
   it("has clickable pagination bullets and arrows, and sized, lazy images with alt text", async () => {
     const { context, page } = await openGallery(1280);
     const bullets = page.locator("#gallery .swiper-pagination-bullet");
-    expect(await bullets.count()).toBe(4);
+    expect(await bullets.count()).toBe(5);
     await bullets.nth(3).click();
     await page.waitForFunction(() => document.querySelector(".swiper-slide-active .gallery__thumb")?.getAttribute("data-index") === "3");
     await page.getByRole("button", { name: "Previous screenshots" }).click();
@@ -99,7 +99,7 @@ describe("screenshot carousel", () => {
         srcset: img.getAttribute("srcset") ?? "",
       })),
     );
-    expect(images).toHaveLength(9);
+    expect(images).toHaveLength(10);
     for (const image of images) {
       expect(image.alt.length).toBeGreaterThan(20);
       expect(image.loading).toBe("lazy");

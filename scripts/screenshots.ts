@@ -1,5 +1,5 @@
 /**
- * Takes the gallery's nine screenshots (and the social-preview image) from the running app in real Chromium,
+ * Takes the gallery's ten screenshots (and the social-preview image) from the running app in real Chromium,
  * then writes them as WebP in the widths of apps/web/src/features/site/gallery/screenshots.ts.
  *
  *   node --import tsx scripts/screenshots.ts            build the app, start a fresh server, capture
@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { API, formatStoredDate, formatStoredTime } from "@daysync/shared";
+import { API, DISCUSSIONS_API, formatStoredDate, formatStoredTime, responseSchemas } from "@daysync/shared";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import sharp from "sharp";
 import { SCREENSHOTS, type Screenshot, screenshotFiles } from "../apps/web/src/features/site/gallery/screenshots.ts";
@@ -23,6 +23,22 @@ const publicDir = path.join(root, "apps/web/public");
 const outDir = path.join(publicDir, "screenshots");
 
 const ACCOUNT = { name: "Alex Morgan", email: "alex.morgan@example.com", password: "daysync-demo-2024" };
+/** Who Alex talks with in the discussion shot. */
+const FRIEND = { name: "Sam Rivera", email: "sam.rivera@example.com", password: "daysync-demo-2024" };
+
+/** The discussion of the shot: Alex made it, Sam joined; who says what, in order. */
+const DISCUSSION = {
+  title: "Lisbon weekend",
+  lines: [
+    ["alex", "Flights are booked: we land Friday 10:15"],
+    ["sam", "Great! I found a flat in Alfama, 3 min from the tram"],
+    ["sam", "https://www.example.com/stays/alfama-terrace"],
+    ["alex", "Perfect. Dinner Saturday at the place with the view?"],
+    ["sam", "Yes! I'll book for 8 pm"],
+  ] as const,
+};
+/** Set by seed(): the discussion to open. */
+let discussionId = "";
 
 const MESSAGES = [
   "Gate B32 · boarding 9:40 · seat 14C",
@@ -145,6 +161,14 @@ const CAPTURES: Record<string, Capture> = {
   },
   "07-dark-theme": { theme: "dark", signedIn: true, prepare: openDashboard },
   "08-phone-dashboard": { theme: "light", signedIn: true, prepare: openDashboard },
+  "10-discussion": {
+    theme: "light",
+    signedIn: true,
+    prepare: async (page, base) => {
+      await page.goto(`${base}/discussions/${discussionId}`);
+      await page.getByText(DISCUSSION.lines.at(-1)?.[1] ?? "").waitFor({ timeout: 15_000 });
+    },
+  },
   "09-phone-landing": {
     theme: "dark",
     signedIn: false,
@@ -217,7 +241,41 @@ async function seed(browser: Browser, base: string): Promise<void> {
     .toBuffer();
   await uploadFile(context, base, "lisbon-tram.png", "image/png", photo);
   await uploadFile(context, base, "boarding-pass.pdf", "application/pdf", Buffer.from("%PDF-1.4\n% Daysync demo\n"));
+  await seedDiscussion(browser, base, context);
   await context.close();
+}
+
+/** Alex's discussion with Sam (who joins by its ID), a second one where Sam wrote last, so the sidebar shows an unread count. */
+async function seedDiscussion(browser: Browser, base: string, alex: BrowserContext): Promise<void> {
+  const sam = await browser.newContext();
+  const registered = await sam.request.post(`${base}${API.register}`, { data: { ...FRIEND, confirm_password: FRIEND.password } });
+  if (registered.status() === 409) {
+    const response = await sam.request.post(`${base}${API.login}`, { data: { email: FRIEND.email, password: FRIEND.password } });
+    if (!response.ok()) throw new Error(`sign-in failed: ${response.status()} ${await response.text()}`);
+  } else if (!registered.ok()) throw new Error(`register failed: ${registered.status()} ${await registered.text()}`);
+
+  const start = async (title: string) => {
+    const created = await alex.request.post(`${base}${DISCUSSIONS_API.list}`, { data: { title, display_name: "Alex" } });
+    if (!created.ok()) throw new Error(`discussion failed: ${created.status()} ${await created.text()}`);
+    const { discussion } = responseSchemas.discussion.parse(await created.json());
+    const joined = await sam.request.post(`${base}${DISCUSSIONS_API.join(discussion.public_id)}`, { data: { display_name: "Sam" } });
+    if (!joined.ok()) throw new Error(`join failed: ${joined.status()} ${await joined.text()}`);
+    return discussion.id;
+  };
+  const say = async (who: BrowserContext, id: string, content: string) => {
+    const now = new Date();
+    const response = await who.request.post(`${base}${DISCUSSIONS_API.messages(id)}`, {
+      data: { id: randomUUID(), content, date: formatStoredDate(now), time: formatStoredTime(now) },
+    });
+    if (!response.ok()) throw new Error(`message failed: ${response.status()} ${await response.text()}`);
+  };
+
+  const other = await start("Book club: May");
+  await say(sam, other, "Chapter 7 for Thursday?");
+  await say(sam, other, "Or all of part two if you're fast");
+  discussionId = await start(DISCUSSION.title);
+  for (const [who, text] of DISCUSSION.lines) await say(who === "alex" ? alex : sam, discussionId, text);
+  await sam.close();
 }
 
 /** A simple drawn "photo" for the image message: sky, hills and a yellow tram. */

@@ -1,5 +1,6 @@
 /** Turns logged changes back into live events, reading the current state (expired or deleted rows are skipped). */
 import type { DateMessages, LiveEvent } from "@daysync/shared";
+import { z } from "zod";
 import type { Db } from "../db/database.ts";
 import type { ChangeRow } from "../events/changes.repository.ts";
 import { loadUser } from "../modules/accounts/user.presenter.ts";
@@ -13,6 +14,10 @@ import { closedEventOf, upsertedEventOf } from "../modules/discussions/discussio
 import { presentDay, presentMessage } from "../modules/messages/messages.presenter.ts";
 import type { MessagesRepository } from "../modules/messages/messages.repository.ts";
 import { createAccessRepository } from "../modules/spaces/access.repository.ts";
+
+/** The refs of deletions hold the deleted ids (and, in a discussion, its id) as JSON: read back through a schema. */
+const deletedIdsRef = z.array(z.string());
+const discussionDeletedRef = z.object({ discussion_id: z.string(), ids: deletedIdsRef });
 
 /**
  * What one page of a replay reads once: the retention cut-off and each day's summary. Every replayed message
@@ -72,7 +77,7 @@ export async function eventOf(
       return { kind: "message.created", message: presentMessage(message), day };
     }
     case "messages.deleted":
-      return { kind: "messages.deleted", ids: JSON.parse(change.ref) as string[] };
+      return { kind: "messages.deleted", ids: deletedIdsRef.parse(JSON.parse(change.ref)) };
     case "user.updated": {
       const user = await loadUser(createUsersRepository(db), userId);
       return user && { kind: "user.updated", user };
@@ -95,7 +100,7 @@ export async function eventOf(
       };
     }
     case "discussion.messages.deleted": {
-      const { discussion_id, ids } = JSON.parse(change.ref) as { discussion_id: string; ids: string[] };
+      const { discussion_id, ids } = discussionDeletedRef.parse(JSON.parse(change.ref));
       if (!(await createAccessRepository(db).membership(userId, discussion_id, reads.now))) return undefined;
       return { kind: "discussion.messages.deleted", discussion_id, ids };
     }

@@ -2,6 +2,7 @@ import { RequireSession } from "../features/auth/session-routes.tsx";
 import { DashboardLayout } from "../features/dashboard/shell/dashboard-layout.tsx";
 import { DevicesLink } from "../features/devices/devices-link.tsx";
 import { useNewDeviceNotice } from "../features/devices/use-new-device-notice.ts";
+import { DiscussionsSection } from "../features/discussions/discussions-section.tsx";
 import { PushBell } from "../features/push/push-bell.tsx";
 import { usePendingShares, useShareOutcome } from "../features/share/use-share-outcome.ts";
 import { useSessionServices } from "../lib/session-services.ts";
@@ -15,13 +16,20 @@ function DashboardNotices() {
   return null;
 }
 
-/** /dashboard: the signed-in frame with devices and push; a visitor is sent to sign in first. */
+/**
+ * /dashboard and /discussions: the signed-in frame with its live connection, outbox and upload queue, the
+ * discussions in the sidebar, devices and push; a visitor is sent to sign in first and comes back here.
+ */
 export function DashboardRoute() {
   return (
     <RequireSession>
       {(user) => (
         <SessionServicesProvider user={user}>
-          <DashboardLayout sidebarLinks={<DevicesLink />} topBarActions={<PushBell />}>
+          <DashboardLayout
+            sidebarLinks={<DevicesLink />}
+            sidebarSections={<DiscussionsSection headingId="sidebar-discussions" />}
+            topBarActions={<PushBell />}
+          >
             <DashboardNotices />
           </DashboardLayout>
         </SessionServicesProvider>

@@ -44,28 +44,46 @@ export const routes: RouteObject[] = [
             ],
           },
           {
-            path: "dashboard",
+            // The signed-in frame (sidebar, live connection, outbox, uploads) around the days and the discussions.
             lazy: async () => ({ Component: (await import("./dashboard-route.tsx")).DashboardRoute }),
             children: [
               {
-                index: true,
-                lazy: async () => ({ Component: (await import("./day-routes.tsx")).TodayRoute }),
+                path: "dashboard",
+                children: [
+                  {
+                    index: true,
+                    lazy: async () => ({ Component: (await import("./day-routes.tsx")).TodayRoute }),
+                  },
+                  {
+                    path: "home",
+                    lazy: async () => ({ Component: (await import("./day-routes.tsx")).HomeRoute }),
+                  },
+                  {
+                    path: "days/:dayId",
+                    lazy: async () => ({ Component: (await import("./day-routes.tsx")).DayRoute }),
+                  },
+                  {
+                    path: "plan",
+                    lazy: async () => ({ Component: (await import("../features/dashboard/plan/plan-page.tsx")).PlanPage }),
+                  },
+                  {
+                    path: "devices",
+                    lazy: async () => ({ Component: (await import("../features/devices/devices-page.tsx")).DevicesPage }),
+                  },
+                ],
+              },
+              // Discussions (issue 13). Their join link opens a screen to pick a name; it never signs a device in.
+              {
+                path: "discussions/new",
+                lazy: async () => ({ Component: (await import("./discussion-routes.tsx")).NewDiscussionRoute }),
               },
               {
-                path: "home",
-                lazy: async () => ({ Component: (await import("./day-routes.tsx")).HomeRoute }),
+                path: "discussions/join/:publicId",
+                lazy: async () => ({ Component: (await import("./discussion-routes.tsx")).JoinDiscussionRoute }),
               },
               {
-                path: "days/:dayId",
-                lazy: async () => ({ Component: (await import("./day-routes.tsx")).DayRoute }),
-              },
-              {
-                path: "plan",
-                lazy: async () => ({ Component: (await import("../features/dashboard/plan/plan-page.tsx")).PlanPage }),
-              },
-              {
-                path: "devices",
-                lazy: async () => ({ Component: (await import("../features/devices/devices-page.tsx")).DevicesPage }),
+                path: "discussions/:id",
+                lazy: async () => ({ Component: (await import("./discussion-routes.tsx")).DiscussionRoute }),
               },
             ],
           },

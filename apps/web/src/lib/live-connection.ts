@@ -10,6 +10,7 @@ import {
 } from "@daysync/shared";
 import type { QueryClient } from "@tanstack/react-query";
 import { applySavedMessage, removeMessages, renameDevice, setUser, upsertDay } from "./cache-updates.ts";
+import { applyDiscussionMessage, closeDiscussion, removeDiscussionMessages, upsertDiscussion } from "./discussion-cache.ts";
 import { queryKeys } from "./query-keys.ts";
 import { readStorage, writeStorage } from "./storage.ts";
 
@@ -80,6 +81,18 @@ export function applyLiveEvent(queryClient: QueryClient, event: LiveEvent): void
     case "device.renamed":
       renameDevice(queryClient, event.id, event.name);
       void queryClient.invalidateQueries({ queryKey: queryKeys.devices });
+      break;
+    case "discussion.upserted":
+      upsertDiscussion(queryClient, event.discussion, event.members);
+      break;
+    case "discussion.closed":
+      closeDiscussion(queryClient, event.id, event.reason);
+      break;
+    case "discussion.message.created":
+      applyDiscussionMessage(queryClient, event.message, event.discussion);
+      break;
+    case "discussion.messages.deleted":
+      removeDiscussionMessages(queryClient, event.discussion_id, event.ids);
       break;
   }
 }

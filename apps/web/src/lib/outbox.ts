@@ -3,15 +3,18 @@
  * so a reload, a crash or a lost connection never loses them; sent oldest first with the client's id, so a
  * retry (or two tabs sending the same entry) never duplicates. A deletion is held while it can be undone.
  */
-import { API, API_ERROR_CODES, closeDeletedNotifications, responseSchemas, type SendMessageInput } from "@daysync/shared";
+import { API, API_ERROR_CODES, closeDeletedNotifications, DISCUSSIONS_API, responseSchemas, type SendMessageInput } from "@daysync/shared";
 import type { QueryClient } from "@tanstack/react-query";
-import { ApiError, api } from "./api-client.ts";
+import { ApiError, api, apiFetch } from "./api-client.ts";
 import { describeError, isTransientError } from "./api-errors.ts";
 import { applySavedMessage, removeMessages } from "./cache-updates.ts";
+import { applyDiscussionMessage, removeDiscussionMessages } from "./discussion-cache.ts";
 import { queryKeys } from "./query-keys.ts";
 import { readStorage, writeStorage } from "./storage.ts";
 
 export interface OutboxEntry extends SendMessageInput {
+  /** Set for a message to a discussion; without it the message goes to the user's own day. */
+  discussionId?: string;
   /** When it was typed, ms since the epoch. */
   createdAt: number;
   /** Set when the server refused it for good (not a connection problem). */
@@ -23,6 +26,8 @@ export interface OutboxEntry extends SendMessageInput {
 /** A message the user deleted: hidden here at once, deleted on the server once `holdUntil` has passed. */
 export interface PendingDelete {
   id: string;
+  /** Set for a message of a discussion. */
+  discussionId?: string;
   /** Until then (ms since the epoch) it can be undone; 0 once released. */
   holdUntil: number;
 }
@@ -36,7 +41,9 @@ const deletesKey = (userId: string) => `daysync:outbox-deletes:${userId}`;
 function isPendingDelete(value: unknown): value is PendingDelete {
   if (typeof value !== "object" || value === null) return false;
   const v = value as Record<string, unknown>;
-  return typeof v.id === "string" && typeof v.holdUntil === "number";
+  return (
+    typeof v.id === "string" && typeof v.holdUntil === "number" && (v.discussionId === undefined || typeof v.discussionId === "string")
+  );
 }
 
 function isEntry(value: unknown): value is OutboxEntry {
@@ -47,7 +54,8 @@ function isEntry(value: unknown): value is OutboxEntry {
     typeof v.content === "string" &&
     typeof v.date === "string" &&
     typeof v.time === "string" &&
-    typeof v.createdAt === "number"
+    typeof v.createdAt === "number" &&
+    (v.discussionId === undefined || typeof v.discussionId === "string")
   );
 }
 
@@ -106,7 +114,7 @@ export class Outbox {
   };
 
   /** Keeps the message first, then tries to send it. */
-  enqueue(input: SendMessageInput): void {
+  enqueue(input: SendMessageInput & { discussionId?: string }): void {
     const entry: OutboxEntry = { ...input, createdAt: Date.now() };
     this.update((entries) => [...entries, entry]);
     void this.flush();
@@ -125,8 +133,11 @@ export class Outbox {
   getDeletes = (): readonly PendingDelete[] => this.deletes;
 
   /** Hides the message at once; it is deleted on the server after `holdMs`, unless `cancelDelete` comes first. */
-  enqueueDelete(id: string, holdMs: number): void {
-    this.updateDeletes((deletes) => [...deletes.filter((d) => d.id !== id), { id, holdUntil: Date.now() + holdMs }]);
+  enqueueDelete(id: string, holdMs: number, discussionId?: string): void {
+    const entry: PendingDelete = discussionId
+      ? { id, holdUntil: Date.now() + holdMs, discussionId }
+      : { id, holdUntil: Date.now() + holdMs };
+    this.updateDeletes((deletes) => [...deletes.filter((d) => d.id !== id), entry]);
     void this.flush();
   }
 
@@ -171,17 +182,14 @@ export class Outbox {
       if (!this.started) return false;
       if (!next) return true;
       try {
-        const { message, day } = await api.post(
-          API.messages,
-          {
-            id: next.id,
-            content: next.content,
-            date: next.date,
-            time: next.time,
-          } satisfies SendMessageInput,
-          responseSchemas.message,
-        );
-        applySavedMessage(this.queryClient, message, day);
+        const input = { id: next.id, content: next.content, date: next.date, time: next.time } satisfies SendMessageInput;
+        if (next.discussionId) {
+          const { message } = await api.post(DISCUSSIONS_API.messages(next.discussionId), input, responseSchemas.discussionMessage);
+          applyDiscussionMessage(this.queryClient, message);
+        } else {
+          const { message, day } = await api.post(API.messages, input, responseSchemas.message);
+          applySavedMessage(this.queryClient, message, day);
+        }
         this.update((entries) => entries.filter((e) => e.id !== next.id));
         this.retryAttempt = 0;
       } catch (error) {
@@ -214,7 +222,9 @@ export class Outbox {
       if (!next || !this.started) break;
       let refused = false;
       try {
-        await api.delete(API.message(next.id), responseSchemas.deleted);
+        // What a discussion's DELETE answers is not read: success is all that matters here.
+        if (next.discussionId) await apiFetch(DISCUSSIONS_API.message(next.discussionId, next.id), { method: "DELETE" });
+        else await api.delete(API.message(next.id), responseSchemas.deleted);
       } catch (error) {
         if (isTransientError(error)) {
           this.scheduleRetry();
@@ -227,7 +237,13 @@ export class Outbox {
       this.updateDeletes((deletes) => deletes.filter((d) => d.id !== next.id));
       this.retryAttempt = 0;
       if (refused) {
-        void this.queryClient.invalidateQueries({ queryKey: queryKeys.dayMessagesAll });
+        void this.queryClient.invalidateQueries({
+          queryKey: next.discussionId ? queryKeys.discussionMessagesAll : queryKeys.dayMessagesAll,
+        });
+        continue;
+      }
+      if (next.discussionId) {
+        removeDiscussionMessages(this.queryClient, next.discussionId, [next.id]);
         continue;
       }
       removeMessages(this.queryClient, [next.id]);

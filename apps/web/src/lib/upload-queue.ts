@@ -13,6 +13,8 @@ import { newUuid } from "./uuid.ts";
 export interface UploadRow {
   id: string;
   file: File;
+  /** The discussion the file goes to; null for the user's own day. */
+  discussionId: string | null;
   status: UploadStatus;
   /** Sent by the user, waiting for its turn. */
   queued: boolean;
@@ -52,9 +54,10 @@ function messageOf(error: Error): string {
   return "The upload could not be completed.";
 }
 
-const staged = (file: File): UploadRow => ({
+const staged = (file: File, discussionId: string | null): UploadRow => ({
   id: newUuid(),
   file,
+  discussionId,
   status: "initial",
   queued: false,
   percent: 0,
@@ -91,14 +94,18 @@ export class UploadQueue {
     this.set(this.rows.map((r) => (r.id === id ? { ...r, ...change(r) } : r)));
   }
 
-  /** Adds picked files; a row the user cancelled earlier has said what it had to and makes room. */
-  stage = (files: File[]) => {
-    if (files.length) this.set([...this.rows.filter((r) => !(r.status === "fail" && r.cancelled)), ...files.map(staged)]);
+  /** Adds picked files for a space; a row the user cancelled earlier has said what it had to and makes room. */
+  stage = (files: File[], discussionId: string | null = null) => {
+    if (files.length)
+      this.set([
+        ...this.rows.filter((r) => !(r.status === "fail" && r.cancelled && r.discussionId === discussionId)),
+        ...files.map((f) => staged(f, discussionId)),
+      ]);
   };
 
-  /** 'Send file': every staged row joins the queue. */
-  sendAll = () => {
-    this.set(this.rows.map((r) => (r.status === "initial" && !r.queued ? { ...r, queued: true } : r)));
+  /** 'Send file': every row staged for this space joins the queue. */
+  sendAll = (discussionId: string | null = null) => {
+    this.set(this.rows.map((r) => (r.status === "initial" && !r.queued && r.discussionId === discussionId ? { ...r, queued: true } : r)));
   };
 
   /** Starts queued rows while there is a free slot. A row the user paused gives its slot to the next one. */
@@ -112,7 +119,7 @@ export class UploadQueue {
   }
 
   private async begin(row: UploadRow) {
-    const { id, file } = row;
+    const { id, file, discussionId } = row;
     const now = new Date();
     const tus = new Upload(file, {
       endpoint: API.uploads,
@@ -126,6 +133,7 @@ export class UploadQueue {
         message_id: newUuid(),
         date: formatStoredDate(now),
         time: formatStoredTime(now),
+        ...(discussionId ? { discussion_id: discussionId } : {}),
       },
       onShouldRetry: (error) => !isFinal(error),
       onProgress: (sent, total) => this.patch(id, (r) => (r.status === "uploading" ? { percent: total ? (sent / total) * 100 : 0 } : {})),

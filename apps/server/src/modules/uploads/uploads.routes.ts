@@ -2,6 +2,7 @@ import { API, responseSchemas } from "@daysync/shared";
 import contentDisposition from "content-disposition";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import rangeParser from "range-parser";
+import { z } from "zod";
 import { type ApiServer, answers } from "../../http/answers.ts";
 import { requireAuth } from "../../http/auth.ts";
 import { AppError, notFound } from "../../http/errors.ts";
@@ -10,7 +11,7 @@ import type { FileStorage } from "../../storage/file-storage.ts";
 import { servedContentType } from "./file-kind.ts";
 import type { UploadsService } from "./uploads.service.ts";
 
-const UPLOAD_ID = /^[a-f0-9]{32}$/;
+const fileParams = z.object({ id: z.string().regex(/^[a-f0-9]{32}$/) });
 
 export function uploadsRoutes(app: ApiServer, deps: { uploadsService: UploadsService; storage: FileStorage }) {
   const { uploadsService, storage } = deps;
@@ -40,11 +41,14 @@ export function uploadsRoutes(app: ApiServer, deps: { uploadsService: UploadsSer
   app.route({ method: ["POST", "OPTIONS"], url: API.uploads, handler: tusHandler });
   app.route({ method: ["HEAD", "PATCH", "DELETE", "OPTIONS"], url: `${API.uploads}/:id`, handler: tusHandler });
 
-  /** Downloads, only for the owner: always as an attachment under the original name, with Range support. */
+  /**
+   * Downloads, only for members of the file's space (its owner, or a discussion's members): always as an
+   * attachment under the original name, with Range support. A malformed id is the same 404 as a missing file.
+   */
   app.get("/api/files/:id", { compress: false }, async (request, reply) => {
     const auth = requireAuth(request);
-    const { id } = request.params as { id: string };
-    const row = UPLOAD_ID.test(id) ? await uploadsService.liveFile(auth.userId, id) : undefined;
+    const id = fileParams.safeParse(request.params).data?.id;
+    const row = id ? await uploadsService.liveFile(auth.userId, id) : undefined;
     const size = row && (await storage.size(row.id));
     if (!row || size === undefined) throw notFound("file");
 

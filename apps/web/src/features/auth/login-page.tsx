@@ -10,7 +10,7 @@ import { TextField } from "../../components/ui/text-field.tsx";
 import { describeError } from "../../lib/api-errors.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
 import { AuthLayout } from "./auth-layout.tsx";
-import { returnPath } from "./session-routes.tsx";
+import { returnPath, returnTarget } from "./session-routes.tsx";
 import { useSignIn } from "./use-auth-mutations.ts";
 
 export interface ConnectedDevicePanelProps {
@@ -55,6 +55,12 @@ export function LoginPage({ ConnectedDevicePanel }: { ConnectedDevicePanel: Comp
     >
       <h1 className="auth-title">{TEXT.loginHeading}</h1>
       <p className="auth-subtitle">Welcome back. Your messages are waiting on every device.</p>
+      {/* Only after hydration: the page is rendered at build time, without the state that says where it returns. */}
+      {hydrated && returnTarget(location.state)?.startsWith("/discussions/join/") ? (
+        <p className="auth-subtitle" role="status">
+          Sign in, or create an account, to join the discussion you were invited to.
+        </p>
+      ) : null}
       <ErrorBanner message={banner} />
       <form className="auth-form" onSubmit={onSubmit} noValidate>
         <TextField
@@ -89,7 +95,10 @@ export function LoginPage({ ConnectedDevicePanel }: { ConnectedDevicePanel: Comp
         {TEXT.connectedDevice}
       </button>
       <p className="auth-switch">
-        New to Daysync? <Link to="/register">{TEXT.registerLink}</Link>
+        New to Daysync?{" "}
+        <Link to="/register" state={location.state}>
+          {TEXT.registerLink}
+        </Link>
       </p>
     </AuthLayout>
   );

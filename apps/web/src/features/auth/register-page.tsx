@@ -2,13 +2,14 @@ import { type RegisterInput, registerFormSchema, TEXT } from "@daysync/shared";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
-import { Link, useNavigate } from "react-router";
+import { Link, useLocation, useNavigate } from "react-router";
 import { type BannerMessage, ErrorBanner } from "../../components/ui/error-banner.tsx";
 import { SubmitButton } from "../../components/ui/spinner.tsx";
 import { TextField } from "../../components/ui/text-field.tsx";
 import { ApiError } from "../../lib/api-client.ts";
 import { describeError } from "../../lib/api-errors.ts";
 import { AuthLayout } from "./auth-layout.tsx";
+import { returnPath } from "./session-routes.tsx";
 import { useRegister } from "./use-auth-mutations.ts";
 
 const FIELDS = ["name", "email", "password", "confirm_password"] as const;
@@ -18,6 +19,7 @@ const isField = (name: string | undefined): name is Field => FIELDS.some((f) => 
 export function RegisterPage() {
   const registerAccount = useRegister();
   const navigate = useNavigate();
+  const location = useLocation();
   const [banner, setBanner] = useState<BannerMessage | null>(null);
   const { register, handleSubmit, formState, setError } = useForm<RegisterInput>({
     resolver: zodResolver(registerFormSchema),
@@ -28,7 +30,8 @@ export function RegisterPage() {
   const onSubmit = handleSubmit(async (values) => {
     try {
       await registerAccount.mutateAsync(values);
-      await navigate("/dashboard/home", { replace: true });
+      // Invited to a discussion: back to its join screen; otherwise the first-run welcome.
+      await navigate(returnPath(location.state, "/dashboard/home"), { replace: true });
     } catch (error) {
       const text = describeError(error);
       if (error instanceof ApiError && isField(error.field)) setError(error.field, { message: text });
@@ -73,7 +76,9 @@ export function RegisterPage() {
         <SubmitButton working={working}>{TEXT.register}</SubmitButton>
       </form>
       <p className="auth-switch">
-        <Link to="/login">{TEXT.haveMembership}</Link>
+        <Link to="/login" state={location.state}>
+          {TEXT.haveMembership}
+        </Link>
       </p>
     </AuthLayout>
   );

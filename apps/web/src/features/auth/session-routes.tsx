@@ -10,11 +10,20 @@ export interface ReturnState {
   from?: { pathname: string; search: string; hash: string };
 }
 
-/** Where sign-in should go: back to the page that asked for it, else the dashboard. */
-export function returnPath(state: unknown): string {
+/** Pages sign-in may return to: only paths of this app, so a crafted state cannot send anyone elsewhere. */
+const RETURNABLE = ["/dashboard", "/pair", "/discussions/"];
+
+/** The page that asked for sign-in, when it is one sign-in may return to. */
+export function returnTarget(state: unknown): string | null {
   const from = (state as ReturnState | null)?.from;
-  const back = from?.pathname?.startsWith("/dashboard") || from?.pathname?.startsWith("/pair");
-  return from && back ? `${from.pathname}${from.search}${from.hash}` : "/dashboard";
+  const pathname = from?.pathname;
+  if (typeof pathname !== "string" || pathname.startsWith("//") || !RETURNABLE.some((p) => pathname.startsWith(p))) return null;
+  return `${pathname}${from?.search ?? ""}${from?.hash ?? ""}`;
+}
+
+/** Where sign-in (or registration) should go: back to the page that asked for it, else `fallback`. */
+export function returnPath(state: unknown, fallback = "/dashboard"): string {
+  return returnTarget(state) ?? fallback;
 }
 
 /**

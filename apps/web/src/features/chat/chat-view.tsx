@@ -8,6 +8,7 @@ import { useToday } from "../../lib/use-today.ts";
 import type { ChatSpace } from "./chat-space.ts";
 import { ClearDayButton } from "./clear-day-button.tsx";
 import { Composer } from "./composer/composer.tsx";
+import { DiscussionChat } from "./discussion-chat.tsx";
 import { MessageList } from "./messages/message-list.tsx";
 import { useDayMessages } from "./messages/use-day-messages.ts";
 import { useUnexpiredMessages } from "./messages/use-unexpired-messages.ts";
@@ -17,13 +18,17 @@ interface ChatViewProps {
   space: ChatSpace;
   /** Shown above the messages, e.g. the first-run welcome. */
   intro?: ReactNode;
+  /** A discussion's header (title, time left, sharing, members), assembled in app/. */
+  header?: ReactNode;
 }
 
 /** One chat, wherever a route puts it: the messages of a space with the waiting ones, and the composer. */
-export function ChatView({ space, intro }: ChatViewProps) {
+export function ChatView({ space, intro, header }: ChatViewProps) {
   switch (space.kind) {
     case "day":
       return <DayChat dayId={space.dayId} date={space.date} intro={intro} />;
+    case "discussion":
+      return <DiscussionChat id={space.id} header={header} />;
   }
 }
 
@@ -51,7 +56,7 @@ function DayChat({ dayId, date, intro }: { dayId: string | null; date: string; i
   const entries = useSyncExternalStore(outbox.subscribe, outbox.getEntries);
   const pending = useMemo(() => {
     const confirmed = new Set(stored.map((m) => m.id));
-    return entries.filter((e) => e.date === date && !confirmed.has(e.id));
+    return entries.filter((e) => !e.discussionId && e.date === date && !confirmed.has(e.id));
   }, [entries, stored, date]);
   const isToday = date === today;
   const count = stored.length + pending.length;

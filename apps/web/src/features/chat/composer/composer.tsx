@@ -19,6 +19,8 @@ import "./composer.css";
 interface ComposerProps {
   /** Called after a send, e.g. to show today's day when an older day was open. */
   onSent?: () => void;
+  /** Where messages and files go: this discussion, or (without one) today's day of the user. */
+  discussionId?: string;
 }
 
 const uploaded = (file: File) =>
@@ -29,10 +31,10 @@ const uploaded = (file: File) =>
   );
 
 /** The footer: text, and files attached, dropped anywhere on the page, or pasted, each with its own upload row. */
-export function Composer({ onSent }: ComposerProps) {
+export function Composer({ onSent, discussionId }: ComposerProps) {
   const limit = useUploadLimit();
   const readStorage = useReadStorage();
-  const queue = useUploadQueue({ onUploaded: uploaded });
+  const queue = useUploadQueue({ onUploaded: uploaded, discussionId });
   const [refusals, setRefusals] = useState<string[]>([]);
   const { stage, getRows, sendAll } = queue;
   const { refetch } = limit;
@@ -75,7 +77,7 @@ export function Composer({ onSent }: ComposerProps) {
           </button>
         </div>
       ) : null}
-      <TextComposer onSent={onSent} onFiles={onFiles} sendFiles={sendFiles} maxLabel={limit.data?.label} />
+      <TextComposer onSent={onSent} discussionId={discussionId} onFiles={onFiles} sendFiles={sendFiles} maxLabel={limit.data?.label} />
     </div>
   );
 }
@@ -87,8 +89,8 @@ interface TextComposerProps extends ComposerProps {
   maxLabel?: string;
 }
 
-function TextComposer({ onSent, onFiles, sendFiles, maxLabel }: TextComposerProps) {
-  const send = useSendMessage();
+function TextComposer({ onSent, discussionId, onFiles, sendFiles, maxLabel }: TextComposerProps) {
+  const send = useSendMessage(discussionId);
   const inputId = useId();
   const errorId = `${inputId}-error`;
   const fileInput = useRef<HTMLInputElement>(null);

@@ -1,7 +1,7 @@
 import { TEXT, TIMINGS } from "@daysync/shared";
 import { useEffect, useState } from "react";
 import { CheckIcon, CopyIcon } from "../../../components/ui/icons.tsx";
-import { copyToClipboard } from "./copy-to-clipboard.ts";
+import { copyToClipboard } from "../../../lib/copy-to-clipboard.ts";
 
 type CopyState = "idle" | "copied" | "failed";
 

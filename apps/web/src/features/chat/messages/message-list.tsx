@@ -1,22 +1,31 @@
-import { type Message, TEXT } from "@daysync/shared";
+import { TEXT } from "@daysync/shared";
 import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { useLocation } from "react-router";
 import type { OutboxEntry } from "../../../lib/outbox.ts";
 import { expiresAt } from "./expiry.ts";
 import { MessageItem } from "./message-item.tsx";
 import { PendingMessage } from "./pending-message.tsx";
+import type { ShownMessage } from "./shown-message.ts";
 import "./messages.css";
 
 interface MessageListProps {
   /** Changes when another day opens, to jump to its newest message. */
   viewKey: string;
-  messages: readonly Message[];
+  messages: readonly ShownMessage[];
   pending: readonly OutboxEntry[];
   maxMinutes: number | null;
   /** Shown above the messages and scrolled with them, such as the first-run welcome. */
   intro?: ReactNode;
   /** What the empty state says under its heading; by default, an invitation to type a note for this day. */
   emptyNote?: ReactNode;
+  /** The empty state's heading; by default the spec's words for a day without messages. */
+  emptyTitle?: string;
+  /** In a discussion: who wrote each message, whether the reader may delete it, and the discussion. */
+  discussion?: {
+    id: string;
+    authorOf: (message: ShownMessage) => string;
+    canDelete: (message: ShownMessage) => boolean;
+  };
 }
 
 const NEAR_BOTTOM_PX = 160;
@@ -25,7 +34,7 @@ interface HighlightState {
   highlight?: string;
 }
 
-export function MessageList({ viewKey, messages, pending, maxMinutes, intro, emptyNote }: MessageListProps) {
+export function MessageList({ viewKey, messages, pending, maxMinutes, intro, emptyNote, emptyTitle, discussion }: MessageListProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const nearBottom = useRef(true);
   const location = useLocation();
@@ -65,16 +74,24 @@ export function MessageList({ viewKey, messages, pending, maxMinutes, intro, emp
       {intro}
       {total === 0 ? (
         <div className="message-empty">
-          <p>{TEXT.noMessages}</p>
+          <p>{emptyTitle ?? TEXT.noMessages}</p>
           {emptyNote ?? <span>Type below to keep a note for this day. It shows up on all your devices.</span>}
         </div>
       ) : (
         <ol className="message-list" aria-label="Messages">
           {messages.map((m) => (
-            <MessageItem key={m.id} message={m} expiresAt={expiresAt(m, maxMinutes)} highlighted={m.id === highlight} />
+            <MessageItem
+              key={m.id}
+              message={m}
+              expiresAt={expiresAt(m, maxMinutes)}
+              highlighted={m.id === highlight}
+              author={discussion?.authorOf(m)}
+              canDelete={discussion ? discussion.canDelete(m) : true}
+              discussionId={discussion?.id}
+            />
           ))}
           {pending.map((entry) => (
-            <PendingMessage key={entry.id} entry={entry} />
+            <PendingMessage key={entry.id} entry={entry} author={discussion ? "You" : undefined} />
           ))}
         </ol>
       )}

@@ -7,18 +7,24 @@ import { LinkifiedText } from "./linkified-text.tsx";
 import { PendingOrigin } from "./message-origin.tsx";
 
 /** A message still in the outbox: shown at once, marked until the server confirms it. */
-export function PendingMessage({ entry }: { entry: OutboxEntry }) {
+export function PendingMessage({ entry, author }: { entry: OutboxEntry; author?: string }) {
   const { outbox } = useSessionServices();
   const status = useLiveStatus();
   return (
-    <li className="message" data-pending={entry.error ? "failed" : "waiting"} id={`message-${entry.id}`}>
+    <li
+      className="message"
+      data-pending={entry.error ? "failed" : "waiting"}
+      id={`message-${entry.id}`}
+      data-own={author ? true : undefined}
+    >
       <div className="bubble">
+        {author ? <p className="message-author">{author}</p> : null}
         <p className="message-text">
           <LinkifiedText text={entry.content} />
         </p>
         <div className="message-meta">
           <time className="message-time">{entry.time}</time>
-          <PendingOrigin />
+          {author ? null : <PendingOrigin />}
           {entry.error ? (
             <span className="pending-state pending-failed">
               <AlertIcon size={14} />

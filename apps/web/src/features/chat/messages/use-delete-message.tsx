@@ -29,12 +29,12 @@ function UndoToast({ outbox, id, close }: { outbox: Outbox; id: string; close: (
  * Deletes a message the way the user sees it: gone at once, with Undo for 5 s; the deletion then goes through
  * the outbox, so it also waits for the connection when offline.
  */
-export function useDeleteMessage(): (id: string) => void {
+export function useDeleteMessage(discussionId?: string): (id: string) => void {
   const { outbox } = useSessionServices();
   return useCallback(
     (id: string) => {
       // A fallback for a lost toast (the page closed): the outbox sends it a little after the toast would have.
-      outbox.enqueueDelete(id, UNDO_MS + 1000);
+      outbox.enqueueDelete(id, UNDO_MS + 1000, discussionId);
       toast(({ closeToast }) => <UndoToast outbox={outbox} id={id} close={closeToast} />, {
         toastId: `delete-${id}`,
         autoClose: UNDO_MS,
@@ -45,6 +45,6 @@ export function useDeleteMessage(): (id: string) => void {
         onClose: () => outbox.releaseDelete(id),
       });
     },
-    [outbox],
+    [outbox, discussionId],
   );
 }

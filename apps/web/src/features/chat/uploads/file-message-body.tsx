@@ -2,7 +2,7 @@
 import type { Message } from "@daysync/shared";
 import { useRef } from "react";
 
-export function FileMessageBody({ message }: { message: Message }) {
+export function FileMessageBody({ message }: { message: Pick<Message, "type" | "filename" | "file_url"> }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const name = message.filename || "File";
   return (

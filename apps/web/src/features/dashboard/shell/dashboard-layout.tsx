@@ -13,13 +13,15 @@ const SIDEBAR_ID = "dashboard-sidebar";
 interface DashboardLayoutProps {
   /** What other features add to the frame; app/dashboard-route.tsx assembles them. */
   sidebarLinks?: ReactNode;
+  /** Sidebar sections under 'Private messages' (the discussions). */
+  sidebarSections?: ReactNode;
   topBarActions?: ReactNode;
   /** Rendered without a place on screen (notices, share outcomes). */
   children?: ReactNode;
 }
 
 /** The signed-in frame: sidebar, top bar and the page. Needs app/session-services.tsx around it. */
-export function DashboardLayout({ sidebarLinks, topBarActions, children }: DashboardLayoutProps) {
+export function DashboardLayout({ sidebarLinks, sidebarSections, topBarActions, children }: DashboardLayoutProps) {
   const narrow = useMediaQuery(NARROW);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [collapsed, setCollapsed] = useState(false);
@@ -57,7 +59,14 @@ export function DashboardLayout({ sidebarLinks, topBarActions, children }: Dashb
     <>
       {children}
       <div className="dash" data-sidebar={expanded ? "open" : "closed"} data-layout={narrow ? "narrow" : "wide"}>
-        <Sidebar id={SIDEBAR_ID} ref={sidebarRef} closed={!expanded} onClose={narrow ? closeDrawer : undefined} links={sidebarLinks} />
+        <Sidebar
+          id={SIDEBAR_ID}
+          ref={sidebarRef}
+          closed={!expanded}
+          onClose={narrow ? closeDrawer : undefined}
+          links={sidebarLinks}
+          sections={sidebarSections}
+        />
         {narrow && drawerOpen ? <div className="dash-backdrop" onClick={closeDrawer} aria-hidden="true" /> : null}
         <div className="dash-main">
           <TopBar ref={toggleRef} sidebarId={SIDEBAR_ID} expanded={expanded} onToggle={toggle} actions={topBarActions} />

@@ -15,10 +15,12 @@ interface SidebarProps {
   onClose?: () => void;
   /** Links to other parts of the app, above the logout button (assembled in app/). */
   links?: ReactNode;
+  /** Sections under 'Private messages', such as 'Discussions' (assembled in app/); hidden with it while searching. */
+  sections?: ReactNode;
   ref?: Ref<HTMLElement>;
 }
 
-export function Sidebar({ id, closed, onClose, links, ref }: SidebarProps) {
+export function Sidebar({ id, closed, onClose, links, sections, ref }: SidebarProps) {
   const navigate = useNavigate();
   const logout = useLogout();
   const [searching, setSearching] = useState(false);
@@ -53,6 +55,7 @@ export function Sidebar({ id, closed, onClose, links, ref }: SidebarProps) {
           <DayList />
         </nav>
       )}
+      {searching ? null : sections}
       {links}
       <button
         type="button"

@@ -10,7 +10,7 @@ import { SCREENSHOTS, screenshotFiles } from "./screenshots.ts";
 
 const SIZES = "(min-width: 1024px) 200px, 50vw";
 
-/** The nine screenshots in a Swiper carousel; a click hands the index and the clicked element up. */
+/** The screenshots in a Swiper carousel; a click hands the index and the clicked element up. */
 export function ScreenshotCarousel({
   onOpen,
   onSwiper,

@@ -1,5 +1,5 @@
 /**
- * The nine gallery screenshots. scripts/screenshots.ts captures them from the running app with these
+ * The ten gallery screenshots. scripts/screenshots.ts captures them from the running app with these
  * viewports and writes every width below to apps/web/public/screenshots/, so page and script share one list.
  */
 export interface Screenshot {
@@ -74,6 +74,12 @@ export const SCREENSHOTS: readonly Screenshot[] = [
     caption: "Phone, dark",
     alt: "The Daysync landing page on a phone-sized screen in the dark theme",
     viewport: PHONE,
+  },
+  {
+    name: "10-discussion",
+    caption: "A discussion",
+    alt: "A shared discussion: its title and time left, messages labelled with each member's chosen name, and the Discussions section of the sidebar with the New button, the Join field and an unread count",
+    viewport: DESKTOP,
   },
 ];
 

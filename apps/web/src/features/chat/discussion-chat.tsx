@@ -1,0 +1,67 @@
+import { type ReactNode, useCallback, useMemo, useSyncExternalStore } from "react";
+import { PageSpinner } from "../../components/ui/spinner.tsx";
+import { describeError } from "../../lib/api-errors.ts";
+import { useSessionServices } from "../../lib/session-services.ts";
+import { Composer } from "./composer/composer.tsx";
+import { MessageList } from "./messages/message-list.tsx";
+import type { ShownMessage } from "./messages/shown-message.ts";
+import { useDiscussionMessages } from "./messages/use-discussion-messages.ts";
+
+/**
+ * A shared discussion: its messages, each with its author's name for this discussion ("You" for the reader's
+ * own), the waiting ones, and the composer, which writes to the discussion. Messages live as long as it does.
+ */
+export function DiscussionChat({ id, header }: { id: string; header?: ReactNode }) {
+  const { outbox } = useSessionServices();
+  const query = useDiscussionMessages(id);
+  const deletes = useSyncExternalStore(outbox.subscribe, outbox.getDeletes);
+  const entries = useSyncExternalStore(outbox.subscribe, outbox.getEntries);
+  const me = query.data?.discussion;
+  const stored = useMemo(() => {
+    const all = query.data?.messages ?? [];
+    if (deletes.length === 0) return all;
+    const deleted = new Set(deletes.map((d) => d.id));
+    return all.filter((m) => !deleted.has(m.id));
+  }, [query.data, deletes]);
+  const pending = useMemo(() => {
+    const confirmed = new Set(stored.map((m) => m.id));
+    return entries.filter((e) => e.discussionId === id && !confirmed.has(e.id));
+  }, [entries, stored, id]);
+
+  const memberId = me?.member_id;
+  const owner = me?.role === "owner";
+  const authorOf = useCallback((m: ShownMessage) => (m.author?.id === memberId ? "You" : (m.author?.display_name ?? "")), [memberId]);
+  const canDelete = useCallback((m: ShownMessage) => owner || m.author?.id === memberId, [owner, memberId]);
+  const discussion = useMemo(() => ({ id, authorOf, canDelete }), [id, authorOf, canDelete]);
+
+  return (
+    <div className="day-view">
+      {header}
+      {query.isPending ? (
+        <div className="message-scroll">
+          <PageSpinner label="Loading messages" />
+        </div>
+      ) : query.isError ? (
+        <div className="message-scroll">
+          <div className="message-empty" role="alert">
+            <p>{describeError(query.error)}</p>
+            <button type="button" className="btn btn-secondary btn-sm" onClick={() => void query.refetch()}>
+              Try again
+            </button>
+          </div>
+        </div>
+      ) : (
+        <MessageList
+          viewKey={id}
+          messages={stored}
+          pending={pending}
+          maxMinutes={null}
+          emptyTitle="No messages yet"
+          emptyNote={<span>Say hello: everyone in this discussion sees what you send here, until it ends.</span>}
+          discussion={discussion}
+        />
+      )}
+      <Composer discussionId={id} />
+    </div>
+  );
+}

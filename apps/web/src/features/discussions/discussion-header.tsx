@@ -1,0 +1,241 @@
+import { type DiscussionDetails, PREMIUM_TYPE_ID, renameDiscussionSchema, type User } from "@daysync/shared";
+import { type FormEvent, useState } from "react";
+import { Link } from "react-router";
+import { HourglassIcon } from "../../components/ui/icons.tsx";
+import { TextField } from "../../components/ui/text-field.tsx";
+import { describeError } from "../../lib/api-errors.ts";
+import { useNow } from "../../lib/use-now.ts";
+import { useCloseDiscussion, useExtendDiscussion, useRemoveMember, useRenameDiscussion } from "./discussions-api.ts";
+import { ConfirmDialog, Modal } from "./modal.tsx";
+import { SharePanel } from "./share-panel.tsx";
+import { formatDiscussionTimeLeft } from "./time-left.ts";
+import "./discussions.css";
+
+type Panel = "share" | "members" | "rename" | "extend" | "end" | "leave" | null;
+
+interface DiscussionHeaderProps {
+  details: DiscussionDetails;
+  user: User;
+  /** Open the share panel at once (a discussion just created). */
+  openShare?: boolean;
+}
+
+/** A discussion's title, time left, and what a member can do: Share, Members, Extend; the owner Rename and End, others Leave. */
+export function DiscussionHeader({ details, user, openShare = false }: DiscussionHeaderProps) {
+  const { discussion } = details;
+  const [panel, setPanel] = useState<Panel>(openShare ? "share" : null);
+  const owner = discussion.role === "owner";
+  const close = () => setPanel(null);
+  const count = discussion.member_count;
+
+  return (
+    <header className="day-header discussion-header">
+      <div>
+        <h1 className="day-title">{discussion.title}</h1>
+        <p className="day-subtitle">
+          <Countdown endsAt={discussion.ends_at} />
+          <span aria-hidden="true">·</span>
+          <span>
+            {count} {count === 1 ? "member" : "members"}
+          </span>
+          <span aria-hidden="true">·</span>
+          <span>You are {discussion.display_name}</span>
+        </p>
+      </div>
+      <div className="discussion-actions">
+        <button type="button" className="btn btn-primary btn-sm" onClick={() => setPanel("share")}>
+          Share
+        </button>
+        <button type="button" className="btn btn-secondary btn-sm" onClick={() => setPanel("members")}>
+          Members
+        </button>
+        <button type="button" className="btn btn-secondary btn-sm" onClick={() => setPanel("extend")}>
+          Extend
+        </button>
+        {owner ? (
+          <>
+            <button type="button" className="btn btn-secondary btn-sm" onClick={() => setPanel("rename")}>
+              Rename
+            </button>
+            <button type="button" className="btn btn-danger btn-sm" onClick={() => setPanel("end")}>
+              End discussion
+            </button>
+          </>
+        ) : (
+          <button type="button" className="btn btn-secondary btn-sm" onClick={() => setPanel("leave")}>
+            Leave
+          </button>
+        )}
+      </div>
+      {panel === "share" ? <SharePanel discussion={discussion} onClose={close} /> : null}
+      {panel === "members" ? <MembersPanel details={details} onClose={close} /> : null}
+      {panel === "rename" ? <RenameDialog id={discussion.id} title={discussion.title} onClose={close} /> : null}
+      {panel === "extend" ? (
+        <ExtendDialog id={discussion.id} premium={user.subscription_type_id === PREMIUM_TYPE_ID} onClose={close} />
+      ) : null}
+      {panel === "end" || panel === "leave" ? (
+        <CloseDialog id={discussion.id} how={panel} title={discussion.title} onClose={close} />
+      ) : null}
+    </header>
+  );
+}
+
+function Countdown({ endsAt }: { endsAt: number }) {
+  const now = useNow();
+  const left = endsAt - now;
+  return (
+    <span className="discussion-countdown" data-soon={left < 60 * 60 * 1000 || undefined}>
+      <HourglassIcon size={13} /> Ends in {formatDiscussionTimeLeft(left)}
+    </span>
+  );
+}
+
+function MembersPanel({ details, onClose }: { details: DiscussionDetails; onClose: () => void }) {
+  const { discussion, members } = details;
+  const remove = useRemoveMember(discussion.id);
+  const [removing, setRemoving] = useState<{ id: string; name: string } | null>(null);
+  if (removing) {
+    return (
+      <ConfirmDialog
+        title={`Remove ${removing.name}?`}
+        confirmLabel="Remove"
+        working={remove.isPending}
+        error={remove.error ? describeError(remove.error) : null}
+        onConfirm={() => remove.mutate(removing.id, { onSuccess: () => setRemoving(null) })}
+        onClose={() => setRemoving(null)}
+      >
+        <p>They leave “{discussion.title}” at once and cannot join it again. Their messages stay.</p>
+      </ConfirmDialog>
+    );
+  }
+  return (
+    <Modal title="Members" onClose={onClose}>
+      <ul className="member-list" aria-label="Members">
+        {members.map((m) => (
+          <li key={m.id}>
+            <span>
+              {m.display_name}
+              {m.id === discussion.member_id ? " (you)" : ""}
+            </span>
+            <span className="member-role">{m.role === "owner" ? "Owner" : "Member"}</span>
+            {discussion.role === "owner" && m.id !== discussion.member_id ? (
+              <button type="button" className="btn btn-secondary btn-sm" onClick={() => setRemoving({ id: m.id, name: m.display_name })}>
+                Remove<span className="visually-hidden"> {m.display_name}</span>
+              </button>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      <div className="dialog-buttons">
+        <button type="button" className="btn btn-primary" onClick={onClose}>
+          Done
+        </button>
+      </div>
+    </Modal>
+  );
+}
+
+function RenameDialog({ id, title, onClose }: { id: string; title: string; onClose: () => void }) {
+  const rename = useRenameDiscussion(id);
+  const [value, setValue] = useState(title);
+  const [error, setError] = useState<string | null>(null);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const parsed = renameDiscussionSchema.safeParse({ title: value });
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? "Enter a title.");
+      return;
+    }
+    setError(null);
+    rename.mutate(parsed.data.title, { onSuccess: onClose, onError: (err) => setError(describeError(err)) });
+  };
+  return (
+    <Modal title="Rename discussion" onClose={onClose}>
+      <form onSubmit={submit} noValidate>
+        <TextField
+          label="Title"
+          value={value}
+          onChange={(e) => setValue(e.currentTarget.value)}
+          error={error ?? undefined}
+          autoComplete="off"
+        />
+        <div className="dialog-buttons">
+          <button type="button" className="btn btn-secondary" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={rename.isPending}>
+            Save
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+function ExtendDialog({ id, premium, onClose }: { id: string; premium: boolean; onClose: () => void }) {
+  const extend = useExtendDiscussion(id);
+  return (
+    <Modal title="Extend discussion" onClose={onClose}>
+      {premium ? (
+        <>
+          <p>Keep it, with its messages and files, longer than planned: from its current end.</p>
+          {extend.error ? (
+            <p className="field-error" role="alert">
+              {describeError(extend.error)}
+            </p>
+          ) : null}
+          <div className="dialog-buttons">
+            <button type="button" className="btn btn-secondary" onClick={onClose}>
+              Cancel
+            </button>
+            {([7, 30] as const).map((days) => (
+              <button
+                key={days}
+                type="button"
+                className="btn btn-primary"
+                disabled={extend.isPending}
+                onClick={() => extend.mutate(days, { onSuccess: onClose })}
+              >
+                Extend by {days} days
+              </button>
+            ))}
+          </div>
+        </>
+      ) : (
+        <>
+          <p>
+            <strong>Extending needs Premium.</strong> A discussion lasts 7 days; a member on the Premium plan can add 7 or 30 days.
+          </p>
+          <div className="dialog-buttons">
+            <button type="button" className="btn btn-secondary" onClick={onClose}>
+              Close
+            </button>
+            <Link to="/dashboard/plan" className="btn btn-primary">
+              See the plans
+            </Link>
+          </div>
+        </>
+      )}
+    </Modal>
+  );
+}
+
+function CloseDialog({ id, how, title, onClose }: { id: string; how: "end" | "leave"; title: string; onClose: () => void }) {
+  const close = useCloseDiscussion(id, how);
+  return (
+    <ConfirmDialog
+      title={how === "end" ? "End this discussion?" : "Leave this discussion?"}
+      confirmLabel={how === "end" ? "End discussion" : "Leave"}
+      working={close.isPending}
+      error={close.error ? describeError(close.error) : null}
+      onConfirm={() => close.mutate()}
+      onClose={onClose}
+    >
+      <p>
+        {how === "end"
+          ? `“${title}” ends now for everyone, and its messages and files are deleted.`
+          : `You leave “${title}”: it goes from your list, and you can join again with its ID while it lasts.`}
+      </p>
+    </ConfirmDialog>
+  );
+}

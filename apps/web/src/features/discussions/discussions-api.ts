@@ -1,0 +1,99 @@
+/** The discussion calls of the web app, each with the shared schema of its answer and its effect on the cache. */
+import { type CreateDiscussionInput, DISCUSSIONS_API, type DiscussionDetails, responseSchemas } from "@daysync/shared";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { ApiError, api, apiFetch } from "../../lib/api-client.ts";
+import { type ClosedReason, closeDiscussion, markDiscussionRead, setDiscussionDetails } from "../../lib/discussion-cache.ts";
+import { queryKeys } from "../../lib/query-keys.ts";
+
+const notFound = (error: unknown) => error instanceof ApiError && error.status === 404;
+
+/** The user's open discussions, latest activity first; kept current by the live connection. */
+export function useMyDiscussions() {
+  return useQuery({
+    queryKey: queryKeys.discussions,
+    queryFn: async ({ signal }) => (await api.get(DISCUSSIONS_API.list, responseSchemas.discussions, signal)).discussions,
+  });
+}
+
+/** One discussion with its members. A 404 (ended, left, removed, never a member) is final. */
+export function useDiscussion(id: string) {
+  return useQuery({
+    queryKey: queryKeys.discussion(id),
+    queryFn: ({ signal }) => api.get(DISCUSSIONS_API.one(id), responseSchemas.discussion, signal),
+    retry: (count, error) => !notFound(error) && count < 2,
+  });
+}
+
+/** Why the user is no longer in this discussion, when the live connection said so while it was open. */
+export function useClosedReason(id: string) {
+  return useQuery<ClosedReason | null>({
+    queryKey: queryKeys.discussionClosed(id),
+    queryFn: () => null,
+    enabled: false,
+    staleTime: Number.POSITIVE_INFINITY,
+  }).data;
+}
+
+export function useCreateDiscussion() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: CreateDiscussionInput) => api.post(DISCUSSIONS_API.list, input, responseSchemas.discussion),
+    onSuccess: (details) => setDiscussionDetails(queryClient, details),
+  });
+}
+
+export function useJoinDiscussion(publicId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (displayName: string) =>
+      api.post(DISCUSSIONS_API.join(publicId), { display_name: displayName }, responseSchemas.discussion),
+    onSuccess: (details) => setDiscussionDetails(queryClient, details),
+  });
+}
+
+export function useRenameDiscussion(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (title: string) =>
+      apiFetch(DISCUSSIONS_API.one(id), { method: "PATCH", body: { title }, answer: responseSchemas.discussion }),
+    onSuccess: (details: DiscussionDetails) => setDiscussionDetails(queryClient, details),
+  });
+}
+
+export function useExtendDiscussion(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (days: 7 | 30) => api.post(DISCUSSIONS_API.extend(id), { days }, responseSchemas.discussion),
+    onSuccess: (details) => setDiscussionDetails(queryClient, details),
+  });
+}
+
+/** The owner ends it for everyone; a member leaves. Either way it is gone from this user's list. */
+export function useCloseDiscussion(id: string, how: "end" | "leave") {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () =>
+      how === "end" ? apiFetch(DISCUSSIONS_API.one(id), { method: "DELETE" }) : apiFetch(DISCUSSIONS_API.leave(id), { method: "POST" }),
+    onSuccess: () => closeDiscussion(queryClient, id, how === "end" ? "ended" : "left"),
+  });
+}
+
+export function useRemoveMember(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (memberId: string) => apiFetch(DISCUSSIONS_API.member(id, memberId), { method: "DELETE" }),
+    // The live `discussion.upserted` may have come first: the count follows the list rather than going down twice.
+    onSuccess: (_answer, memberId) =>
+      queryClient.setQueryData<DiscussionDetails>(queryKeys.discussion(id), (old) => {
+        if (!old) return old;
+        const members = old.members.filter((m) => m.id !== memberId);
+        return { discussion: { ...old.discussion, member_count: members.length }, members };
+      }),
+  });
+}
+
+/** Everything up to now is read: the unread count drops to 0 here at once, and on the server. */
+export async function markRead(queryClient: ReturnType<typeof useQueryClient>, id: string): Promise<void> {
+  markDiscussionRead(queryClient, id);
+  await apiFetch(DISCUSSIONS_API.read(id), { method: "POST" });
+}
