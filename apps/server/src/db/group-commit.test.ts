@@ -27,7 +27,15 @@ async function countedDb() {
 const insertNote = (id: number) => (trx: Kysely<Database>) => sql`insert into notes (id) values (${id})`.execute(trx).then(() => id);
 
 describe("group commit", () => {
-  it("commits the works that arrive together once, and each one's failure alone", async () => {
+  it("commits the works that arrive together once, without savepoints", async () => {
+    const { db, statements, sqlite } = await countedDb();
+    const transact = groupCommit(db);
+    expect(await Promise.all([transact(insertNote(1)), transact(insertNote(2)), transact(insertNote(3))])).toEqual([1, 2, 3]);
+    expect(sqlite.prepare("select id from notes order by id").all()).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
+    expect(statements).toEqual(["begin", "insert", "insert", "insert", "commit"]);
+  });
+
+  it("runs a batch with a failing work again one work at a time, so only that work fails", async () => {
     const { db, statements, sqlite } = await countedDb();
     const transact = groupCommit(db);
     const results = await Promise.allSettled([
@@ -46,7 +54,9 @@ describe("group commit", () => {
       3,
     ]);
     expect(sqlite.prepare("select id from notes order by id").all()).toEqual([{ id: 1 }, { id: 3 }]);
-    expect(statements.filter((s) => s === "commit")).toHaveLength(1);
+    // The batch rolled back; then each alone: two commits, two rollbacks.
+    expect(statements.filter((s) => s === "commit")).toHaveLength(2);
+    expect(statements.filter((s) => s === "rollback")).toHaveLength(3);
   });
 
   it("starts the next batch with what arrived while one was running", async () => {
@@ -57,8 +67,22 @@ describe("group commit", () => {
     await Promise.all([transact(insertNote(2)), transact(insertNote(3))]);
     expect(sqlite.prepare("select count(*) as n from notes").get()).toEqual({ n: 3 });
     expect(statements.filter((s) => s === "commit")).toHaveLength(2);
-    // The lone first one needed no savepoint.
-    expect(statements.filter((s) => s === "savepoint")).toHaveLength(2);
+  });
+
+  it("with a spacing, starts at once after a quiet spell and makes a work that comes sooner wait and share", async () => {
+    const { db, statements, sqlite } = await countedDb();
+    const transact = groupCommit(db, { spacingMs: 50 });
+    const started = performance.now();
+    await transact(insertNote(1));
+    expect(performance.now() - started).toBeLessThan(40);
+    await new Promise((resolve) => setImmediate(resolve));
+    // Within the spacing of the first batch: these wait for its end and go together.
+    const second = transact(insertNote(2));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await Promise.all([second, transact(insertNote(3))]);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(45);
+    expect(sqlite.prepare("select count(*) as n from notes").get()).toEqual({ n: 3 });
+    expect(statements.filter((s) => s === "commit")).toHaveLength(2);
   });
 
   it("rolls back a lone work that fails", async () => {

@@ -15,7 +15,21 @@ const FROZEN_VERSION = new Set(["Windows", "macOS"]);
 
 const major = (version: string | undefined) => version?.split(".")[0] ?? "";
 
+/** Parsed names by User-Agent: a session's lookup runs again every few seconds, and its header never changes. */
+const described = new Map<string, DeviceName>();
+const DESCRIBED_MAX = 1000;
+
 export function describeUserAgent(userAgent: string): DeviceName {
+  let name = described.get(userAgent);
+  if (!name) {
+    if (described.size >= DESCRIBED_MAX) described.clear();
+    name = parseUserAgent(userAgent);
+    described.set(userAgent, name);
+  }
+  return name;
+}
+
+function parseUserAgent(userAgent: string): DeviceName {
   // The command line is named for the machine it runs on: that is what tells two terminals apart.
   const cli = parseCliUserAgent(userAgent);
   if (cli) return { browser: "daysync CLI", os: cli.system, name: `daysync CLI on ${cli.hostname}` };

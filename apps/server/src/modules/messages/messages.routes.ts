@@ -39,7 +39,13 @@ export function messagesRoutes(
     return messages.dayMessages(auth.userId, id);
   });
 
-  const sendOptions = { config: rateLimitPer("session", deps.sendRateLimit, "messages"), schema: answers(responseSchemas.message) };
+  // The hottest route: its small JSON answer skips the compression plugin's hooks (decision 014).
+  const sendOptions = {
+    config: rateLimitPer("session", deps.sendRateLimit, "messages"),
+    schema: answers(responseSchemas.message),
+    compress: false,
+    decompress: false,
+  } as const;
   app.post(API.messages, sendOptions, async (request, reply) => {
     const auth = requireAuth(request);
     const input = parse(sendMessageSchema, request.body);

@@ -61,7 +61,7 @@ export function createMessagesService(deps: {
   bus: EventBus;
   messages: MessagesRepository;
   changes: ChangesRepository;
-  /** The send's transaction: shared by concurrent sends on SQLite (see `group-commit.ts`). */
+  /** The send's transaction: shared by concurrent sends on SQLite (see `group-commit.ts`); its work may run twice, so it only queries. */
   sendTransaction?: Transact;
 }) {
   const { db, clock, bus, messages: repo, changes } = deps;
