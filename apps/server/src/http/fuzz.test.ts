@@ -291,7 +291,8 @@ function anyRequest() {
 }
 
 describe("fuzzing every HTTP route", () => {
-  it("answers every generated request below 500, stays up, and leaves another account untouched", async () => {
+  // Thousands of requests: it takes 10 to 20 s alone and more beside the other suites on a shared machine.
+  it("answers every generated request below 500, stays up, and leaves another account untouched", { timeout: 120_000 }, async () => {
     const before = await snapshotOf(victim.id, victim.uploadId);
     await fc.assert(
       fc.asyncProperty(anyRequest(), fc.uint8Array({ maxLength: 64 }), async (req, bytes) => {
@@ -361,7 +362,8 @@ async function throwFrames(path: string, frames: Array<string | Buffer>, headers
 }
 
 describe("fuzzing both WebSockets", () => {
-  it("survives any frames on /api/live and /api/pair/live and leaves another account untouched", async () => {
+  // Thousands of requests: it takes 10 to 20 s alone and more beside the other suites on a shared machine.
+  it("survives any frames on /api/live and /api/pair/live and leaves another account untouched", { timeout: 120_000 }, async () => {
     const before = await snapshotOf(victim.id, victim.uploadId);
     const watcher = await victim.device.live(0);
     await watcher.waitFor((received) => received.some((m) => m.type === "ready"));
