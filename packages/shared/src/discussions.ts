@@ -94,7 +94,7 @@ export const renameDiscussionSchema = z.object({ title });
 export type RenameDiscussionInput = z.infer<typeof renameDiscussionSchema>;
 
 export const extendDiscussionSchema = z.object({
-  days: z.union([z.literal(7), z.literal(30)], { error: "days must be 7 or 30." }),
+  days: z.literal([...DISCUSSION_EXTENSION_DAYS], { error: "days must be 7 or 30." }),
 });
 export type ExtendDiscussionInput = z.infer<typeof extendDiscussionSchema>;
 

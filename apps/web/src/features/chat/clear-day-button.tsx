@@ -1,7 +1,8 @@
 import { API, closeDeletedNotifications, formatDisplayDate, responseSchemas } from "@daysync/shared";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useId, useRef } from "react";
+import { useState } from "react";
 import { toast } from "react-toastify";
+import { ConfirmDialog } from "../../components/ui/dialog.tsx";
 import { TrashIcon } from "../../components/ui/icons.tsx";
 import { api } from "../../lib/api-client.ts";
 import { describeError } from "../../lib/api-errors.ts";
@@ -18,8 +19,7 @@ interface ClearDayButtonProps {
 
 /** "Clear this day": asks first, naming how many messages go, then deletes them all on the server. */
 export function ClearDayButton({ dayId, date, messageIds }: ClearDayButtonProps) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
+  const [asking, setAsking] = useState(false);
   const queryClient = useQueryClient();
   const count = messageIds.length;
   const clear = useMutation({
@@ -33,32 +33,29 @@ export function ClearDayButton({ dayId, date, messageIds }: ClearDayButtonProps)
         .then((registration) => registration && closeDeletedNotifications(registration, { message_ids: [], day_ids: [dayId] }))
         .catch(() => {});
       toast.success(`${deleted} ${deleted === 1 ? "message" : "messages"} deleted.`);
-      dialog.current?.close();
+      setAsking(false);
     },
     onError: (error) => toast.error(describeError(error)),
   });
 
   return (
     <>
-      <button type="button" className="btn btn-ghost btn-sm" onClick={() => dialog.current?.showModal()}>
+      <button type="button" className="btn btn-ghost btn-sm" onClick={() => setAsking(true)}>
         <TrashIcon size={16} />
         Clear this day
       </button>
-      {/* <dialog> as a modal traps focus and closes on Escape by itself. */}
-      <dialog ref={dialog} className="confirm-dialog" aria-labelledby={titleId}>
-        <h2 id={titleId}>
-          Delete {count} {count === 1 ? "message" : "messages"} of {formatDisplayDate(date)}?
-        </h2>
-        <p>They are deleted on all your devices, files included. This cannot be undone.</p>
-        <div className="confirm-dialog-actions">
-          <button type="button" className="btn btn-secondary" onClick={() => dialog.current?.close()}>
-            Cancel
-          </button>
-          <button type="button" className="btn btn-danger" disabled={clear.isPending} onClick={() => clear.mutate()}>
-            Delete
-          </button>
-        </div>
-      </dialog>
+      {asking ? (
+        <ConfirmDialog
+          title={`Delete ${count} ${count === 1 ? "message" : "messages"} of ${formatDisplayDate(date)}?`}
+          confirmLabel="Delete"
+          working={clear.isPending}
+          error={null}
+          onConfirm={() => clear.mutate()}
+          onClose={() => setAsking(false)}
+        >
+          <p>They are deleted on all your devices, files included. This cannot be undone.</p>
+        </ConfirmDialog>
+      ) : null}
     </>
   );
 }

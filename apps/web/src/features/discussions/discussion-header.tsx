@@ -1,12 +1,12 @@
-import { type DiscussionDetails, PREMIUM_TYPE_ID, renameDiscussionSchema, type User } from "@daysync/shared";
+import { DISCUSSION_EXTENSION_DAYS, type DiscussionDetails, PREMIUM_TYPE_ID, renameDiscussionSchema, type User } from "@daysync/shared";
 import { type FormEvent, useState } from "react";
 import { Link } from "react-router";
+import { ConfirmDialog, Modal } from "../../components/ui/dialog.tsx";
 import { HourglassIcon } from "../../components/ui/icons.tsx";
 import { TextField } from "../../components/ui/text-field.tsx";
 import { describeError } from "../../lib/api-errors.ts";
 import { useNow } from "../../lib/use-now.ts";
 import { useCloseDiscussion, useExtendDiscussion, useRemoveMember, useRenameDiscussion } from "./discussions-api.ts";
-import { ConfirmDialog, Modal } from "./modal.tsx";
 import { SharePanel } from "./share-panel.tsx";
 import { formatDiscussionTimeLeft } from "./time-left.ts";
 import "./discussions.css";
@@ -188,7 +188,7 @@ function ExtendDialog({ id, premium, onClose }: { id: string; premium: boolean; 
             <button type="button" className="btn btn-secondary" onClick={onClose}>
               Cancel
             </button>
-            {([7, 30] as const).map((days) => (
+            {DISCUSSION_EXTENSION_DAYS.map((days) => (
               <button
                 key={days}
                 type="button"

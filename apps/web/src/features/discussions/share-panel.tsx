@@ -1,7 +1,7 @@
 import { DISCUSSION_ROUTES, type Discussion, formatPublicId } from "@daysync/shared";
 import { useEffect, useState } from "react";
+import { Modal } from "../../components/ui/dialog.tsx";
 import { CopyTextButton } from "./copy-text-button.tsx";
-import { Modal } from "./modal.tsx";
 
 /** The join link of a discussion: it opens the join screen and can never sign a device in (pairing keeps /pair). */
 export const joinLinkOf = (discussion: Pick<Discussion, "public_id">) =>

@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useId, useRef } from "react";
+import "./dialog.css";
 
 interface ModalProps {
   title: string;
@@ -23,7 +24,7 @@ export function Modal({ title, onClose, children }: ModalProps) {
     };
   }, []);
   return (
-    <dialog ref={ref} className="discussion-dialog" aria-labelledby={titleId} onClose={onClose}>
+    <dialog ref={ref} className="dialog" aria-labelledby={titleId} onClose={onClose}>
       <h2 id={titleId}>{title}</h2>
       {children}
     </dialog>
