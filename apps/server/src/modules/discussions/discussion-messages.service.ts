@@ -2,16 +2,16 @@
  * Messages of a discussion (decision 016): sent, listed and deleted by its members only, each change written
  * to every active member's change log in the transaction that makes it, and published to their connections.
  */
-import { API_ERROR_CODES, type Discussion, type DiscussionMessage, dayKeyOf, type MyDiscussion } from "@daysync/shared";
+import { type Discussion, type DiscussionMessage, dayKeyOf, type MyDiscussion } from "@daysync/shared";
 import type { Clock } from "../../clock.ts";
 import type { Db } from "../../db/database.ts";
 import { inSpaceTransaction } from "../../db/user-transaction.ts";
 import type { ChangesRepository } from "../../events/changes.repository.ts";
 import type { EventBus } from "../../events/event-bus.ts";
-import { conflict, forbidden, gone, notFound } from "../../http/errors.ts";
+import { conflict, forbidden, notFound } from "../../http/errors.ts";
 import type { SessionAuth } from "../accounts/sessions.repository.ts";
 import type { MessagesRepository } from "../messages/messages.repository.ts";
-import { assertPlausibleDay, newMessageRow, type SendInput } from "../messages/messages.service.ts";
+import { assertPlausibleDay, messageGone, newMessageRow, type SendInput } from "../messages/messages.service.ts";
 import type { AccessRepository } from "../spaces/access.repository.ts";
 import { presentDiscussion, presentDiscussionMessage, presentMyDiscussion } from "./discussion.presenter.ts";
 import { discussionMembership, noSuchDiscussion } from "./discussion-access.ts";
@@ -59,7 +59,7 @@ export function createDiscussionMessagesService(deps: {
     const swept = await messages.findExpiredMessage(id);
     if (swept) {
       if (swept.space_id === spaceId && swept.user_id === userId) {
-        throw gone(API_ERROR_CODES.expired, "This message has expired or was deleted.");
+        throw messageGone();
       }
       throw conflict("conflict", "That message id is already in use.");
     }

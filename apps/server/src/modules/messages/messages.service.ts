@@ -78,7 +78,7 @@ export function createMessagesService(deps: {
     if (space !== undefined && space !== userId) throw conflict("conflict", "That message id is already in use.");
     const since = await repo.retentionCutoff(userId, now);
     if (swept || (existing && since !== null && Number(existing.created_at) < since)) {
-      throw gone(API_ERROR_CODES.expired, GONE_MESSAGE);
+      throw messageGone();
     }
     // Neither stored nor swept: taken by a send that rolled back since; the caller tries again.
     if (!existing) throw new NotStored();
@@ -220,7 +220,7 @@ export function createMessagesService(deps: {
 /** The id was taken (or swept) when the send tried to store it: the transaction rolls back. */
 class NotStored extends Error {}
 
-/** The answer to a retried send of a message that is gone: one answer for expired and deleted. */
-const GONE_MESSAGE = "This message has expired or was deleted.";
+/** What a resend of a message that expired or was deleted answers, in a day or a discussion: 410, never the old text. */
+export const messageGone = () => gone(API_ERROR_CODES.expired, "This message has expired or was deleted.");
 
 export type MessagesService = ReturnType<typeof createMessagesService>;
