@@ -11,7 +11,7 @@ import type { EventBus } from "../../events/event-bus.ts";
 import { conflict, forbidden, notFound } from "../../http/errors.ts";
 import type { SessionAuth } from "../accounts/sessions.repository.ts";
 import type { MessagesRepository } from "../messages/messages.repository.ts";
-import { assertPlausibleDay, messageGone, newMessageRow, type SendInput } from "../messages/messages.service.ts";
+import { assertPlausibleDay, messageGone, NotStored, newMessageRow, type SendInput, storeOrResend } from "../messages/messages.service.ts";
 import type { AccessRepository } from "../spaces/access.repository.ts";
 import { presentDiscussion, presentDiscussionMessage, presentMyDiscussion } from "./discussion.presenter.ts";
 import { discussionMembership, noSuchDiscussion } from "./discussion-access.ts";
@@ -26,9 +26,6 @@ export interface CreatedDiscussionMessage {
 }
 
 const present = (row: MessageWithAuthor) => presentDiscussionMessage(row, { id: row.author_id, display_name: row.author_name });
-
-/** The id was taken (or deleted) when the send tried to store it: the transaction rolls back. */
-class NotStored extends Error {}
 
 export function createDiscussionMessagesService(deps: {
   db: Db;
@@ -86,8 +83,8 @@ export function createDiscussionMessagesService(deps: {
       assertPlausibleDay(dayKeyOf(input.date), now);
       // Members never see each other's devices: none is stored.
       const row = newMessageRow(input, { spaceId, userId: from.userId, dateMessageId: null, device: null, now });
-      for (let attempt = 0; ; attempt++) {
-        try {
+      return storeOrResend(
+        async () => {
           const { logged, discussion, memberUserIds } = await inSpaceTransaction(db, spaceId, async (trx, memberUserIds) => {
             if (!memberUserIds.includes(from.userId)) throw noSuchDiscussion();
             if ((await messages.in(trx).insertMessage(row)) !== "stored") throw new NotStored();
@@ -101,16 +98,9 @@ export function createDiscussionMessagesService(deps: {
           for (const { userId, seq } of logged) bus.publish("change", { userId, seq, event });
           deps.onCreated?.(from, { discussion, message, memberUserIds });
           return { message, created: true };
-        } catch (error) {
-          if (!(error instanceof NotStored)) throw error;
-          try {
-            return { message: await resent(from.userId, spaceId, input.id), created: false };
-          } catch (again) {
-            // Neither stored nor deleted: taken by a send that rolled back since; try once more.
-            if (!(again instanceof NotStored) || attempt > 0) throw again;
-          }
-        }
-      }
+        },
+        async () => ({ message: await resent(from.userId, spaceId, input.id), created: false }),
+      );
     },
 
     /**

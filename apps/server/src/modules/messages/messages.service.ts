@@ -163,23 +163,19 @@ export function createMessagesService(deps: {
           await changes.in(trx).record(userId, claimed.seq, "message.created", message.id, now);
           return { seq: claimed.seq, day };
         });
-      for (let attempt = 0; ; attempt++) {
-        try {
+      return storeOrResend(
+        async () => {
           const { seq, day } = await store();
           const event = { kind: "message.created", message: presentMessage(message), day: presentDay(day) } as const;
           const change: UserChange = { userId, seq, event };
           bus.publish("change", change);
           return { message: event.message, day: event.day, created: true };
-        } catch (error) {
-          if (!(error instanceof NotStored)) throw error;
-          try {
-            const { message: existing, day } = await resent(userId, input.id, now);
-            return { message: presentMessage(existing), day: presentDay(day), created: false };
-          } catch (again) {
-            if (!(again instanceof NotStored) || attempt > 0) throw again;
-          }
-        }
-      }
+        },
+        async () => {
+          const { message: existing, day } = await resent(userId, input.id, now);
+          return { message: presentMessage(existing), day: presentDay(day), created: false };
+        },
+      );
     },
 
     /**
@@ -217,8 +213,28 @@ export function createMessagesService(deps: {
   };
 }
 
-/** The id was taken (or swept) when the send tried to store it: the transaction rolls back. */
-class NotStored extends Error {}
+/** The id was taken (or swept, or deleted) when a send tried to store it: its transaction rolls back. */
+export class NotStored extends Error {}
+
+/**
+ * A send by the client's id, new or retried, in a day or a discussion: `store` throws `NotStored` when the id is
+ * already held, and `resend` then answers from what holds it; when that throws `NotStored` too (the send that held
+ * it rolled back since), the whole is tried once more.
+ */
+export async function storeOrResend<S, R>(store: () => Promise<S>, resend: () => Promise<R>): Promise<S | R> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await store();
+    } catch (error) {
+      if (!(error instanceof NotStored)) throw error;
+      try {
+        return await resend();
+      } catch (again) {
+        if (!(again instanceof NotStored) || attempt > 0) throw again;
+      }
+    }
+  }
+}
 
 /** What a resend of a message that expired or was deleted answers, in a day or a discussion: 410, never the old text. */
 export const messageGone = () => gone(API_ERROR_CODES.expired, "This message has expired or was deleted.");
