@@ -2,18 +2,9 @@
  * Messages of a discussion (decision 016): sent, listed and deleted by its members only, each change written
  * to every active member's change log in the transaction that makes it, and published to their connections.
  */
-import {
-  API_ERROR_CODES,
-  type Discussion,
-  type DiscussionMessage,
-  dayKeyOf,
-  type Message,
-  type MyDiscussion,
-  type SendMessageInput,
-} from "@daysync/shared";
+import { API_ERROR_CODES, type Discussion, type DiscussionMessage, dayKeyOf, type MyDiscussion } from "@daysync/shared";
 import type { Clock } from "../../clock.ts";
 import type { Db } from "../../db/database.ts";
-import type { MessagesTable } from "../../db/schema.ts";
 import { inSpaceTransaction } from "../../db/user-transaction.ts";
 import type { ChangesRepository } from "../../events/changes.repository.ts";
 import type { EventBus } from "../../events/event-bus.ts";
@@ -21,13 +12,11 @@ import { conflict, forbidden, gone, notFound } from "../../http/errors.ts";
 import type { SessionAuth } from "../accounts/sessions.repository.ts";
 import type { MessagesRepository } from "../messages/messages.repository.ts";
 import { assertPlausibleDay, newMessageRow, type SendInput } from "../messages/messages.service.ts";
-import type { AccessRepository, Membership } from "../spaces/access.repository.ts";
+import type { AccessRepository } from "../spaces/access.repository.ts";
 import { presentDiscussion, presentDiscussionMessage, presentMyDiscussion } from "./discussion.presenter.ts";
+import { discussionMembership, noSuchDiscussion } from "./discussion-access.ts";
 import type { DiscussionMessagesRepository, MessageWithAuthor } from "./discussion-messages.repository.ts";
 import type { DiscussionsRepository } from "./discussions.repository.ts";
-
-/** The one answer for a discussion the caller may not see, whatever the reason. */
-export const noSuchDiscussion = () => notFound("discussion");
 
 /** A new message, for those told about it (Web Push): the user ids of the members it went to. */
 export interface CreatedDiscussionMessage {
@@ -57,12 +46,7 @@ export function createDiscussionMessagesService(deps: {
 }) {
   const { db, clock, bus, access, messages, discussionMessages: repo, discussions, changes } = deps;
 
-  /** The caller's membership of an open discussion, or the same 404 for every other case. */
-  async function memberOf(userId: string, spaceId: string): Promise<Membership> {
-    const member = await access.membership(userId, spaceId, clock.now());
-    if (member?.kind !== "discussion") throw noSuchDiscussion();
-    return member;
-  }
+  const memberOf = (userId: string, spaceId: string) => discussionMembership(access, userId, spaceId, clock.now());
 
   /** What sending an id again answers: the stored message, 409 when it is held elsewhere, 410 once it was deleted. */
   async function resent(userId: string, spaceId: string, id: string): Promise<DiscussionMessage> {

@@ -29,12 +29,10 @@ import { AppError, conflict, forbidden, notFound } from "../../http/errors.ts";
 import type { PlansRepository } from "../plans/plans.repository.ts";
 import type { AccessRepository, Membership } from "../spaces/access.repository.ts";
 import { presentDiscussion, presentMember, presentMyDiscussion } from "./discussion.presenter.ts";
+import { discussionMembership, noSuchDiscussion } from "./discussion-access.ts";
 import type { DiscussionsRepository } from "./discussions.repository.ts";
 
 export type ClosedReason = "ended" | "expired" | "left" | "removed";
-
-/** The one answer to anyone who may not see a discussion, whatever the reason. */
-export const noSuchDiscussion = () => notFound("discussion");
 
 /** A fresh public ID: 10 characters of Crockford base32 (32 divides 256, so each character is uniform). */
 export function newPublicId(): string {
@@ -72,12 +70,7 @@ export function createDiscussionsService(deps: {
 }) {
   const { db, clock, bus, discussions: repo, access, changes } = deps;
 
-  /** The caller's membership of an open discussion, or the same 404 as no discussion at all. */
-  async function membershipOf(userId: string, spaceId: string): Promise<Membership> {
-    const membership = await access.membership(userId, spaceId, clock.now());
-    if (membership?.kind !== "discussion") throw noSuchDiscussion();
-    return membership;
-  }
+  const membershipOf = (userId: string, spaceId: string) => discussionMembership(access, userId, spaceId, clock.now());
 
   async function ownerOf(userId: string, spaceId: string, refusal: string): Promise<Membership> {
     const membership = await membershipOf(userId, spaceId);

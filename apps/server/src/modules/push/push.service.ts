@@ -120,6 +120,12 @@ export function createPushService(deps: {
     );
   }
 
+  /** Tells the user's devices but the deleting one that messages went, so a notification still showing one closes. */
+  async function sendDeletion(userId: string, deletingSessionId: string, payload: string): Promise<void> {
+    const targets = (await subscriptionsOf(userId)).filter((t) => t.session_id !== deletingSessionId);
+    if (targets.length > 0) await sendToAll(userId, targets, payload, PUSH_TTL_SECONDS);
+  }
+
   return {
     publicKey: () => deps.publicKey,
 
@@ -180,12 +186,8 @@ export function createPushService(deps: {
      */
     async notifyDiscussionDeleted(from: SessionAuth, deleted: { messageIds: string[]; memberUserIds: readonly string[] }): Promise<void> {
       const payload: DeletedMessagesPush = { kind: "messages.deleted", message_ids: deleted.messageIds, day_ids: [] };
-      await Promise.all(
-        deleted.memberUserIds.map(async (userId) => {
-          const targets = (await subscriptionsOf(userId)).filter((t) => t.session_id !== from.sessionId);
-          if (targets.length > 0) await sendToAll(userId, targets, JSON.stringify(payload), PUSH_TTL_SECONDS);
-        }),
-      );
+      const json = JSON.stringify(payload);
+      await Promise.all(deleted.memberUserIds.map((userId) => sendDeletion(userId, from.sessionId, json)));
     },
 
     /**
@@ -193,10 +195,8 @@ export function createPushService(deps: {
      * closes. The deleting device closes its own.
      */
     async notifyDeleted(from: SessionAuth, deleted: Omit<DeletedMessagesPush, "kind">): Promise<void> {
-      const targets = (await subscriptionsOf(from.userId)).filter((t) => t.session_id !== from.sessionId);
-      if (targets.length === 0) return;
       const payload: DeletedMessagesPush = { kind: "messages.deleted", ...deleted };
-      await sendToAll(from.userId, targets, JSON.stringify(payload), PUSH_TTL_SECONDS);
+      await sendDeletion(from.userId, from.sessionId, JSON.stringify(payload));
     },
   };
 }
