@@ -3,7 +3,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DISCUSSION_LIFETIME_MS, DISCUSSIONS_API, type DiscussionDetails, type ServerLiveMessage } from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Device, startTestServer, type TestServer } from "../../testing/test-server.ts";
+import { createThroughApi, NO_SUCH_DISCUSSION as NOT_FOUND, person as signedIn } from "../../testing/discussion-api.ts";
+import { type Device, startTestServer, type TestServer } from "../../testing/test-server.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -11,20 +12,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const NOT_FOUND = { error: { code: "not_found", message: "No such discussion." } };
-let people = 0;
-
-async function person(name: string, on = server) {
-  const device = new Device(on.url);
-  const user = await device.register(name, `${name.toLowerCase()}${++people}@example.com`);
-  return { device, user };
-}
-
-async function create(device: Device, title = "Trip") {
-  const res = await device.post<DiscussionDetails>(DISCUSSIONS_API.list, { title, display_name: "Owner" });
-  expect(res.status).toBe(201);
-  return res.body.discussion;
-}
+const person = (name: string, on = server) => signedIn(on, name);
+const create = async (device: Device, title = "Trip") => (await createThroughApi(device, title, "Owner")).discussion;
 
 /** A file message in the discussion with its upload row and bytes, as the upload route will store them. */
 async function storeFile(spaceId: string, authorId: string) {

@@ -1,70 +1,35 @@
-import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
-import path from "node:path";
 import {
   API,
   DEVICES_API,
   type DevicesResponse,
   DISCUSSIONS_API,
   type DiscussionMessage,
-  type PushPayload,
   responseSchemas,
   type ServerLiveMessage,
   type User,
 } from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { aliceBobAndCarol, messagesOf, NO_SUCH_DISCUSSION, ready } from "../../testing/discussion-api.ts";
 import { addMember, createDiscussion, endMembership } from "../../testing/discussion-factory.ts";
-import { decryptPush, newSubscriptionKeys, type PushServiceDouble, startPushServiceDouble } from "../../testing/push-service-double.ts";
-import { Device, type LiveClient, startTestServer, type TestServer, textMessage } from "../../testing/test-server.ts";
-import { create, metadata, offsetOf, uploadFile } from "../../testing/tus-client.ts";
+import { Device, type LiveClient, startTestServer, type TestServer } from "../../testing/test-server.ts";
+import { metadata, uploadFile } from "../../testing/tus-client.ts";
 
-const NO_SUCH_DISCUSSION = { error: { code: "not_found", message: "No such discussion." } };
-
+type Fixture = Awaited<ReturnType<typeof aliceBobAndCarol>>;
 let server: TestServer;
-let pushService: PushServiceDouble;
 let alice: Device;
 let bob: Device;
 let carol: Device;
 let aliceUser: User;
-let bobUser: User;
 let carolUser: User;
+let aliceAndBob: Fixture["aliceAndBob"];
+let now: Fixture["now"];
+let say: Fixture["say"];
 
 beforeAll(async () => {
   server = await startTestServer();
-  pushService = await startPushServiceDouble();
-  alice = new Device(server.url);
-  aliceUser = await alice.register("Alice Private", "alice-secret@example.com");
-  // A name of the device that must never reach another member.
-  const [aliceDevice] = (await alice.get<DevicesResponse>(DEVICES_API.list)).body.devices;
-  await alice.request("PATCH", DEVICES_API.one(aliceDevice?.id ?? ""), { name: "Alice's hidden phone" });
-  bob = new Device(server.url);
-  bobUser = await bob.register("Bob Private", "bob-secret@example.com");
-  carol = new Device(server.url);
-  carolUser = await carol.register("Carol", "carol@example.com");
+  ({ alice, aliceUser, bob, carol, carolUser, aliceAndBob, now, say } = await aliceBobAndCarol(server));
 });
-afterAll(async () => {
-  await pushService.close();
-  await server.close();
-});
-
-const now = () => server.clock.now();
-const say = (content: string) => textMessage(content, now());
-
-/** A discussion of Alice (owner, "Ally") with Bob ("Bobby") as a member. */
-async function aliceAndBob() {
-  const discussion = await createDiscussion(server.db, { ownerId: aliceUser.id, ownerName: "Ally", now: now() });
-  const bobMemberId = await addMember(server.db, discussion.id, bobUser.id, "Bobby", now());
-  return { ...discussion, bobMemberId };
-}
-
-const messagesOf = (device: Device, id: string) =>
-  device.get<{ discussion: unknown; messages: DiscussionMessage[] }>(DISCUSSIONS_API.messages(id));
-
-async function ready(device: Device, since = 0): Promise<LiveClient> {
-  const live = await device.live(since);
-  await live.waitFor((r) => r.some((m) => m.type === "ready"));
-  return live;
-}
+afterAll(() => server.close());
 
 const discussionEvents = (live: LiveClient, discussionId?: string) =>
   live.events().filter((m) => {
@@ -256,70 +221,6 @@ describe("live", () => {
   });
 });
 
-describe("files in a discussion", () => {
-  it("are uploaded by a member, downloaded by every member and no one else, and their bytes go with the message", async () => {
-    const d = await aliceAndBob();
-    const data = randomBytes(2000);
-    const meta = metadata("plan.pdf", now(), crypto.randomUUID(), { discussion_id: d.id });
-    const bobLive = await ready(bob);
-    const uploadId = await uploadFile(alice, data, meta.header);
-    await bobLive.waitFor((r) =>
-      r.some((m) => m.type === "event" && m.event.kind === "discussion.message.created" && m.event.message.id === meta.messageId),
-    );
-
-    const [message] = (await messagesOf(bob, d.id)).body.messages;
-    expect(message).toMatchObject({ id: meta.messageId, type: "file", filename: "plan.pdf", file_url: API.file(uploadId) });
-    const download = await bob.raw("GET", API.file(uploadId));
-    expect(download.status).toBe(200);
-    expect(Buffer.from(await download.arrayBuffer()).equals(data)).toBe(true);
-    expect((await alice.raw("GET", API.file(uploadId))).status).toBe(200);
-    const refused = await carol.raw("GET", API.file(uploadId));
-    expect(refused.status).toBe(404);
-    expect(await refused.json()).toEqual({ error: { code: "not_found", message: "No such file." } });
-    // The tus upload stays its uploader's.
-    expect((await offsetOf(alice, `${API.uploads}/${uploadId}`)).status).toBe(200);
-    expect((await offsetOf(bob, `${API.uploads}/${uploadId}`)).status).toBe(404);
-    expect((await offsetOf(carol, `${API.uploads}/${uploadId}`)).status).toBe(404);
-    // The storage counts it against the uploader.
-    expect((await alice.get<{ used: number }>(API.storage)).body.used).toBeGreaterThanOrEqual(data.length);
-    expect((await bob.get<{ used: number }>(API.storage)).body.used).toBe(0);
-
-    // A member who is removed can no longer download.
-    const dave = new Device(server.url);
-    const daveUser = await dave.register("Dave", `dave-${crypto.randomUUID()}@example.com`);
-    await addMember(server.db, d.id, daveUser.id, "Dave D", now());
-    expect((await dave.raw("GET", API.file(uploadId))).status).toBe(200);
-    await endMembership(server.db, d.id, daveUser.id, "removed", now());
-    expect((await dave.raw("GET", API.file(uploadId))).status).toBe(404);
-
-    // The creator deletes it: the bytes go.
-    expect((await alice.request("DELETE", DISCUSSIONS_API.message(d.id, meta.messageId))).body).toEqual({ deleted: 1 });
-    expect((await bob.raw("GET", API.file(uploadId))).status).toBe(404);
-    expect(existsSync(path.join(server.dataDir, "files", uploadId))).toBe(false);
-    bobLive.close();
-  });
-
-  it("cannot be sent into a discussion by a non-member, nor by a member whose membership ended during the upload", async () => {
-    const d = await aliceAndBob();
-    const { res } = await create(carol, 10, metadata("intruder.bin", now(), crypto.randomUUID(), { discussion_id: d.id }).header);
-    expect(res.status).toBe(404);
-    expect(await res.json()).toEqual(NO_SUCH_DISCUSSION);
-    const bad = await create(bob, 10, metadata("bad.bin", now(), crypto.randomUUID(), { discussion_id: "not-a-uuid" }).header);
-    expect(bad.res.status).toBe(400);
-
-    const meta = metadata("late.bin", now(), crypto.randomUUID(), { discussion_id: d.id });
-    const started = await create(bob, 10, meta.header);
-    expect(started.res.status).toBe(201);
-    await endMembership(server.db, d.id, bobUser.id, "left", now());
-    const finished = await bob.raw("PATCH", started.location, {
-      headers: { "tus-resumable": "1.0.0", "upload-offset": "0", "content-type": "application/offset+octet-stream" },
-      body: new Uint8Array(10),
-    });
-    expect(finished.status).toBe(404);
-    expect((await messagesOf(alice, d.id)).body.messages).toEqual([]);
-  });
-});
-
 describe("privacy", () => {
   it("nothing a member receives holds another member's email, user id, session id or device name", async () => {
     const d = await aliceAndBob();
@@ -348,60 +249,5 @@ describe("privacy", () => {
     expect(all).toContain("a secret-free hello");
     expect(all).toContain("Ally");
     for (const secret of secrets) expect(all).not.toContain(secret);
-  });
-});
-
-describe("web push", () => {
-  it("notifies the other members' devices, never the author's, with the discussion's title and the author's display name", async () => {
-    const d = await aliceAndBob();
-    const subscribe = async (device: Device, endpointPath: string) => {
-      const keys = newSubscriptionKeys();
-      const res = await device.post("/api/push/subscriptions", {
-        endpoint: `${pushService.url}${endpointPath}`,
-        expirationTime: null,
-        keys: keys.json,
-      });
-      expect(res.status).toBe(201);
-      return keys;
-    };
-    const alicePhone = new Device(server.url);
-    await alicePhone.login(aliceUser.email);
-    await subscribe(alicePhone, "/push/alice-phone");
-    const bobKeys = await subscribe(bob, "/push/bob");
-    const before = pushService.received.length;
-
-    const sent = await alice.post<{ message: DiscussionMessage }>(DISCUSSIONS_API.messages(d.id), say("dinner at eight?"));
-    await pushService.waitFor(before + 1);
-    await new Promise((r) => setTimeout(r, 200));
-    const pushes = pushService.received.slice(before);
-    expect(pushes.map((p) => p.path)).toEqual(["/push/bob"]);
-    const push = pushes[0];
-    if (!push) throw new Error("no push");
-    const payload = JSON.parse(decryptPush(push.body, bobKeys).toString("utf8")) as PushPayload;
-    expect(payload).toEqual({
-      kind: "message.created",
-      title: d.title,
-      body: "Ally: dinner at eight?",
-      day_id: d.id,
-      discussion_id: d.id,
-      message_id: sent.body.message.id,
-      url: `/discussions/${d.id}`,
-    });
-    const raw = decryptPush(push.body, bobKeys).toString("utf8");
-    for (const secret of [aliceUser.email, aliceUser.id]) expect(raw).not.toContain(secret);
-
-    // Deleted: the notification closes on the other members' devices and the author's other ones.
-    const beforeDelete = pushService.received.length;
-    await alice.request("DELETE", DISCUSSIONS_API.message(d.id, sent.body.message.id));
-    await pushService.waitFor(beforeDelete + 2);
-    const closing = pushService.received.slice(beforeDelete);
-    expect(closing.map((p) => p.path).sort()).toEqual(["/push/alice-phone", "/push/bob"]);
-    const closed = closing.find((p) => p.path === "/push/bob");
-    if (!closed) throw new Error("no push");
-    expect(JSON.parse(decryptPush(closed.body, bobKeys).toString("utf8"))).toEqual({
-      kind: "messages.deleted",
-      message_ids: [sent.body.message.id],
-      day_ids: [],
-    });
   });
 });
