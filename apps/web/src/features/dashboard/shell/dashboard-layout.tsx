@@ -6,6 +6,7 @@ import { Sidebar } from "./sidebar.tsx";
 import { TopBar } from "./top-bar.tsx";
 import { useMediaQuery } from "./use-media-query.ts";
 import "./dashboard.css";
+import "./dashboard-main.css";
 
 const NARROW = "(max-width: 899px)";
 const SIDEBAR_ID = "dashboard-sidebar";
