@@ -4,7 +4,7 @@ import { API, formatDisplayDate, formatStoredDate, TEXT } from "@daysync/shared"
 import { describe, expect, it } from "vitest";
 import { useStartedApp } from "./support/app.ts";
 import { newDevice, registerViaApi, signInViaApi, uniqueEmail, visible } from "./support/daysync.ts";
-import { ageMessagesOf } from "./support/server-data.ts";
+import { ageMessagesOf, moveDayTo } from "./support/server-data.ts";
 
 const app = useStartedApp();
 
@@ -43,13 +43,14 @@ describe("an older day", () => {
     const device = await newDevice(app.browser, app.server.url);
     const email = uniqueEmail("older");
     await registerViaApi(device, app.server.url, "Oscar Older", email);
-    const yesterday = formatStoredDate(new Date(Date.now() - 24 * 3600_000));
     const res = await device.context.request.post(`${app.server.url}${API.messages}`, {
-      data: { id: randomUUID(), content: "from yesterday", date: yesterday, time: "9:00 AM" },
+      data: { id: randomUUID(), content: "from yesterday", date: formatStoredDate(new Date()), time: "9:00 AM" },
     });
     expect(res.status()).toBe(201);
     const { day } = (await res.json()) as { day: { id: string } };
-    // Its message has expired: the day stays, empty.
+    // A day ago, and its message has expired since: the day stays, empty.
+    const yesterday = formatStoredDate(new Date(Date.now() - 24 * 3600_000));
+    moveDayTo(app.server.dataDir, day.id, yesterday);
     ageMessagesOf(app.server.dataDir, email, 24 * 3600_000);
 
     const { page } = device;

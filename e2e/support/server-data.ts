@@ -1,5 +1,6 @@
 /** Reaches into a running server's SQLite file for what no person can do from the app: let time pass on the server. */
 import path from "node:path";
+import { dayKeyOf } from "@daysync/shared";
 import SQLite from "better-sqlite3";
 
 /**
@@ -11,6 +12,23 @@ export function ageMessagesOf(dataDir: string, email: string, ms: number): void 
   try {
     db.pragma("busy_timeout = 5000");
     db.prepare("UPDATE messages SET created_at = created_at - ? WHERE user_id = (SELECT id FROM users WHERE email = ?)").run(ms, email);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Moves one day, and its messages, to an earlier calendar date: the server only takes sends dated today
+ * somewhere on Earth, so an older day is made from today's.
+ */
+export function moveDayTo(dataDir: string, dayId: string, date: string): void {
+  const db = new SQLite(path.join(dataDir, "daysync.sqlite"));
+  try {
+    db.pragma("busy_timeout = 5000");
+    db.transaction(() => {
+      db.prepare("UPDATE date_messages SET date = ?, day_key = ? WHERE id = ?").run(date, dayKeyOf(date), dayId);
+      db.prepare("UPDATE messages SET date = ? WHERE date_message_id = ?").run(date, dayId);
+    })();
   } finally {
     db.close();
   }
