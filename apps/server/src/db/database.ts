@@ -8,6 +8,7 @@ import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
 import pg from "pg";
 import type { Config } from "../config/config.ts";
+import { checkpointInBackground } from "./background-checkpoint.ts";
 import { migrate } from "./migrations.ts";
 import type { Database } from "./schema.ts";
 import { reusePreparedStatements } from "./statement-cache.ts";
@@ -39,7 +40,11 @@ function openSqlite(file: string): Db {
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: reusePreparedStatements(sqlite) }) });
+  const checkpoint = checkpointInBackground(sqlite, file, (reason) =>
+    process.emitWarning(`SQLite checkpoints are back on the server's connection: ${reason}`),
+  );
+  const statements = reusePreparedStatements(sqlite, { beforeClose: () => void checkpoint.stop() });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
 }
 
 /** The query builder on the configured engine, without migrating (see `openDatabase`). */

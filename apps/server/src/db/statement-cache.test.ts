@@ -16,7 +16,7 @@ function counted(max?: number) {
     prepared.push(sql);
     return prepare(sql);
   }) as typeof sqlite.prepare;
-  const db = new Kysely<Db>({ dialect: new SqliteDialect({ database: reusePreparedStatements(sqlite, max) }) });
+  const db = new Kysely<Db>({ dialect: new SqliteDialect({ database: reusePreparedStatements(sqlite, { max }) }) });
   return { db, prepared };
 }
 

@@ -6,10 +6,16 @@
 import type SQLite from "better-sqlite3";
 import type { SqliteDatabase } from "kysely";
 
-export function reusePreparedStatements(sqlite: SQLite.Database, max = 500): SqliteDatabase {
+export function reusePreparedStatements(
+  sqlite: SQLite.Database,
+  { max = 500, beforeClose }: { max?: number; beforeClose?: () => void } = {},
+): SqliteDatabase {
   const statements = new Map<string, SQLite.Statement>();
   return {
-    close: () => sqlite.close(),
+    close() {
+      beforeClose?.();
+      sqlite.close();
+    },
     prepare(sql) {
       let statement = statements.get(sql);
       if (statement) statements.delete(sql);

@@ -1,0 +1,93 @@
+import { copyFileSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import SQLite from "better-sqlite3";
+import { sql } from "kysely";
+import { afterEach, describe, expect, it } from "vitest";
+import { checkpointInBackground } from "./background-checkpoint.ts";
+import { openDatabase } from "./database.ts";
+
+const dirs: string[] = [];
+function tempFile(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "daysync-checkpoint-"));
+  dirs.push(dir);
+  return path.join(dir, "db.sqlite");
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function walConnection(file: string): SQLite.Database {
+  const sqlite = new SQLite(file);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.exec("create table notes (text text not null)");
+  return sqlite;
+}
+
+/** About 2 MB written in one transaction: pages that reach the database file only through a checkpoint. */
+function writeLots(sqlite: SQLite.Database) {
+  const insert = sqlite.prepare("insert into notes values (?)");
+  sqlite.transaction(() => {
+    for (let i = 0; i < 500; i++) insert.run("x".repeat(4000));
+  })();
+}
+
+async function until(check: () => boolean, ms = 5000): Promise<boolean> {
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 25))) if (check()) return true;
+  return check();
+}
+
+describe("checkpoints in a worker thread", () => {
+  it("copies the log into the database file without the connection that commits", async () => {
+    const file = tempFile();
+    const sqlite = walConnection(file);
+    const failures: string[] = [];
+    const checkpoint = checkpointInBackground(sqlite, file, (reason) => failures.push(reason), 50);
+    expect(sqlite.pragma("wal_autocheckpoint", { simple: true })).toBe(0);
+    const before = statSync(file).size;
+    writeLots(sqlite);
+    expect(await until(() => statSync(file).size > before + 1_000_000)).toBe(true);
+    await checkpoint.stop();
+    sqlite.close();
+    expect(failures).toEqual([]);
+  });
+
+  it("leaves the checkpoints to the connection itself when the worker cannot run", async () => {
+    const file = tempFile();
+    const sqlite = walConnection(file);
+    const failures: string[] = [];
+    checkpointInBackground(sqlite, path.join(path.dirname(file), "missing", "db.sqlite"), (reason) => failures.push(reason), 50);
+    expect(await until(() => failures.length > 0)).toBe(true);
+    expect(failures[0]).toMatch(/directory does not exist/);
+    expect(sqlite.pragma("wal_autocheckpoint", { simple: true })).toBe(1000);
+    sqlite.close();
+  });
+
+  it("runs under the server's database, and stops with it", async () => {
+    const file = tempFile();
+    const db = await openDatabase({ databaseFile: file });
+    await sql`create table notes (text text not null)`.execute(db);
+    const before = statSync(file).size;
+    await db.transaction().execute(async (trx) => {
+      for (let i = 0; i < 500; i++) await sql`insert into notes values (${"x".repeat(4000)})`.execute(trx);
+    });
+    expect(await until(() => statSync(file).size > before + 1_000_000)).toBe(true);
+    await db.destroy();
+  });
+
+  it("leaves a database file complete without its log as soon as it stops", async () => {
+    const file = tempFile();
+    const sqlite = walConnection(file);
+    // Far apart enough that the worker has not checkpointed anything yet.
+    const checkpoint = checkpointInBackground(sqlite, file, () => {}, 60_000);
+    sqlite.prepare("insert into notes values ('written just before the stop')").run();
+    const stopped = checkpoint.stop();
+    const copy = path.join(path.dirname(file), "copy.sqlite");
+    copyFileSync(file, copy);
+    const alone = new SQLite(copy, { readonly: true });
+    expect(alone.prepare("select text from notes").pluck().all()).toEqual(["written just before the stop"]);
+    alone.close();
+    await stopped;
+    sqlite.close();
+  });
+});
