@@ -18,6 +18,8 @@ export interface Target {
   name: "server" | "relay";
   /** CPU, memory and statements, summed over the target's processes. */
   stats(): Promise<ProbeStats>;
+  /** Starts or stops the CPU profile of the target's processes (with --profile-dir). */
+  profile(step: "start" | "stop"): void;
   users: BenchUser[];
   /** The live socket of device `device` (0, 1, 2) of `user`: device d sits on process d % N. */
   liveUrl(user: BenchUser, device: number): string;
@@ -150,6 +152,45 @@ function statementsBetween(before: ProbeStats, after: ProbeStats) {
 export interface FanOutOptions {
   rate: number;
   seconds: number;
+  /**
+   * Seconds of the same sends before the measured ones, on both targets: a process's first seconds under load are
+   * spent compiling its hot code (V8 optimises it on helper threads), which a server running for days does not pay
+   * per message. Their deliveries are still checked for loss, duplicates and order; their latency and CPU are not counted.
+   */
+  warmupSeconds: number;
+}
+
+/** Sends `count` messages at `rate` per second, from send number `first` on (users in turn, their devices in turn). */
+async function sendAtRate(target: Target, tally: Tally, agent: Agent, rate: number, first: number, count: number) {
+  let errors = 0;
+  const users = target.users;
+  const inFlight: Promise<void>[] = [];
+  const started = performance.now();
+  for (let k = first; k < first + count; ) {
+    const due = first + Math.min(count, Math.floor(((performance.now() - started) / 1000) * rate));
+    for (; k < due; k++) {
+      const u = k % users.length;
+      const user = users[u] as BenchUser;
+      const device = Math.floor(k / users.length) % user.cookies.length;
+      const id = crypto.randomUUID();
+      tally.sent.set(id, { at: performance.now(), user: u, device, deliveredTo: new Set() });
+      inFlight.push(
+        post(agent, target.sendUrl(k), target.sendPath(user), user.cookies[device] ?? "", messageBody(id)).then((status) => {
+          if (status !== 201 && status !== 200) errors += 1;
+        }),
+      );
+    }
+    await sleep(2);
+  }
+  await Promise.all(inFlight);
+  return errors;
+}
+
+/** Waits (at most 10 s) until every device other than the sender has each message sent so far. */
+async function deliveries(target: Target, tally: Tally): Promise<number> {
+  const expected = [...tally.sent.values()].reduce((n, s) => n + (target.users[s.user]?.cookies.length ?? 1) - 1, 0);
+  for (const deadline = performance.now() + 10_000; tally.delivered < expected && performance.now() < deadline; ) await sleep(20);
+  return expected;
 }
 
 /** Connects every device, sends at a fixed rate and measures delivery; returns the sockets for later phases. */
@@ -168,32 +209,18 @@ export async function fanOut(target: Target, options: FanOutOptions) {
   );
   const connected = await target.stats();
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
-  let errors = 0;
-  let k = 0;
-  const users = target.users;
+  const warmup = Math.round(options.rate * options.warmupSeconds);
+  const warmupErrors = await sendAtRate(target, tally, agent, options.rate, 0, warmup);
+  await deliveries(target, tally);
+  tally.latencies = [];
+  const warmed = await target.stats();
   const total = Math.round(options.rate * options.seconds);
-  const inFlight: Promise<void>[] = [];
+  target.profile("start");
   const started = performance.now();
   const cpuStart = cpuNow();
-  while (k < total) {
-    const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * options.rate));
-    for (; k < due; k++) {
-      const u = k % users.length;
-      const user = users[u] as BenchUser;
-      const device = Math.floor(k / users.length) % user.cookies.length;
-      const id = crypto.randomUUID();
-      tally.sent.set(id, { at: performance.now(), user: u, device, deliveredTo: new Set() });
-      inFlight.push(
-        post(agent, target.sendUrl(k), target.sendPath(user), user.cookies[device] ?? "", messageBody(id)).then((status) => {
-          if (status !== 201 && status !== 200) errors += 1;
-        }),
-      );
-    }
-    await sleep(2);
-  }
-  await Promise.all(inFlight);
-  const expected = [...tally.sent.values()].reduce((n, s) => n + (users[s.user]?.cookies.length ?? 1) - 1, 0);
-  for (const deadline = performance.now() + 10_000; tally.delivered < expected && performance.now() < deadline; ) await sleep(20);
+  const errors = warmupErrors + (await sendAtRate(target, tally, agent, options.rate, warmup, total));
+  const expected = await deliveries(target, tally);
+  target.profile("stop");
   const wallMs = performance.now() - started;
   const after = await target.stats();
   agent.destroy();
@@ -214,15 +241,18 @@ export async function fanOut(target: Target, options: FanOutOptions) {
       sender_echoes: tally.senderEchoes,
       frames_received: tally.frames,
       latency_ms: summary(tally.latencies),
-      cpu_ms_per_message: round((after.cpu_ms - connected.cpu_ms) / total, 3),
+      warmup_messages: warmup,
+      cpu_ms_per_message: round((after.cpu_ms - warmed.cpu_ms) / total, 3),
       /** How busy the target's processes were over the sending, summed (1 = one core). */
-      cpu_busy: round((after.cpu_ms - connected.cpu_ms) / wallMs, 3),
+      cpu_busy: round((after.cpu_ms - warmed.cpu_ms) / wallMs, 3),
       load_generator_cpu_busy: round((cpuNow() - cpuStart) / wallMs, 3),
+      /** How late the target's event loop ran while sending (p99, worst; ms): its stalls. */
+      event_loop_delay_ms: { p99: round(after.loop_delay_ms.p99), max: round(after.loop_delay_ms.max) },
       memory_per_connection_kib: round((connected.rss_bytes - before.rss_bytes) / devices.length / 1024, 1),
       heap_per_connection_kib: round((connected.heap_used_bytes - before.heap_used_bytes) / devices.length / 1024, 1),
-      sql_statements_per_message: round(Object.values(statementsBetween(connected, after)).reduce((a, b) => a + b, 0) / total, 2),
-      sql_prepared_per_message: round((after.prepared - connected.prepared) / total, 2),
-      sql_statements: statementsBetween(connected, after),
+      sql_statements_per_message: round(Object.values(statementsBetween(warmed, after)).reduce((a, b) => a + b, 0) / total, 2),
+      sql_prepared_per_message: round((after.prepared - warmed.prepared) / total, 2),
+      sql_statements: statementsBetween(warmed, after),
     },
   };
 }

@@ -4,8 +4,11 @@
  * their first words (better-sqlite3's, and how many it prepared; or pg's, on PostgreSQL): enough to count
  * statements per message and writes from heartbeats.
  */
+import { writeFileSync } from "node:fs";
+import { Session } from "node:inspector";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 
 export interface ProbeStats {
   cpu_ms: number;
@@ -15,6 +18,8 @@ export interface ProbeStats {
   prepared: number;
   /** Statements run, keyed by their first words ("update sessions", "insert into user_events", ...). */
   statements: Record<string, number>;
+  /** How late the event loop ran since the previous "stats" (99th percentile and worst, ms): its stalls. */
+  loop_delay_ms: { p99: number; max: number };
 }
 
 const statements: Record<string, number> = {};
@@ -88,10 +93,35 @@ function countPgStatements() {
 countSqliteStatements();
 countPgStatements();
 
+const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+loopDelay.enable();
+
+/**
+ * With BENCH_PROFILE_DIR set, "profile-start" and "profile-stop" take a CPU profile of this process between them
+ * (the measured sends only, where `--cpu-prof` would profile the sign-ins and every other phase too), written as
+ * BENCH_PROFILE_DIR/BENCH_PROFILE_NAME.cpuprofile for Chrome's DevTools or any .cpuprofile reader.
+ */
+function profileCommand(command: "profile-start" | "profile-stop") {
+  const dir = process.env.BENCH_PROFILE_DIR;
+  if (!dir) return;
+  if (command === "profile-start") {
+    profiler.post("Profiler.enable", () => profiler.post("Profiler.start"));
+    return;
+  }
+  profiler.post("Profiler.stop", (error, result) => {
+    if (error) console.error(`profile not written: ${error.message}`);
+    else writeFileSync(path.join(dir, `${process.env.BENCH_PROFILE_NAME ?? process.pid}.cpuprofile`), JSON.stringify(result.profile));
+  });
+}
+const profiler = new Session();
+if (process.env.BENCH_PROFILE_DIR) profiler.connect();
+
 process.on("message", (command) => {
+  if (command === "profile-start" || command === "profile-stop") return profileCommand(command);
   if (command !== "stats") return;
-  (globalThis as { gc?: () => void }).gc?.();
+  // CPU first: the full GC below is the probe's own work, not the load's.
   const cpu = process.cpuUsage();
+  (globalThis as { gc?: () => void }).gc?.();
   const memory = process.memoryUsage();
   const stats: ProbeStats = {
     cpu_ms: (cpu.user + cpu.system) / 1000,
@@ -99,7 +129,9 @@ process.on("message", (command) => {
     heap_used_bytes: memory.heapUsed,
     prepared,
     statements: { ...statements },
+    loop_delay_ms: { p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 },
   };
+  loopDelay.reset();
   process.send?.(stats);
 });
 // The channel alone must not keep the process alive once it has shut down.

@@ -8,6 +8,8 @@ export interface Measured {
   url: string;
   child: ChildProcess;
   stats(): Promise<ProbeStats>;
+  /** Starts or stops the probe's CPU profile (only with BENCH_PROFILE_DIR in the process's environment). */
+  profile(step: "start" | "stop"): void;
   stop(): Promise<void>;
 }
 
@@ -43,6 +45,7 @@ export async function startMeasured(script: string, healthPath: string, env: Nod
         child.once("message", (m) => resolve(m as ProbeStats));
         child.send("stats");
       }),
+    profile: (step) => child.send(`profile-${step}`),
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((r) => child.once("exit", r));
@@ -63,5 +66,10 @@ export function sumStats(all: ProbeStats[]): ProbeStats {
     heap_used_bytes: sum((s) => s.heap_used_bytes),
     prepared: sum((s) => s.prepared),
     statements,
+    // The worst process's: a stall in any of them delays the messages it serves.
+    loop_delay_ms: {
+      p99: Math.max(0, ...all.map((s) => s.loop_delay_ms.p99)),
+      max: Math.max(0, ...all.map((s) => s.loop_delay_ms.max)),
+    },
   };
 }

@@ -9,6 +9,9 @@ const NOTES_MARK = "<!-- notes: kept when the table is regenerated -->";
 // biome-ignore lint/suspicious/noExplicitAny: the results file is our own output, read back for a table.
 type Run = any;
 
+/** Frames over every message sent, the warm-up's included (its frames are counted too). */
+const framesPerMessage = (f: Run) => (f.frames_received / (f.messages + (f.warmup_messages ?? 0))).toFixed(2);
+
 const rows: [string, (r: Run) => unknown][] = [
   ["date", (r) => r.date],
   ["load average 1/5/15 min (before → after)", (r) => `${r.load_average.before.join("/")} → ${r.load_average.after.join("/")}`],
@@ -16,21 +19,28 @@ const rows: [string, (r: Run) => unknown][] = [
     "server processes, database (relay: 1 process)",
     (r) => `${r.settings.processes ?? 1}, ${r.settings.database ?? "sqlite"}${r.settings.redis ? " + redis" : ""}`,
   ],
-  ["devices / msg/s / seconds", (r) => `${r.settings.devices} / ${r.settings.rate_per_s} / ${r.settings.seconds}`],
+  [
+    "devices / msg/s / seconds (+ warm-up)",
+    (r) =>
+      `${r.settings.devices} / ${r.settings.rate_per_s} / ${r.settings.seconds}${r.settings.warmup_seconds ? ` (+${r.settings.warmup_seconds})` : ""}`,
+  ],
   ["delivered / expected (server)", (r) => `${r.server.fan_out.delivered} / ${r.server.fan_out.expected}`],
   [
     "lost, duplicated, out of order (server)",
     (r) => `${r.server.fan_out.lost}, ${r.server.fan_out.duplicates}, ${r.server.fan_out.out_of_order}`,
   ],
-  [
-    "frames received per message (server / relay)",
-    (r) =>
-      `${(r.server.fan_out.frames_received / r.server.fan_out.messages).toFixed(2)} / ${(r.relay.fan_out.frames_received / r.relay.fan_out.messages).toFixed(2)}`,
-  ],
+  ["frames received per message (server / relay)", (r) => `${framesPerMessage(r.server.fan_out)} / ${framesPerMessage(r.relay.fan_out)}`],
   ["delivery p50 ms (server / relay)", (r) => `${r.server.fan_out.latency_ms.p50} / ${r.relay.fan_out.latency_ms.p50}`],
   ["delivery p99 ms (server / relay)", (r) => `${r.server.fan_out.latency_ms.p99} / ${r.relay.fan_out.latency_ms.p99}`],
   ["delivery max ms (server / relay)", (r) => `${r.server.fan_out.latency_ms.max} / ${r.relay.fan_out.latency_ms.max}`],
   ["**p99 ratio** (goal ≤ 5)", (r) => r.ratios_server_to_relay.latency_p99],
+  [
+    "event-loop delay while sending, p99 / max ms (server / relay)",
+    (r) => {
+      const of = (f: Run) => (f.event_loop_delay_ms ? `${f.event_loop_delay_ms.p99} / ${f.event_loop_delay_ms.max}` : "—");
+      return `${of(r.server.fan_out)}; ${of(r.relay.fan_out)}`;
+    },
+  ],
   ["CPU ms per message (server / relay)", (r) => `${r.server.fan_out.cpu_ms_per_message} / ${r.relay.fan_out.cpu_ms_per_message}`],
   ["**CPU per message ratio** (goal ≤ 2)", (r) => r.ratios_server_to_relay.cpu_per_message],
   ["server busy while sending (cores, summed over processes)", (r) => r.server.fan_out.cpu_busy],

@@ -16,6 +16,8 @@ export interface ServerOptions {
   redisUrl?: string | undefined;
   /** Node flags for every server process (e.g. --cpu-prof). */
   nodeFlags: string[];
+  /** Where each process writes the CPU profile of the measured sends (server-0.cpuprofile, …); unset: none. */
+  profileDir?: string | undefined;
 }
 
 export interface Servers {
@@ -46,6 +48,10 @@ export function checkServerOptions(options: ServerOptions): string | undefined {
   }
   return undefined;
 }
+
+/** The probe's settings for a window profile of the measured sends (see probe.ts). */
+export const profileEnv = (dir: string | undefined, name: string): Record<string, string> =>
+  dir ? { BENCH_PROFILE_DIR: dir, BENCH_PROFILE_NAME: name } : {};
 
 export async function startServers(options: ServerOptions): Promise<Servers> {
   const root = mkdtempSync(path.join(os.tmpdir(), "daysync-sync-bench-"));
@@ -78,7 +84,12 @@ export async function startServers(options: ServerOptions): Promise<Servers> {
       const dataDir = path.join(root, `process-${i}`);
       mkdirSync(dataDir);
       processes.push(
-        await startMeasured("apps/server/src/main.ts", "/api/health", { ...BENCH_ENV, ...shared, DATA_DIR: dataDir }, options.nodeFlags),
+        await startMeasured(
+          "apps/server/src/main.ts",
+          "/api/health",
+          { ...BENCH_ENV, ...shared, DATA_DIR: dataDir, ...profileEnv(options.profileDir, `server-${i}`) },
+          options.nodeFlags,
+        ),
       );
     }
   } catch (error) {

@@ -1,18 +1,21 @@
 /**
  * Daysync's live sync under load, beside a bare `ws` relay doing the same fan-out in the same run, so every figure
  * is also a ratio (the machine may be shared: the load average is recorded with each run).
- * Run: npm run bench:sync [-- --quick] [--devices 1000 --rate 500 --seconds 10 --clients 64 --throughput-seconds 5
+ * Run: npm run bench:sync [-- --quick] [--devices 1000 --rate 500 --seconds 10 --warmup-seconds 3 --clients 64 --throughput-seconds 5
  * --idle-sockets 10000 --idle-seconds 35 --label current --server-flags="--cpu-prof --cpu-prof-dir=/tmp/prof"]
  * [--processes 2 --database-url postgres://postgres@127.0.0.1:5432/test --redis-url redis://127.0.0.1:6379]
+ * [--profile-dir /tmp/prof: a CPU profile of each process over the measured sends only]
  * Writes the run under --label in bench/sync-results.json and regenerates bench/sync-results.md.
  */
+import { mkdirSync } from "node:fs";
 import os from "node:os";
+import path from "node:path";
 import { parseArgs } from "node:util";
 import { API } from "@daysync/shared";
 import { type BenchUser, fanOut, idle, type Target, throughput } from "./load.ts";
 import { startMeasured, sumStats } from "./processes.ts";
 import { saveRun } from "./results.ts";
-import { checkServerOptions, type ServerOptions, startServers } from "./servers.ts";
+import { checkServerOptions, profileEnv, type ServerOptions, startServers } from "./servers.ts";
 
 const { values: flags } = parseArgs({
   options: {
@@ -20,12 +23,14 @@ const { values: flags } = parseArgs({
     devices: { type: "string" },
     rate: { type: "string" },
     seconds: { type: "string" },
+    "warmup-seconds": { type: "string" },
     clients: { type: "string" },
     "throughput-seconds": { type: "string" },
     "idle-sockets": { type: "string" },
     "idle-seconds": { type: "string" },
     label: { type: "string", default: "current" },
     "server-flags": { type: "string", default: "" },
+    "profile-dir": { type: "string" },
     processes: { type: "string", default: "1" },
     "database-url": { type: "string" },
     "redis-url": { type: "string" },
@@ -36,6 +41,7 @@ const num = (value: string | undefined, full: number, short: number) => Number(v
 const DEVICES = num(flags.devices, 1000, 150);
 const RATE = num(flags.rate, 500, 100);
 const SECONDS = num(flags.seconds, 10, 3);
+const WARMUP_SECONDS = num(flags["warmup-seconds"], 3, 1);
 const CLIENTS = num(flags.clients, 64, 64);
 const THROUGHPUT_SECONDS = num(flags["throughput-seconds"], 5, 2);
 const IDLE_SOCKETS = num(flags["idle-sockets"], 10_000, 1000);
@@ -47,6 +53,7 @@ const serverOptions: ServerOptions = {
   databaseUrl: flags["database-url"],
   redisUrl: flags["redis-url"],
   nodeFlags: flags["server-flags"].split(" ").filter(Boolean),
+  profileDir: flags["profile-dir"] ? path.resolve(flags["profile-dir"]) : undefined,
 };
 const invalid = checkServerOptions(serverOptions);
 if (invalid) {
@@ -91,10 +98,13 @@ function ratio(server: number, relay: number) {
 async function main() {
   const loadBefore = os.loadavg();
   const servers = await startServers(serverOptions);
-  const relay = await startMeasured("bench/sync/relay.ts", "/health", {}).catch(async (error: unknown) => {
-    await servers.stop();
-    throw error;
-  });
+  if (serverOptions.profileDir) mkdirSync(serverOptions.profileDir, { recursive: true });
+  const relay = await startMeasured("bench/sync/relay.ts", "/health", profileEnv(serverOptions.profileDir, "relay")).catch(
+    async (error: unknown) => {
+      await servers.stop();
+      throw error;
+    },
+  );
   try {
     const started = Date.now();
     const processes = servers.processes;
@@ -106,6 +116,9 @@ async function main() {
       {
         name: "server",
         stats: async () => sumStats(await Promise.all(processes.map((p) => p.stats()))),
+        profile: (step) => {
+          for (const p of processes) p.profile(step);
+        },
         users,
         liveUrl: (_, device) => `${at(device).replace("http", "ws")}${API.live}`,
         sendUrl: (k) => at(k),
@@ -114,6 +127,7 @@ async function main() {
       {
         name: "relay",
         stats: () => relay.stats(),
+        profile: (step) => relay.profile(step),
         users: relayUsers,
         sendUrl: () => relay.url,
         liveUrl: (u) => `${relay.url.replace("http", "ws")}/live?user=${u.id}`,
@@ -125,7 +139,7 @@ async function main() {
     const liveSockets: { terminate(): void }[] = [];
     for (const target of targets) {
       console.error(`${target.name}: fan-out`);
-      const run = await fanOut(target, { rate: RATE, seconds: SECONDS });
+      const run = await fanOut(target, { rate: RATE, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS });
       (figures[target.name] as Record<string, unknown>).fan_out = run.result;
       seqs[target.name] = run.tally.lastSeqByUser;
       liveSockets.push(...run.devices.map((d) => d.ws));
@@ -163,6 +177,7 @@ async function main() {
         users: USERS,
         rate_per_s: RATE,
         seconds: SECONDS,
+        warmup_seconds: WARMUP_SECONDS,
         clients: CLIENTS,
         idle_sockets: IDLE_SOCKETS,
         idle_seconds: IDLE_SECONDS,
