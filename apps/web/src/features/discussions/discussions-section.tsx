@@ -103,7 +103,7 @@ function DiscussionList() {
   const open = list.data.filter((d) => d.ends_at > now);
   if (open.length === 0) return <p className="sidebar-note">No discussions yet. Start one with New, or join one with its ID.</p>;
   return (
-    <ul className="discussion-list">
+    <ul className="sidebar-list">
       {open.map((d) => {
         const left = formatDiscussionTimeLeft(d.ends_at - now);
         return (

@@ -16,7 +16,7 @@ export function DayList() {
 
   if (days.isPending) {
     return (
-      <ul className="day-list" aria-busy="true" aria-label="Loading days">
+      <ul className="sidebar-list day-list" aria-busy="true" aria-label="Loading days">
         {[0, 1, 2].map((i) => (
           <li key={i} className="day-skeleton" />
         ))}
@@ -37,7 +37,7 @@ export function DayList() {
     return <p className="sidebar-note">No days yet. Your first message starts one.</p>;
   }
   return (
-    <ul className="day-list">
+    <ul className="sidebar-list day-list">
       {days.data.map((day) => {
         const active = day.id === activeId;
         return (
