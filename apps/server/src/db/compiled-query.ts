@@ -3,9 +3,19 @@
  * query cost about as much CPU as running it on SQLite (decision 014). The query is built with a placeholder
  * in place of each value (`p.name`); the compiled SQL is kept per dialect, and each run binds the values in the
  * order the placeholders took in it. Only for queries whose shape does not depend on the values (no `in` lists,
- * no optional clauses).
+ * no optional clauses). On PostgreSQL each is also a named prepared statement, parsed and planned once per
+ * connection (`pg-named-statements.ts`); on SQLite every statement is prepared once (`statement-cache.ts`).
  */
+import { createHash } from "node:crypto";
 import type { Compilable, CompiledQuery, DialectAdapter, Kysely, QueryResult, RawBuilder } from "kysely";
+
+/** The SQL of every query compiled here, by the name it is prepared under on PostgreSQL (`pg-named-statements.ts`). */
+const statementNames = new Map<string, string>();
+
+/** The name a hot query's SQL is prepared under, once per connection; undefined for any other SQL. */
+export function statementNameOf(sql: string): string | undefined {
+  return statementNames.get(sql);
+}
 
 class Placeholder {
   constructor(readonly name: string) {}
@@ -32,6 +42,8 @@ export function compiledOnce<K extends string, R>(build: (db: AnyKysely, p: Plac
     const built = build(db, placeholders);
     const query = "isRawBuilder" in built ? built.compile(db) : built.compile();
     const slots = query.parameters.map((value) => (value instanceof Placeholder ? value : { constant: value }));
+    // Named after its text, so two queries never share a name and a name never changes its text.
+    statementNames.set(query.sql, `daysync_${createHash("sha256").update(query.sql).digest("hex").slice(0, 24)}`);
     return { query, slots };
   }
 

@@ -10,6 +10,7 @@ import pg from "pg";
 import type { Config } from "../config/config.ts";
 import { checkpointInBackground } from "./background-checkpoint.ts";
 import { migrate } from "./migrations.ts";
+import { withNamedStatements } from "./pg-named-statements.ts";
 import type { Database } from "./schema.ts";
 import { reusePreparedStatements } from "./statement-cache.ts";
 
@@ -49,7 +50,7 @@ function openSqlite(file: string): Db {
 
 /** The query builder on the configured engine, without migrating (see `openDatabase`). */
 export function connectDatabase(config: DatabaseConfig): Db {
-  if (config.databaseUrl) return new Kysely<Database>({ dialect: new PostgresDialect({ pool: createPgPool(config.databaseUrl) }) });
+  if (config.databaseUrl) return new Kysely<Database>({ dialect: new PostgresDialect({ pool: withNamedStatements(createPgPool(config.databaseUrl)) }) });
   return openSqlite(config.databaseFile);
 }
 
