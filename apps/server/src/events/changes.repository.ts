@@ -35,6 +35,18 @@ const recordQuery = compiledOnce<"userId" | "seq" | "kind" | "ref" | "now", unkn
   db.insertInto("user_events").values({ user_id: p.userId, seq: p.seq, kind: p.kind, ref: p.ref, created_at: p.now }),
 );
 
+// A resume's page of changes, read again and again while a device catches up.
+const changesBetweenQuery = compiledOnce<"userId" | "after" | "upTo" | "limit", ChangeRow>((db: Db, p) =>
+  db
+    .selectFrom("user_events")
+    .select(["seq", "kind", "ref"])
+    .where("user_id", "=", p.userId)
+    .where("seq", ">", p.after)
+    .where("seq", "<=", p.upTo)
+    .orderBy("seq")
+    .limit(p.limit),
+);
+
 /** Over the database, or over a transaction (`.in(trx)`) for appending changes with the work they log. */
 export function createChangesRepository(db: Executor) {
   /** Gives the user's next sequence number (locking the user's row until the transaction ends). */
@@ -118,15 +130,7 @@ export function createChangesRepository(db: Executor) {
      * the caller checks that the numbers follow on.
      */
     async changesBetween(userId: string, after: number, upTo: number, limit: number): Promise<ChangeRow[]> {
-      const rows = await db
-        .selectFrom("user_events")
-        .select(["seq", "kind", "ref"])
-        .where("user_id", "=", userId)
-        .where("seq", ">", after)
-        .where("seq", "<=", upTo)
-        .orderBy("seq")
-        .limit(limit)
-        .execute();
+      const { rows } = await changesBetweenQuery(db, { userId, after, upTo, limit });
       return rows.map((r) => ({ seq: Number(r.seq), kind: r.kind as ChangeKind, ref: r.ref }));
     },
 

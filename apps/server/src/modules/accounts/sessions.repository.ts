@@ -1,6 +1,8 @@
 /** Sessions: one per signed-in device. The cookie holds a random token; only its hash is stored. */
 import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { compiledOnce } from "../../db/compiled-query.ts";
 import type { Db } from "../../db/database.ts";
+import type { SessionsTable } from "../../db/schema.ts";
 import { describeUserAgent } from "../devices/device-name.ts";
 
 export const SESSION_LIFETIME_MS = 180 * 24 * 60 * 60 * 1000;
@@ -20,6 +22,14 @@ export interface SessionAuth {
 
 /** The name a device goes by: the one the user gave it, else one made from its User-Agent. */
 export const deviceNameOf = (row: { name: string | null; user_agent: string }) => row.name ?? describeUserAgent(row.user_agent).name;
+
+// Every request's session look-up (when its cached one is over) and last-seen write, built once (see `compiledOnce`).
+const sessionByTokenQuery = compiledOnce<"tokenHash", Pick<SessionsTable, "id" | "user_id" | "last_seen_at" | "name" | "user_agent">>(
+  (db: Db, p) => db.selectFrom("sessions").select(["id", "user_id", "last_seen_at", "name", "user_agent"]).where("token_hash", "=", p.tokenHash),
+);
+const touchQuery = compiledOnce<"id" | "now" | "seenBefore", unknown>((db: Db, p) =>
+  db.updateTable("sessions").set({ last_seen_at: p.now }).where("id", "=", p.id).where("last_seen_at", "<", p.seenBefore),
+);
 
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
@@ -46,12 +56,7 @@ export function createSessionsRepository(db: Db) {
     const last = lastWritten.get(sessionId);
     if (last !== undefined && now - last < TOUCH_EVERY_MS) return;
     lastWritten.set(sessionId, now);
-    await db
-      .updateTable("sessions")
-      .set({ last_seen_at: now })
-      .where("id", "=", sessionId)
-      .where("last_seen_at", "<", now - TOUCH_EVERY_MS)
-      .execute();
+    await touchQuery(db, { id: sessionId, now, seenBefore: now - TOUCH_EVERY_MS });
   }
 
   /** Forgets a signed-out or renamed session's cached lookup (called for every such notice on the bus). */
@@ -92,11 +97,7 @@ export function createSessionsRepository(db: Db) {
         return cached.auth;
       }
       byTokenHash.delete(tokenHash);
-      const row = await db
-        .selectFrom("sessions")
-        .select(["id", "user_id", "last_seen_at", "name", "user_agent"])
-        .where("token_hash", "=", tokenHash)
-        .executeTakeFirst();
+      const [row] = (await sessionByTokenQuery(db, { tokenHash })).rows;
       if (!row) return undefined;
       const lastSeen = Number(row.last_seen_at);
       if (now - lastSeen > SESSION_LIFETIME_MS) {
