@@ -50,7 +50,9 @@ function openSqlite(file: string): Db {
 
 /** The query builder on the configured engine, without migrating (see `openDatabase`). */
 export function connectDatabase(config: DatabaseConfig): Db {
-  if (config.databaseUrl) return new Kysely<Database>({ dialect: new PostgresDialect({ pool: withNamedStatements(createPgPool(config.databaseUrl)) }) });
+  if (config.databaseUrl) {
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool: withNamedStatements(createPgPool(config.databaseUrl)) }) });
+  }
   return openSqlite(config.databaseFile);
 }
 

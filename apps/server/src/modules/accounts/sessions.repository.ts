@@ -25,7 +25,8 @@ export const deviceNameOf = (row: { name: string | null; user_agent: string }) =
 
 // Every request's session look-up (when its cached one is over) and last-seen write, built once (see `compiledOnce`).
 const sessionByTokenQuery = compiledOnce<"tokenHash", Pick<SessionsTable, "id" | "user_id" | "last_seen_at" | "name" | "user_agent">>(
-  (db: Db, p) => db.selectFrom("sessions").select(["id", "user_id", "last_seen_at", "name", "user_agent"]).where("token_hash", "=", p.tokenHash),
+  (db: Db, p) =>
+    db.selectFrom("sessions").select(["id", "user_id", "last_seen_at", "name", "user_agent"]).where("token_hash", "=", p.tokenHash),
 );
 const touchQuery = compiledOnce<"id" | "now" | "seenBefore", unknown>((db: Db, p) =>
   db.updateTable("sessions").set({ last_seen_at: p.now }).where("id", "=", p.id).where("last_seen_at", "<", p.seenBefore),
