@@ -1,4 +1,4 @@
-/** Migration 008 on a database that already holds data, on the suite's engine. */
+/** Migrations 008 and 009 on a database that already holds data, on the suite's engine. */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -66,5 +66,17 @@ describe("008_spaces", () => {
     expect(gone.space_id).toBe(userId);
     // The change log goes on where it was.
     expect((await db.selectFrom("users").select("seq").where("id", "=", userId).executeTakeFirstOrThrow()).seq).toBe(3);
+  });
+});
+
+describe("009_send_indexes", () => {
+  it("leaves the messages table only the indexes its queries use: each one costs every send a page", async () => {
+    await migrate(db, schemaName ? { schema: schemaName } : {});
+    const { rows } = schemaName
+      ? await sql<{ name: string }>`select indexname as name from pg_indexes
+          where schemaname = current_schema() and tablename = 'messages' and indexname not like '%_pkey'`.execute(db)
+      : await sql<{ name: string }>`select name from sqlite_master
+          where type = 'index' and tbl_name = 'messages' and name not like 'sqlite_autoindex_%'`.execute(db);
+    expect(rows.map((r) => r.name).sort()).toEqual(["messages_day", "messages_space_time"]);
   });
 });

@@ -254,6 +254,12 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex("uploads_space").on("uploads").column("space_id").execute();
     },
   },
+  "009_send_indexes": {
+    // No query reads messages by author and time (days and discussions go by space); every send paid for the index.
+    async up(db) {
+      await db.schema.dropIndex("messages_user_time").execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
