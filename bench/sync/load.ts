@@ -17,7 +17,8 @@ export interface BenchUser {
 export interface Target {
   name: "server" | "relay";
   /** CPU, memory and statements, summed over the target's processes. */
-  stats(): Promise<ProbeStats>;
+  /** See `Measured.stats`: `{ gc: false }` where only CPU and statements are read. */
+  stats(options?: { gc?: boolean }): Promise<ProbeStats>;
   /** Starts or stops the CPU profile of the target's processes (with --profile-dir). */
   profile(step: "start" | "stop"): void;
   users: BenchUser[];
@@ -213,7 +214,7 @@ export async function fanOut(target: Target, options: FanOutOptions) {
   const warmupErrors = await sendAtRate(target, tally, agent, options.rate, 0, warmup);
   await deliveries(target, tally);
   tally.latencies = [];
-  const warmed = await target.stats();
+  const warmed = await target.stats({ gc: false });
   const total = Math.round(options.rate * options.seconds);
   target.profile("start");
   const started = performance.now();
@@ -222,7 +223,7 @@ export async function fanOut(target: Target, options: FanOutOptions) {
   const expected = await deliveries(target, tally);
   target.profile("stop");
   const wallMs = performance.now() - started;
-  const after = await target.stats();
+  const after = await target.stats({ gc: false });
   agent.destroy();
   return {
     devices,
@@ -261,7 +262,7 @@ export async function fanOut(target: Target, options: FanOutOptions) {
 export async function throughput(target: Target, clients: number, seconds: number) {
   const user = target.users[0] as BenchUser;
   const agent = new Agent({ keepAlive: true, maxSockets: clients });
-  const before = await target.stats();
+  const before = await target.stats({ gc: false });
   let ok = 0;
   let errors = 0;
   const started = performance.now();
@@ -282,7 +283,7 @@ export async function throughput(target: Target, clients: number, seconds: numbe
     }),
   );
   const wallMs = performance.now() - started;
-  const after = await target.stats();
+  const after = await target.stats({ gc: false });
   agent.destroy();
   return {
     clients,

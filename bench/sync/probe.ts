@@ -1,6 +1,8 @@
 /**
  * Preloaded into the measured process (server or bare relay) over an IPC channel. "stats" answers its CPU time,
- * memory after a full GC (when started with --expose-gc) and, in the server, how many SQL statements it ran, by
+ * memory after a full GC (when started with --expose-gc; "stats-no-gc" skips the GC, for the start and end of a
+ * window whose CPU alone is measured: a forced full GC drops optimised code, which the process then compiles again
+ * inside the window) and, in the server, how many SQL statements it ran, by
  * their first words (better-sqlite3's, and how many it prepared; or pg's, on PostgreSQL): enough to count
  * statements per message and writes from heartbeats.
  */
@@ -145,10 +147,10 @@ if (process.env.BENCH_PROFILE_DIR) profiler.connect();
 
 process.on("message", (command) => {
   if (command === "profile-start" || command === "profile-stop") return profileCommand(command);
-  if (command !== "stats") return;
+  if (command !== "stats" && command !== "stats-no-gc") return;
   // CPU first: the full GC below is the probe's own work, not the load's.
   const cpu = process.cpuUsage();
-  (globalThis as { gc?: () => void }).gc?.();
+  if (command === "stats") (globalThis as { gc?: () => void }).gc?.();
   const memory = process.memoryUsage();
   const stats: ProbeStats = {
     cpu_ms: (cpu.user + cpu.system) / 1000,

@@ -7,7 +7,8 @@ import type { ProbeStats } from "./probe.ts";
 export interface Measured {
   url: string;
   child: ChildProcess;
-  stats(): Promise<ProbeStats>;
+  /** CPU, statements and memory; `{ gc: false }` skips the full GC before the memory is read (see the probe). */
+  stats(options?: { gc?: boolean }): Promise<ProbeStats>;
   /** Starts or stops the probe's CPU profile (only with BENCH_PROFILE_DIR in the process's environment). */
   profile(step: "start" | "stop"): void;
   stop(): Promise<void>;
@@ -40,10 +41,10 @@ export async function startMeasured(script: string, healthPath: string, env: Nod
   return {
     url,
     child,
-    stats: () =>
+    stats: ({ gc = true } = {}) =>
       new Promise<ProbeStats>((resolve) => {
         child.once("message", (m) => resolve(m as ProbeStats));
-        child.send("stats");
+        child.send(gc ? "stats" : "stats-no-gc");
       }),
     profile: (step) => child.send(`profile-${step}`),
     stop: async () => {

@@ -115,7 +115,7 @@ async function main() {
     const targets: Target[] = [
       {
         name: "server",
-        stats: async () => sumStats(await Promise.all(processes.map((p) => p.stats()))),
+        stats: async (options) => sumStats(await Promise.all(processes.map((p) => p.stats(options)))),
         profile: (step) => {
           for (const p of processes) p.profile(step);
         },
@@ -126,7 +126,7 @@ async function main() {
       },
       {
         name: "relay",
-        stats: () => relay.stats(),
+        stats: (options) => relay.stats(options),
         profile: (step) => relay.profile(step),
         users: relayUsers,
         sendUrl: () => relay.url,
