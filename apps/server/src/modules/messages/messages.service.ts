@@ -146,8 +146,9 @@ export function createMessagesService(deps: {
       const message = newMessageRow(input, { spaceId: userId, userId, dateMessageId: "", device, now });
       const store = () =>
         sendTransaction(async (trx) => {
+          const log = changes.in(trx);
           // The user's row first: see `inUserTransaction`.
-          const claimed = await changes.in(trx).nextSeqAndRetention(userId);
+          const claimed = await log.nextSeqAndRetention(userId);
           if (!claimed) throw notFound("user");
           const since = cutoffOf(claimed.retentionMinutes, now);
           const messages = repo.in(trx);
@@ -160,7 +161,7 @@ export function createMessagesService(deps: {
               ? { ...stored, count_messages: Number(stored.count_messages) - (await messages.countExpiredInDay(stored.id, since)) }
               : stored;
           // One change per message: its event carries the day summary, so no day.upserted goes with it.
-          await changes.in(trx).record(userId, claimed.seq, "message.created", message.id, now);
+          await log.record(userId, claimed.seq, "message.created", message.id, now);
           return { seq: claimed.seq, day };
         });
       return storeOrResend(
