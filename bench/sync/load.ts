@@ -75,7 +75,7 @@ interface Device {
 }
 
 /** Everything the devices saw, checked as it arrives. */
-class Tally {
+export class Tally {
   sent = new Map<string, Sent>();
   latencies: number[] = [];
   delivered = 0;
@@ -228,6 +228,8 @@ export async function fanOut(target: Target, options: FanOutOptions) {
   return {
     devices,
     tally,
+    /** How many messages were sent, warm-up included: where a later `sendRound` goes on numbering. */
+    sent: warmup + total,
     result: {
       devices: devices.length,
       messages: total,
@@ -255,6 +257,29 @@ export async function fanOut(target: Target, options: FanOutOptions) {
       sql_prepared_per_message: round((after.prepared - warmed.prepared) / total, 2),
       sql_statements: statementsBetween(warmed, after),
     },
+  };
+}
+
+/**
+ * One more measured window of sends over the devices `fanOut` connected and warmed, numbered on from `first`: CPU
+ * per message and delivery latency, for comparing the server and the relay in alternating rounds.
+ */
+export async function sendRound(target: Target, tally: Tally, options: { rate: number; seconds: number; first: number }) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  const total = Math.round(options.rate * options.seconds);
+  tally.latencies = [];
+  const before = await target.stats({ gc: false });
+  const errors = await sendAtRate(target, tally, agent, options.rate, options.first, total);
+  const expected = await deliveries(target, tally);
+  const after = await target.stats({ gc: false });
+  agent.destroy();
+  return {
+    messages: total,
+    send_errors: errors,
+    /** Messages sent so far (fan-out and rounds) that some device still lacks: 0 when nothing is lost. */
+    lost_so_far: expected - tally.delivered,
+    latency_ms: summary(tally.latencies),
+    cpu_ms_per_message: round((after.cpu_ms - before.cpu_ms) / total, 3),
   };
 }
 

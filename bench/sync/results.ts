@@ -12,6 +12,8 @@ type Run = any;
 /** Frames over every message sent, the warm-up's included (its frames are counted too). */
 const framesPerMessage = (f: Run) => (f.frames_received / (f.messages + (f.warmup_messages ?? 0))).toFixed(2);
 
+const spreadOf = (s: Run) => (s ? `${s.median} (${s.min} to ${s.max}, ${s.values.length} pairs)` : "—");
+
 const rows: [string, (r: Run) => unknown][] = [
   ["date", (r) => r.date],
   ["load average 1/5/15 min (before → after)", (r) => `${r.load_average.before.join("/")} → ${r.load_average.after.join("/")}`],
@@ -34,6 +36,7 @@ const rows: [string, (r: Run) => unknown][] = [
   ["delivery p99 ms (server / relay)", (r) => `${r.server.fan_out.latency_ms.p99} / ${r.relay.fan_out.latency_ms.p99}`],
   ["delivery max ms (server / relay)", (r) => `${r.server.fan_out.latency_ms.max} / ${r.relay.fan_out.latency_ms.max}`],
   ["**p99 ratio** (goal ≤ 5)", (r) => r.ratios_server_to_relay.latency_p99],
+  ["p99 ratio over the fan-out and the paired rounds: median (min to max)", (r) => spreadOf(r.paired_rounds?.latency_p99)],
   [
     "event-loop delay while sending, p99 / max ms (server / relay)",
     (r) => {
@@ -43,6 +46,7 @@ const rows: [string, (r: Run) => unknown][] = [
   ],
   ["CPU ms per message (server / relay)", (r) => `${r.server.fan_out.cpu_ms_per_message} / ${r.relay.fan_out.cpu_ms_per_message}`],
   ["**CPU per message ratio** (goal ≤ 2)", (r) => r.ratios_server_to_relay.cpu_per_message],
+  ["CPU ratio over the fan-out and the paired rounds: median (min to max)", (r) => spreadOf(r.paired_rounds?.cpu_per_message)],
   ["server busy while sending (cores, summed over processes)", (r) => r.server.fan_out.cpu_busy],
   [
     "SQL statements / prepares per message",

@@ -12,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { API } from "@daysync/shared";
-import { type BenchUser, fanOut, idle, type Target, throughput } from "./load.ts";
+import { type BenchUser, fanOut, idle, sendRound, type Tally, type Target, throughput } from "./load.ts";
 import { startMeasured, sumStats } from "./processes.ts";
 import { saveRun } from "./results.ts";
 import { checkServerOptions, profileEnv, type ServerOptions, startServers } from "./servers.ts";
@@ -28,6 +28,7 @@ const { values: flags } = parseArgs({
     "throughput-seconds": { type: "string" },
     "idle-sockets": { type: "string" },
     "idle-seconds": { type: "string" },
+    rounds: { type: "string" },
     label: { type: "string", default: "current" },
     "server-flags": { type: "string", default: "" },
     "profile-dir": { type: "string" },
@@ -43,6 +44,9 @@ const RATE = num(flags.rate, 500, 100);
 const SECONDS = num(flags.seconds, 10, 3);
 const WARMUP_SECONDS = num(flags["warmup-seconds"], 3, 1);
 const CLIENTS = num(flags.clients, 64, 64);
+// Measured sends repeated server, relay, server, relay...: the relay's own CPU per message moves by a third within
+// minutes on a shared machine, so one pair alone is a poor ratio.
+const ROUNDS = num(flags.rounds, 3, 1);
 const THROUGHPUT_SECONDS = num(flags["throughput-seconds"], 5, 2);
 const IDLE_SOCKETS = num(flags["idle-sockets"], 10_000, 1000);
 // Longer than the server's 30 s heartbeat, so the idle window holds one round of pings.
@@ -95,6 +99,14 @@ function ratio(server: number, relay: number) {
   return relay > 0 ? round(server / relay, 2) : null;
 }
 
+type RoundResult = Awaited<ReturnType<typeof sendRound>>;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] ?? 0) : round(((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2, 2);
+}
+
 async function main() {
   const loadBefore = os.loadavg();
   const servers = await startServers(serverOptions);
@@ -136,15 +148,27 @@ async function main() {
     ];
     const figures: Record<string, Record<string, unknown>> = { server: {}, relay: {} };
     const seqs: Record<string, Map<number, number>> = {};
+    const fanOuts: Record<string, { tally: Tally; sent: number }> = {};
     const liveSockets: { terminate(): void }[] = [];
     for (const target of targets) {
       console.error(`${target.name}: fan-out`);
       const run = await fanOut(target, { rate: RATE, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS });
       (figures[target.name] as Record<string, unknown>).fan_out = run.result;
+      fanOuts[target.name] = { tally: run.tally, sent: run.sent };
       seqs[target.name] = run.tally.lastSeqByUser;
       liveSockets.push(...run.devices.map((d) => d.ws));
       console.error(`${target.name}: ${CLIENTS} clients into one day`);
       (figures[target.name] as Record<string, unknown>).one_day = await throughput(target, CLIENTS, THROUGHPUT_SECONDS);
+    }
+    const rounds: Record<string, RoundResult[]> = { server: [], relay: [] };
+    for (let i = 0; i < ROUNDS; i++) {
+      for (const target of targets) {
+        console.error(`${target.name}: round ${i + 1} of ${ROUNDS}`);
+        const state = fanOuts[target.name] as { tally: Tally; sent: number };
+        const result = await sendRound(target, state.tally, { rate: RATE, seconds: SECONDS, first: state.sent });
+        state.sent += result.messages;
+        rounds[target.name]?.push(result);
+      }
     }
     for (const target of [...targets].reverse()) {
       console.error(`${target.name}: ${IDLE_SOCKETS} idle sockets`);
@@ -164,6 +188,15 @@ async function main() {
     };
     const s = figures.server as unknown as F;
     const r = figures.relay as unknown as F;
+    // The fan-out's pair and each round's, server over relay.
+    const pairs = [
+      { server: s.fan_out, relay: r.fan_out },
+      ...(rounds.server ?? []).map((server, i) => ({ server, relay: (rounds.relay ?? [])[i] as RoundResult })),
+    ];
+    const spread = (ratios: (number | null)[]) => {
+      const values = ratios.filter((v): v is number => v !== null);
+      return { values, median: median(values), min: Math.min(...values), max: Math.max(...values) };
+    };
     const run = {
       date: new Date().toISOString(),
       node: process.version,
@@ -190,6 +223,13 @@ async function main() {
         latency_p99: ratio(s.fan_out.latency_ms.p99, r.fan_out.latency_ms.p99),
         one_day_messages_per_s: ratio(s.one_day.messages_per_s, r.one_day.messages_per_s),
         idle_memory_per_socket: ratio(s.idle.memory_per_socket_kib, r.idle.memory_per_socket_kib),
+      },
+      /** The fan-out's pair and every round's (server, then relay, alternating): each ratio, their median and range. */
+      paired_rounds: {
+        server: rounds.server,
+        relay: rounds.relay,
+        cpu_per_message: spread(pairs.map((p) => ratio(p.server.cpu_ms_per_message, p.relay.cpu_ms_per_message))),
+        latency_p99: spread(pairs.map((p) => ratio(p.server.latency_ms.p99, p.relay.latency_ms.p99))),
       },
     };
     saveRun(flags.label, run);
