@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import SQLite from "better-sqlite3";
@@ -73,6 +73,34 @@ describe("checkpoints in a worker thread", () => {
     });
     expect(await until(() => statSync(file).size > before + 1_000_000)).toBe(true);
     await db.destroy();
+  });
+
+  it("closes the worker's connection before it returns from stop, so the server's connection is the last", async () => {
+    const file = tempFile();
+    const sqlite = walConnection(file);
+    const checkpoint = checkpointInBackground(sqlite, file, () => {}, 20);
+    const before = statSync(file).size;
+    writeLots(sqlite);
+    // The worker has its connection open once it has checkpointed.
+    expect(await until(() => statSync(file).size > before + 1_000_000)).toBe(true);
+    const stopped = checkpoint.stop();
+    // No other connection is left: leaving WAL mode needs the database to itself.
+    sqlite.pragma("busy_timeout = 0");
+    expect(sqlite.pragma("journal_mode = DELETE", { simple: true })).toBe("delete");
+    sqlite.close();
+    await stopped;
+  });
+
+  it("opens nothing once its server's connection has stopped, and never creates a database file", async () => {
+    const file = tempFile();
+    const sqlite = walConnection(file);
+    // Stopped at once, as an admin command's database is: the worker may boot only afterwards.
+    const stopped = checkpointInBackground(sqlite, file, () => {}, 20).stop();
+    sqlite.close();
+    rmSync(file);
+    await stopped;
+    await new Promise((r) => setTimeout(r, 200));
+    expect(readdirSync(path.dirname(file))).toEqual([]);
   });
 
   it("leaves a database file complete without its log as soon as it stops", async () => {
