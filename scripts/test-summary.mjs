@@ -8,4 +8,12 @@ if (!existsSync(file)) {
 }
 const report = JSON.parse(readFileSync(file, "utf8"));
 const skipped = report.numPendingTests + report.numTodoTests;
-console.log(`Tests: ${report.numPassedTests} passed, ${report.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ""}`);
+// A test file that fails outside its tests (a set-up or tear-down hook) fails the run without a failed test: count it.
+const filesFailedOutsideTests = report.testResults.filter(
+  (f) => f.status === "failed" && !f.assertionResults.some((a) => a.status === "failed"),
+);
+const failed = report.numFailedTests + filesFailedOutsideTests.length;
+const outside = filesFailedOutsideTests.length
+  ? ` (${filesFailedOutsideTests.length} outside a test, in a file's set-up or tear-down)`
+  : "";
+console.log(`Tests: ${report.numPassedTests} passed, ${failed} failed${outside}${skipped ? `, ${skipped} skipped` : ""}`);
