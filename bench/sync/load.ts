@@ -16,8 +16,7 @@ export interface BenchUser {
 
 export interface Target {
   name: "server" | "relay";
-  /** CPU, memory and statements, summed over the target's processes. */
-  /** See `Measured.stats`: `{ gc: false }` where only CPU and statements are read. */
+  /** CPU, memory and statements, summed over the target's processes; `{ gc: false }` where only CPU and statements are read (see `Measured.stats`). */
   stats(options?: { gc?: boolean }): Promise<ProbeStats>;
   /** Starts or stops the CPU profile of the target's processes (with --profile-dir). */
   profile(step: "start" | "stop"): void;
@@ -194,6 +193,29 @@ async function deliveries(target: Target, tally: Tally): Promise<number> {
   return expected;
 }
 
+/**
+ * One measured window: `count` sends from send number `first` on and their deliveries, with the target's CPU and
+ * statements read (without a GC) on either side and, with `profile`, its CPU profile taken over the window.
+ */
+async function measuredSends(
+  target: Target,
+  tally: Tally,
+  agent: Agent,
+  window: { rate: number; first: number; count: number; profile?: boolean },
+) {
+  tally.latencies = [];
+  const before = await target.stats({ gc: false });
+  if (window.profile) target.profile("start");
+  const started = performance.now();
+  const cpuStart = cpuNow();
+  const errors = await sendAtRate(target, tally, agent, window.rate, window.first, window.count);
+  const expected = await deliveries(target, tally);
+  if (window.profile) target.profile("stop");
+  const wallMs = performance.now() - started;
+  const after = await target.stats({ gc: false });
+  return { before, after, errors, expected, wallMs, loadGeneratorCpuMs: cpuNow() - cpuStart };
+}
+
 /** Connects every device, sends at a fixed rate and measures delivery; returns the sockets for later phases. */
 export async function fanOut(target: Target, options: FanOutOptions) {
   const tally = new Tally();
@@ -213,17 +235,20 @@ export async function fanOut(target: Target, options: FanOutOptions) {
   const warmup = Math.round(options.rate * options.warmupSeconds);
   const warmupErrors = await sendAtRate(target, tally, agent, options.rate, 0, warmup);
   await deliveries(target, tally);
-  tally.latencies = [];
-  const warmed = await target.stats({ gc: false });
   const total = Math.round(options.rate * options.seconds);
-  target.profile("start");
-  const started = performance.now();
-  const cpuStart = cpuNow();
-  const errors = warmupErrors + (await sendAtRate(target, tally, agent, options.rate, warmup, total));
-  const expected = await deliveries(target, tally);
-  target.profile("stop");
-  const wallMs = performance.now() - started;
-  const after = await target.stats({ gc: false });
+  const {
+    before: warmed,
+    after,
+    errors,
+    expected,
+    wallMs,
+    loadGeneratorCpuMs,
+  } = await measuredSends(target, tally, agent, {
+    rate: options.rate,
+    first: warmup,
+    count: total,
+    profile: true,
+  });
   agent.destroy();
   return {
     devices,
@@ -234,7 +259,7 @@ export async function fanOut(target: Target, options: FanOutOptions) {
       devices: devices.length,
       messages: total,
       wall_s: round(wallMs / 1000),
-      send_errors: errors,
+      send_errors: warmupErrors + errors,
       delivered: tally.delivered,
       expected,
       lost: expected - tally.delivered,
@@ -248,7 +273,7 @@ export async function fanOut(target: Target, options: FanOutOptions) {
       cpu_ms_per_message: round((after.cpu_ms - warmed.cpu_ms) / total, 3),
       /** How busy the target's processes were over the sending, summed (1 = one core). */
       cpu_busy: round((after.cpu_ms - warmed.cpu_ms) / wallMs, 3),
-      load_generator_cpu_busy: round((cpuNow() - cpuStart) / wallMs, 3),
+      load_generator_cpu_busy: round(loadGeneratorCpuMs / wallMs, 3),
       /** How late the target's event loop ran while sending (p99, worst; ms): its stalls. */
       event_loop_delay_ms: { p99: round(after.loop_delay_ms.p99), max: round(after.loop_delay_ms.max) },
       memory_per_connection_kib: round((connected.rss_bytes - before.rss_bytes) / devices.length / 1024, 1),
@@ -267,11 +292,11 @@ export async function fanOut(target: Target, options: FanOutOptions) {
 export async function sendRound(target: Target, tally: Tally, options: { rate: number; seconds: number; first: number }) {
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   const total = Math.round(options.rate * options.seconds);
-  tally.latencies = [];
-  const before = await target.stats({ gc: false });
-  const errors = await sendAtRate(target, tally, agent, options.rate, options.first, total);
-  const expected = await deliveries(target, tally);
-  const after = await target.stats({ gc: false });
+  const { before, after, errors, expected } = await measuredSends(target, tally, agent, {
+    rate: options.rate,
+    first: options.first,
+    count: total,
+  });
   agent.destroy();
   return {
     messages: total,
