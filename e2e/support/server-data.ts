@@ -3,18 +3,25 @@ import path from "node:path";
 import { dayKeyOf } from "@daysync/shared";
 import SQLite from "better-sqlite3";
 
+/** Runs `change` in one transaction on the server's database file, beside the server's own connection. */
+function changeServerData(dataDir: string, change: (db: SQLite.Database) => void): void {
+  const db = new SQLite(path.join(dataDir, "daysync.sqlite"));
+  try {
+    db.pragma("busy_timeout = 5000");
+    db.transaction(change)(db);
+  } finally {
+    db.close();
+  }
+}
+
 /**
  * Moves every message of the account `ms` into the past, as if the server's clock had run on: the
  * server then finds them expired on its next read or sweep. (The server's clock is the real one.)
  */
 export function ageMessagesOf(dataDir: string, email: string, ms: number): void {
-  const db = new SQLite(path.join(dataDir, "daysync.sqlite"));
-  try {
-    db.pragma("busy_timeout = 5000");
+  changeServerData(dataDir, (db) => {
     db.prepare("UPDATE messages SET created_at = created_at - ? WHERE user_id = (SELECT id FROM users WHERE email = ?)").run(ms, email);
-  } finally {
-    db.close();
-  }
+  });
 }
 
 /**
@@ -22,14 +29,8 @@ export function ageMessagesOf(dataDir: string, email: string, ms: number): void 
  * somewhere on Earth, so an older day is made from today's.
  */
 export function moveDayTo(dataDir: string, dayId: string, date: string): void {
-  const db = new SQLite(path.join(dataDir, "daysync.sqlite"));
-  try {
-    db.pragma("busy_timeout = 5000");
-    db.transaction(() => {
-      db.prepare("UPDATE date_messages SET date = ?, day_key = ? WHERE id = ?").run(date, dayKeyOf(date), dayId);
-      db.prepare("UPDATE messages SET date = ? WHERE date_message_id = ?").run(date, dayId);
-    })();
-  } finally {
-    db.close();
-  }
+  changeServerData(dataDir, (db) => {
+    db.prepare("UPDATE date_messages SET date = ?, day_key = ? WHERE id = ?").run(date, dayKeyOf(date), dayId);
+    db.prepare("UPDATE messages SET date = ? WHERE date_message_id = ?").run(date, dayId);
+  });
 }
