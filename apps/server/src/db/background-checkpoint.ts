@@ -74,6 +74,7 @@ export function checkpointInBackground(
 ): BackgroundCheckpoint {
   sqlite.pragma("wal_autocheckpoint = 0");
   const state = new SharedArrayBuffer(4);
+  const flag = new Int32Array(state);
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, file, intervalMs, state } });
   // The worker must not keep a process alive that is otherwise done (a CLI command, a test).
   worker.unref();
@@ -83,14 +84,14 @@ export function checkpointInBackground(
   const stopWorker = (): boolean => {
     if (stopped) return false;
     stopped = true;
-    const was = Atomics.exchange(new Int32Array(state), 0, STOPPING);
+    const was = Atomics.exchange(flag, 0, STOPPING);
     worker.postMessage("stop");
     return was === OPEN;
   };
   const stop = () => {
     // A worker with a connection open closes it before the server's does, so that the server's is the last and
     // nothing touches the database's files once it is closed (at most a checkpoint's time; 2 s if the worker hangs).
-    if (stopWorker()) Atomics.wait(new Int32Array(state), 0, STOPPING, 2_000);
+    if (stopWorker()) Atomics.wait(flag, 0, STOPPING, 2_000);
     if (sqlite.open) sqlite.pragma("wal_checkpoint(TRUNCATE)");
     return exited;
   };
