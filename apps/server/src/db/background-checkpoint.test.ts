@@ -42,7 +42,7 @@ describe("checkpoints in a worker thread", () => {
     const file = tempFile();
     const sqlite = walConnection(file);
     const failures: string[] = [];
-    const checkpoint = checkpointInBackground(sqlite, file, (reason) => failures.push(reason), 50);
+    const checkpoint = checkpointInBackground(sqlite, file, { onFailure: (reason) => failures.push(reason), intervalMs: 50 });
     expect(sqlite.pragma("wal_autocheckpoint", { simple: true })).toBe(0);
     const before = statSync(file).size;
     writeLots(sqlite);
@@ -52,11 +52,53 @@ describe("checkpoints in a worker thread", () => {
     expect(failures).toEqual([]);
   });
 
+  it("starts the log over while writes keep coming, in a quiet moment of the connection", async () => {
+    const file = tempFile();
+    const sqlite = walConnection(file);
+    // The server's connection as Kysely runs it: one query or transaction at a time, the others wait their turn.
+    let turn = Promise.resolve();
+    const inTurn = (work: () => Promise<void>) => {
+      const done = turn.then(work);
+      turn = done.catch(() => {});
+      return done;
+    };
+    let quietMoments = 0;
+    const checkpoint = checkpointInBackground(sqlite, file, {
+      onFailure: () => {},
+      intervalMs: 10,
+      behindFrames: 50,
+      whileQuiet: (work) => inTurn(() => work().then(() => void quietMoments++)),
+    });
+    const insert = sqlite.prepare("insert into notes values (?)");
+    const note = "x".repeat(100);
+    // Once the worker runs: about 6,000 pages (24 MB) in transactions that, as the server's do, span turns of the event loop and
+    // follow each other at once, so one is always under way when a checkpoint ends.
+    const before = statSync(file).size;
+    insert.run(note);
+    expect(await until(() => statSync(file).size > before)).toBe(true);
+    for (let i = 0; i < 6000; i++) {
+      await inTurn(async () => {
+        sqlite.exec("begin");
+        await new Promise((resolve) => setImmediate(resolve));
+        insert.run(note);
+        sqlite.exec("commit");
+      });
+    }
+    // The log reached its limit and started over again and again, instead of holding every page written.
+    expect(statSync(`${file}-wal`).size).toBeLessThan(12_000_000);
+    expect(quietMoments).toBeGreaterThan(0);
+    await checkpoint.stop();
+    sqlite.close();
+  });
+
   it("leaves the checkpoints to the connection itself when the worker cannot run", async () => {
     const file = tempFile();
     const sqlite = walConnection(file);
     const failures: string[] = [];
-    checkpointInBackground(sqlite, path.join(path.dirname(file), "missing", "db.sqlite"), (reason) => failures.push(reason), 50);
+    checkpointInBackground(sqlite, path.join(path.dirname(file), "missing", "db.sqlite"), {
+      onFailure: (reason) => failures.push(reason),
+      intervalMs: 50,
+    });
     expect(await until(() => failures.length > 0)).toBe(true);
     expect(failures[0]).toMatch(/directory does not exist/);
     expect(sqlite.pragma("wal_autocheckpoint", { simple: true })).toBe(1000);
@@ -78,7 +120,7 @@ describe("checkpoints in a worker thread", () => {
   it("closes the worker's connection before it returns from stop, so the server's connection is the last", async () => {
     const file = tempFile();
     const sqlite = walConnection(file);
-    const checkpoint = checkpointInBackground(sqlite, file, () => {}, 20);
+    const checkpoint = checkpointInBackground(sqlite, file, { onFailure: () => {}, intervalMs: 20 });
     const before = statSync(file).size;
     writeLots(sqlite);
     // The worker has its connection open once it has checkpointed.
@@ -95,7 +137,7 @@ describe("checkpoints in a worker thread", () => {
     const file = tempFile();
     const sqlite = walConnection(file);
     // Stopped at once, as an admin command's database is: the worker may boot only afterwards.
-    const stopped = checkpointInBackground(sqlite, file, () => {}, 20).stop();
+    const stopped = checkpointInBackground(sqlite, file, { onFailure: () => {}, intervalMs: 20 }).stop();
     sqlite.close();
     rmSync(file);
     await stopped;
@@ -107,7 +149,7 @@ describe("checkpoints in a worker thread", () => {
     const file = tempFile();
     const sqlite = walConnection(file);
     // Far apart enough that the worker has not checkpointed anything yet.
-    const checkpoint = checkpointInBackground(sqlite, file, () => {}, 60_000);
+    const checkpoint = checkpointInBackground(sqlite, file, { onFailure: () => {}, intervalMs: 60_000 });
     sqlite.prepare("insert into notes values ('written just before the stop')").run();
     const stopped = checkpoint.stop();
     const copy = path.join(path.dirname(file), "copy.sqlite");

@@ -3,8 +3,15 @@
  * default once the log holds 1,000 pages. At 500 sends a second that was a 5 to 10 ms stall of the event loop every
  * 200 ms (reading the log, writing the file, syncing it), the largest cause of the sends' p99 (decision 014). Here
  * the server's connection never checkpoints; a worker thread with a connection of its own does, passively (it
- * never waits for nor blocks a writer), every `intervalMs`. Once a checkpoint has caught up, the next commit starts
- * the log over from its beginning, so it stays small.
+ * never waits for nor blocks a writer), every `intervalMs`.
+ *
+ * The log starts over from its beginning only at a write transaction that began with every page of it copied. While
+ * sends keep coming, one is always under way or about to begin when a passive checkpoint ends, so that never happened:
+ * the log grew by every page ever committed (370 MB in one benchmark run), and sending into a growing file cost three
+ * to four times the system CPU per send of reusing one. So once a checkpoint finds `behindFrames` pages or more in the
+ * log, the worker asks for a quiet moment: the server's connection is held (`whileQuiet`: queries wait their turn,
+ * the event loop does not) while one more checkpoint copies the last pages, about 1 to 2 ms, and the next commit
+ * starts the log over (its file cut back to `LOG_SIZE_LIMIT` if a burst made it longer).
  */
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
@@ -12,6 +19,10 @@ import type SQLite from "better-sqlite3";
 
 /** How often the worker checkpoints: about 2,000 log pages at the benchmark's 500 sends a second. */
 export const CHECKPOINT_EVERY_MS = 500;
+/** Pages in the log (16 MB at 4 KiB) from which the worker asks for a quiet moment. */
+const BEHIND_FRAMES = 4096;
+/** Bytes the log's file keeps when it starts over: the first pages are overwritten in place from then on. */
+const LOG_SIZE_LIMIT = 64 * 1024 * 1024;
 
 // The worker's state, shared with it: it opens its connection only at its first checkpoint and only if the server's
 // connection is not closing by then (a short-lived process, an admin command, never opens one), and it never creates
@@ -27,6 +38,8 @@ const { parentPort, workerData } = require("node:worker_threads");
 const Database = require(workerData.driver);
 const state = new Int32Array(workerData.state);
 let db;
+/** Waiting for the quiet moment it asked for: no checkpoint until then. */
+let asked = false;
 function finish() {
   clearInterval(timer);
   try {
@@ -36,6 +49,11 @@ function finish() {
   Atomics.notify(state, 0);
   parentPort.close();
 }
+/** Whether the log has grown long enough to ask for a quiet moment (its "all copied" may be stale: see above). */
+function checkpoint() {
+  const [result] = db.pragma("wal_checkpoint(PASSIVE)");
+  return result.log >= workerData.behindFrames;
+}
 const timer = setInterval(() => {
   try {
     if (!db) {
@@ -43,12 +61,25 @@ const timer = setInterval(() => {
       db = new Database(workerData.file, { fileMustExist: true });
     }
     if (Atomics.load(state, 0) !== ${OPEN}) return finish();
-    db.pragma("wal_checkpoint(PASSIVE)");
+    if (!asked && checkpoint()) {
+      asked = true;
+      parentPort.postMessage({ behind: true });
+    }
   } catch (error) {
     parentPort.postMessage({ failed: String(error) });
   }
 }, workerData.intervalMs);
-parentPort.once("message", finish);
+parentPort.on("message", (message) => {
+  if (message === "stop") return finish();
+  // The quiet moment: the server's connection is held until this answers.
+  try {
+    if (db && Atomics.load(state, 0) === ${OPEN}) checkpoint();
+  } catch (error) {
+    parentPort.postMessage({ failed: String(error) });
+  }
+  asked = false;
+  parentPort.postMessage({ caughtUp: true });
+});
 `;
 
 const driver = createRequire(import.meta.url).resolve("better-sqlite3");
@@ -69,13 +100,20 @@ export interface BackgroundCheckpoint {
 export function checkpointInBackground(
   sqlite: SQLite.Database,
   file: string,
-  onFailure: (reason: string) => void,
-  intervalMs = CHECKPOINT_EVERY_MS,
+  options: {
+    onFailure: (reason: string) => void;
+    /** Runs `work` while nothing else runs on `sqlite` (the server holds its connection); by default, at once. */
+    whileQuiet?: (work: () => Promise<void>) => Promise<void>;
+    intervalMs?: number;
+    behindFrames?: number;
+  },
 ): BackgroundCheckpoint {
+  const { onFailure, whileQuiet = (work) => work(), intervalMs = CHECKPOINT_EVERY_MS, behindFrames = BEHIND_FRAMES } = options;
   sqlite.pragma("wal_autocheckpoint = 0");
+  sqlite.pragma(`journal_size_limit = ${LOG_SIZE_LIMIT}`);
   const state = new SharedArrayBuffer(4);
   const flag = new Int32Array(state);
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, file, intervalMs, state } });
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, file, intervalMs, behindFrames, state } });
   // The worker must not keep a process alive that is otherwise done (a CLI command, a test).
   worker.unref();
   const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
@@ -101,7 +139,24 @@ export function checkpointInBackground(
     if (sqlite.open) sqlite.pragma("wal_autocheckpoint = 1000");
     onFailure(reason);
   };
-  worker.on("message", (message: { failed?: unknown }) => fallBack(String(message.failed)));
+  /** Ends the quiet moment the worker was given, once it has checkpointed (or is gone). */
+  let endQuiet: (() => void) | undefined;
+  const quietEnded = () => {
+    endQuiet?.();
+    endQuiet = undefined;
+  };
+  const quietMoment = () =>
+    new Promise<void>((resolve) => {
+      if (stopped) return resolve();
+      endQuiet = resolve;
+      worker.postMessage("catch-up");
+    });
+  worker.on("message", (message: { behind?: true; caughtUp?: true; failed?: unknown }) => {
+    if (message.behind) void whileQuiet(quietMoment).catch((error) => fallBack(String(error)));
+    else if (message.caughtUp) quietEnded();
+    else fallBack(String(message.failed));
+  });
   worker.on("error", (error) => fallBack(String(error)));
+  worker.once("exit", quietEnded);
   return { stop };
 }

@@ -41,11 +41,14 @@ function openSqlite(file: string): Db {
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
-  const checkpoint = checkpointInBackground(sqlite, file, (reason) =>
-    process.emitWarning(`SQLite checkpoints are back on the server's connection: ${reason}`),
-  );
+  const checkpoint = checkpointInBackground(sqlite, file, {
+    onFailure: (reason) => process.emitWarning(`SQLite checkpoints are back on the server's connection: ${reason}`),
+    // Kysely runs one query or transaction at a time on the connection: holding it lets the worker's checkpoint finish.
+    whileQuiet: (work) => db.connection().execute(work),
+  });
   const statements = reusePreparedStatements(sqlite, { beforeClose: () => void checkpoint.stop() });
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
+  return db;
 }
 
 /** The query builder on the configured engine, without migrating (see `openDatabase`). */
