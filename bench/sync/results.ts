@@ -52,6 +52,7 @@ const rows: [string, (r: Run) => unknown][] = [
     "SQL statements / prepares per message",
     (r) => `${r.server.fan_out.sql_statements_per_message} / ${r.server.fan_out.sql_prepared_per_message}`,
   ],
+  ["SQLite log file after the sends, MiB", (r) => r.server.sqlite_log_mib ?? "—"],
   [
     "memory per live connection KiB (server / relay)",
     (r) => `${r.server.fan_out.memory_per_connection_kib} / ${r.relay.fan_out.memory_per_connection_kib}`,

@@ -3,7 +3,7 @@
  * as a scaled-out installation runs them: one database (a fresh schema), one Redis (a fresh key prefix), one
  * shared FILES_DIR, a DATA_DIR each. Everything the run created is removed by `stop`.
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type Measured, startMeasured } from "./processes.ts";
@@ -24,6 +24,8 @@ export interface Servers {
   processes: Measured[];
   /** What the run used, for the results file. */
   setup: { processes: number; database: "sqlite" | "postgres"; redis: boolean };
+  /** MiB of the SQLite log file (-wal) now: it never shrinks below the most it held since it was last cut back. */
+  sqliteLogMib(): number | null;
   stop(): Promise<void>;
 }
 
@@ -99,6 +101,10 @@ export async function startServers(options: ServerOptions): Promise<Servers> {
   return {
     processes,
     setup: { processes: options.processes, database: options.databaseUrl ? "postgres" : "sqlite", redis: Boolean(options.redisUrl) },
+    sqliteLogMib: () => {
+      const log = path.join(root, "process-0", "daysync.sqlite-wal");
+      return !options.databaseUrl && existsSync(log) ? Math.round((statSync(log).size / 1024 / 1024) * 10) / 10 : null;
+    },
     stop,
   };
 }
