@@ -71,8 +71,8 @@ describe("checkpoints in a worker thread", () => {
     });
     const insert = sqlite.prepare("insert into notes values (?)");
     const note = "x".repeat(100);
-    // Once the worker runs: about 6,000 pages (24 MB) in transactions that, as the server's do, span turns of the event loop and
-    // follow each other at once, so one is always under way when a checkpoint ends.
+    // Once the worker runs: about 6,000 pages (24 MB) in transactions that, as the server's do, span turns of the
+    // event loop and follow each other at once, so one is always under way when a checkpoint ends.
     const before = statSync(file).size;
     insert.run(note);
     expect(await until(() => statSync(file).size > before)).toBe(true);

@@ -7,11 +7,11 @@
  *
  * The log starts over from its beginning only at a write transaction that began with every page of it copied. While
  * sends keep coming, one is always under way or about to begin when a passive checkpoint ends, so that never happened:
- * the log grew by every page ever committed (370 MB in one benchmark run), and sending into a growing file cost three
- * to four times the system CPU per send of reusing one. So once a checkpoint finds `behindFrames` pages or more in the
- * log, the worker asks for a quiet moment: the server's connection is held (`whileQuiet`: queries wait their turn,
- * the event loop does not) while one more checkpoint copies the last pages, about 1 to 2 ms, and the next commit
- * starts the log over (its file cut back to `LOG_SIZE_LIMIT` if a burst made it longer).
+ * the log grew by every page ever committed (370 MB in one benchmark run; a server under steady writes would fill its
+ * disk). So once a checkpoint finds `behindFrames` pages or more in the log, the worker asks for a quiet moment: the
+ * server's connection is held (`whileQuiet`: queries wait their turn, the event loop does not) while one more
+ * checkpoint copies the last pages, about 1 to 2 ms, and the next commit starts the log over (its file cut back to
+ * `LOG_SIZE_LIMIT` if a burst made it longer).
  */
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
