@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { loadConfig } from "../../apps/server/src/config/config.ts";
 import { type Measured, startMeasured } from "./processes.ts";
 import { freshPrefix, freshSchema } from "./stores.ts";
 
@@ -59,6 +60,8 @@ export async function startServers(options: ServerOptions): Promise<Servers> {
   const root = mkdtempSync(path.join(os.tmpdir(), "daysync-sync-bench-"));
   const cleanups: (() => Promise<unknown>)[] = [async () => rmSync(root, { recursive: true, force: true })];
   const processes: Measured[] = [];
+  /** The SQLite file of the first process, as the server finds it from its settings; undefined on PostgreSQL. */
+  let sqliteFile: string | undefined;
   const stop = async () => {
     await Promise.all(processes.map((p) => p.stop()));
     for (const cleanup of cleanups.reverse()) await cleanup();
@@ -85,11 +88,16 @@ export async function startServers(options: ServerOptions): Promise<Servers> {
     for (let i = 0; i < options.processes; i++) {
       const dataDir = path.join(root, `process-${i}`);
       mkdirSync(dataDir);
+      const env = { ...BENCH_ENV, ...shared, DATA_DIR: dataDir };
+      if (i === 0) {
+        const config = loadConfig(env);
+        sqliteFile = config.databaseUrl ? undefined : config.databaseFile;
+      }
       processes.push(
         await startMeasured(
           "apps/server/src/main.ts",
           "/api/health",
-          { ...BENCH_ENV, ...shared, DATA_DIR: dataDir, ...profileEnv(options.profileDir, `server-${i}`) },
+          { ...env, ...profileEnv(options.profileDir, `server-${i}`) },
           options.nodeFlags,
         ),
       );
@@ -102,8 +110,8 @@ export async function startServers(options: ServerOptions): Promise<Servers> {
     processes,
     setup: { processes: options.processes, database: options.databaseUrl ? "postgres" : "sqlite", redis: Boolean(options.redisUrl) },
     sqliteLogMib: () => {
-      const log = path.join(root, "process-0", "daysync.sqlite-wal");
-      return !options.databaseUrl && existsSync(log) ? Math.round((statSync(log).size / 1024 / 1024) * 10) / 10 : null;
+      const log = `${sqliteFile}-wal`;
+      return sqliteFile && existsSync(log) ? Math.round((statSync(log).size / 1024 / 1024) * 10) / 10 : null;
     },
     stop,
   };
