@@ -43,9 +43,6 @@ import { createDiskStorage } from "../storage/disk-storage.ts";
 import type { FileStorage } from "../storage/file-storage.ts";
 import { createRepositories } from "./repositories.ts";
 
-/** Least time between two SQLite send commits while sends keep coming: at most this much latency added to a send. */
-const SEND_COMMIT_SPACING_MS = 4;
-
 export interface AppParts {
   app: FastifyInstance;
   db: Db;
@@ -76,7 +73,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const plans = createPlansService({ db, clock, bus, plans: repositories.plans, users, changes });
   const accounts = createAccountsService({ db, clock, sessions, users });
   // On SQLite, sends share commits: those of one turn, and at high rates those of a few milliseconds (decision 014).
-  const sendTransaction = config.databaseUrl ? separateTransactions(db) : groupCommit(db, { spacingMs: SEND_COMMIT_SPACING_MS });
+  const sendTransaction = config.databaseUrl ? separateTransactions(db) : groupCommit(db);
   const messages = createMessagesService({ db, clock, bus, messages: repositories.messages, changes, sendTransaction });
   const storage = await createDiskStorage(config.filesDir, config.uploadExpiryMs);
 

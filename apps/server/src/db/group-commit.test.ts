@@ -69,22 +69,6 @@ describe("group commit", () => {
     expect(statements.filter((s) => s === "commit")).toHaveLength(2);
   });
 
-  it("with a spacing, starts at once after a quiet spell and makes a work that comes sooner wait and share", async () => {
-    const { db, statements, sqlite } = await countedDb();
-    const transact = groupCommit(db, { spacingMs: 50 });
-    const started = performance.now();
-    await transact(insertNote(1));
-    expect(performance.now() - started).toBeLessThan(40);
-    await new Promise((resolve) => setImmediate(resolve));
-    // Within the spacing of the first batch: these wait for its end and go together.
-    const second = transact(insertNote(2));
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    await Promise.all([second, transact(insertNote(3))]);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(45);
-    expect(sqlite.prepare("select count(*) as n from notes").get()).toEqual({ n: 3 });
-    expect(statements.filter((s) => s === "commit")).toHaveLength(2);
-  });
-
   it("rolls back a lone work that fails", async () => {
     const { db, sqlite } = await countedDb();
     const transact = groupCommit(db);

@@ -1,12 +1,13 @@
 /**
  * Transactions for short, frequent writes (a message's send). On SQLite the commit was the largest single cost
  * of a send (writing the WAL, and now and then checkpointing it: 16% of busy CPU when 64 clients send into one
- * day, a quarter of a lone send's), and there is one writer anyway: so the works that arrive while the database is
- * busy, or within a short window after the first, share one BEGIN…COMMIT. A batch runs without savepoints; if
- * any of its works fails, the whole batch is rolled back and each work runs again alone in its own transaction,
- * so a failure (a resent id, a refused send) still fails only its own caller. A work may therefore run twice: it
- * must do nothing but its statements. A work's promise settles only after its commit, so nothing is announced
- * before it is stored. On PostgreSQL each work keeps its own transaction (a shared one would hold every user's row
+ * day, a quarter of a lone send's), and there is one writer anyway: so the works that arrive in one event-loop turn,
+ * or while the database is busy, share one BEGIN…COMMIT. A lone work is not held back to wait for company (that
+ * cost a send up to 4 ms and saved no CPU: decision 014, session 10). A batch runs without savepoints; if any of its
+ * works fails, the whole batch is rolled back and each work runs again alone in its own transaction, so a failure
+ * (a resent id, a refused send) still fails only its own caller. A work may therefore run twice: it must do nothing
+ * but its statements. A work's promise settles only after its commit, so nothing is announced before it is
+ * stored. On PostgreSQL each work keeps its own transaction (a shared one would hold every user's row
  * lock until the slowest send ends).
  */
 import type { Transaction } from "kysely";
@@ -29,21 +30,13 @@ export function separateTransactions(db: Db): Transact {
 export interface GroupCommitOptions {
   /** Most works in one transaction. */
   maxBatch?: number;
-  /**
-   * Least time between the starts of two batches while the database is idle (0: none). At 500 sends a second they
-   * arrive about 2 ms apart, each alone, each paying a commit; spaced 4 ms apart, batches hold two or three. A
-   * work that comes after a quiet spell starts at once; one that comes sooner after the last batch began waits
-   * for the rest of the spacing: at most that much latency, and only when sends are frequent.
-   */
-  spacingMs?: number;
 }
 
 /** Works that arrive together share one transaction (SQLite: see above). */
 export function groupCommit(db: Db, options: GroupCommitOptions = {}): Transact {
-  const { maxBatch = 256, spacingMs = 0 } = options;
+  const { maxBatch = 256 } = options;
   let queue: Pending[] = [];
   let running = false;
-  let lastStart = Number.NEGATIVE_INFINITY;
 
   const alone = (item: Pending) => db.transaction().execute(item.work).then(item.resolve, item.reject);
 
@@ -68,7 +61,6 @@ export function groupCommit(db: Db, options: GroupCommitOptions = {}): Transact 
 
   async function drain(): Promise<void> {
     while (queue.length > 0) {
-      lastStart = performance.now();
       const batch = queue.slice(0, maxBatch);
       queue = queue.slice(batch.length);
       await runBatch(batch);
@@ -81,9 +73,7 @@ export function groupCommit(db: Db, options: GroupCommitOptions = {}): Transact 
       queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
       if (running) return;
       running = true;
-      // The rest of this turn's requests (and those of the rest of the spacing) join the batch.
-      const wait = lastStart + spacingMs - performance.now();
-      if (wait >= 1) setTimeout(() => void drain(), wait);
-      else setImmediate(() => void drain());
+      // The rest of this turn's requests join the batch.
+      setImmediate(() => void drain());
     });
 }
