@@ -15,6 +15,7 @@ import { refuseForeignOrigin } from "../http/origin.ts";
 import type { SessionsRepository } from "../modules/accounts/sessions.repository.ts";
 import type { MessagesRepository } from "../modules/messages/messages.repository.ts";
 import { onClientMessage } from "./client-frames.ts";
+import { startHeartbeat } from "./heartbeat.ts";
 import type { Presence } from "./presence.ts";
 import { replayChanges } from "./replay-changes.ts";
 import { holdWritesForTurn } from "./turn-writes.ts";
@@ -85,18 +86,12 @@ export function liveRoutes(
   seqTimer.unref();
   const stopReconnects = bus.onReconnect(runSeqCheck);
 
-  const heartbeat = setInterval(() => {
-    for (const sockets of socketsBySession.values()) {
-      for (const socket of sockets as Set<WebSocket & { alive?: boolean }>) {
-        if (socket.alive === false) socket.terminate();
-        else {
-          socket.alive = false;
-          socket.ping();
-        }
-      }
-    }
-  }, HEARTBEAT_MS);
-  heartbeat.unref();
+  const heartbeat = startHeartbeat(
+    function* () {
+      for (const sockets of socketsBySession.values()) yield* sockets;
+    },
+    { everyMs: HEARTBEAT_MS },
+  );
   /** Once the server stops, sockets closing write nothing (the database closes after them). */
   let closing = false;
   /** Last-seen writes of sockets that closed just before the stop, awaited before the database closes. */
@@ -105,7 +100,7 @@ export function liveRoutes(
     closing = true;
   });
   app.addHook("onClose", async () => {
-    clearInterval(heartbeat);
+    heartbeat.stop();
     clearInterval(seqTimer);
     stopSessionNotices();
     stopReconnects();
@@ -137,14 +132,10 @@ export function liveRoutes(
       sessionSockets.add(socket);
       socketCountByUser.set(userId, userSockets + 1);
 
-      const live = socket as WebSocket & { alive?: boolean };
-      live.alive = true;
       // A device with the app open may make no HTTP request for hours: it is "seen now" while a socket is open
       // (see `Presence`), and its last-seen time is written when it goes.
       presence.opened(sessionId);
-      socket.on("pong", () => {
-        live.alive = true;
-      });
+      heartbeat.watch(socket);
 
       /** Highest seq this device has been sent; -1 until it says where to resume. */
       let lastSent = -1;
