@@ -72,7 +72,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   bus.subscribe("session.renamed", (notice) => sessions.forget(notice.sessionId));
   const plans = createPlansService({ db, clock, bus, plans: repositories.plans, users, changes });
   const accounts = createAccountsService({ db, clock, sessions, users });
-  // On SQLite, sends share commits: those of one turn, and at high rates those of a few milliseconds (decision 014).
+  // On SQLite, sends share commits: those of one turn, and those that arrive while a batch runs (decision 014).
   const sendTransaction = config.databaseUrl ? separateTransactions(db) : groupCommit(db);
   const messages = createMessagesService({ db, clock, bus, messages: repositories.messages, changes, sendTransaction });
   const storage = await createDiskStorage(config.filesDir, config.uploadExpiryMs);
