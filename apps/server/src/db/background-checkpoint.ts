@@ -18,7 +18,7 @@ import { Worker } from "node:worker_threads";
 import type SQLite from "better-sqlite3";
 
 /** How often the worker checkpoints: about 2,000 log pages at the benchmark's 500 sends a second. */
-export const CHECKPOINT_EVERY_MS = 500;
+const CHECKPOINT_EVERY_MS = 500;
 /**
  * Pages in the log (64 MB at 4 KiB) from which the worker asks for a quiet moment: every 6 to 7 s at the benchmark's
  * 500 sends a second, so the few sends that wait out a quiet moment stay well below the 1% of the p99.
