@@ -9,6 +9,7 @@ import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
 import pg from "pg";
 import type { Config } from "../config/config.ts";
 import { checkpointInBackground } from "./background-checkpoint.ts";
+import { runInTransactionsDirectly } from "./compiled-query.ts";
 import { migrate } from "./migrations.ts";
 import { withNamedStatements } from "./pg-named-statements.ts";
 import type { Database } from "./schema.ts";
@@ -48,6 +49,7 @@ function openSqlite(file: string): Db {
   });
   const statements = reusePreparedStatements(sqlite, { beforeClose: () => void checkpoint.stop() });
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
+  runInTransactionsDirectly(db, statements);
   return db;
 }
 
