@@ -62,7 +62,9 @@ describe("queries compiled once", () => {
     const db = new Kysely<Db>({ dialect: new SqliteDialect({ database: statements }), plugins: [counting] });
     await sql`create table notes (id integer primary key, text text, tag text)`.execute(db);
     runInTransactionsDirectly(db, statements);
-    const insert = compiledOnce<"id" | "text", unknown>((d, p) => (d as Kysely<Db>).insertInto("notes").values({ id: p.id, text: p.text, tag: "t" }));
+    const insert = compiledOnce<"id" | "text", unknown>((d, p) =>
+      (d as Kysely<Db>).insertInto("notes").values({ id: p.id, text: p.text, tag: "t" }),
+    );
     const find = compiledOnce<"id", { text: string }>((_d, p) => sql<{ text: string }>`select text from notes where id = ${p.id}`);
 
     await insert(db, { id: 1, text: "outside" });
