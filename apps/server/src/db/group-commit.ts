@@ -27,14 +27,11 @@ export function separateTransactions(db: Db): Transact {
   return (work) => db.transaction().execute(work);
 }
 
-export interface GroupCommitOptions {
-  /** Most works in one transaction. */
-  maxBatch?: number;
-}
+/** Most works in one transaction. */
+const MAX_BATCH = 256;
 
 /** Works that arrive together share one transaction (SQLite: see above). */
-export function groupCommit(db: Db, options: GroupCommitOptions = {}): Transact {
-  const { maxBatch = 256 } = options;
+export function groupCommit(db: Db): Transact {
   let queue: Pending[] = [];
   let running = false;
 
@@ -61,7 +58,7 @@ export function groupCommit(db: Db, options: GroupCommitOptions = {}): Transact 
 
   async function drain(): Promise<void> {
     while (queue.length > 0) {
-      const batch = queue.slice(0, maxBatch);
+      const batch = queue.slice(0, MAX_BATCH);
       queue = queue.slice(batch.length);
       await runBatch(batch);
     }
