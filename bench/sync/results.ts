@@ -35,8 +35,8 @@ const rows: [string, (r: Run) => unknown][] = [
   ["delivery p50 ms (server / relay)", (r) => `${r.server.fan_out.latency_ms.p50} / ${r.relay.fan_out.latency_ms.p50}`],
   ["delivery p99 ms (server / relay)", (r) => `${r.server.fan_out.latency_ms.p99} / ${r.relay.fan_out.latency_ms.p99}`],
   ["delivery max ms (server / relay)", (r) => `${r.server.fan_out.latency_ms.max} / ${r.relay.fan_out.latency_ms.max}`],
-  ["**p99 ratio** (goal ≤ 5)", (r) => r.ratios_server_to_relay.latency_p99],
-  ["p99 ratio over the fan-out and the paired rounds: median (min to max)", (r) => spreadOf(r.paired_rounds?.latency_p99)],
+  ["p99 ratio, the fan-out's pair alone", (r) => r.ratios_server_to_relay.latency_p99],
+  ["**p99 ratio** (goal ≤ 5) over the fan-out and the paired rounds: median (min to max)", (r) => spreadOf(r.paired_rounds?.latency_p99)],
   [
     "event-loop delay while sending, p99 / max ms (server / relay)",
     (r) => {
@@ -45,8 +45,11 @@ const rows: [string, (r: Run) => unknown][] = [
     },
   ],
   ["CPU ms per message (server / relay)", (r) => `${r.server.fan_out.cpu_ms_per_message} / ${r.relay.fan_out.cpu_ms_per_message}`],
-  ["**CPU per message ratio** (goal ≤ 2)", (r) => r.ratios_server_to_relay.cpu_per_message],
-  ["CPU ratio over the fan-out and the paired rounds: median (min to max)", (r) => spreadOf(r.paired_rounds?.cpu_per_message)],
+  ["CPU per message ratio, the fan-out's pair alone", (r) => r.ratios_server_to_relay.cpu_per_message],
+  [
+    "**CPU per message ratio** (goal ≤ 2) over the fan-out and the paired rounds: median (min to max)",
+    (r) => spreadOf(r.paired_rounds?.cpu_per_message),
+  ],
   ["server busy while sending (cores, summed over processes)", (r) => r.server.fan_out.cpu_busy],
   [
     "SQL statements / prepares per message",
@@ -60,6 +63,10 @@ const rows: [string, (r: Run) => unknown][] = [
   [
     "**one day, 64 clients: persisted msg/s** (goal ≥ 5,000; relay answers/s)",
     (r) => `${r.server.one_day.messages_per_s} / ${r.relay.one_day.messages_per_s}`,
+  ],
+  [
+    "one day: CPU ms per message, as fast as they come (server / relay)",
+    (r) => `${r.server.one_day.cpu_ms_per_message ?? "—"} / ${r.relay.one_day.cpu_ms_per_message ?? "—"}`,
   ],
   ["idle sockets", (r) => r.server.idle.sockets],
   [
