@@ -23,7 +23,8 @@ export async function runAdmin(args: string[], env: NodeJS.ProcessEnv = process.
   if (area !== "plan" || verb !== "set" || !email || (plan !== "premium" && plan !== "free")) return { code: 2, output: USAGE };
   const config = loadConfig(env);
   const db = await openDatabase(config);
-  // The same bus as the servers', so a device with the app open sees its new plan at once.
+  // With REDIS_URL, the servers' bus: a device with the app open sees its new plan at once. Without it this bus
+  // reaches no server, and open devices get the change from the server's sequence check (LIVE_SEQ_CHECK_MS).
   const adapters = await createAdapters(config);
   try {
     const { plans: planRecords, users, changes } = createRepositories(db);

@@ -25,6 +25,14 @@ describe("server structure", () => {
     expect(outside).toEqual([]);
   });
 
+  it("injects repositories into services, which never build their own (a transaction's comes from `.in(trx)`)", () => {
+    const building = /\bcreate\w+Repository\(/;
+    const builders = files.filter(
+      (f) => !isDataLayer(path.join(SRC, f.name)) && !/^(app\/|admin\.ts)/.test(f.name) && building.test(f.text),
+    );
+    expect(builders.map((f) => f.name)).toEqual([]);
+  });
+
   it("joins users to their current plan in one place", () => {
     const join = /innerJoin\(\s*"subscriptions"/;
     expect(files.filter((f) => join.test(f.text)).map((f) => f.name)).toEqual(["modules/plans/plans.repository.ts"]);

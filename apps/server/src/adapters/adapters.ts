@@ -4,12 +4,15 @@ import { Redis } from "ioredis";
 import type { Config } from "../config/config.ts";
 import { createInProcessBus, type EventBus } from "../events/event-bus.ts";
 import { createRedisBus } from "../events/redis-bus.ts";
+import { createInProcessPresence, createRedisPresence, type Presence } from "../realtime/presence.ts";
 import { createInProcessLocks, createRedisLocks, type Locks } from "./locks.ts";
 import { createSharedTusLocker } from "./tus-locker.ts";
 
 export interface Adapters {
   bus: EventBus;
   locks: Locks;
+  /** Which sessions have a live connection open, in this process or (with Redis) any. */
+  presence: Presence;
   /** tus's upload locker; undefined: tus's own, in memory. */
   tusLocker: Locker | undefined;
   /** The store of @fastify/rate-limit; undefined: in memory. */
@@ -25,6 +28,7 @@ export async function createAdapters(
     return {
       bus: createInProcessBus(),
       locks: createInProcessLocks(),
+      presence: createInProcessPresence(),
       tusLocker: undefined,
       rateLimitStore: undefined,
       close: async () => {},
@@ -57,13 +61,16 @@ export async function createAdapters(
   const bus = await createRedisBus({ publisher: redis, subscriber, prefix, onError });
   const locks = createRedisLocks(redis, prefix);
   const tusLocker = createSharedTusLocker(locks, bus);
+  const presence = createRedisPresence(redis, prefix, { onError });
   return {
     bus,
     locks,
+    presence,
     tusLocker,
     rateLimitStore: { redis, nameSpace: `${prefix}rate:` },
     async close() {
       tusLocker.close();
+      await presence.close();
       await bus.close();
       await Promise.all([redis.quit(), subscriber.quit()]);
     },

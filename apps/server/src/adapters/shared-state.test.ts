@@ -1,5 +1,14 @@
 /** Two server processes (two apps here, one Redis and one database): what one does, the other sees. */
-import { API, LIVE_CLOSE, type Message, PAIRING_API, type PairingRequestCreated, type User } from "@daysync/shared";
+import {
+  API,
+  DEVICES_API,
+  type DevicesResponse,
+  LIVE_CLOSE,
+  type Message,
+  PAIRING_API,
+  type PairingRequestCreated,
+  type User,
+} from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAdmin } from "../admin.ts";
 import { PairWaiter } from "../testing/pair-waiter.ts";
@@ -62,6 +71,43 @@ describe("two server processes", () => {
     await live.waitFor((r) => r.some((m) => m.type === "ready"));
     expect((await one.post(API.logout)).status).toBe(204);
     expect(await live.waitForClose(2000)).toBe(LIVE_CLOSE.sessionRevoked);
+  });
+
+  it("list a device whose live connection is open on the other as seen now, and when it went once closed", async () => {
+    const { one, two } = await twoDevices("seen@example.com");
+    const live = await two.live();
+    await live.waitFor((r) => r.some((m) => m.type === "ready"));
+    const twoId = (await two.get<DevicesResponse>(DEVICES_API.list)).body.devices.find((d) => d.current)?.id;
+    const seenFromOne = async () =>
+      (await one.get<DevicesResponse>(DEVICES_API.list)).body.devices.find((d) => d.id === twoId)?.last_seen_at;
+
+    a.clock.advance(10 * 60_000);
+    await expect.poll(seenFromOne).toBe(a.clock.now());
+    const wentAt = a.clock.now();
+    live.close();
+    const stored = async () =>
+      Number(
+        (
+          await b.db
+            .selectFrom("sessions")
+            .select("last_seen_at")
+            .where("id", "=", twoId ?? "")
+            .executeTakeFirstOrThrow()
+        ).last_seen_at,
+      );
+    await expect.poll(stored).toBe(wentAt);
+    a.clock.advance(60_000);
+    await expect.poll(seenFromOne).toBe(wentAt);
+  });
+
+  it("refuse a session signed out on one at once on the other, which had its lookup cached", async () => {
+    const { one } = await twoDevices("cached@example.com");
+    const sameSession = new Device(b.url);
+    sameSession.cookie = one.cookie;
+    expect((await sameSession.get(DEVICES_API.list)).status).toBe(200);
+    expect((await one.post(API.logout)).status).toBe(204);
+    // Well within the cache's own term (SESSION_CACHE_MS, 5 s): the sign-out's notice cleared it.
+    await expect.poll(async () => (await sameSession.get(DEVICES_API.list)).status, { timeout: 1000 }).toBe(401);
   });
 
   it("tell a device waiting to pair on one that a device on the other approved it", async () => {

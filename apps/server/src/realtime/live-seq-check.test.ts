@@ -1,6 +1,7 @@
-import { API, DEVICES_API, type DeviceListItem, LIVE_CLOSE } from "@daysync/shared";
+import { API, DEVICES_API, type DeviceListItem, LIVE_CLOSE, type User } from "@daysync/shared";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runAdmin } from "../admin.ts";
 import { createChangesRepository } from "../events/changes.repository.ts";
 import { createDevicesRepository } from "../modules/devices/devices.repository.ts";
 import { redisEnv, removeKeys, TEST_REDIS_URL, uniquePrefix } from "../testing/test-redis.ts";
@@ -57,6 +58,17 @@ describe("changes the bus lost", () => {
     expect(await phoneLive.waitForClose(2000)).toBe(LIVE_CLOSE.sessionRevoked);
     await laptopLive.waitFor((r) => r.some((m) => m.type === "event" && m.event.kind === "device.signed_out"), 2000);
     laptopLive.close();
+  });
+  it("bring an open device the plan set with the admin command, whose own bus reaches no server without Redis", async () => {
+    const d = new Device(server.url);
+    await d.register("Ada", "ada@example.com");
+    const live = await d.live();
+    await live.waitFor((r) => r.some((m) => m.type === "ready"));
+    expect((await runAdmin(["plan", "set", "ada@example.com", "premium"], server.env)).code).toBe(0);
+    await live.waitFor((r) => r.some((m) => m.type === "event" && m.event.kind === "user.updated"), 2000);
+    const updated = live.events().find((e) => e.event.kind === "user.updated")?.event as { user: User };
+    expect(updated.user.title_subscription).toBe("Premium plan");
+    live.close();
   });
 });
 

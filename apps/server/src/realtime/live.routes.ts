@@ -7,16 +7,15 @@ import type { FastifyInstance } from "fastify";
 import type { WebSocket } from "ws";
 import type { Clock } from "../clock.ts";
 import type { SocketLimits } from "../config/config.ts";
-import type { Db } from "../db/database.ts";
 import type { ChangesRepository } from "../events/changes.repository.ts";
 import { type EventBus, subscribeUserChanges, type UserChange } from "../events/event-bus.ts";
 import { errorBody } from "../http/errors.ts";
 import { refuseForeignOrigin } from "../http/origin.ts";
 import type { SessionsRepository } from "../modules/accounts/sessions.repository.ts";
-import type { MessagesRepository } from "../modules/messages/messages.repository.ts";
 import { onClientMessage } from "./client-frames.ts";
 import { startHeartbeat } from "./heartbeat.ts";
 import type { Presence } from "./presence.ts";
+import type { ReplayRepositories } from "./replay.ts";
 import { replayChanges } from "./replay-changes.ts";
 import { holdWritesForTurn } from "./turn-writes.ts";
 
@@ -39,9 +38,9 @@ function frameOf(change: UserChange): string {
 export function liveRoutes(
   app: FastifyInstance,
   deps: {
-    db: Db;
     changes: ChangesRepository;
-    messages: MessagesRepository;
+    /** What a resume reads the current state from. */
+    repositories: ReplayRepositories;
     bus: EventBus;
     clock: Clock;
     sessions: Pick<SessionsRepository, "markSeen">;
@@ -51,7 +50,7 @@ export function liveRoutes(
     seqCheckMs: number;
   },
 ) {
-  const { db, changes, messages, bus, clock, sessions, presence, limits } = deps;
+  const { changes, repositories, bus, clock, sessions, presence, limits } = deps;
   const socketsBySession = new Map<string, Set<WebSocket>>();
   const socketCountByUser = new Map<string, number>();
   const userChanges = subscribeUserChanges(bus);
@@ -158,7 +157,7 @@ export function liveRoutes(
 
       const isOpen = () => socket.readyState === socket.OPEN;
       async function replay(since: number, upTo?: number): Promise<void> {
-        lastSent = await replayChanges({ db, changes, messages, clock, userId, since, upTo, send, isOpen });
+        lastSent = await replayChanges({ changes, repositories, clock, userId, since, upTo, send, isOpen });
       }
 
       function deliver(change: UserChange): Promise<void> {
@@ -209,7 +208,8 @@ export function liveRoutes(
         if (checkers.size === 0) seqCheckers.delete(userId);
         sessionSockets.delete(socket);
         if (sessionSockets.size === 0) socketsBySession.delete(sessionId);
-        if (presence.closed(sessionId) && !closing) {
+        // Once the server stops, its presence goes as a whole (the adapters' close) and nothing is written.
+        if (!closing && presence.closed(sessionId)) {
           const write = sessions
             .markSeen(sessionId, clock.now())
             .catch((error) => request.log.warn({ err: error }, "last-seen update failed"))

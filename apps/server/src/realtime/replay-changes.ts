@@ -4,17 +4,14 @@
  */
 import type { ServerLiveMessage } from "@daysync/shared";
 import type { Clock } from "../clock.ts";
-import type { Db } from "../db/database.ts";
 import type { ChangesRepository } from "../events/changes.repository.ts";
-import type { MessagesRepository } from "../modules/messages/messages.repository.ts";
 import { LIVE_LIMITS } from "./live-limits.ts";
-import { eventOf, replayReads } from "./replay.ts";
+import { eventOf, type ReplayRepositories, replayReads } from "./replay.ts";
 import { nextTurn } from "./turns.ts";
 
 export interface ReplayRequest {
-  db: Db;
   changes: ChangesRepository;
-  messages: MessagesRepository;
+  repositories: ReplayRepositories;
   clock: Clock;
   userId: string;
   /** The last seq the device has. */
@@ -31,7 +28,7 @@ export interface ReplayRequest {
  * changes it needs were pruned. Returns the seq the device is current to afterwards.
  */
 export async function replayChanges(request: ReplayRequest): Promise<number> {
-  const { db, changes, messages, clock, userId, since, upTo, send, isOpen } = request;
+  const { changes, repositories, clock, userId, since, upTo, send, isOpen } = request;
   const current = await changes.currentSeq(userId);
   const reset = () => {
     send({ type: "reset", seq: current });
@@ -44,11 +41,11 @@ export async function replayChanges(request: ReplayRequest): Promise<number> {
   let sliceStart = performance.now();
   while (sent < end && isOpen()) {
     const rows = await changes.changesBetween(userId, sent, end, LIVE_LIMITS.replayPageRows);
-    const reads = replayReads(messages, userId, clock.now());
+    const reads = replayReads(repositories.messages, userId, clock.now());
     for (const row of rows) {
       // Pruned meanwhile (or before): what the device lacks cannot be replayed.
       if (row.seq !== sent + 1) return reset();
-      const event = await eventOf(db, messages, userId, row, reads);
+      const event = await eventOf(repositories, userId, row, reads);
       if (event) send({ type: "event", seq: row.seq, event });
       sent = row.seq;
       if (performance.now() - sliceStart > LIVE_LIMITS.replaySliceMs) {

@@ -4,11 +4,11 @@ import { FREE_TYPE_ID, type LoginInput, type RegisterInput, type User } from "@d
 import type { Clock } from "../../clock.ts";
 import type { Db } from "../../db/database.ts";
 import { conflict, invalidCredentials, notFound } from "../../http/errors.ts";
-import { createPlansRepository } from "../plans/plans.repository.ts";
+import type { PlansRepository } from "../plans/plans.repository.ts";
 import { hashPassword, verifyAgainstDummy, verifyPassword } from "./password.ts";
 import type { SessionsRepository } from "./sessions.repository.ts";
 import { loadUser } from "./user.presenter.ts";
-import { createUsersRepository, type UsersRepository } from "./users.repository.ts";
+import type { UsersRepository } from "./users.repository.ts";
 
 const emailTaken = () => conflict("email_taken", "An account with this email already exists.");
 
@@ -17,8 +17,14 @@ export interface DeviceInfo {
   ip: string;
 }
 
-export function createAccountsService(deps: { db: Db; clock: Clock; sessions: SessionsRepository; users: UsersRepository }) {
-  const { db, clock, sessions, users } = deps;
+export function createAccountsService(deps: {
+  db: Db;
+  clock: Clock;
+  sessions: SessionsRepository;
+  users: UsersRepository;
+  plans: PlansRepository;
+}) {
+  const { db, clock, sessions, users, plans } = deps;
 
   async function signedIn(userId: string, device: DeviceInfo) {
     const session = await sessions.create(userId, device, clock.now());
@@ -37,7 +43,7 @@ export function createAccountsService(deps: { db: Db; clock: Clock; sessions: Se
       const userId = randomUUID();
       await db.transaction().execute(async (trx) => {
         // The unique email decides a race between two sign-ups: the loser inserts nothing and gets 409.
-        const inserted = await createUsersRepository(trx).insertIfEmailFree({
+        const inserted = await users.in(trx).insertIfEmailFree({
           id: userId,
           name: input.name,
           email,
@@ -48,7 +54,7 @@ export function createAccountsService(deps: { db: Db; clock: Clock; sessions: Se
           updated_at: now,
         });
         if (!inserted) throw emailTaken();
-        await createPlansRepository(trx).startSubscription(userId, FREE_TYPE_ID, now);
+        await plans.in(trx).startSubscription(userId, FREE_TYPE_ID, now);
       });
       return signedIn(userId, device);
     },

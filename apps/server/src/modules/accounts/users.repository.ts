@@ -1,15 +1,18 @@
 /** User accounts: the email is unique and stored lowercased; the plan fields come from the current subscription. */
+import type { Transaction } from "kysely";
 import type { Db } from "../../db/database.ts";
-import type { SubscriptionsTable, UsersTable } from "../../db/schema.ts";
+import type { Database, SubscriptionsTable, UsersTable } from "../../db/schema.ts";
 import { usersWithCurrentPlan } from "../plans/plans.repository.ts";
 
 export type UserWithPlan = Pick<UsersTable, "id" | "name" | "email" | "actual_subscription_id" | "created_at"> & {
   plan: SubscriptionsTable;
 };
 
-/** Over the database, or over a transaction (`createUsersRepository(trx)`) for work that must commit together. */
+/** Over the database, or over a transaction (`.in(trx)`) for work that must commit together. */
 export function createUsersRepository(db: Db) {
   return {
+    in: (trx: Transaction<Database>) => createUsersRepository(trx),
+
     async idByEmail(email: string): Promise<string | undefined> {
       const row = await db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirst();
       return row?.id;

@@ -1,5 +1,7 @@
 /** Reads, renames and ends the sessions of a user, seen as their signed-in devices. */
+import type { Transaction } from "kysely";
 import type { Db } from "../../db/database.ts";
+import type { Database } from "../../db/schema.ts";
 
 export interface DeviceRow {
   id: string;
@@ -13,9 +15,11 @@ export interface DeviceRow {
 
 const COLUMNS = ["id", "user_agent", "ip", "created_at", "last_seen_at", "name"] as const;
 
-/** Over the database, or over a transaction (`createDevicesRepository(trx)`) for work that must commit together. */
+/** Over the database, or over a transaction (`.in(trx)`) for work that must commit together. */
 export function createDevicesRepository(db: Db) {
   return {
+    in: (trx: Transaction<Database>) => createDevicesRepository(trx),
+
     /** The user's devices, most recently seen first. */
     list(userId: string): Promise<DeviceRow[]> {
       return db

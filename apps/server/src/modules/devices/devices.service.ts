@@ -8,7 +8,7 @@ import type { EventBus } from "../../events/event-bus.ts";
 import { notFound } from "../../http/errors.ts";
 import type { Presence } from "../../realtime/presence.ts";
 import { presentDevice } from "./devices.presenter.ts";
-import { createDevicesRepository, type DevicesRepository } from "./devices.repository.ts";
+import type { DevicesRepository } from "./devices.repository.ts";
 
 export function createDevicesService(deps: {
   db: Db;
@@ -16,8 +16,8 @@ export function createDevicesService(deps: {
   bus: EventBus;
   devices: DevicesRepository;
   changes: ChangesRepository;
-  /** Sessions with a live connection open here: seen now, though that is written only when they go. */
-  presence: Pick<Presence, "isLive">;
+  /** Sessions with a live connection open: seen now, though that is written only when they go. */
+  presence: Pick<Presence, "liveAmong">;
 }) {
   const { db, clock, bus, devices, changes, presence } = deps;
 
@@ -29,7 +29,7 @@ export function createDevicesService(deps: {
   async function endSession(userId: string, sessionId: string): Promise<boolean> {
     const now = clock.now();
     const seq = await inUserTransaction(db, userId, async (trx) => {
-      if (!(await createDevicesRepository(trx).remove(userId, sessionId))) return undefined;
+      if (!(await devices.in(trx).remove(userId, sessionId))) return undefined;
       return changes.in(trx).append(userId, "device.signed_out", sessionId, now);
     });
     if (seq === undefined) return false;
@@ -42,7 +42,9 @@ export function createDevicesService(deps: {
     /** Every device of the user: the asking one first (marked), then the others most recently seen first. */
     async list(userId: string, currentSessionId: string): Promise<DeviceListItem[]> {
       const now = clock.now();
-      const rows = (await devices.list(userId)).map((row) => (presence.isLive(row.id) ? { ...row, last_seen_at: now } : row));
+      const listed = await devices.list(userId);
+      const live = await presence.liveAmong(listed.map((row) => row.id));
+      const rows = listed.map((row) => (live.has(row.id) ? { ...row, last_seen_at: now } : row));
       rows.sort((a, b) => Number(b.last_seen_at) - Number(a.last_seen_at));
       const current = rows.filter((row) => row.id === currentSessionId);
       const others = rows.filter((row) => row.id !== currentSessionId);
@@ -58,7 +60,7 @@ export function createDevicesService(deps: {
     async rename(userId: string, sessionId: string, currentSessionId: string, name: string): Promise<DeviceListItem> {
       const now = clock.now();
       const result = await inUserTransaction(db, userId, async (trx) => {
-        const repo = createDevicesRepository(trx);
+        const repo = devices.in(trx);
         if (!(await repo.rename(userId, sessionId, name))) return undefined;
         const row = await repo.find(userId, sessionId);
         return row && { row, seq: await changes.in(trx).append(userId, "device.renamed", sessionId, now) };
@@ -93,7 +95,7 @@ export function createDevicesService(deps: {
     async announceSignIn(userId: string, sessionId: string): Promise<void> {
       const now = clock.now();
       const result = await inUserTransaction(db, userId, async (trx) => {
-        const row = await createDevicesRepository(trx).find(userId, sessionId);
+        const row = await devices.in(trx).find(userId, sessionId);
         if (!row) return undefined;
         return { row, seq: await changes.in(trx).append(userId, "device.signed_in", sessionId, now) };
       });

@@ -4,9 +4,9 @@
  */
 import { randomUUID } from "node:crypto";
 import { DAY_MS } from "@daysync/shared";
-import { sql } from "kysely";
+import { sql, type Transaction } from "kysely";
 import type { Db } from "../../db/database.ts";
-import type { SubscriptionsTable } from "../../db/schema.ts";
+import type { Database, SubscriptionsTable } from "../../db/schema.ts";
 
 /** Users joined to their current subscription; every query about the plan users are on starts from it. */
 export function usersWithCurrentPlan(db: Db) {
@@ -21,7 +21,7 @@ export const retentionMinutesOfUserRow = sql<
   number | null
 >`(select subscriptions.max_message_duration from subscriptions where subscriptions.id = users.actual_subscription_id)`;
 
-/** Over the database, or over a transaction (`createPlansRepository(trx)`) for work that must commit together. */
+/** Over the database, or over a transaction (`.in(trx)`) for work that must commit together. */
 export function createPlansRepository(db: Db) {
   /** The user's current subscription; undefined when there is no such user. */
   function currentPlanOf(userId: string): Promise<SubscriptionsTable | undefined> {
@@ -29,6 +29,7 @@ export function createPlansRepository(db: Db) {
   }
 
   return {
+    in: (trx: Transaction<Database>) => createPlansRepository(trx),
     currentPlanOf,
 
     /** Minutes the user's messages live (null: unlimited, or no such user). */

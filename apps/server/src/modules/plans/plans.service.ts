@@ -8,7 +8,7 @@ import type { EventBus } from "../../events/event-bus.ts";
 import { forbidden, notFound } from "../../http/errors.ts";
 import { loadUser } from "../accounts/user.presenter.ts";
 import type { UsersRepository } from "../accounts/users.repository.ts";
-import { createPlansRepository, type PlansRepository } from "./plans.repository.ts";
+import type { PlansRepository } from "./plans.repository.ts";
 
 export type PlanName = "free" | "premium";
 
@@ -25,7 +25,7 @@ export function createPlansService(deps: {
   async function changeSubscription(userId: string, typeId: number, retention?: number | null): Promise<User> {
     const now = clock.now();
     const seq = await inUserTransaction(db, userId, async (trx) => {
-      await createPlansRepository(trx).startSubscription(userId, typeId, now, retention);
+      await plans.in(trx).startSubscription(userId, typeId, now, retention);
       return changes.in(trx).append(userId, "user.updated", userId, now);
     });
     const user = await loadUser(users, userId);
@@ -49,7 +49,7 @@ export function createPlansService(deps: {
       if (!sub) throw new Error(`User ${userId} has no current subscription.`);
       if (sub.subscription_type_id !== PREMIUM_TYPE_ID) throw forbidden(`Choosing the retention needs the ${PREMIUM_PLAN.title}.`);
       const seq = await inUserTransaction(db, userId, async (trx) => {
-        await createPlansRepository(trx).setRetention(sub.id, retention);
+        await plans.in(trx).setRetention(sub.id, retention);
         return changes.in(trx).append(userId, "user.updated", userId, now);
       });
       const user = await loadUser(users, userId);
@@ -66,7 +66,7 @@ export function createPlansService(deps: {
       for (const id of expired) {
         // Another process's sweep may have renewed it since the look-up: checked again under the user's lock.
         const seq = await inUserTransaction(db, id, async (trx) => {
-          const locked = createPlansRepository(trx);
+          const locked = plans.in(trx);
           const plan = await locked.currentPlanOf(id);
           if (!plan || Number(plan.date_expiration_subscription) > now) return undefined;
           await locked.startSubscription(id, FREE_PLAN.id, now);
