@@ -38,7 +38,6 @@ import { createRetentionSweeper, type RetentionSweeper } from "../modules/retent
 import { uploadsRoutes } from "../modules/uploads/uploads.routes.ts";
 import { createUploadsService } from "../modules/uploads/uploads.service.ts";
 import { liveRoutes } from "../realtime/live.routes.ts";
-import { createPresence } from "../realtime/presence.ts";
 import { createDiskStorage } from "../storage/disk-storage.ts";
 import type { FileStorage } from "../storage/file-storage.ts";
 import { createRepositories } from "./repositories.ts";
@@ -53,7 +52,7 @@ export interface AppParts {
 
 export interface BuildOptions {
   clock?: Clock;
-  /** Run the retention sweeper on a timer (off in tests, which call sweep() themselves). */
+  /** Run the retention sweeper once ready, then on a timer (off in tests, which call sweep() themselves). */
   sweepOnTimer?: boolean;
 }
 
@@ -62,16 +61,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const db = await openDatabase(config);
   const app = createHttpServer(config);
   const adapters = await createAdapters(config, (err) => app.log.error({ err }, "redis failed"));
-  const { bus } = adapters;
+  const { bus, presence } = adapters;
   const repositories = createRepositories(db);
-  const presence = createPresence();
   const { sessions, users, changes } = repositories;
   // A sign-out on any process ends the session's cached lookup here too.
   bus.subscribe("session.revoked", (notice) => sessions.forget(notice.sessionId));
   // A rename too: the cached lookup holds the device's name, which its next message must carry.
   bus.subscribe("session.renamed", (notice) => sessions.forget(notice.sessionId));
   const plans = createPlansService({ db, clock, bus, plans: repositories.plans, users, changes });
-  const accounts = createAccountsService({ db, clock, sessions, users });
+  const accounts = createAccountsService({ db, clock, sessions, users, plans: repositories.plans });
   // On SQLite, sends share commits: those of one turn, and those that arrive while a batch runs (decision 014).
   const sendTransaction = config.databaseUrl ? separateTransactions(db) : groupCommit(db);
   const messages = createMessagesService({ db, clock, bus, messages: repositories.messages, changes, sendTransaction });
@@ -183,9 +181,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   pairingLiveRoutes(app, { pairing, bus, limits: config.socketLimits });
   pushRoutes(app, { push });
   const live = liveRoutes(app, {
-    db,
     changes,
-    messages: repositories.messages,
+    repositories,
     bus,
     clock,
     sessions,
@@ -197,10 +194,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await serveWebApp(app, config.webDist);
 
   if (options.sweepOnTimer) {
-    const timer = setInterval(() => {
-      sweeper.sweepAsLeader().catch((error) => app.log.error({ err: error }, "retention sweep failed"));
-    }, config.sweepIntervalMs);
+    // A failed pass is logged and the next one tries again: it never stops a server that is serving.
+    const pass = () => void sweeper.sweepAsLeader().catch((error) => app.log.error({ err: error }, "retention sweep failed"));
+    const timer = setInterval(pass, config.sweepIntervalMs);
     timer.unref();
+    app.addHook("onReady", async () => pass());
     app.addHook("onClose", async () => clearInterval(timer));
   }
   app.addHook("onClose", async () => {
