@@ -224,10 +224,16 @@ describe("sign-in, registration and routing", () => {
   it("keeps the sign-in form still on a phone while the page loads and the screen's height changes", async () => {
     const { context, page } = await newDevice(app.browser, app.server.url, { width: 412, height: 823 });
     await page.addInitScript(() => {
-      const shifts: number[] = [];
-      (window as unknown as { shifts: number[] }).shifts = shifts;
+      type Shift = { value: number; sources?: Array<{ node?: Node; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }> };
+      const shifts: Array<{ value: number; moved: string[] }> = [];
+      (window as unknown as { shifts: typeof shifts }).shifts = shifts;
       new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) shifts.push((entry as unknown as { value: number }).value);
+        for (const entry of list.getEntries() as unknown as Shift[]) {
+          const moved = (entry.sources ?? []).map(
+            (source) => `${source.node?.nodeName}: ${JSON.stringify(source.previousRect)} → ${JSON.stringify(source.currentRect)}`,
+          );
+          shifts.push({ value: entry.value, moved });
+        }
       }).observe({ type: "layout-shift", buffered: true });
     });
     const stylesheets: string[] = [];
@@ -245,7 +251,11 @@ describe("sign-in, registration and routing", () => {
     expect(await top()).toBe(atFirst);
     await page.setViewportSize({ width: 412, height: 700 });
     expect(await top()).toBe(atFirst);
-    expect(await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts)).toEqual([]);
+    // Cumulative layout shift as Lighthouse reports it, to its three decimals: 0. A busy machine once recorded a
+    // 0.0003 shift (a fraction of a pixel) that no run since has shown; the defect this guards against was 0.18.
+    const shifts = await page.evaluate(() => (window as unknown as { shifts: Array<{ value: number; moved: string[] }> }).shifts);
+    const total = shifts.reduce((sum, shift) => sum + shift.value, 0);
+    expect(total, JSON.stringify(shifts)).toBeLessThan(0.0005);
     await context.close();
   });
 
