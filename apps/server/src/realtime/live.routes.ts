@@ -127,13 +127,12 @@ export function liveRoutes(
       if (userSockets >= limits.livePerUser) {
         return socket.close(LIVE_CLOSE.tooManyConnections, "Too many live connections for this account");
       }
+      // A device with the app open may make no HTTP request for hours: it is "seen now" while a socket is open
+      // (see `Presence`), and its last-seen time is written when its last one goes.
+      if (sessionSockets.size === 0) presence.opened(sessionId);
       socketsBySession.set(sessionId, sessionSockets);
       sessionSockets.add(socket);
       socketCountByUser.set(userId, userSockets + 1);
-
-      // A device with the app open may make no HTTP request for hours: it is "seen now" while a socket is open
-      // (see `Presence`), and its last-seen time is written when it goes.
-      presence.opened(sessionId);
       heartbeat.watch(socket);
 
       /** Highest seq this device has been sent; -1 until it says where to resume. */
@@ -209,7 +208,8 @@ export function liveRoutes(
         sessionSockets.delete(socket);
         if (sessionSockets.size === 0) socketsBySession.delete(sessionId);
         // Once the server stops, its presence goes as a whole (the adapters' close) and nothing is written.
-        if (!closing && presence.closed(sessionId)) {
+        if (sessionSockets.size === 0 && !closing) {
+          presence.closed(sessionId);
           const write = sessions
             .markSeen(sessionId, clock.now())
             .catch((error) => request.log.warn({ err: error }, "last-seen update failed"))

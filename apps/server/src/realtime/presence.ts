@@ -8,45 +8,21 @@ import { randomUUID } from "node:crypto";
 import type { ChainableCommander, Redis } from "ioredis";
 
 export interface Presence {
+  /** The session's first live socket in this process opened. */
   opened(sessionId: string): void;
-  /** True when that was the session's last open socket in this process. */
-  closed(sessionId: string): boolean;
+  /** The session's last live socket in this process closed. */
+  closed(sessionId: string): void;
   /** Those of `sessionIds` with a live connection open in any process. */
   liveAmong(sessionIds: readonly string[]): Promise<Set<string>>;
   close(): Promise<void>;
 }
 
-/** Open sockets per session in this process. */
-function createLocalCounts() {
-  const openSockets = new Map<string, number>();
-  return {
-    /** True when that was the session's first open socket here. */
-    add(sessionId: string): boolean {
-      const count = (openSockets.get(sessionId) ?? 0) + 1;
-      openSockets.set(sessionId, count);
-      return count === 1;
-    },
-    /** True when that was the session's last open socket here. */
-    remove(sessionId: string): boolean {
-      const left = (openSockets.get(sessionId) ?? 1) - 1;
-      if (left > 0) openSockets.set(sessionId, left);
-      else openSockets.delete(sessionId);
-      return left <= 0;
-    },
-    has: (sessionId: string) => openSockets.has(sessionId),
-    sessions: () => [...openSockets.keys()],
-    get size() {
-      return openSockets.size;
-    },
-  };
-}
-
 export function createInProcessPresence(): Presence {
-  const local = createLocalCounts();
+  const open = new Set<string>();
   return {
-    opened: (sessionId) => void local.add(sessionId),
-    closed: (sessionId) => local.remove(sessionId),
-    liveAmong: async (sessionIds) => new Set(sessionIds.filter(local.has)),
+    opened: (sessionId) => void open.add(sessionId),
+    closed: (sessionId) => void open.delete(sessionId),
+    liveAmong: async (sessionIds) => new Set(sessionIds.filter((id) => open.has(id))),
     close: async () => {},
   };
 }
@@ -54,6 +30,8 @@ export function createInProcessPresence(): Presence {
 /** How long a process's sessions stay live in Redis after it stopped renewing them (it died without cleaning up). */
 export const PRESENCE_TTL_MS = 45_000;
 const REBUILD_CHUNK = 1_000;
+/** Longest the Devices list waits for the other processes' answer: while Redis is away, ioredis queues commands. */
+export const PRESENCE_ASK_TIMEOUT_MS = 1_000;
 
 /**
  * Each process keeps the set of sessions it has open under a key of its own, which expires unless the process
@@ -64,14 +42,14 @@ const REBUILD_CHUNK = 1_000;
 export function createRedisPresence(
   redis: Redis,
   prefix: string,
-  options: { ttlMs?: number; onError?: (error: unknown) => void } = {},
+  options: { ttlMs?: number; askTimeoutMs?: number; onError?: (error: unknown) => void } = {},
 ): Presence {
-  const { ttlMs = PRESENCE_TTL_MS, onError = (error: unknown) => console.error(error) } = options;
+  const { ttlMs = PRESENCE_TTL_MS, askTimeoutMs = PRESENCE_ASK_TIMEOUT_MS, onError = (error: unknown) => console.error(error) } = options;
   const processId = randomUUID();
   const registry = `${prefix}presence:processes`;
   const keyOf = (id: string) => `${prefix}presence:process:${id}`;
   const ours = keyOf(processId);
-  const local = createLocalCounts();
+  const local = new Set<string>();
   /** Ends `multi` by renewing our key's term and listing this process: after any write to the key, which creates it. */
   const keepListed = (multi: ChainableCommander) => multi.pexpire(ours, ttlMs).sadd(registry, processId).exec();
 
@@ -80,7 +58,7 @@ export function createRedisPresence(
     if (local.size === 0) return;
     const replies = await keepListed(redis.multi());
     if (replies?.[0]?.[1] === 1) return;
-    const sessions = local.sessions();
+    const sessions = [...local];
     for (let i = 0; i < sessions.length; i += REBUILD_CHUNK) {
       await redis.sadd(ours, ...sessions.slice(i, i + REBUILD_CHUNK));
     }
@@ -89,37 +67,51 @@ export function createRedisPresence(
   const timer = setInterval(() => renew().catch(onError), ttlMs / 3);
   timer.unref();
 
+  /** Those of `asked` open in another process. */
+  async function liveElsewhere(asked: readonly string[]): Promise<Set<string>> {
+    const live = new Set<string>();
+    const others = (await redis.smembers(registry)).filter((id) => id !== processId);
+    if (others.length === 0) return live;
+    const pipeline = redis.pipeline();
+    for (const id of others) pipeline.exists(keyOf(id)).smismember(keyOf(id), ...asked);
+    const replies = (await pipeline.exec()) ?? [];
+    others.forEach((id, i) => {
+      const [, exists] = replies[2 * i] ?? [];
+      const [, members] = replies[2 * i + 1] ?? [];
+      // Its key expired (the process died) or emptied: it lists itself again with its next session.
+      if (exists === 0) redis.srem(registry, id).catch(onError);
+      for (const [j, sessionId] of asked.entries()) if (Array.isArray(members) && members[j] === 1) live.add(sessionId);
+    });
+    return live;
+  }
+
   return {
     opened(sessionId) {
-      if (!local.add(sessionId)) return;
+      local.add(sessionId);
       keepListed(redis.multi().sadd(ours, sessionId)).catch(onError);
     },
     closed(sessionId) {
-      const last = local.remove(sessionId);
-      if (last) redis.srem(ours, sessionId).catch(onError);
-      return last;
+      local.delete(sessionId);
+      redis.srem(ours, sessionId).catch(onError);
     },
     async liveAmong(sessionIds) {
-      const live = new Set(sessionIds.filter(local.has));
+      const live = new Set(sessionIds.filter((id) => local.has(id)));
       const asked = sessionIds.filter((id) => !live.has(id));
       if (asked.length === 0) return live;
-      try {
-        const others = (await redis.smembers(registry)).filter((id) => id !== processId);
-        if (others.length === 0) return live;
-        const pipeline = redis.pipeline();
-        for (const id of others) pipeline.exists(keyOf(id)).smismember(keyOf(id), ...asked);
-        const replies = (await pipeline.exec()) ?? [];
-        others.forEach((id, i) => {
-          const [, exists] = replies[2 * i] ?? [];
-          const [, members] = replies[2 * i + 1] ?? [];
-          // Its key expired (the process died) or emptied: it lists itself again with its next session.
-          if (exists === 0) redis.srem(registry, id).catch(onError);
-          for (const [j, sessionId] of asked.entries()) if (Array.isArray(members) && members[j] === 1) live.add(sessionId);
-        });
-      } catch (error) {
-        // The list still shows what this process knows, and the others' devices by their last-seen time.
+      // Without an answer in time, the list shows what this process knows, the others' devices by their last-seen time.
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<Set<string>>((resolve) => {
+        timer = setTimeout(() => {
+          onError(new Error(`presence: Redis gave no answer within ${askTimeoutMs} ms`));
+          resolve(new Set());
+        }, askTimeoutMs);
+      });
+      const answered = liveElsewhere(asked).catch((error) => {
         onError(error);
-      }
+        return new Set<string>();
+      });
+      const elsewhere = await Promise.race([answered, late]).finally(() => clearTimeout(timer));
+      for (const sessionId of elsewhere) live.add(sessionId);
       return live;
     },
     async close() {

@@ -75,7 +75,9 @@ describe("devices", () => {
     const laptop = await loginAs("lia@example.com", FIREFOX_ON_LINUX);
     const phone = await loginAs("lia@example.com", SAFARI_ON_IPHONE);
     const live = await laptop.live();
+    const otherTab = await laptop.live();
     await live.waitFor((r) => readySeq(r) !== undefined);
+    await otherTab.waitFor((r) => readySeq(r) !== undefined);
     const laptopSeen = async () =>
       (await phone.get<DevicesResponse>(DEVICES_API.list)).body.devices.find((d) => d.name === "Firefox 128 on Linux")?.last_seen_at;
     const signedInAt = await laptopSeen();
@@ -84,6 +86,12 @@ describe("devices", () => {
     const laptopId = (await laptop.get<DevicesResponse>(DEVICES_API.list)).body.devices.find((d) => d.current)?.id ?? "";
 
     server.clock.advance(10 * 60_000);
+    expect(await laptopSeen()).toBe(server.clock.now());
+    // One tab of two closing leaves the device live.
+    otherTab.close();
+    await otherTab.waitForClose(1000);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    server.clock.advance(60_000);
     expect(await laptopSeen()).toBe(server.clock.now());
     const wentAt = server.clock.now();
     live.close();
