@@ -24,8 +24,6 @@ export interface ChangeRow {
   ref: string;
 }
 
-type Executor = Db | Transaction<Database>;
-
 // The send's two statements here, built once (see `compiledOnce`).
 const nextSeqAndRetentionQuery = compiledOnce<"userId", { seq: number; minutes: number | null }>(
   (_db, p) => sql<{ seq: number; minutes: number | null }>`update users set seq = seq + 1 where id = ${p.userId}
@@ -48,7 +46,7 @@ const changesBetweenQuery = compiledOnce<"userId" | "after" | "upTo" | "limit", 
 );
 
 /** Over the database, or over a transaction (`.in(trx)`) for appending changes with the work they log. */
-export function createChangesRepository(db: Executor) {
+export function createChangesRepository(db: Db) {
   /** Gives the user's next sequence number (locking the user's row until the transaction ends). */
   async function nextSeq(userId: string): Promise<number> {
     const row = await db

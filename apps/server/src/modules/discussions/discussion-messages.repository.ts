@@ -3,11 +3,9 @@ import type { Transaction } from "kysely";
 import type { Db } from "../../db/database.ts";
 import type { Database, MessagesTable } from "../../db/schema.ts";
 
-type Executor = Db | Transaction<Database>;
-
 export type MessageWithAuthor = MessagesTable & { author_id: string; author_name: string };
 
-export function createDiscussionMessagesRepository(db: Executor) {
+export function createDiscussionMessagesRepository(db: Db) {
   /** Messages with their author's membership row: it stays when they leave, so they keep their name. */
   const withAuthors = () =>
     db

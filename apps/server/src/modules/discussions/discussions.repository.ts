@@ -7,8 +7,6 @@ import type { Db } from "../../db/database.ts";
 import type { Database, SpaceMembersTable, SpacesTable } from "../../db/schema.ts";
 import type { MemberRow } from "./discussion.presenter.ts";
 
-type Executor = Db | Transaction<Database>;
-
 /** An open discussion's row with what every member sees of it besides its members. */
 export interface SpaceRow {
   id: string;
@@ -30,7 +28,7 @@ export interface MySpaceRow extends SpaceRow {
 
 const num = (value: number | string | bigint | null | undefined) => (value === null || value === undefined ? null : Number(value));
 
-export function createDiscussionsRepository(db: Executor) {
+export function createDiscussionsRepository(db: Db) {
   /** Spaces of kind discussion with their member count and newest message time. */
   function discussions() {
     return db

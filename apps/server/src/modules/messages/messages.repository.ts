@@ -8,8 +8,6 @@ import type { Db } from "../../db/database.ts";
 import type { Database, DateMessagesTable, MessagesTable } from "../../db/schema.ts";
 import { createPlansRepository } from "../plans/plans.repository.ts";
 
-type Executor = Db | Transaction<Database>;
-
 const SUMMARY_LENGTH = 200;
 
 /** What a day summary shows of its last message: the start of a text, a file's name. */
@@ -60,7 +58,7 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
  * Over the database, or over a transaction (`createMessagesRepository(trx)`, or `.in(trx)`) for work that must
  * commit together.
  */
-export function createMessagesRepository(db: Executor) {
+export function createMessagesRepository(db: Db) {
   /** The oldest creation time still live for the user at `now` (null: unlimited retention, everything is live). */
   async function retentionCutoff(userId: string, now: number): Promise<number | null> {
     const minutes = await createPlansRepository(db).retentionOf(userId);

@@ -6,8 +6,6 @@ import type { Transaction } from "kysely";
 import type { Db } from "../../db/database.ts";
 import type { Database, SpaceMembersTable, SpacesTable } from "../../db/schema.ts";
 
-type Executor = Db | Transaction<Database>;
-
 export interface Membership {
   spaceId: string;
   kind: SpacesTable["kind"];
@@ -19,7 +17,7 @@ export interface Membership {
   endsAt: number | null;
 }
 
-export function createAccessRepository(db: Executor) {
+export function createAccessRepository(db: Db) {
   return {
     in: (trx: Transaction<Database>) => createAccessRepository(trx),
 
