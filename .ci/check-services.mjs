@@ -3,8 +3,8 @@
 import net from "node:net";
 import pg from "pg";
 
-const POSTGRES_URL = process.env.CI_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-const REDIS_URL = process.env.CI_REDIS_URL ?? "redis://127.0.0.1:6379";
+const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 const TIMEOUT_MS = 5000;
 
 async function checkPostgres() {
