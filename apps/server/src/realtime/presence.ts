@@ -99,9 +99,9 @@ export function createRedisPresence(
       const asked = sessionIds.filter((id) => !live.has(id));
       if (asked.length === 0) return live;
       // Without an answer in time, the list shows what this process knows, the others' devices by their last-seen time.
-      let timer: NodeJS.Timeout | undefined;
+      let deadline: NodeJS.Timeout | undefined;
       const late = new Promise<Set<string>>((resolve) => {
-        timer = setTimeout(() => {
+        deadline = setTimeout(() => {
           onError(new Error(`presence: Redis gave no answer within ${askTimeoutMs} ms`));
           resolve(new Set());
         }, askTimeoutMs);
@@ -110,7 +110,7 @@ export function createRedisPresence(
         onError(error);
         return new Set<string>();
       });
-      const elsewhere = await Promise.race([answered, late]).finally(() => clearTimeout(timer));
+      const elsewhere = await Promise.race([answered, late]).finally(() => clearTimeout(deadline));
       for (const sessionId of elsewhere) live.add(sessionId);
       return live;
     },
