@@ -206,15 +206,17 @@ export function liveRoutes(
         checkers.delete(checkSeq);
         if (checkers.size === 0) seqCheckers.delete(userId);
         sessionSockets.delete(socket);
-        if (sessionSockets.size === 0) socketsBySession.delete(sessionId);
         // Once the server stops, its presence goes as a whole (the adapters' close) and nothing is written.
-        if (sessionSockets.size === 0 && !closing) {
-          presence.closed(sessionId);
-          const write = sessions
-            .markSeen(sessionId, clock.now())
-            .catch((error) => request.log.warn({ err: error }, "last-seen update failed"))
-            .finally(() => seenWrites.delete(write));
-          seenWrites.add(write);
+        if (sessionSockets.size === 0) {
+          socketsBySession.delete(sessionId);
+          if (!closing) {
+            presence.closed(sessionId);
+            const write = sessions
+              .markSeen(sessionId, clock.now())
+              .catch((error) => request.log.warn({ err: error }, "last-seen update failed"))
+              .finally(() => seenWrites.delete(write));
+            seenWrites.add(write);
+          }
         }
         const left = (socketCountByUser.get(userId) ?? 1) - 1;
         if (left > 0) socketCountByUser.set(userId, left);
