@@ -27,3 +27,32 @@ describe("database and files configuration", () => {
     expect(() => loadConfig({ DATABASE_URL: "mysql://db/daysync" })).toThrow(/DATABASE_URL/);
   });
 });
+
+describe("TRUST_PROXY", () => {
+  it("trusts no proxy by default, or when false or 0", () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: "false" }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: "0" }).trustProxy).toBe(false);
+  });
+
+  it("takes true as one hop, and a number of hops as given", () => {
+    expect(loadConfig({ TRUST_PROXY: "true" }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: "2" }).trustProxy).toBe(2);
+  });
+
+  it("takes proxies' addresses, CIDRs and proxy-addr's named ranges", () => {
+    expect(loadConfig({ TRUST_PROXY: "10.0.0.5, 192.168.0.0/16,::1,fd00::/8,loopback" }).trustProxy).toEqual([
+      "10.0.0.5",
+      "192.168.0.0/16",
+      "::1",
+      "fd00::/8",
+      "loopback",
+    ]);
+  });
+
+  it("refuses anything else at start, naming the variable and the entry", () => {
+    expect(() => loadConfig({ TRUST_PROXY: "yes" })).toThrow(/TRUST_PROXY.*not an address: yes/);
+    expect(() => loadConfig({ TRUST_PROXY: "10.0.0.0/33" })).toThrow(/TRUST_PROXY/);
+    expect(() => loadConfig({ TRUST_PROXY: "10.0.0.1,proxy.example.com" })).toThrow(/proxy\.example\.com/);
+  });
+});

@@ -1,4 +1,5 @@
 /** The only module that reads process.env: parsed and checked once at boot. */
+import { isIP } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEFAULT_MAX_DISCUSSION_MEMBERS } from "@daysync/shared";
@@ -6,6 +7,41 @@ import { z } from "zod";
 
 const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+/** proxy-addr's names for whole ranges, besides addresses and CIDRs. */
+const NAMED_RANGES = new Set(["loopback", "linklocal", "uniquelocal"]);
+function isAddressOrRange(entry: string): boolean {
+  if (NAMED_RANGES.has(entry)) return true;
+  const [address = "", prefix, ...rest] = entry.split("/");
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  const bits = Number(prefix);
+  return /^\d+$/.test(prefix) && bits <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * Which proxies' `X-Forwarded-For` entries to believe: `false` none (the header is ignored), a number of hops in front
+ * of the server (`true` is one), or the proxies' addresses and CIDRs. The client's address is the nearest entry not
+ * written by a trusted proxy, never the leftmost one a client can write itself.
+ */
+const trustProxy = z
+  .string()
+  .trim()
+  .transform((value, ctx): TrustProxy => {
+    if (value === "false" || value === "0" || value === "") return false;
+    if (value === "true") return 1;
+    if (/^\d+$/.test(value)) return Number(value);
+    const entries = value.split(",").map((entry) => entry.trim());
+    const bad = entries.filter((entry) => !isAddressOrRange(entry));
+    if (bad.length === 0) return entries;
+    ctx.addIssue({
+      code: "custom",
+      message: `must be false, true, a number of proxy hops, or proxy addresses/CIDRs separated by commas (not an address: ${bad.join(", ")})`,
+    });
+    return z.NEVER;
+  })
+  .default(false);
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -24,7 +60,7 @@ const envSchema = z.object({
   WEB_DIST: z.string().optional(),
   /** Set when the app is served over HTTPS, so the session cookie is Secure. */
   COOKIE_SECURE: bool.default(false),
-  TRUST_PROXY: bool.default(false),
+  TRUST_PROXY: trustProxy,
   LOGIN_RATE_LIMIT_MAX: positiveInt(10),
   LOGIN_RATE_LIMIT_WINDOW_MS: positiveInt(15 * 60 * 1000),
   /** Accounts created per address and window: each costs an argon2 hash, so this also bounds CPU spent on sign-ups. */
@@ -63,6 +99,9 @@ const envSchema = z.object({
   UPLOAD_EXPIRY_MS: positiveInt(24 * 60 * 60 * 1000),
 });
 
+/** `false`: no proxy is trusted; a number: that many hops; a list: the proxies' addresses and CIDRs. */
+export type TrustProxy = false | number | string[];
+
 export interface RateLimit {
   max: number;
   windowMs: number;
@@ -86,7 +125,7 @@ export interface Config {
   logLevel: string;
   webDist: string;
   cookieSecure: boolean;
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
   loginRateLimit: RateLimit;
   registerRateLimit: RateLimit;
   sendRateLimit: RateLimit;

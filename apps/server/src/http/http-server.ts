@@ -6,11 +6,20 @@ import fastifyRateLimit from "@fastify/rate-limit";
 import fastifyWebsocket from "@fastify/websocket";
 import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
 import type { Adapters } from "../adapters/adapters.ts";
-import type { Config } from "../config/config.ts";
+import type { Config, TrustProxy } from "../config/config.ts";
 import { type ApiServer, answerSerializer, type SharedSchemas } from "./answers.ts";
 import { AppError, codeForStatus, errorBody } from "./errors.ts";
 import { refuseForeignWrites } from "./origin.ts";
 import { registerSecurityHeaders } from "./security-headers.ts";
+
+/**
+ * Which hops of `X-Forwarded-For` Fastify may believe. A hop count is given as proxy-addr's trust function: Fastify's
+ * own number option trusts no hop at all, so the proxy's address would be taken for every client.
+ */
+function trustedProxies(trust: TrustProxy) {
+  if (typeof trust === "number") return (_address: string, hop: number) => hop < trust;
+  return trust;
+}
 
 /**
  * Fastify with answers typed (and, in tests, checked) by the shared response schemas, the named-error handler,
@@ -19,7 +28,7 @@ import { registerSecurityHeaders } from "./security-headers.ts";
 export function createHttpServer(config: Pick<Config, "env" | "logLevel" | "trustProxy" | "webDist" | "cookieSecure">): ApiServer {
   const app = Fastify({
     logger: { level: config.logLevel },
-    trustProxy: config.trustProxy,
+    trustProxy: trustedProxies(config.trustProxy),
     // On close, idle keep-alive connections go at once; requests in flight (an upload's bytes) finish first.
     forceCloseConnections: "idle",
   }).withTypeProvider<SharedSchemas>();

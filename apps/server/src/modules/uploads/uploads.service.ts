@@ -108,7 +108,7 @@ export function createUploadsService(deps: {
     locker: deps.locker,
     relativeLocation: true,
     allowedOrigins: [],
-    respectForwardedHeaders: config.trustProxy,
+    respectForwardedHeaders: config.trustProxy !== false,
     disableTerminationForFinishedUploads: true,
     maxSize: (req) => limitFor(authOf(req).userId),
 
