@@ -9,6 +9,7 @@ import { systemClock } from "./clock.ts";
 import { loadConfig } from "./config/config.ts";
 import { copySqliteToPostgres, TargetNotEmpty } from "./db/copy-database.ts";
 import { openDatabase } from "./db/database.ts";
+import { createUnitOfWork } from "./feed/unit-of-work.ts";
 import { AppError } from "./http/errors.ts";
 import { createPlansService, type PlanName } from "./modules/plans/plans.service.ts";
 
@@ -28,7 +29,8 @@ export async function runAdmin(args: string[], env: NodeJS.ProcessEnv = process.
   const adapters = await createAdapters(config);
   try {
     const { plans: planRecords, users, changes } = createRepositories(db);
-    const plans = createPlansService({ db, clock: systemClock, bus: adapters.bus, plans: planRecords, users, changes });
+    const unitOfWork = createUnitOfWork({ db, bus: adapters.bus, clock: systemClock, changes });
+    const plans = createPlansService({ clock: systemClock, unitOfWork, plans: planRecords, users });
     const user = await plans.setPlan(email, plan as PlanName);
     return {
       code: 0,

@@ -89,6 +89,13 @@ export const discussionSchema = z.object({
 
 export const discussionRoleSchema = z.enum(["owner", "member"]);
 
+/** Why a user is no longer in a discussion: its creator ended it, it expired, or they left or were removed. */
+export const discussionClosedReasonSchema = z.enum(["ended", "expired", "left", "removed"]);
+export type DiscussionClosedReason = z.infer<typeof discussionClosedReasonSchema>;
+/** How a member stopped being one (kept on their member row). */
+export const departureReasonSchema = discussionClosedReasonSchema.extract(["left", "removed"]);
+export type DepartureReason = z.infer<typeof departureReasonSchema>;
+
 /** A member as the others see them: an opaque member id (never the user id) and the name chosen for this discussion. */
 export const discussionMemberSchema = z.object({ id: z.string(), display_name: z.string(), role: discussionRoleSchema });
 
@@ -242,7 +249,7 @@ export const liveEventSchema = z.discriminatedUnion("kind", [
   /** A discussion the user is a member of was created, joined, renamed or extended, or its members changed. */
   z.object({ kind: z.literal("discussion.upserted"), discussion: discussionSchema, members: z.array(discussionMemberSchema) }),
   /** The user is no longer in this discussion: its creator ended it, it expired, or they left or were removed. */
-  z.object({ kind: z.literal("discussion.closed"), id: z.string(), reason: z.enum(["ended", "expired", "left", "removed"]) }),
+  z.object({ kind: z.literal("discussion.closed"), id: z.string(), reason: discussionClosedReasonSchema }),
   z.object({ kind: z.literal("discussion.message.created"), message: discussionMessageSchema, discussion: discussionSchema }),
   z.object({ kind: z.literal("discussion.messages.deleted"), discussion_id: z.string(), ids: z.array(z.string()) }),
 ]);

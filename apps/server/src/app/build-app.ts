@@ -10,6 +10,7 @@ import type { Config } from "../config/config.ts";
 import { type Db, openDatabase } from "../db/database.ts";
 import { groupCommit, separateTransactions } from "../db/group-commit.ts";
 import type { EventBus } from "../events/event-bus.ts";
+import { createUnitOfWork } from "../feed/unit-of-work.ts";
 import { answers } from "../http/answers.ts";
 import { registerAuth } from "../http/auth.ts";
 import { createHttpServer, registerHttpPlugins } from "../http/http-server.ts";
@@ -68,18 +69,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   bus.subscribe("session.revoked", (notice) => sessions.forget(notice.sessionId));
   // A rename too: the cached lookup holds the device's name, which its next message must carry.
   bus.subscribe("session.renamed", (notice) => sessions.forget(notice.sessionId));
-  const plans = createPlansService({ db, clock, bus, plans: repositories.plans, users, changes });
-  const accounts = createAccountsService({ db, clock, sessions, users, plans: repositories.plans });
   // On SQLite, sends share commits: those of one turn, and those that arrive while a batch runs (decision 014).
   const sendTransaction = config.databaseUrl ? separateTransactions(db) : groupCommit(db);
-  const messages = createMessagesService({ db, clock, bus, messages: repositories.messages, changes, sendTransaction });
+  const unitOfWork = createUnitOfWork({ db, bus, clock, changes, sendTransaction });
+  const plans = createPlansService({ clock, unitOfWork, plans: repositories.plans, users });
+  const accounts = createAccountsService({ db, clock, sessions, users, plans: repositories.plans });
+  const messages = createMessagesService({ clock, unitOfWork, messages: repositories.messages, changes });
   const storage = await createDiskStorage(config.filesDir, config.uploadExpiryMs);
 
   await registerHttpPlugins(app, adapters);
   registerAuth(app, { sessions, clock });
 
   app.get("/api/health", { schema: answers(responseSchemas.ok) }, async () => ({ ok: true as const }));
-  const devices = createDevicesService({ db, clock, bus, devices: repositories.devices, changes, presence });
+  const devices = createDevicesService({ clock, unitOfWork, bus, devices: repositories.devices, presence });
   accountsRoutes(app, {
     accounts,
     sessions,
@@ -105,14 +107,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const onMessageCreated = (from: SessionAuth, message: Message) =>
     void push.notifyNewMessage(from, message).catch((err) => app.log.warn({ err }, "push failed"));
   const discussionMessages = createDiscussionMessagesService({
-    db,
     clock,
-    bus,
+    unitOfWork,
     access: repositories.access,
     messages: repositories.messages,
     discussionMessages: repositories.discussionMessages,
     discussions: repositories.discussions,
-    changes,
     onCreated: (from, created) => void push.notifyDiscussionMessage(from, created).catch((err) => app.log.warn({ err }, "push failed")),
     onDeleted: (from, deleted) => void push.notifyDiscussionDeleted(from, deleted).catch((err) => app.log.warn({ err }, "push failed")),
   });
@@ -146,12 +146,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     onDeleted: uploadsService.removeForMessages,
   });
   const discussions = createDiscussionsService({
-    db,
     clock,
-    bus,
+    unitOfWork,
     discussions: repositories.discussions,
     access: repositories.access,
-    changes,
     plans: repositories.plans,
     maxMembers: config.discussions.maxMembers,
     removeFile: (id) => storage.remove(id),
@@ -162,9 +160,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     joinAddressRateLimit: config.discussions.joinAddressRateLimit,
   });
   const sweeper = createRetentionSweeper({
-    db,
     clock,
-    bus,
+    unitOfWork,
     plans,
     plansRepository: repositories.plans,
     messages: repositories.messages,

@@ -1,6 +1,6 @@
 /** Every repository over one database: what the composition root injects into services. */
 import type { Db } from "../db/database.ts";
-import { createChangesRepository } from "../events/changes.repository.ts";
+import { createChangesRepository } from "../feed/changes.repository.ts";
 import { createSessionsRepository } from "../modules/accounts/sessions.repository.ts";
 import { createUsersRepository } from "../modules/accounts/users.repository.ts";
 import { createDevicesRepository } from "../modules/devices/devices.repository.ts";

@@ -1,4 +1,5 @@
 /** Table shapes for the query builder. Times are ms since the epoch (UTC). */
+import type { DepartureReason } from "@daysync/shared";
 
 export interface SubscriptionsTypesTable {
   id: number;
@@ -99,7 +100,7 @@ export interface SpaceMembersTable {
    * nothing. One who left may join again (the row is reused); one who was removed may not.
    */
   left_at: number | null;
-  left_reason: "left" | "removed" | null;
+  left_reason: DepartureReason | null;
 }
 
 export interface MessagesTable {

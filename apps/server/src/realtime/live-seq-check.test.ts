@@ -1,11 +1,20 @@
 import { API, DEVICES_API, type DeviceListItem, LIVE_CLOSE, type User } from "@daysync/shared";
 import { Redis } from "ioredis";
+import type { Transaction } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAdmin } from "../admin.ts";
-import { createChangesRepository } from "../events/changes.repository.ts";
+import type { Database } from "../db/schema.ts";
+import type { Change } from "../feed/change.ts";
+import { createChangesRepository } from "../feed/changes.repository.ts";
 import { createDevicesRepository } from "../modules/devices/devices.repository.ts";
 import { redisEnv, removeKeys, TEST_REDIS_URL, uniquePrefix } from "../testing/test-redis.ts";
 import { Device, startTestServer, type TestServer, textMessage } from "../testing/test-server.ts";
+
+/** A change logged as another process would, whose bus message never arrives here; its sequence number. */
+async function appendOne(trx: Transaction<Database>, userId: string, change: Change, now: number): Promise<number> {
+  const [logged] = await createChangesRepository(trx).appendToUsers([userId], change, now);
+  return logged?.seq ?? 0;
+}
 
 let server: TestServer;
 beforeAll(async () => {
@@ -25,7 +34,7 @@ describe("changes the bus lost", () => {
     // Written as another process would, whose bus message never arrived here.
     const seq = await server.db
       .transaction()
-      .execute((trx) => createChangesRepository(trx).append(user.id, "user.updated", user.id, server.clock.now()));
+      .execute((trx) => appendOne(trx, user.id, { kind: "user.updated", userId: user.id }, server.clock.now()));
     await live.waitFor((r) => r.some((m) => m.type === "event" && m.seq === seq), 2000);
     expect(live.events().find((e) => e.seq === seq)?.event).toMatchObject({ kind: "user.updated", user: { id: user.id } });
 
@@ -53,7 +62,7 @@ describe("changes the bus lost", () => {
     // The sign-out as another process writes it, without its bus messages.
     await server.db.transaction().execute(async (trx) => {
       await createDevicesRepository(trx).remove(user.id, phoneSession);
-      await createChangesRepository(trx).append(user.id, "device.signed_out", phoneSession, server.clock.now());
+      await appendOne(trx, user.id, { kind: "device.signed_out", sessionId: phoneSession }, server.clock.now());
     });
     expect(await phoneLive.waitForClose(2000)).toBe(LIVE_CLOSE.sessionRevoked);
     await laptopLive.waitFor((r) => r.some((m) => m.type === "event" && m.event.kind === "device.signed_out"), 2000);
@@ -85,7 +94,7 @@ describe("when the bus reconnects", () => {
       await live.waitFor((r) => r.some((m) => m.type === "ready"));
       const seq = await redisServer.db
         .transaction()
-        .execute((trx) => createChangesRepository(trx).append(user.id, "user.updated", user.id, redisServer.clock.now()));
+        .execute((trx) => appendOne(trx, user.id, { kind: "user.updated", userId: user.id }, redisServer.clock.now()));
       // Only this server's subscriber connection is cut; the Redis is shared.
       const clients = String(await redis.call("CLIENT", "LIST")).split("\n");
       const ours = clients.find((line) => line.includes(` name=${prefix}subscriber `));

@@ -4,7 +4,7 @@
  */
 import type { ServerLiveMessage } from "@daysync/shared";
 import type { Clock } from "../clock.ts";
-import type { ChangesRepository } from "../events/changes.repository.ts";
+import type { ChangesRepository } from "../feed/changes.repository.ts";
 import { LIVE_LIMITS } from "./live-limits.ts";
 import { eventOf, type ReplayRepositories, replayReads } from "./replay.ts";
 import { nextTurn } from "./turns.ts";
@@ -45,7 +45,7 @@ export async function replayChanges(request: ReplayRequest): Promise<number> {
     for (const row of rows) {
       // Pruned meanwhile (or before): what the device lacks cannot be replayed.
       if (row.seq !== sent + 1) return reset();
-      const event = await eventOf(repositories, userId, row, reads);
+      const event = row.change && (await eventOf(repositories, userId, row.change, reads));
       if (event) send({ type: "event", seq: row.seq, event });
       sent = row.seq;
       if (performance.now() - sliceStart > LIVE_LIMITS.replaySliceMs) {

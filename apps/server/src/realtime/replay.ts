@@ -1,22 +1,18 @@
-/** Turns logged changes back into live events, reading the current state (expired or deleted rows are skipped). */
-import type { DateMessages, LiveEvent } from "@daysync/shared";
-import { z } from "zod";
-import type { ChangeRow } from "../events/changes.repository.ts";
+/**
+ * Turns logged changes back into live events, reading the current state (expired or deleted rows are skipped), with
+ * the presenter of each change kind that built the live event (`feed/events.ts`).
+ */
+import type { LiveEvent } from "@daysync/shared";
+import type { DateMessagesTable } from "../db/schema.ts";
+import type { Change } from "../feed/change.ts";
+import { liveEvents } from "../feed/events.ts";
 import { loadUser } from "../modules/accounts/user.presenter.ts";
 import type { UsersRepository } from "../modules/accounts/users.repository.ts";
 import type { DevicesRepository } from "../modules/devices/devices.repository.ts";
-import { deviceEventOf } from "../modules/devices/devices.service.ts";
-import { presentDiscussion, presentDiscussionMessage } from "../modules/discussions/discussion.presenter.ts";
 import type { DiscussionMessagesRepository } from "../modules/discussions/discussion-messages.repository.ts";
 import type { DiscussionsRepository } from "../modules/discussions/discussions.repository.ts";
-import { closedEventOf, upsertedEventOf } from "../modules/discussions/discussions.service.ts";
-import { presentDay, presentMessage } from "../modules/messages/messages.presenter.ts";
 import type { MessagesRepository } from "../modules/messages/messages.repository.ts";
 import type { AccessRepository } from "../modules/spaces/access.repository.ts";
-
-/** The refs of deletions hold the deleted ids (and, in a discussion, its id) as JSON: read back through a schema. */
-const deletedIdsRef = z.array(z.string());
-const discussionDeletedRef = z.object({ discussion_id: z.string(), ids: deletedIdsRef });
 
 /** Where a replay reads the current state of what a change refers to. */
 export interface ReplayRepositories {
@@ -36,12 +32,12 @@ export interface ReplayReads {
   /** The time the page is read at (memberships are checked at it). */
   now: number;
   cutoff(): Promise<number | null>;
-  day(dayId: string): Promise<DateMessages | undefined>;
+  day(dayId: string): Promise<DateMessagesTable | undefined>;
 }
 
 export function replayReads(messages: MessagesRepository, userId: string, now: number): ReplayReads {
   let cutoff: Promise<number | null> | undefined;
-  const days = new Map<string, Promise<DateMessages | undefined>>();
+  const days = new Map<string, Promise<DateMessagesTable | undefined>>();
   const reads: ReplayReads = {
     now,
     cutoff: () => {
@@ -53,7 +49,7 @@ export function replayReads(messages: MessagesRepository, userId: string, now: n
       if (!day) {
         day = reads.cutoff().then(async (since) => {
           const [row] = await messages.liveDays(userId, since, [dayId]);
-          return row && presentDay(row);
+          return row;
         });
         days.set(dayId, day);
       }
@@ -66,63 +62,68 @@ export function replayReads(messages: MessagesRepository, userId: string, now: n
 export async function eventOf(
   repositories: ReplayRepositories,
   userId: string,
-  change: ChangeRow,
+  change: Change,
   reads: ReplayReads,
 ): Promise<LiveEvent | undefined> {
   const { messages, users, devices, access, discussions, discussionMessages } = repositories;
   switch (change.kind) {
     case "day.upserted": {
-      const day = await reads.day(change.ref);
-      return day && { kind: "day.upserted", day };
+      const day = await reads.day(change.dayId);
+      return day && liveEvents.dayUpserted(day);
     }
     case "message.created": {
-      const message = await messages.findMessage(change.ref);
+      const message = await messages.findMessage(change.messageId);
       if (!message || message.space_id !== userId) return undefined;
       const day = await reads.day(message.date_message_id ?? "");
       if (!day) return undefined;
       const since = await reads.cutoff();
       // Expired but not yet swept: the message is not served, its day's summary (without it) still is.
-      if (since !== null && Number(message.created_at) < since) return { kind: "day.upserted", day };
-      return { kind: "message.created", message: presentMessage(message), day };
+      if (since !== null && Number(message.created_at) < since) return liveEvents.dayUpserted(day);
+      return liveEvents.messageCreated(message, day);
     }
     case "messages.deleted":
-      return { kind: "messages.deleted", ids: deletedIdsRef.parse(JSON.parse(change.ref)) };
+      return liveEvents.messagesDeleted(change);
     case "user.updated": {
       const user = await loadUser(users, userId);
-      return user && { kind: "user.updated", user };
+      return user && liveEvents.userUpdated(user);
     }
-    case "device.signed_in":
     case "device.signed_out":
-    case "device.renamed":
-      return deviceEventOf(devices, userId, change);
+      return liveEvents.deviceSignedOut(change);
+    // A device signed out since is skipped; a replayed rename carries the name the device has now.
+    case "device.signed_in": {
+      const row = await devices.find(userId, change.sessionId);
+      return row && liveEvents.deviceSignedIn(row);
+    }
+    case "device.renamed": {
+      const row = await devices.find(userId, change.sessionId);
+      return row && liveEvents.deviceRenamed(row);
+    }
     // A discussion's changes are replayed only to who is a member now: one who left or was removed gets nothing.
     case "discussion.message.created": {
-      const message = await messages.findMessage(change.ref);
+      const message = await messages.findMessage(change.messageId);
       if (!message || !(await access.membership(userId, message.space_id, reads.now))) return undefined;
       const [withAuthor, discussion] = await Promise.all([
         discussionMessages.find(message.space_id, message.id),
         discussions.find(message.space_id),
       ]);
       if (!withAuthor || !discussion) return undefined;
-      return {
-        kind: "discussion.message.created",
-        message: presentDiscussionMessage(withAuthor, { id: withAuthor.author_id, display_name: withAuthor.author_name }),
-        discussion: presentDiscussion(discussion),
-      };
+      return liveEvents.discussionMessageCreated(
+        withAuthor,
+        { id: withAuthor.author_id, display_name: withAuthor.author_name },
+        discussion,
+      );
     }
-    case "discussion.messages.deleted": {
-      const { discussion_id, ids } = discussionDeletedRef.parse(JSON.parse(change.ref));
-      if (!(await access.membership(userId, discussion_id, reads.now))) return undefined;
-      return { kind: "discussion.messages.deleted", discussion_id, ids };
-    }
+    case "discussion.messages.deleted":
+      if (!(await access.membership(userId, change.discussionId, reads.now))) return undefined;
+      return liveEvents.discussionMessagesDeleted(change);
     case "discussion.upserted": {
       // Only while the viewer is still a member: the one who left since gets its `discussion.closed` instead.
-      const membership = await access.membership(userId, change.ref, reads.now);
+      const membership = await access.membership(userId, change.discussionId, reads.now);
       if (membership?.kind !== "discussion") return undefined;
-      return upsertedEventOf(discussions, change.ref);
+      const row = await discussions.find(change.discussionId);
+      return row && liveEvents.discussionUpserted(row, await discussions.members(change.discussionId));
     }
     case "discussion.closed":
-      // The space's rows may be gone: the ref holds all the event says.
-      return closedEventOf(change.ref);
+      return liveEvents.discussionClosed(change);
   }
 }

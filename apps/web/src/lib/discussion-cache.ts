@@ -1,11 +1,18 @@
 /** Applies discussion changes (live events, confirmed sends, the caller's own actions) to the React Query cache. */
-import type { Discussion, DiscussionDetails, DiscussionMember, DiscussionMessage, MyDiscussion, responseSchemas } from "@daysync/shared";
+import type {
+  Discussion,
+  DiscussionClosedReason,
+  DiscussionDetails,
+  DiscussionMember,
+  DiscussionMessage,
+  MyDiscussion,
+  responseSchemas,
+} from "@daysync/shared";
 import type { QueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
 import { queryKeys } from "./query-keys.ts";
 
 export type DiscussionMessagesResponse = z.infer<typeof responseSchemas.discussionMessages>;
-export type ClosedReason = "ended" | "expired" | "left" | "removed";
 
 /** The latest activity (a message, else creation) first. */
 function sortDiscussions(list: MyDiscussion[]): MyDiscussion[] {
@@ -48,8 +55,8 @@ export function upsertDiscussion(queryClient: QueryClient, discussion: Discussio
 }
 
 /** `discussion.closed`, or the caller ended or left it: it leaves the sidebar, and an open view says why. */
-export function closeDiscussion(queryClient: QueryClient, id: string, reason: ClosedReason): void {
-  queryClient.setQueryData<ClosedReason>(queryKeys.discussionClosed(id), reason);
+export function closeDiscussion(queryClient: QueryClient, id: string, reason: DiscussionClosedReason): void {
+  queryClient.setQueryData<DiscussionClosedReason>(queryKeys.discussionClosed(id), reason);
   queryClient.setQueryData<MyDiscussion[]>(queryKeys.discussions, (old) => old?.filter((d) => d.id !== id));
   queryClient.removeQueries({ queryKey: queryKeys.discussion(id), exact: true });
   queryClient.removeQueries({ queryKey: queryKeys.discussionMessages(id), exact: true });

@@ -1,25 +1,24 @@
 /** The user's signed-in devices: list, rename, sign one or all others out, tell the others when one comes, goes or is renamed. */
-import type { DeviceListItem, LiveEvent } from "@daysync/shared";
+import type { DeviceListItem } from "@daysync/shared";
 import type { Clock } from "../../clock.ts";
-import type { Db } from "../../db/database.ts";
-import { inUserTransaction } from "../../db/user-transaction.ts";
-import type { ChangeRow, ChangesRepository } from "../../events/changes.repository.ts";
 import type { EventBus } from "../../events/event-bus.ts";
+import { liveEvents } from "../../feed/events.ts";
+import type { UnitOfWork } from "../../feed/unit-of-work.ts";
 import { notFound } from "../../http/errors.ts";
 import type { Presence } from "../../realtime/presence.ts";
 import { presentDevice } from "./devices.presenter.ts";
 import type { DevicesRepository } from "./devices.repository.ts";
 
 export function createDevicesService(deps: {
-  db: Db;
   clock: Clock;
+  unitOfWork: UnitOfWork;
+  /** Where the session's end and rename are told to every process (their caches and sockets of that session). */
   bus: EventBus;
   devices: DevicesRepository;
-  changes: ChangesRepository;
   /** Sessions with a live connection open: seen now, though that is written only when they go. */
   presence: Pick<Presence, "liveAmong">;
 }) {
-  const { db, clock, bus, devices, changes, presence } = deps;
+  const { clock, unitOfWork, bus, devices, presence } = deps;
 
   /**
    * The one way a session ends, from the Devices list or by its own Logout: the row goes, the change is logged
@@ -27,15 +26,14 @@ export function createDevicesService(deps: {
    * devices get `device.signed_out`. False when the user had no such session.
    */
   async function endSession(userId: string, sessionId: string): Promise<boolean> {
-    const now = clock.now();
-    const seq = await inUserTransaction(db, userId, async (trx) => {
-      if (!(await devices.in(trx).remove(userId, sessionId))) return undefined;
-      return changes.in(trx).append(userId, "device.signed_out", sessionId, now);
+    const ended = await unitOfWork.forUser(userId, async (work) => {
+      if (!(await devices.in(work.trx).remove(userId, sessionId))) return false;
+      const change = { kind: "device.signed_out", sessionId } as const;
+      await work.record([userId], change, liveEvents.deviceSignedOut(change));
+      return true;
     });
-    if (seq === undefined) return false;
-    bus.publish("session.revoked", { userId, sessionId });
-    bus.publish("change", { userId, seq, event: { kind: "device.signed_out", id: sessionId } });
-    return true;
+    if (ended) bus.publish("session.revoked", { userId, sessionId });
+    return ended;
   }
 
   return {
@@ -58,18 +56,17 @@ export function createDevicesService(deps: {
      * `device.renamed`. 404 for another user's device.
      */
     async rename(userId: string, sessionId: string, currentSessionId: string, name: string): Promise<DeviceListItem> {
-      const now = clock.now();
-      const result = await inUserTransaction(db, userId, async (trx) => {
-        const repo = devices.in(trx);
+      const row = await unitOfWork.forUser(userId, async (work) => {
+        const repo = devices.in(work.trx);
         if (!(await repo.rename(userId, sessionId, name))) return undefined;
-        const row = await repo.find(userId, sessionId);
-        return row && { row, seq: await changes.in(trx).append(userId, "device.renamed", sessionId, now) };
+        const renamed = await repo.find(userId, sessionId);
+        if (renamed) await work.record([userId], { kind: "device.renamed", sessionId }, liveEvents.deviceRenamed(renamed));
+        return renamed;
       });
-      if (!result) throw notFound("device");
+      if (!row) throw notFound("device");
       // Every process drops its cached lookup of the session, so what the device sends next carries the new name.
       bus.publish("session.renamed", { userId, sessionId });
-      bus.publish("change", { userId, seq: result.seq, event: { kind: "device.renamed", id: sessionId, name } });
-      return { ...presentDevice(result.row), current: sessionId === currentSessionId };
+      return { ...presentDevice(row), current: sessionId === currentSessionId };
     },
 
     /** Signs out every device of the user but the asking one, each as if signed out from the list; how many. */
@@ -93,29 +90,12 @@ export function createDevicesService(deps: {
 
     /** Tells the user's devices that this session was just signed in. */
     async announceSignIn(userId: string, sessionId: string): Promise<void> {
-      const now = clock.now();
-      const result = await inUserTransaction(db, userId, async (trx) => {
-        const row = await devices.in(trx).find(userId, sessionId);
-        if (!row) return undefined;
-        return { row, seq: await changes.in(trx).append(userId, "device.signed_in", sessionId, now) };
+      await unitOfWork.forUser(userId, async (work) => {
+        const row = await devices.in(work.trx).find(userId, sessionId);
+        if (row) await work.record([userId], { kind: "device.signed_in", sessionId }, liveEvents.deviceSignedIn(row));
       });
-      if (result)
-        bus.publish("change", { userId, seq: result.seq, event: { kind: "device.signed_in", device: presentDevice(result.row) } });
     },
   };
 }
 
 export type DevicesService = ReturnType<typeof createDevicesService>;
-
-/** Rebuilds a logged device change for replay; a device signed out since is skipped. */
-export async function deviceEventOf(devices: DevicesRepository, userId: string, change: ChangeRow): Promise<LiveEvent | undefined> {
-  if (change.kind === "device.signed_out") return { kind: "device.signed_out", id: change.ref };
-  if (change.kind !== "device.signed_in" && change.kind !== "device.renamed") return undefined;
-  const row = await devices.find(userId, change.ref);
-  if (!row) return undefined;
-  const device = presentDevice(row);
-  // A replayed rename carries the name the device has now, which is all a device that was away needs.
-  return change.kind === "device.renamed"
-    ? { kind: "device.renamed", id: device.id, name: device.name }
-    : { kind: "device.signed_in", device };
-}

@@ -4,16 +4,14 @@
  */
 import { type Discussion, type DiscussionMessage, dayKeyOf, type MyDiscussion } from "@daysync/shared";
 import type { Clock } from "../../clock.ts";
-import type { Db } from "../../db/database.ts";
-import { inSpaceTransaction } from "../../db/user-transaction.ts";
-import type { ChangesRepository } from "../../events/changes.repository.ts";
-import type { EventBus } from "../../events/event-bus.ts";
+import { liveEvents } from "../../feed/events.ts";
+import type { UnitOfWork } from "../../feed/unit-of-work.ts";
 import { conflict, forbidden, notFound } from "../../http/errors.ts";
 import type { SessionAuth } from "../accounts/sessions.repository.ts";
 import type { MessagesRepository } from "../messages/messages.repository.ts";
 import { assertPlausibleDay, messageGone, NotStored, newMessageRow, type SendInput, storeOrResend } from "../messages/messages.service.ts";
 import type { AccessRepository } from "../spaces/access.repository.ts";
-import { presentDiscussion, presentDiscussionMessage, presentMyDiscussion } from "./discussion.presenter.ts";
+import { presentDiscussionMessage, presentMyDiscussion } from "./discussion.presenter.ts";
 import { discussionMembership, noSuchDiscussion } from "./discussion-access.ts";
 import type { DiscussionMessagesRepository, MessageWithAuthor } from "./discussion-messages.repository.ts";
 import type { DiscussionsRepository } from "./discussions.repository.ts";
@@ -28,20 +26,18 @@ export interface CreatedDiscussionMessage {
 const present = (row: MessageWithAuthor) => presentDiscussionMessage(row, { id: row.author_id, display_name: row.author_name });
 
 export function createDiscussionMessagesService(deps: {
-  db: Db;
   clock: Clock;
-  bus: EventBus;
+  unitOfWork: UnitOfWork;
   access: AccessRepository;
   messages: MessagesRepository;
   discussionMessages: DiscussionMessagesRepository;
   discussions: DiscussionsRepository;
-  changes: ChangesRepository;
   /** Told once about each new message and the device that sent it (push notifications). */
   onCreated?: (from: SessionAuth, created: CreatedDiscussionMessage) => void;
   /** Told once about messages deleted and the members they were deleted for (closing their notifications). */
   onDeleted?: (from: SessionAuth, deleted: { messageIds: string[]; memberUserIds: string[] }) => void;
 }) {
-  const { db, clock, bus, access, messages, discussionMessages: repo, discussions, changes } = deps;
+  const { clock, unitOfWork, access, messages, discussionMessages: repo, discussions } = deps;
 
   const memberOf = (userId: string, spaceId: string) => discussionMembership(access, userId, spaceId, clock.now());
 
@@ -85,19 +81,17 @@ export function createDiscussionMessagesService(deps: {
       const row = newMessageRow(input, { spaceId, userId: from.userId, dateMessageId: null, device: null, now });
       return storeOrResend(
         async () => {
-          const { logged, discussion, memberUserIds } = await inSpaceTransaction(db, spaceId, async (trx, memberUserIds) => {
+          const { event, memberUserIds } = await unitOfWork.forSpace(spaceId, async (work, memberUserIds) => {
             if (!memberUserIds.includes(from.userId)) throw noSuchDiscussion();
-            if ((await messages.in(trx).insertMessage(row)) !== "stored") throw new NotStored();
-            const logged = await changes.in(trx).appendToUsers(memberUserIds, "discussion.message.created", row.id, now);
-            const discussion = await discussions.in(trx).find(spaceId);
+            if ((await messages.in(work.trx).insertMessage(row)) !== "stored") throw new NotStored();
+            const discussion = await discussions.in(work.trx).find(spaceId);
             if (!discussion) throw noSuchDiscussion();
-            return { logged, discussion: presentDiscussion(discussion), memberUserIds };
+            const event = liveEvents.discussionMessageCreated(row, { id: member.memberId, display_name: member.displayName }, discussion);
+            await work.record(memberUserIds, { kind: "discussion.message.created", messageId: row.id }, event);
+            return { event, memberUserIds };
           });
-          const message = presentDiscussionMessage(row, { id: member.memberId, display_name: member.displayName });
-          const event = { kind: "discussion.message.created", message, discussion } as const;
-          for (const { userId, seq } of logged) bus.publish("change", { userId, seq, event });
-          deps.onCreated?.(from, { discussion, message, memberUserIds });
-          return { message, created: true };
+          deps.onCreated?.(from, { discussion: event.discussion, message: event.message, memberUserIds });
+          return { message: event.message, created: true };
         },
         async () => ({ message: await resent(from.userId, spaceId, input.id), created: false }),
       );
@@ -110,21 +104,19 @@ export function createDiscussionMessagesService(deps: {
     async delete(from: SessionAuth, spaceId: string, messageId: string): Promise<string[]> {
       const now = clock.now();
       const member = await memberOf(from.userId, spaceId);
-      const { ids, logged, memberUserIds } = await inSpaceTransaction(db, spaceId, async (trx, memberUserIds) => {
+      const { ids, memberUserIds } = await unitOfWork.forSpace(spaceId, async (work, memberUserIds) => {
         if (!memberUserIds.includes(from.userId)) throw noSuchDiscussion();
-        const locked = messages.in(trx);
+        const locked = messages.in(work.trx);
         const found = await locked.findMessage(messageId);
         if (!found || found.space_id !== spaceId) throw notFound("message");
         if (found.user_id !== from.userId && member.role !== "owner") {
           throw forbidden("Only its author or the discussion's creator can delete this message.");
         }
         const { ids } = await locked.deleteMessages(spaceId, [messageId], now);
-        const ref = JSON.stringify({ discussion_id: spaceId, ids });
-        const logged = ids.length ? await changes.in(trx).appendToUsers(memberUserIds, "discussion.messages.deleted", ref, now) : [];
-        return { ids, logged, memberUserIds };
+        const deleted = { kind: "discussion.messages.deleted", discussionId: spaceId, ids } as const;
+        if (ids.length > 0) await work.record(memberUserIds, deleted, liveEvents.discussionMessagesDeleted(deleted));
+        return { ids, memberUserIds };
       });
-      const event = { kind: "discussion.messages.deleted", discussion_id: spaceId, ids } as const;
-      for (const { userId, seq } of logged) bus.publish("change", { userId, seq, event });
       if (ids.length > 0) deps.onDeleted?.(from, { messageIds: ids, memberUserIds });
       return ids;
     },

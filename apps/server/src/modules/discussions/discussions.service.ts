@@ -8,67 +8,43 @@ import {
   API_ERROR_CODES,
   type CreateDiscussionInput,
   DAY_MS,
+  type DepartureReason,
   DISCUSSION_LIFETIME_MS,
+  type DiscussionClosedReason,
   type DiscussionDetails,
   FREE_TYPE_ID,
-  type LiveEvent,
   type MyDiscussion,
   normalizePublicId,
   PREMIUM_PLAN,
   PUBLIC_ID_ALPHABET,
   PUBLIC_ID_LENGTH,
 } from "@daysync/shared";
-import type { Transaction } from "kysely";
 import type { Clock } from "../../clock.ts";
-import type { Db } from "../../db/database.ts";
-import type { Database } from "../../db/schema.ts";
-import { inSpaceTransaction, inUserTransaction } from "../../db/user-transaction.ts";
-import type { ChangeKind, ChangesRepository } from "../../events/changes.repository.ts";
-import type { EventBus, UserChange } from "../../events/event-bus.ts";
+import { liveEvents } from "../../feed/events.ts";
+import type { UnitOfWork, Work } from "../../feed/unit-of-work.ts";
 import { AppError, conflict, forbidden, notFound } from "../../http/errors.ts";
 import type { PlansRepository } from "../plans/plans.repository.ts";
 import type { AccessRepository, Membership } from "../spaces/access.repository.ts";
-import { presentDiscussion, presentMember, presentMyDiscussion } from "./discussion.presenter.ts";
+import { presentMember, presentMyDiscussion } from "./discussion.presenter.ts";
 import { discussionMembership, noSuchDiscussion } from "./discussion-access.ts";
 import type { DiscussionsRepository } from "./discussions.repository.ts";
-
-export type ClosedReason = "ended" | "expired" | "left" | "removed";
 
 /** A fresh public ID: 10 characters of Crockford base32 (32 divides 256, so each character is uniform). */
 export function newPublicId(): string {
   return Array.from(randomBytes(PUBLIC_ID_LENGTH), (b) => PUBLIC_ID_ALPHABET[b % 32]).join("");
 }
 
-/** What `discussion.closed` keeps in the change log: the space's rows may be gone when it is replayed. */
-export const closedRef = (spaceId: string, reason: ClosedReason) => `${spaceId}:${reason}`;
-
-export function closedEventOf(ref: string): LiveEvent | undefined {
-  const at = ref.lastIndexOf(":");
-  const reason = ref.slice(at + 1);
-  if (at < 1 || !["ended", "expired", "left", "removed"].includes(reason)) return undefined;
-  return { kind: "discussion.closed", id: ref.slice(0, at), reason: reason as ClosedReason };
-}
-
-/** The `discussion.upserted` event as every member gets it; undefined once the discussion is gone. */
-export async function upsertedEventOf(repo: DiscussionsRepository, spaceId: string): Promise<LiveEvent | undefined> {
-  const row = await repo.find(spaceId);
-  if (!row) return undefined;
-  return { kind: "discussion.upserted", discussion: presentDiscussion(row), members: (await repo.members(spaceId)).map(presentMember) };
-}
-
 export function createDiscussionsService(deps: {
-  db: Db;
   clock: Clock;
-  bus: EventBus;
+  unitOfWork: UnitOfWork;
   discussions: DiscussionsRepository;
   access: AccessRepository;
-  changes: ChangesRepository;
   plans: PlansRepository;
   maxMembers: number;
   /** Removes a file's bytes from storage (after the rows that named it are deleted). */
   removeFile: (uploadId: string) => Promise<void>;
 }) {
-  const { db, clock, bus, discussions: repo, access, changes } = deps;
+  const { clock, unitOfWork, discussions: repo, access } = deps;
 
   const membershipOf = (userId: string, spaceId: string) => discussionMembership(access, userId, spaceId, clock.now());
 
@@ -78,21 +54,19 @@ export function createDiscussionsService(deps: {
     return membership;
   }
 
-  /** Logs `event` to each user in the caller's transaction; the changes to publish once it commits. */
-  async function log(trx: Transaction<Database>, userIds: string[], kind: ChangeKind, ref: string, event: LiveEvent, now: number) {
-    const logged = await changes.in(trx).appendToUsers(userIds, kind, ref, now);
-    return logged.map((l): UserChange => ({ ...l, event }));
+  /** Records the discussion as it now is, for these members. */
+  async function recordUpserted(work: Work, spaceId: string, userIds: string[]) {
+    const locked = repo.in(work.trx);
+    const row = await locked.find(spaceId);
+    if (!row) return;
+    const event = liveEvents.discussionUpserted(row, await locked.members(spaceId));
+    await work.record(userIds, { kind: "discussion.upserted", discussionId: spaceId }, event);
   }
 
-  /** Logs the discussion as it now is to these members. */
-  async function logUpserted(trx: Transaction<Database>, spaceId: string, userIds: string[], now: number) {
-    const event = await upsertedEventOf(repo.in(trx), spaceId);
-    return event ? log(trx, userIds, "discussion.upserted", spaceId, event, now) : [];
+  async function recordClosed(work: Work, spaceId: string, userIds: string[], reason: DiscussionClosedReason) {
+    const change = { kind: "discussion.closed", discussionId: spaceId, reason } as const;
+    await work.record(userIds, change, liveEvents.discussionClosed(change));
   }
-
-  const publish = (logged: UserChange[]) => {
-    for (const change of logged) bus.publish("change", change);
-  };
 
   async function myDiscussion(userId: string, spaceId: string): Promise<MyDiscussion> {
     const [membership, row] = await Promise.all([access.membership(userId, spaceId, clock.now()), repo.findMine(spaceId, userId)]);
@@ -112,46 +86,31 @@ export function createDiscussionsService(deps: {
    */
   async function close(spaceId: string, reason: "ended" | "expired"): Promise<boolean> {
     const now = clock.now();
-    const done = await inSpaceTransaction(db, spaceId, async (trx, memberIds) => {
-      const locked = repo.in(trx);
+    const files = await unitOfWork.forSpace(spaceId, async (work, memberIds) => {
+      const locked = repo.in(work.trx);
       const row = await locked.find(spaceId);
       if (!row || (reason === "expired" && row.ends_at > now)) return undefined;
-      const logged = await log(
-        trx,
-        memberIds,
-        "discussion.closed",
-        closedRef(spaceId, reason),
-        { kind: "discussion.closed", id: spaceId, reason },
-        now,
-      );
-      const files = await locked.deleteSpace(spaceId);
-      return { logged, files };
+      await recordClosed(work, spaceId, memberIds, reason);
+      return locked.deleteSpace(spaceId);
     });
-    if (!done) return false;
-    publish(done.logged);
-    for (const id of done.files) await deps.removeFile(id);
+    if (!files) return false;
+    for (const id of files) await deps.removeFile(id);
     return true;
   }
 
   /** A member stops being one (`left` by themselves, or `removed` by the creator): the others are told, and so are they. */
-  async function depart(spaceId: string, memberRowId: string, userId: string, reason: "left" | "removed") {
+  async function depart(spaceId: string, memberRowId: string, userId: string, reason: DepartureReason) {
     const now = clock.now();
-    const logged = await inSpaceTransaction(db, spaceId, async (trx, memberIds) => {
-      if (!memberIds.includes(userId)) return [];
-      await repo.in(trx).markLeft(memberRowId, reason, now);
-      const others = memberIds.filter((id) => id !== userId);
-      const upserted = await logUpserted(trx, spaceId, others, now);
-      const closed = await log(
-        trx,
-        [userId],
-        "discussion.closed",
-        closedRef(spaceId, reason),
-        { kind: "discussion.closed", id: spaceId, reason },
-        now,
+    await unitOfWork.forSpace(spaceId, async (work, memberIds) => {
+      if (!memberIds.includes(userId)) return;
+      await repo.in(work.trx).markLeft(memberRowId, reason, now);
+      await recordUpserted(
+        work,
+        spaceId,
+        memberIds.filter((id) => id !== userId),
       );
-      return [...upserted, ...closed];
+      await recordClosed(work, spaceId, [userId], reason);
     });
-    publish(logged);
   }
 
   return {
@@ -164,8 +123,8 @@ export function createDiscussionsService(deps: {
         if (tries > 5) throw new Error("No free discussion ID found.");
         publicId = newPublicId();
       }
-      const logged = await inUserTransaction(db, userId, async (trx) => {
-        const locked = repo.in(trx);
+      await unitOfWork.forUser(userId, async (work) => {
+        const locked = repo.in(work.trx);
         await locked.insertSpace({
           id: spaceId,
           kind: "discussion",
@@ -187,9 +146,8 @@ export function createDiscussionsService(deps: {
           left_at: null,
           left_reason: null,
         });
-        return logUpserted(trx, spaceId, [userId], now);
+        await recordUpserted(work, spaceId, [userId]);
       });
-      publish(logged);
       return details(userId, spaceId);
     },
 
@@ -208,16 +166,15 @@ export function createDiscussionsService(deps: {
       const publicId = normalizePublicId(typedId);
       const spaceId = publicId && (await repo.openByPublicId(publicId, now));
       if (!spaceId) throw noSuchDiscussion();
-      const { joined, logged } = await inSpaceTransaction(
-        db,
+      const joined = await unitOfWork.forSpace(
         spaceId,
-        async (trx, memberIds) => {
-          const locked = repo.in(trx);
+        async (work, memberIds) => {
+          const locked = repo.in(work.trx);
           const row = await locked.find(spaceId);
           if (!row || row.ends_at <= now) throw noSuchDiscussion();
           const mine = await locked.memberRowOf(spaceId, userId);
           if (mine?.left_reason === "removed") throw noSuchDiscussion();
-          if (mine && mine.left_at === null) return { joined: false, logged: [] };
+          if (mine && mine.left_at === null) return false;
           if (memberIds.length >= deps.maxMembers) {
             throw conflict(
               API_ERROR_CODES.discussionFull,
@@ -238,22 +195,21 @@ export function createDiscussionsService(deps: {
               left_reason: null,
             });
           }
-          return { joined: true, logged: await logUpserted(trx, spaceId, [...memberIds, userId], now) };
+          await recordUpserted(work, spaceId, [...memberIds, userId]);
+          return true;
         },
         { joining: userId },
       );
-      publish(logged);
       return { details: await details(userId, spaceId), joined };
     },
 
     async rename(userId: string, spaceId: string, title: string): Promise<DiscussionDetails> {
       await ownerOf(userId, spaceId, "Only the creator of this discussion can rename it.");
       const now = clock.now();
-      const logged = await inSpaceTransaction(db, spaceId, async (trx, memberIds) => {
-        await repo.in(trx).rename(spaceId, title, now);
-        return logUpserted(trx, spaceId, memberIds, now);
+      await unitOfWork.forSpace(spaceId, async (work, memberIds) => {
+        await repo.in(work.trx).rename(spaceId, title, now);
+        await recordUpserted(work, spaceId, memberIds);
       });
-      publish(logged);
       return details(userId, spaceId);
     },
 
@@ -265,14 +221,13 @@ export function createDiscussionsService(deps: {
         throw new AppError(403, API_ERROR_CODES.premiumRequired, `Extending a discussion needs the ${PREMIUM_PLAN.title}.`);
       }
       const now = clock.now();
-      const logged = await inSpaceTransaction(db, spaceId, async (trx, memberIds) => {
-        const locked = repo.in(trx);
+      await unitOfWork.forSpace(spaceId, async (work, memberIds) => {
+        const locked = repo.in(work.trx);
         const row = await locked.find(spaceId);
         if (!row || row.ends_at <= now) throw noSuchDiscussion();
         await locked.setEnd(spaceId, row.ends_at + days * DAY_MS, now);
-        return logUpserted(trx, spaceId, memberIds, now);
+        await recordUpserted(work, spaceId, memberIds);
       });
-      publish(logged);
       return details(userId, spaceId);
     },
 

@@ -3,36 +3,31 @@
  * rows gone and their ids remembered, each day's summary recomputed from what remains, and the change log told,
  * all in the caller's transaction.
  */
-import type { ChangesRepository } from "../../events/changes.repository.ts";
-import type { UserChange } from "../../events/event-bus.ts";
-import { presentDay } from "./messages.presenter.ts";
+import { liveEvents } from "../../feed/events.ts";
+import type { Work } from "../../feed/unit-of-work.ts";
 import type { MessagesRepository } from "./messages.repository.ts";
 
 /**
- * Deletes those of `candidates` that are still the user's messages and returns their ids with the changes to
- * publish once the transaction commits. `locked` are the repositories over the transaction that holds the
- * user's row. `since` is the retention cut-off (null: unlimited) the days' summaries are shown with. The stored
- * summary counts every message still stored, as the send's `countIntoDay` expects.
+ * Deletes those of `candidates` that are still the user's messages, records the changes in `work` (which holds the
+ * user's row) and returns the ids deleted. `messages` is the repository over the work's transaction. `since` is the
+ * retention cut-off (null: unlimited) the days' summaries are shown with. The stored summary counts every message
+ * still stored, as the send's `countIntoDay` expects.
  */
 export async function deleteUserMessages(
-  locked: { messages: MessagesRepository; changes: ChangesRepository },
+  work: Work,
+  messages: MessagesRepository,
   userId: string,
   candidates: readonly string[],
   now: number,
   since: number | null,
-): Promise<{ ids: string[]; changes: UserChange[] }> {
-  const { messages, changes: changeLog } = locked;
+): Promise<string[]> {
   const { ids, dayIds } = await messages.deleteMessages(userId, candidates, now);
-  if (ids.length === 0) return { ids, changes: [] };
+  if (ids.length === 0) return ids;
   const stored = await messages.liveDays(userId, 0, dayIds);
   await messages.storeDaySummaries(stored, now);
   const shown = since === null ? stored : await messages.liveDays(userId, since, dayIds);
-  const changes: UserChange[] = [];
-  const seq = await changeLog.append(userId, "messages.deleted", JSON.stringify(ids), now);
-  changes.push({ userId, seq, event: { kind: "messages.deleted", ids } });
-  for (const day of shown) {
-    const daySeq = await changeLog.append(userId, "day.upserted", day.id, now);
-    changes.push({ userId, seq: daySeq, event: { kind: "day.upserted", day: presentDay(day) } });
-  }
-  return { ids, changes };
+  const deleted = { kind: "messages.deleted", ids } as const;
+  await work.record([userId], deleted, liveEvents.messagesDeleted(deleted));
+  for (const day of shown) await work.record([userId], { kind: "day.upserted", dayId: day.id }, liveEvents.dayUpserted(day));
+  return ids;
 }

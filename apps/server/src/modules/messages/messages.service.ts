@@ -10,12 +10,10 @@ import {
   type SendMessageInput,
 } from "@daysync/shared";
 import type { Clock } from "../../clock.ts";
-import type { Db } from "../../db/database.ts";
-import type { Transact } from "../../db/group-commit.ts";
 import type { DateMessagesTable, MessagesTable } from "../../db/schema.ts";
-import { inUserTransaction } from "../../db/user-transaction.ts";
-import type { ChangesRepository } from "../../events/changes.repository.ts";
-import type { EventBus, UserChange } from "../../events/event-bus.ts";
+import type { ChangesRepository } from "../../feed/changes.repository.ts";
+import { liveEvents } from "../../feed/events.ts";
+import type { UnitOfWork } from "../../feed/unit-of-work.ts";
 import { badRequest, conflict, gone, notFound } from "../../http/errors.ts";
 import { deleteUserMessages } from "./message-deletion.ts";
 import { presentDay, presentMessage } from "./messages.presenter.ts";
@@ -56,16 +54,12 @@ export function newMessageRow(
 }
 
 export function createMessagesService(deps: {
-  db: Db;
   clock: Clock;
-  bus: EventBus;
+  unitOfWork: UnitOfWork;
   messages: MessagesRepository;
   changes: ChangesRepository;
-  /** The send's transaction: shared by concurrent sends on SQLite (see `group-commit.ts`); its work may run twice, so it only queries. */
-  sendTransaction?: Transact;
 }) {
-  const { db, clock, bus, messages: repo, changes } = deps;
-  const sendTransaction = deps.sendTransaction ?? ((work) => db.transaction().execute(work));
+  const { clock, unitOfWork, messages: repo, changes } = deps;
 
   const cutoff = (userId: string) => repo.retentionCutoff(userId, clock.now());
 
@@ -90,13 +84,11 @@ export function createMessagesService(deps: {
   /** Deletes the messages `pick` chooses, in one transaction with the day summaries and the change log. */
   async function remove(userId: string, pick: (locked: MessagesRepository, since: number | null) => Promise<string[]>): Promise<string[]> {
     const now = clock.now();
-    const { ids, changes: logged } = await inUserTransaction(db, userId, async (trx) => {
-      const locked = { messages: repo.in(trx), changes: changes.in(trx) };
-      const since = await locked.messages.retentionCutoff(userId, now);
-      return deleteUserMessages(locked, userId, await pick(locked.messages, since), now, since);
+    return unitOfWork.forUser(userId, async (work) => {
+      const locked = repo.in(work.trx);
+      const since = await locked.retentionCutoff(userId, now);
+      return deleteUserMessages(work, locked, userId, await pick(locked, since), now, since);
     });
-    for (const change of logged) bus.publish("change", change);
-    return ids;
   }
 
   return {
@@ -145,13 +137,12 @@ export function createMessagesService(deps: {
       assertPlausibleDay(dayKey, now);
       const message = newMessageRow(input, { spaceId: userId, userId, dateMessageId: "", device, now });
       const store = () =>
-        sendTransaction(async (trx) => {
-          const log = changes.in(trx);
-          // The user's row first: see `inUserTransaction`.
-          const claimed = await log.nextSeqAndRetention(userId);
+        unitOfWork.send(async (work) => {
+          // The user's row first, as every writer does (`unit-of-work.ts`).
+          const claimed = await changes.in(work.trx).nextSeqAndRetention(userId);
           if (!claimed) throw notFound("user");
           const since = cutoffOf(claimed.retentionMinutes, now);
-          const messages = repo.in(trx);
+          const messages = repo.in(work.trx);
           const stored = await messages.countIntoDay(userId, { id: randomUUID(), date: input.date, dayKey }, message, now);
           message.date_message_id = stored.id;
           if ((await messages.insertMessage(message)) !== "stored") throw new NotStored();
@@ -161,15 +152,13 @@ export function createMessagesService(deps: {
               ? { ...stored, count_messages: Number(stored.count_messages) - (await messages.countExpiredInDay(stored.id, since)) }
               : stored;
           // One change per message: its event carries the day summary, so no day.upserted goes with it.
-          await log.record(userId, claimed.seq, "message.created", message.id, now);
-          return { seq: claimed.seq, day };
+          const event = liveEvents.messageCreated(message, day);
+          await work.recordClaimed(userId, claimed.seq, { kind: "message.created", messageId: message.id }, event);
+          return event;
         });
       return storeOrResend(
         async () => {
-          const { seq, day } = await store();
-          const event = { kind: "message.created", message: presentMessage(message), day: presentDay(day) } as const;
-          const change: UserChange = { userId, seq, event };
-          bus.publish("change", change);
+          const event = await store();
           return { message: event.message, day: event.day, created: true };
         },
         async () => {

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { DAY_MS } from "@daysync/shared";
-import { sql, type Transaction } from "kysely";
+import type { Transaction } from "kysely";
 import type { Db } from "../../db/database.ts";
 import type { Database, SubscriptionsTable } from "../../db/schema.ts";
 
@@ -12,14 +12,6 @@ import type { Database, SubscriptionsTable } from "../../db/schema.ts";
 export function usersWithCurrentPlan(db: Db) {
   return db.selectFrom("users").innerJoin("subscriptions", "subscriptions.id", "users.actual_subscription_id");
 }
-
-/**
- * The same relation as a column of a statement on `users`: the minutes the user's messages live on their current
- * plan (null: unlimited). The send reads it in the statement that takes the user's next seq.
- */
-export const retentionMinutesOfUserRow = sql<
-  number | null
->`(select subscriptions.max_message_duration from subscriptions where subscriptions.id = users.actual_subscription_id)`;
 
 /** Over the database, or over a transaction (`.in(trx)`) for work that must commit together. */
 export function createPlansRepository(db: Db) {

@@ -1,10 +1,8 @@
 /** Subscriptions: Free at registration and renewed when it runs out; Premium granted by an operator. */
 import { FREE_PLAN, FREE_TYPE_ID, PREMIUM_PLAN, PREMIUM_TYPE_ID, type RetentionChoice, type User } from "@daysync/shared";
 import type { Clock } from "../../clock.ts";
-import type { Db } from "../../db/database.ts";
-import { inUserTransaction } from "../../db/user-transaction.ts";
-import type { ChangesRepository } from "../../events/changes.repository.ts";
-import type { EventBus } from "../../events/event-bus.ts";
+import { liveEvents } from "../../feed/events.ts";
+import type { UnitOfWork, Work } from "../../feed/unit-of-work.ts";
 import { forbidden, notFound } from "../../http/errors.ts";
 import { loadUser } from "../accounts/user.presenter.ts";
 import type { UsersRepository } from "../accounts/users.repository.ts";
@@ -12,26 +10,23 @@ import type { PlansRepository } from "./plans.repository.ts";
 
 export type PlanName = "free" | "premium";
 
-export function createPlansService(deps: {
-  db: Db;
-  clock: Clock;
-  bus: EventBus;
-  plans: PlansRepository;
-  users: UsersRepository;
-  changes: ChangesRepository;
-}) {
-  const { db, clock, bus, plans, users, changes } = deps;
+export function createPlansService(deps: { clock: Clock; unitOfWork: UnitOfWork; plans: PlansRepository; users: UsersRepository }) {
+  const { clock, unitOfWork, plans, users } = deps;
+
+  /** Records that the user (their plan) changed, as it now is in the work's transaction. */
+  async function recordUpdated(work: Work, userId: string): Promise<User> {
+    const user = await loadUser(users.in(work.trx), userId);
+    if (!user) throw notFound("user");
+    await work.record([userId], { kind: "user.updated", userId }, liveEvents.userUpdated(user));
+    return user;
+  }
 
   async function changeSubscription(userId: string, typeId: number, retention?: number | null): Promise<User> {
     const now = clock.now();
-    const seq = await inUserTransaction(db, userId, async (trx) => {
-      await plans.in(trx).startSubscription(userId, typeId, now, retention);
-      return changes.in(trx).append(userId, "user.updated", userId, now);
+    return unitOfWork.forUser(userId, async (work) => {
+      await plans.in(work.trx).startSubscription(userId, typeId, now, retention);
+      return recordUpdated(work, userId);
     });
-    const user = await loadUser(users, userId);
-    if (!user) throw notFound("user");
-    bus.publish("change", { userId, seq, event: { kind: "user.updated", user } });
-    return user;
   }
 
   return {
@@ -44,18 +39,13 @@ export function createPlansService(deps: {
 
     /** A Premium user picks how long messages live. */
     async setRetention(userId: string, retention: RetentionChoice): Promise<User> {
-      const now = clock.now();
       const sub = await plans.currentPlanOf(userId);
       if (!sub) throw new Error(`User ${userId} has no current subscription.`);
       if (sub.subscription_type_id !== PREMIUM_TYPE_ID) throw forbidden(`Choosing the retention needs the ${PREMIUM_PLAN.title}.`);
-      const seq = await inUserTransaction(db, userId, async (trx) => {
-        await plans.in(trx).setRetention(sub.id, retention);
-        return changes.in(trx).append(userId, "user.updated", userId, now);
+      return unitOfWork.forUser(userId, async (work) => {
+        await plans.in(work.trx).setRetention(sub.id, retention);
+        return recordUpdated(work, userId);
       });
-      const user = await loadUser(users, userId);
-      if (!user) throw notFound("user");
-      bus.publish("change", { userId, seq, event: { kind: "user.updated", user } });
-      return user;
     },
 
     /** Renews expired Free subscriptions and moves expired Premium ones back to Free. */
@@ -65,17 +55,15 @@ export function createPlansService(deps: {
       let renewed = 0;
       for (const id of expired) {
         // Another process's sweep may have renewed it since the look-up: checked again under the user's lock.
-        const seq = await inUserTransaction(db, id, async (trx) => {
-          const locked = plans.in(trx);
+        const done = await unitOfWork.forUser(id, async (work) => {
+          const locked = plans.in(work.trx);
           const plan = await locked.currentPlanOf(id);
-          if (!plan || Number(plan.date_expiration_subscription) > now) return undefined;
+          if (!plan || Number(plan.date_expiration_subscription) > now) return false;
           await locked.startSubscription(id, FREE_PLAN.id, now);
-          return changes.in(trx).append(id, "user.updated", id, now);
+          await recordUpdated(work, id);
+          return true;
         });
-        if (seq === undefined) continue;
-        renewed++;
-        const user = await loadUser(users, id);
-        if (user) bus.publish("change", { userId: id, seq, event: { kind: "user.updated", user } });
+        if (done) renewed++;
       }
       return renewed;
     },

@@ -6,10 +6,8 @@
 
 import type { Locks } from "../../adapters/locks.ts";
 import type { Clock } from "../../clock.ts";
-import type { Db } from "../../db/database.ts";
-import { inUserTransaction } from "../../db/user-transaction.ts";
-import type { ChangesRepository } from "../../events/changes.repository.ts";
-import type { EventBus } from "../../events/event-bus.ts";
+import type { ChangesRepository } from "../../feed/changes.repository.ts";
+import type { UnitOfWork } from "../../feed/unit-of-work.ts";
 import { deleteUserMessages } from "../messages/message-deletion.ts";
 import type { MessagesRepository } from "../messages/messages.repository.ts";
 import type { PlansRepository } from "../plans/plans.repository.ts";
@@ -27,9 +25,8 @@ export interface SweepResult {
 }
 
 export function createRetentionSweeper(deps: {
-  db: Db;
   clock: Clock;
-  bus: EventBus;
+  unitOfWork: UnitOfWork;
   plans: PlansService;
   plansRepository: PlansRepository;
   messages: MessagesRepository;
@@ -45,7 +42,7 @@ export function createRetentionSweeper(deps: {
   /** How long a sweeper's turn lasts unless it renews it (the sweep interval). */
   leaseMs: number;
 }) {
-  const { db, clock, bus, messages, changes: changeLog } = deps;
+  const { clock, unitOfWork, messages, changes: changeLog } = deps;
 
   /**
    * Deletes one user's expired messages and, in the same transaction, recomputes the summary of each day
@@ -53,10 +50,9 @@ export function createRetentionSweeper(deps: {
    */
   async function deleteForUser(userId: string, candidates: string[], cutoff: number): Promise<number> {
     const now = clock.now();
-    const { ids, changes } = await inUserTransaction(db, userId, (trx) =>
-      deleteUserMessages({ messages: messages.in(trx), changes: changeLog.in(trx) }, userId, candidates, now, cutoff),
+    const ids = await unitOfWork.forUser(userId, (work) =>
+      deleteUserMessages(work, messages.in(work.trx), userId, candidates, now, cutoff),
     );
-    for (const change of changes) bus.publish("change", change);
     if (ids.length > 0) await deps.onMessagesDeleted?.(ids);
     return ids.length;
   }

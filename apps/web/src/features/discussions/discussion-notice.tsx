@@ -1,8 +1,8 @@
+import type { DiscussionClosedReason } from "@daysync/shared";
 import { Link } from "react-router";
-import type { ClosedReason } from "../../lib/discussion-cache.ts";
 import "./discussions.css";
 
-const TEXTS: Record<ClosedReason | "missing", { heading: string; body: string }> = {
+const TEXTS: Record<DiscussionClosedReason | "missing", { heading: string; body: string }> = {
   ended: { heading: "This discussion has ended.", body: "Its creator ended it; its messages and files are deleted." },
   expired: { heading: "This discussion has ended.", body: "Its time ran out; its messages and files are deleted." },
   left: { heading: "You left this discussion.", body: "You can join again with its ID while it lasts." },
@@ -14,7 +14,7 @@ const TEXTS: Record<ClosedReason | "missing", { heading: string; body: string }>
 };
 
 /** What an open discussion view shows once the user is no longer in it, or when it cannot be opened. */
-export function DiscussionNotice({ reason }: { reason: ClosedReason | "missing" }) {
+export function DiscussionNotice({ reason }: { reason: DiscussionClosedReason | "missing" }) {
   const text = TEXTS[reason];
   return (
     <section className="discussion-notice" role="status" aria-labelledby="discussion-notice-heading">

@@ -1,8 +1,14 @@
 /** The discussion calls of the web app, each with the shared schema of its answer and its effect on the cache. */
-import { type CreateDiscussionInput, DISCUSSIONS_API, type DiscussionDetails, responseSchemas } from "@daysync/shared";
+import {
+  type CreateDiscussionInput,
+  DISCUSSIONS_API,
+  type DiscussionClosedReason,
+  type DiscussionDetails,
+  responseSchemas,
+} from "@daysync/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ApiError, api, apiFetch } from "../../lib/api-client.ts";
-import { type ClosedReason, closeDiscussion, markDiscussionRead, setDiscussionDetails } from "../../lib/discussion-cache.ts";
+import { closeDiscussion, markDiscussionRead, setDiscussionDetails } from "../../lib/discussion-cache.ts";
 import { queryKeys } from "../../lib/query-keys.ts";
 
 const notFound = (error: unknown) => error instanceof ApiError && error.status === 404;
@@ -26,7 +32,7 @@ export function useDiscussion(id: string) {
 
 /** Why the user is no longer in this discussion, when the live connection said so while it was open. */
 export function useClosedReason(id: string) {
-  return useQuery<ClosedReason | null>({
+  return useQuery<DiscussionClosedReason | null>({
     queryKey: queryKeys.discussionClosed(id),
     queryFn: () => null,
     enabled: false,

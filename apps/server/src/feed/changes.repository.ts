@@ -3,25 +3,20 @@ import { sql, type Transaction } from "kysely";
 import { compiledOnce } from "../db/compiled-query.ts";
 import type { Db } from "../db/database.ts";
 import type { Database } from "../db/schema.ts";
-import { retentionMinutesOfUserRow } from "../modules/plans/plans.repository.ts";
+import { type Change, changeOf, refOf } from "./change.ts";
 
-export type ChangeKind =
-  | "day.upserted"
-  | "message.created"
-  | "messages.deleted"
-  | "user.updated"
-  | "device.signed_in"
-  | "device.signed_out"
-  | "device.renamed"
-  | "discussion.upserted"
-  | "discussion.closed"
-  | "discussion.message.created"
-  | "discussion.messages.deleted";
+/**
+ * The minutes the user's messages live on their current plan (null: unlimited), as a column of a statement on
+ * `users`: the send reads it in the statement that takes the user's next seq.
+ */
+export const retentionMinutesOfUserRow = sql<
+  number | null
+>`(select subscriptions.max_message_duration from subscriptions where subscriptions.id = users.actual_subscription_id)`;
 
-export interface ChangeRow {
+/** One entry of a user's log, read back; `change` is undefined for one this version cannot read (it is skipped). */
+export interface LoggedChange {
   seq: number;
-  kind: ChangeKind;
-  ref: string;
+  change: Change | undefined;
 }
 
 // The send's two statements here, built once (see `compiledOnce`).
@@ -34,7 +29,7 @@ const recordQuery = compiledOnce<"userId" | "seq" | "kind" | "ref" | "now", unkn
 );
 
 // A resume's page of changes, read again and again while a device catches up.
-const changesBetweenQuery = compiledOnce<"userId" | "after" | "upTo" | "limit", ChangeRow>((db: Db, p) =>
+const changesBetweenQuery = compiledOnce<"userId" | "after" | "upTo" | "limit", { seq: number; kind: string; ref: string }>((db: Db, p) =>
   db
     .selectFrom("user_events")
     .select(["seq", "kind", "ref"])
@@ -47,44 +42,50 @@ const changesBetweenQuery = compiledOnce<"userId" | "after" | "upTo" | "limit", 
 
 /** Over the database, or over a transaction (`.in(trx)`) for appending changes with the work they log. */
 export function createChangesRepository(db: Db) {
-  /** Gives the user's next sequence number (locking the user's row until the transaction ends). */
-  async function nextSeq(userId: string): Promise<number> {
-    const row = await db
+  /** Locks the user's row until the transaction ends (the lock every writer of their log takes first). */
+  async function lockUser(userId: string): Promise<void> {
+    await db
       .updateTable("users")
-      .set((eb) => ({ seq: eb("seq", "+", 1) }))
+      .set((eb) => ({ seq: eb.ref("seq") }))
       .where("id", "=", userId)
-      .returning("seq")
-      .executeTakeFirstOrThrow();
-    return Number(row.seq);
-  }
-
-  /** Logs a change under a number from `nextSeq` or `nextSeqAndRetention`, in the same transaction. */
-  async function record(userId: string, seq: number, kind: ChangeKind, ref: string, now: number): Promise<void> {
-    await recordQuery(db, { userId, seq, kind, ref, now });
+      .execute();
   }
 
   return {
     in: (trx: Transaction<Database>) => createChangesRepository(trx),
-    record,
+    lockUser,
 
-    /** Appends a change inside the caller's transaction and returns its sequence number. */
-    async append(userId: string, kind: ChangeKind, ref: string, now: number): Promise<number> {
-      const seq = await nextSeq(userId);
-      await record(userId, seq, kind, ref, now);
-      return seq;
+    /** Locks a shared space's row; its active members' user ids, or undefined when there is no such space. */
+    async lockSpace(spaceId: string): Promise<string[] | undefined> {
+      const space = await db
+        .updateTable("spaces")
+        .set((eb) => ({ updated_at: eb.ref("updated_at") }))
+        .where("id", "=", spaceId)
+        .returning("id")
+        .executeTakeFirst();
+      if (!space) return undefined;
+      const members = await db
+        .selectFrom("space_members")
+        .select("user_id")
+        .where("space_id", "=", spaceId)
+        .where("left_at", "is", null)
+        .execute();
+      return members.map((m) => m.user_id);
+    },
+
+    /** Logs a change under a number from `nextSeqAndRetention`, in the same transaction. */
+    async record(userId: string, seq: number, change: Change, now: number): Promise<void> {
+      await recordQuery(db, { userId, seq, kind: change.kind, ref: refOf(change), now });
     },
 
     /**
      * Logs one change to each of these users (a discussion's members, decision 016) and returns their numbers.
      * The caller holds their rows' locks, taken in id order (`inSpaceTransaction`), so the order here is free.
      */
-    async appendToUsers(
-      userIds: readonly string[],
-      kind: ChangeKind,
-      ref: string,
-      now: number,
-    ): Promise<Array<{ userId: string; seq: number }>> {
+    async appendToUsers(userIds: readonly string[], change: Change, now: number): Promise<Array<{ userId: string; seq: number }>> {
       if (userIds.length === 0) return [];
+      const { kind } = change;
+      const ref = refOf(change);
       const rows = await db
         .updateTable("users")
         .set((eb) => ({ seq: eb("seq", "+", 1) }))
@@ -102,7 +103,7 @@ export function createChangesRepository(db: Db) {
     /**
      * `nextSeq`, and in the same statement the minutes the user's messages live on their current plan (null:
      * unlimited, or no such user: then no seq either). A send starts with it: it locks the user's row first, as
-     * every transaction that appends changes does (see `inUserTransaction`), and saves the plan's look-up.
+     * every transaction that appends changes does (see `unit-of-work.ts`), and saves the plan's look-up.
      */
     async nextSeqAndRetention(userId: string): Promise<{ seq: number; retentionMinutes: number | null } | undefined> {
       const { rows } = await nextSeqAndRetentionQuery(db, { userId });
@@ -127,9 +128,9 @@ export function createChangesRepository(db: Db) {
      * Up to `limit` changes with `after < seq <= upTo`, oldest first. Pruned changes are simply missing:
      * the caller checks that the numbers follow on.
      */
-    async changesBetween(userId: string, after: number, upTo: number, limit: number): Promise<ChangeRow[]> {
+    async changesBetween(userId: string, after: number, upTo: number, limit: number): Promise<LoggedChange[]> {
       const { rows } = await changesBetweenQuery(db, { userId, after, upTo, limit });
-      return rows.map((r) => ({ seq: Number(r.seq), kind: r.kind as ChangeKind, ref: r.ref }));
+      return rows.map((r) => ({ seq: Number(r.seq), change: changeOf(r) }));
     },
 
     /** Forgets changes older than the cut-off; devices away longer than that refetch everything. */

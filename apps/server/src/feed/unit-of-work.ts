@@ -1,0 +1,110 @@
+/**
+ * The one way a change of someone's data is written: a transaction that takes its locks in the one order, logs each
+ * change to the change log with its event, and publishes the events once, only after the commit. A service states
+ * what changed (`record`); it never touches the bus, the lock order or the transaction's batching itself.
+ *
+ * Lock order, enforced here for every writer: a space's row, then its members' user rows in id order (a user about
+ * to join among them), or a single user's row. Nothing locks a user row and then a space row, so two writers never
+ * wait on each other in a circle, and `users.seq` hands out numbers in commit order without gaps.
+ */
+import type { LiveEvent } from "@daysync/shared";
+import type { Transaction } from "kysely";
+import type { Clock } from "../clock.ts";
+import type { Db } from "../db/database.ts";
+import type { Transact } from "../db/group-commit.ts";
+import type { Database } from "../db/schema.ts";
+import type { EventBus, UserChange } from "../events/event-bus.ts";
+import type { Change } from "./change.ts";
+import type { ChangesRepository } from "./changes.repository.ts";
+
+export interface Work {
+  trx: Transaction<Database>;
+  /** Logs `change` to each of these users' logs; `event` reaches their devices once the transaction commits. */
+  record(userIds: readonly string[], change: Change, event: LiveEvent): Promise<void>;
+  /** Logs a change under a sequence number the work already claimed (`changes.nextSeqAndRetention`). */
+  recordClaimed(userId: string, seq: number, change: Change, event: LiveEvent): Promise<void>;
+}
+
+export function createUnitOfWork(deps: {
+  db: Db;
+  bus: EventBus;
+  clock: Clock;
+  changes: ChangesRepository;
+  /** Where sends commit: shared by concurrent sends on SQLite (`group-commit.ts`), alone on PostgreSQL. */
+  sendTransaction?: Transact;
+}) {
+  const { db, bus, clock, changes } = deps;
+  const sendTransaction: Transact = deps.sendTransaction ?? ((work) => db.transaction().execute(work));
+
+  function workIn(trx: Transaction<Database>, pending: UserChange[]): Work {
+    const log = changes.in(trx);
+    return {
+      trx,
+      async record(userIds, change, event) {
+        for (const { userId, seq } of await log.appendToUsers(userIds, change, clock.now())) pending.push({ userId, seq, event });
+      },
+      async recordClaimed(userId, seq, change, event) {
+        await log.record(userId, seq, change, clock.now());
+        pending.push({ userId, seq, event });
+      },
+    };
+  }
+
+  /**
+   * Runs `work` in `transact`. A work may be run again (a batch that failed is retried one by one): each run gets a
+   * fresh list of what it recorded, and only the run that committed is published.
+   */
+  async function run<T>(transact: Transact, work: (w: Work) => Promise<T>): Promise<T> {
+    const { value, pending } = await transact(async (trx) => {
+      const pending: UserChange[] = [];
+      return { value: await work(workIn(trx, pending)), pending };
+    });
+    for (const change of pending) bus.publish("change", change);
+    return value;
+  }
+
+  return {
+    /** A change of one user's own data, their row locked first. */
+    forUser<T>(userId: string, work: (w: Work) => Promise<T>): Promise<T> {
+      return run(
+        (inner) => db.transaction().execute(inner),
+        async (w) => {
+          await changes.in(w.trx).lockUser(userId);
+          return work(w);
+        },
+      );
+    },
+
+    /**
+     * A change of a shared space (a discussion) whose changes go to every member's log (decision 016): the space's
+     * row first, so its own changes run one at a time and its member list cannot change underneath, then each active
+     * member's row in id order. `work` gets the active members' user ids, sorted; none if the space is gone.
+     * `joining`: a user about to become a member, locked in the same order (and not in the ids unless already one).
+     */
+    forSpace<T>(spaceId: string, work: (w: Work, memberIds: string[]) => Promise<T>, options: { joining?: string } = {}): Promise<T> {
+      return run(
+        (inner) => db.transaction().execute(inner),
+        async (w) => {
+          const log = changes.in(w.trx);
+          const members = await log.lockSpace(spaceId);
+          if (!members) return work(w, []);
+          // Sorted here, not by the database's collation (which may ignore the hyphens), so every writer agrees.
+          const memberIds = members.sort();
+          const { joining } = options;
+          for (const userId of [...new Set(joining ? [...memberIds, joining] : memberIds)].sort()) await log.lockUser(userId);
+          return work(w, memberIds);
+        },
+      );
+    },
+
+    /**
+     * A message's send: short and frequent, so on SQLite sends that arrive together share one commit. The work
+     * locks the user's row itself, with its first statement (`changes.nextSeqAndRetention`).
+     */
+    send<T>(work: (w: Work) => Promise<T>): Promise<T> {
+      return run(sendTransaction, work);
+    },
+  };
+}
+
+export type UnitOfWork = ReturnType<typeof createUnitOfWork>;
