@@ -1,93 +1,169 @@
-/** Keeps every labelled run in bench/sync-results.json and renders them side by side in bench/sync-results.md. */
+/**
+ * Keeps every labelled run in bench/sync-results.json and renders bench/sync-results.md from it: one narrow table of
+ * the goals, a row per run, then each run's figures as a table of its own (metrics down, server and relay across).
+ * What each run changed and what was learned is written by hand in bench/sync-history.md, not here.
+ * Run directly (`npx tsx bench/sync/results.ts`) to render the Markdown again from the JSON without a bench run.
+ */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 
 const JSON_FILE = path.join(import.meta.dirname, "../sync-results.json");
 const MD_FILE = path.join(import.meta.dirname, "../sync-results.md");
-const NOTES_MARK = "<!-- notes: kept when the table is regenerated -->";
 
-// biome-ignore lint/suspicious/noExplicitAny: the results file is our own output, read back for a table.
+// biome-ignore lint/suspicious/noExplicitAny: the results file is our own output, read back for tables.
 type Run = any;
+
+const NONE = "—";
+
+/** A ratio over the fan-out's pair and every paired round, as "median (min to max)"; the one pair's before rounds existed. */
+function ratio(run: Run, key: "cpu_per_message" | "latency_p99"): string {
+  const spread = run.paired_rounds?.[key];
+  if (spread) return `${spread.median} (${spread.min}–${spread.max})`;
+  return `${run.ratios_server_to_relay[key]} (1 pair)`;
+}
+
+const engineOf = (r: Run) =>
+  `${r.settings.database ?? "sqlite"}${r.settings.redis ? " + redis" : ""}${(r.settings.processes ?? 1) > 1 ? ` ×${r.settings.processes}` : ""}`;
+
+const setupOf = (r: Run) => `${engineOf(r)}, ${r.settings.devices} at ${r.settings.rate_per_s}/s`;
+
+const thousands = (n: number) => n.toLocaleString("en-US");
+
+const minuteOf = (date: string) => `${date.slice(0, 10)} ${date.slice(11, 16)}`;
+
+/** Memory per idle socket, and the heartbeat's session writes while idle (there should be none). */
+function idleOf(r: Run): string {
+  const writes = r.server.idle.sql_statements_while_idle["update sessions"] ?? 0;
+  return `${r.server.idle.memory_per_socket_kib}, ${writes === 0 ? "no writes" : `${writes} writes`}`;
+}
+
+function problems(r: Run): string {
+  const { lost, duplicates, out_of_order: outOfOrder } = r.server.fan_out;
+  const lostInRounds = r.paired_rounds?.server.at(-1)?.lost_so_far ?? 0;
+  if (lost + duplicates + outOfOrder + lostInRounds === 0) return "none";
+  return `lost ${Math.max(lost, lostInRounds)}, duplicated ${duplicates}, out of order ${outOfOrder}`;
+}
+
+const goalColumns: [string, (r: Run) => unknown][] = [
+  ["run", (r) => `[\`${r.label}\`](#${anchorOf(r.label)})`],
+  ["UTC", (r) => minuteOf(r.date)],
+  ["load", (r) => r.load_average.before[0]],
+  ["setup", setupOf],
+  ["CPU ≤ 2×", (r) => ratio(r, "cpu_per_message")],
+  ["p99 ≤ 5×", (r) => ratio(r, "latency_p99")],
+  ["one day ≥ 5,000/s", (r) => thousands(r.server.one_day.messages_per_s)],
+  ["idle ≤ 30 KiB", idleOf],
+  ["lost", problems],
+];
 
 /** Frames over every message sent, the warm-up's included (its frames are counted too). */
 const framesPerMessage = (f: Run) => (f.frames_received / (f.messages + (f.warmup_messages ?? 0))).toFixed(2);
 
-const spreadOf = (s: Run) => (s ? `${s.median} (${s.min} to ${s.max}, ${s.values.length} pairs)` : "—");
+const listOf = (values: unknown[]) => values.join(", ");
 
-const rows: [string, (r: Run) => unknown][] = [
-  ["date", (r) => r.date],
-  ["load average 1/5/15 min (before → after)", (r) => `${r.load_average.before.join("/")} → ${r.load_average.after.join("/")}`],
+/** A run's figures: name, then the server's and the relay's value (undefined: not measured in that run). */
+const metricRows: [string, (side: Run, run: Run, isServer: boolean) => unknown][] = [
+  ["fan-out: delivered / expected", (s) => `${s.fan_out.delivered} / ${s.fan_out.expected}`],
+  ["fan-out: lost, duplicated, out of order", (s) => `${s.fan_out.lost}, ${s.fan_out.duplicates}, ${s.fan_out.out_of_order}`],
+  ["fan-out: frames received per message", (s) => framesPerMessage(s.fan_out)],
   [
-    "server processes, database (relay: 1 process)",
-    (r) => `${r.settings.processes ?? 1}, ${r.settings.database ?? "sqlite"}${r.settings.redis ? " + redis" : ""}`,
+    "fan-out: delivery p50 / p99 / max, ms",
+    (s) => `${s.fan_out.latency_ms.p50} / ${s.fan_out.latency_ms.p99} / ${s.fan_out.latency_ms.max}`,
   ],
   [
-    "devices / msg/s / seconds (+ warm-up)",
-    (r) =>
-      `${r.settings.devices} / ${r.settings.rate_per_s} / ${r.settings.seconds}${r.settings.warmup_seconds ? ` (+${r.settings.warmup_seconds})` : ""}`,
+    "fan-out: event-loop delay while sending, p99 / max, ms",
+    (s) => s.fan_out.event_loop_delay_ms && `${s.fan_out.event_loop_delay_ms.p99} / ${s.fan_out.event_loop_delay_ms.max}`,
   ],
-  ["delivered / expected (server)", (r) => `${r.server.fan_out.delivered} / ${r.server.fan_out.expected}`],
+  ["fan-out: CPU ms per message", (s) => s.fan_out.cpu_ms_per_message],
+  ["fan-out: busy while sending, cores", (s) => s.fan_out.cpu_busy],
   [
-    "lost, duplicated, out of order (server)",
-    (r) => `${r.server.fan_out.lost}, ${r.server.fan_out.duplicates}, ${r.server.fan_out.out_of_order}`,
+    "paired rounds: CPU ms per message, each round",
+    (_, r, isServer) => r.paired_rounds && listOf(r.paired_rounds[isServer ? "server" : "relay"].map((w: Run) => w.cpu_ms_per_message)),
   ],
-  ["frames received per message (server / relay)", (r) => `${framesPerMessage(r.server.fan_out)} / ${framesPerMessage(r.relay.fan_out)}`],
-  ["delivery p50 ms (server / relay)", (r) => `${r.server.fan_out.latency_ms.p50} / ${r.relay.fan_out.latency_ms.p50}`],
-  ["delivery p99 ms (server / relay)", (r) => `${r.server.fan_out.latency_ms.p99} / ${r.relay.fan_out.latency_ms.p99}`],
-  ["delivery max ms (server / relay)", (r) => `${r.server.fan_out.latency_ms.max} / ${r.relay.fan_out.latency_ms.max}`],
-  ["p99 ratio, the fan-out's pair alone", (r) => r.ratios_server_to_relay.latency_p99],
-  ["**p99 ratio** (goal ≤ 5) over the fan-out and the paired rounds: median (min to max)", (r) => spreadOf(r.paired_rounds?.latency_p99)],
   [
-    "event-loop delay while sending, p99 / max ms (server / relay)",
-    (r) => {
-      const of = (f: Run) => (f.event_loop_delay_ms ? `${f.event_loop_delay_ms.p99} / ${f.event_loop_delay_ms.max}` : "—");
-      return `${of(r.server.fan_out)}; ${of(r.relay.fan_out)}`;
-    },
+    "paired rounds: delivery p99 ms, each round",
+    (_, r, isServer) => r.paired_rounds && listOf(r.paired_rounds[isServer ? "server" : "relay"].map((w: Run) => w.latency_ms.p99)),
   ],
-  ["CPU ms per message (server / relay)", (r) => `${r.server.fan_out.cpu_ms_per_message} / ${r.relay.fan_out.cpu_ms_per_message}`],
-  ["CPU per message ratio, the fan-out's pair alone", (r) => r.ratios_server_to_relay.cpu_per_message],
-  [
-    "**CPU per message ratio** (goal ≤ 2) over the fan-out and the paired rounds: median (min to max)",
-    (r) => spreadOf(r.paired_rounds?.cpu_per_message),
-  ],
-  ["server busy while sending (cores, summed over processes)", (r) => r.server.fan_out.cpu_busy],
   [
     "SQL statements / prepares per message",
-    (r) => `${r.server.fan_out.sql_statements_per_message} / ${r.server.fan_out.sql_prepared_per_message}`,
+    (s, _, isServer) => (isServer ? `${s.fan_out.sql_statements_per_message} / ${s.fan_out.sql_prepared_per_message}` : undefined),
   ],
-  ["SQLite log file after the sends, MiB", (r) => r.server.sqlite_log_mib ?? "—"],
+  ["SQLite log file after the sends, MiB", (s) => s.sqlite_log_mib],
+  ["memory per live connection, KiB", (s) => s.fan_out.memory_per_connection_kib],
+  ["one day: persisted msg/s (relay: answers/s)", (s) => s.one_day.messages_per_s],
+  ["one day: CPU ms per message, as fast as they come", (s) => s.one_day.cpu_ms_per_message],
+  ["idle sockets: memory per socket, KiB", (s) => s.idle.memory_per_socket_kib],
   [
-    "memory per live connection KiB (server / relay)",
-    (r) => `${r.server.fan_out.memory_per_connection_kib} / ${r.relay.fan_out.memory_per_connection_kib}`,
+    "idle sockets: statements in the window (a heartbeat in it)",
+    (s, _, isServer) => {
+      if (!isServer) return undefined;
+      const counts = Object.entries(s.idle.sql_statements_while_idle);
+      return counts.length === 0 ? "none" : counts.map(([statement, n]) => `${statement} ${n}`).join(", ");
+    },
   ],
-  [
-    "**one day, 64 clients: persisted msg/s** (goal ≥ 5,000; relay answers/s)",
-    (r) => `${r.server.one_day.messages_per_s} / ${r.relay.one_day.messages_per_s}`,
-  ],
-  [
-    "one day: CPU ms per message, as fast as they come (server / relay)",
-    (r) => `${r.server.one_day.cpu_ms_per_message ?? "—"} / ${r.relay.one_day.cpu_ms_per_message ?? "—"}`,
-  ],
-  ["idle sockets", (r) => r.server.idle.sockets],
-  [
-    "**idle memory per socket KiB** (goal ≤ 30; server / relay)",
-    (r) => `${r.server.idle.memory_per_socket_kib} / ${r.relay.idle.memory_per_socket_kib}`,
-  ],
-  ["statements while idle (server, heartbeat in window)", (r) => JSON.stringify(r.server.idle.sql_statements_while_idle)],
 ];
 
+/** GitHub's anchor for the run's heading (labels have no spaces). */
+const anchorOf = (label: string) => label.toLowerCase().replace(/[^a-z0-9_-]/g, "");
+
+function renderRun(r: Run): string {
+  const s = r.settings;
+  const warmup = s.warmup_seconds ? ` (+${s.warmup_seconds} s warm-up)` : "";
+  const rounds = r.paired_rounds ? `, then ${r.paired_rounds.server.length} paired rounds` : "";
+  const intro =
+    `${minuteOf(r.date)} UTC, load ${r.load_average.before.join("/")} → ${r.load_average.after.join("/")} (1/5/15 min), ` +
+    `${r.cpus} CPUs, Node ${r.node}. Server: ${engineOf(r)}${(s.processes ?? 1) > 1 ? " processes" : ""}. ${s.devices} devices, ` +
+    `${s.rate_per_s} msg/s for ${s.seconds} s${warmup}${rounds}; ${s.clients} clients into one day; ` +
+    `${thousands(s.idle_sockets)} idle sockets for ${s.idle_seconds} s.`;
+  const rows = metricRows
+    .map(([name, get]) => [name, get(r.server, r, true), get(r.relay, r, false)] as const)
+    .filter(([, server, relay]) => server !== undefined || relay !== undefined)
+    .map(([name, server, relay]) => `| ${name} | ${server ?? NONE} | ${relay ?? NONE} |`);
+  const ratios =
+    `Server to relay: CPU per message ${ratio(r, "cpu_per_message")}, delivery p99 ${ratio(r, "latency_p99")}, ` +
+    `one day ${r.ratios_server_to_relay.one_day_messages_per_s}, idle memory per socket ${r.ratios_server_to_relay.idle_memory_per_socket}.`;
+  return `### \`${r.label}\`\n\n${intro}\n\n| | server | relay |\n|---|---|---|\n${rows.join("\n")}\n\n${ratios}\n`;
+}
+
 function render(all: Record<string, Run>): string {
-  const labels = Object.keys(all);
-  const head = `| | ${labels.join(" | ")} |\n|---|${labels.map(() => "---").join("|")}|\n`;
-  const body = rows.map(([name, get]) => `| ${name} | ${labels.map((l) => String(get(all[l]))).join(" | ")} |`).join("\n");
-  return `# Sync benchmark results\n\nGenerated by \`npm run bench:sync\` from \`sync-results.json\` (full figures there); one column per labelled run.\n\n${head}${body}\n`;
+  const runs = Object.entries(all)
+    .map(([label, run]) => ({ ...run, label }))
+    .sort((a, b) => b.date.localeCompare(a.date));
+  const head = `| ${goalColumns.map(([name]) => name).join(" | ")} |\n|${goalColumns.map(() => "---").join("|")}|\n`;
+  const goals = runs.map((r) => `| ${goalColumns.map(([, get]) => String(get(r))).join(" | ")} |`).join("\n");
+  return [
+    "# Sync benchmark results",
+    "",
+    "Generated from `sync-results.json` (every figure is there) by `npm run bench:sync`, or by",
+    "`npx tsx bench/sync/results.ts` without a run; do not edit by hand. Newest run first. How the bench works and what",
+    "its goals mean: `README.md`; what each run changed, and what was tried and not kept: `sync-history.md`.",
+    "",
+    "Ratios are the server's figure over the bare relay's in the same run: the median (min to max) over the fan-out's",
+    "pair and the paired rounds, or the one pair of runs made before paired rounds existed. The machine is shared, so",
+    "compare runs made close together at a low load; absolute figures move with the load.",
+    "",
+    "## Goals, run by run",
+    "",
+    "CPU per message and delivery p99 at the fan-out as ratios to the relay; persisted messages/s from 64 clients into",
+    "one day; KiB per idle socket and the session writes while idle; anything lost, duplicated or out of order. Load is",
+    "the 1-minute load average as the run began.",
+    "",
+    `${head}${goals}`,
+    "",
+    "## Each run",
+    "",
+    runs.map(renderRun).join("\n"),
+  ].join("\n");
 }
 
 export function saveRun(label: string, run: Run): void {
   const all: Record<string, Run> = existsSync(JSON_FILE) ? JSON.parse(readFileSync(JSON_FILE, "utf8")) : {};
   all[label] = run;
   writeFileSync(JSON_FILE, `${JSON.stringify(all, null, 2)}\n`);
-  const old = existsSync(MD_FILE) ? readFileSync(MD_FILE, "utf8") : "";
-  const notes = old.includes(NOTES_MARK) ? old.slice(old.indexOf(NOTES_MARK)) : `${NOTES_MARK}\n`;
-  writeFileSync(MD_FILE, `${render(all)}\n${notes}`);
+  writeFileSync(MD_FILE, render(all));
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  writeFileSync(MD_FILE, render(JSON.parse(readFileSync(JSON_FILE, "utf8"))));
 }

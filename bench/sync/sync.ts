@@ -44,7 +44,7 @@ const RATE = num(flags.rate, 500, 100);
 const SECONDS = num(flags.seconds, 10, 3);
 const WARMUP_SECONDS = num(flags["warmup-seconds"], 3, 1);
 const CLIENTS = num(flags.clients, 64, 64);
-// Measured sends repeated server, relay, server, relay...: the relay's own CPU per message moves by a third within
+// Measured sends repeated server, relay, server, relay...: the relay's own CPU per message moves a lot within
 // minutes on a shared machine, so one pair alone is a poor ratio.
 const ROUNDS = num(flags.rounds, 3, 1);
 const THROUGHPUT_SECONDS = num(flags["throughput-seconds"], 5, 2);

@@ -4,9 +4,9 @@ import v8 from "node:v8";
 import { buildApp } from "./app/build-app.ts";
 import { loadConfig } from "./config/config.ts";
 
-// Let the old generation grow to twice what outlived the last full GC before the next one (V8 chose about 1.3×
-// for this server): under load a full GC, whose marking steps hold up live deliveries, comes about once a minute
-// instead of every few seconds, for some 40 MB more heap. Measured in bench/sync-results.md (session 13).
+// Let the old generation grow to twice what outlived the last full GC before the next one (V8 chose less for this
+// server): under load full GCs, whose marking steps hold up live deliveries, come far more rarely, for a larger
+// heap (decision 014).
 v8.setFlagsFromString("--heap-growing-percent=100");
 
 const config = loadConfig();

@@ -1,27 +1,26 @@
 /**
  * SQLite in WAL mode copies the log back into the database file ("checkpoints") on the connection that commits, by
- * default once the log holds 1,000 pages. At 500 sends a second that was a 5 to 10 ms stall of the event loop every
- * 200 ms (reading the log, writing the file, syncing it), the largest cause of the sends' p99 (decision 014). Here
- * the server's connection never checkpoints; a worker thread with a connection of its own does, passively (it
- * never waits for nor blocks a writer), every `intervalMs`.
+ * default once the log holds 1,000 pages. Under steady sends that stalled the event loop again and again (reading
+ * the log, writing the file, syncing it), the largest cause of late deliveries (decision 014). Here the server's
+ * connection never checkpoints; a worker thread with a connection of its own does, passively (it never waits for nor
+ * blocks a writer), every `intervalMs`.
  *
  * The log starts over from its beginning only at a write transaction that began with every page of it copied. While
  * sends keep coming, one is always under way or about to begin when a passive checkpoint ends, so that never happened:
- * the log grew by every page ever committed (370 MB in one benchmark run; a server under steady writes would fill its
- * disk). So once a checkpoint finds `behindFrames` pages or more in the log, the worker asks for a quiet moment: the
- * server's connection is held (`whileQuiet`: queries wait their turn, the event loop does not) while one more
- * checkpoint copies the last pages, about 1 to 2 ms, and the next commit starts the log over (its file cut back to
- * `LOG_SIZE_LIMIT` if a burst made it longer).
+ * the log grew by every page ever committed (a server under steady writes would fill its disk). So once a checkpoint
+ * finds `behindFrames` pages or more in the log, the worker asks for a quiet moment: the server's connection is held
+ * (`whileQuiet`: queries wait their turn, the event loop does not) while one more checkpoint copies the last few
+ * pages, and the next commit starts the log over (its file cut back to `LOG_SIZE_LIMIT` if a burst made it longer).
  */
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import type SQLite from "better-sqlite3";
 
-/** How often the worker checkpoints: about 2,000 log pages at the benchmark's 500 sends a second. */
+/** How often the worker checkpoints: often enough that each passive checkpoint has a modest part of the log to copy. */
 const CHECKPOINT_EVERY_MS = 500;
 /**
- * Pages in the log (64 MB at 4 KiB) from which the worker asks for a quiet moment: every 6 to 7 s at the benchmark's
- * 500 sends a second, so the few sends that wait out a quiet moment stay well below the 1% of the p99.
+ * Pages in the log (64 MB at 4 KiB) from which the worker asks for a quiet moment: rare enough under steady sends
+ * that the few sends waiting one out stay out of the p99 (a larger threshold made it worse: decision 014).
  */
 const BEHIND_FRAMES = 16_384;
 /** Bytes the log's file keeps when it starts over (a burst may have made it longer): about `BEHIND_FRAMES` pages. */

@@ -39,9 +39,9 @@ const sqliteStatements = new WeakMap<DialectAdapter, SqliteDatabase>();
 
 /**
  * Inside a transaction of this SQLite database, the compiled-once queries run on its connection at once, without
- * Kysely's promises and objects per query: about 8% of the server's CPU per message, and a fifth more sends into one
- * day (decision 014, session 11). Only inside a transaction: there the caller holds SQLite's one connection (Kysely
- * runs one transaction at a time on it), so nothing else can be under way on it.
+ * Kysely's promises and objects per query, which every send paid for each of its statements (decision 014). Only
+ * inside a transaction: there the caller holds SQLite's one connection (Kysely runs one transaction at a time on it),
+ * so nothing else can be under way on it.
  */
 export function runInTransactionsDirectly(db: AnyKysely, statements: SqliteDatabase): void {
   sqliteStatements.set(db.getExecutor().adapter, statements);

@@ -1,9 +1,8 @@
 /**
  * Transactions for short, frequent writes (a message's send). On SQLite the commit was the largest single cost
- * of a send (writing the WAL, and now and then checkpointing it: 16% of busy CPU when 64 clients send into one
- * day, a quarter of a lone send's), and there is one writer anyway: so the works that arrive in one event-loop turn,
+ * of a send (writing the WAL), and there is one writer anyway: so the works that arrive in one event-loop turn,
  * or while the database is busy, share one BEGIN…COMMIT. A lone work is not held back to wait for company (that
- * cost a send up to 4 ms and saved no CPU: decision 014, session 10). A batch runs without savepoints; if any of its
+ * made every send wait and saved no CPU: decision 014). A batch runs without savepoints; if any of its
  * works fails, the whole batch is rolled back and each work runs again alone in its own transaction, so a failure
  * (a resent id, a refused send) still fails only its own caller. A work may therefore run twice: it must do nothing
  * but its statements. A work's promise settles only after its commit, so nothing is announced before it is

@@ -1,11 +1,11 @@
 /**
  * The server's pings on live sockets: a socket that has not answered the previous ping by the next one (a device
- * gone without closing, a dead network) is ended. The pings go out a slice per event-loop turn: 1,000 sockets pinged
- * at once held the loop for 30 to 85 ms (bench/sync), and every send that arrived meanwhile waited that long.
+ * gone without closing, a dead network) is ended. The pings go out a slice per event-loop turn: every socket pinged
+ * at once held the loop, and every send that arrived meanwhile waited that long (decision 014).
  */
 import type { WebSocket } from "ws";
 
-/** Pings per event-loop turn: a millisecond or two of writes, so a send arriving meanwhile waits no longer. */
+/** Pings per event-loop turn: a short slice of writes, so a send arriving meanwhile hardly waits. */
 const PINGS_PER_TURN = 50;
 
 export interface Heartbeat {
