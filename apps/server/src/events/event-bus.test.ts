@@ -9,10 +9,10 @@ afterEach(async () => {
   for (const close of toClose.splice(0).reverse()) await close();
 });
 
-async function redisBus(prefix: string) {
+async function redisBus(prefix: string, onError: (error: unknown) => void = (e) => console.error(e)) {
   const publisher = new Redis(TEST_REDIS_URL);
   const subscriber = new Redis(TEST_REDIS_URL);
-  const bus = await createRedisBus({ publisher, subscriber, prefix, onError: (e) => console.error(e) });
+  const bus = await createRedisBus({ publisher, subscriber, prefix, onError });
   toClose.push(async () => {
     await bus.close();
     await Promise.all([publisher.quit(), subscriber.quit()]);
@@ -141,5 +141,21 @@ describe("redis bus", () => {
     bus.subscribe("pairing.decided", got.listener);
     sender.bus.publish("pairing.decided", { requestId: "after" });
     await got.waitFor(1);
+  });
+});
+
+describe("the Redis bus reads what arrives through each topic's schema", () => {
+  it("drops a malformed message (reported, never handed to a listener) and goes on with the next", async () => {
+    const prefix = uniquePrefix();
+    const errors: unknown[] = [];
+    const { bus, publisher } = await redisBus(prefix, (e) => errors.push(e));
+    const changes = collector<UserChange>();
+    bus.subscribe("change", changes.listener);
+    await publisher.publish(`${prefix}bus:change`, JSON.stringify({ userId: "u1", seq: "7", event: { kind: "nope" } }));
+    await publisher.publish(`${prefix}bus:change`, "not json");
+    bus.publish("change", change("u1", 8));
+    await changes.waitFor(1);
+    expect(changes.got).toEqual([change("u1", 8)]);
+    expect(errors).toHaveLength(2);
   });
 });

@@ -1,33 +1,31 @@
 /** Says "this user's data changed" to every live connection of that user, in this process or (scaled out) others. */
-import type { LiveEvent } from "@daysync/shared";
+import { liveEventSchema } from "@daysync/shared";
+import { z } from "zod";
 
-export interface UserChange {
-  userId: string;
-  seq: number;
-  event: LiveEvent;
-}
+const sessionNotice = z.object({ userId: z.string(), sessionId: z.string() });
 
-export type SessionNotice = { userId: string; sessionId: string };
-
-/** A pairing request was approved or denied (or an offer opened): its waiting or watching device, on any process, is told. */
-export type PairingNotice = { requestId: string };
-
-/** Another process waits for an upload this process holds the lock of. */
-export type UploadReleaseRequest = { uploadId: string };
-
-/** A user's push subscriptions changed: processes drop what they keep of them. */
-export type PushNotice = { userId: string };
-
-/** Every topic the processes tell each other about, with what it carries. */
-export interface BusTopics {
-  change: UserChange;
-  "session.revoked": SessionNotice;
-  "push.changed": PushNotice;
+/** Every topic the processes tell each other about, with the schema of what it carries (read back through it). */
+export const busTopicSchemas = {
+  /** A user's change, numbered in their log. */
+  change: z.object({ userId: z.string(), seq: z.number().int().positive(), event: liveEventSchema }),
+  /** A session ended: its sockets close and its cached lookup goes, on every process. */
+  "session.revoked": sessionNotice,
+  /** A user's push subscriptions changed: processes drop what they keep of them. */
+  "push.changed": z.object({ userId: z.string() }),
   /** A device was renamed: its cached session lookup (which holds its name) is dropped everywhere. */
-  "session.renamed": SessionNotice;
-  "pairing.decided": PairingNotice;
-  "upload.release": UploadReleaseRequest;
-}
+  "session.renamed": sessionNotice,
+  /** A pairing request was approved or denied (or an offer opened): its waiting or watching device is told. */
+  "pairing.decided": z.object({ requestId: z.string() }),
+  /** Another process waits for an upload this process holds the lock of. */
+  "upload.release": z.object({ uploadId: z.string() }),
+};
+
+export type BusTopics = { [T in keyof typeof busTopicSchemas]: z.infer<(typeof busTopicSchemas)[T]> };
+export type UserChange = BusTopics["change"];
+export type SessionNotice = BusTopics["session.revoked"];
+export type PairingNotice = BusTopics["pairing.decided"];
+export type UploadReleaseRequest = BusTopics["upload.release"];
+export type PushNotice = BusTopics["push.changed"];
 
 export type Topic = keyof BusTopics;
 export type Listener<T extends Topic> = (payload: BusTopics[T]) => void;

@@ -1,16 +1,14 @@
 /** The event bus between processes: one Redis channel per topic, and each process fans a message out to its own listeners. */
 import type { Redis } from "ioredis";
-import { type BusTopics, createLocalFanOut, type EventBus, type Topic } from "./event-bus.ts";
+import { busTopicSchemas, createLocalFanOut, type EventBus, type Topic } from "./event-bus.ts";
 
-/** Every topic, listed once so the subscriber joins all channels before the bus is used (none is joined late). */
-const TOPICS = Object.keys({
-  change: true,
-  "session.revoked": true,
-  "push.changed": true,
-  "session.renamed": true,
-  "pairing.decided": true,
-  "upload.release": true,
-} satisfies Record<Topic, true>) as Topic[];
+/** Every topic, so the subscriber joins all channels before the bus is used (none is joined late). */
+const TOPICS = Object.keys(busTopicSchemas).filter((name): name is Topic => name in busTopicSchemas);
+
+/** Reads a message of `topic` back through its schema: another process (or anything that can publish) wrote it. */
+function parse<T extends Topic>(topic: T, message: string) {
+  return busTopicSchemas[topic].parse(JSON.parse(message));
+}
 
 export async function createRedisBus(options: {
   publisher: Redis;
@@ -29,8 +27,7 @@ export async function createRedisBus(options: {
     const topic = topicOf.get(channel);
     if (!topic) return;
     try {
-      // Written by publish() below, in this or another Daysync process.
-      local.emit(topic, JSON.parse(message) as BusTopics[typeof topic]);
+      local.emit(topic, parse(topic, message));
     } catch (error) {
       options.onError(error);
     }

@@ -7,6 +7,8 @@ export class AppError extends Error {
     readonly code: string,
     message: string,
     readonly field?: string,
+    /** When to try again (a 429), sent as `Retry-After`. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
@@ -21,7 +23,7 @@ export const conflict = (code: string, message: string) => new AppError(409, cod
 /** What was there is gone for good (an expired message). */
 export const gone = (code: string, message: string) => new AppError(410, code, message);
 export const tooManyRequests = (retryAfterSeconds: number, what = "attempts") =>
-  new AppError(429, "rate_limited", `Too many ${what}. Try again in ${retryAfterSeconds} seconds.`);
+  new AppError(429, "rate_limited", `Too many ${what}. Try again in ${retryAfterSeconds} seconds.`, undefined, retryAfterSeconds);
 
 const CODES_BY_STATUS: Record<number, string> = {
   400: "validation",

@@ -36,7 +36,7 @@ export function createHttpServer(config: Pick<Config, "env" | "logLevel" | "trus
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
-      if (error.status === 429) reply.header("retry-after", String(Math.max(1, Number(/\d+/.exec(error.message)?.[0] ?? 1))));
+      if (error.retryAfterSeconds !== undefined) reply.header("retry-after", String(Math.max(1, error.retryAfterSeconds)));
       return reply.status(error.status).send(errorBody(error.code, error.message, error.field));
     }
     const status = error.statusCode ?? 500;
