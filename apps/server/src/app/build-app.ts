@@ -12,7 +12,7 @@ import { groupCommit, separateTransactions } from "../db/group-commit.ts";
 import type { EventBus } from "../events/event-bus.ts";
 import { answers } from "../http/answers.ts";
 import { registerAuth } from "../http/auth.ts";
-import { createHttpServer, registerHttpPlugins } from "../http/http-server.ts";
+import { createHttpServer, type LogStream, registerHttpPlugins } from "../http/http-server.ts";
 import { serveWebApp } from "../http/web-app.ts";
 import { accountsRoutes } from "../modules/accounts/accounts.routes.ts";
 import { createAccountsService } from "../modules/accounts/accounts.service.ts";
@@ -54,12 +54,14 @@ export interface BuildOptions {
   clock?: Clock;
   /** Run the retention sweeper once ready, then on a timer (off in tests, which call sweep() themselves). */
   sweepOnTimer?: boolean;
+  /** Where log lines go instead of standard output (tests read them). */
+  logStream?: LogStream;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<AppParts> {
   const clock = options.clock ?? systemClock;
   const db = await openDatabase(config);
-  const app = createHttpServer(config);
+  const app = createHttpServer(config, options.logStream);
   const adapters = await createAdapters(config, (err) => app.log.error({ err }, "redis failed"));
   const { bus, presence } = adapters;
   const repositories = createRepositories(db);
@@ -75,7 +77,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const messages = createMessagesService({ db, clock, bus, messages: repositories.messages, changes, sendTransaction });
   const storage = await createDiskStorage(config.filesDir, config.uploadExpiryMs);
 
-  await registerHttpPlugins(app, adapters);
+  await registerHttpPlugins(app, adapters, clock);
   registerAuth(app, { sessions, clock });
 
   app.get("/api/health", { schema: answers(responseSchemas.ok) }, async () => ({ ok: true as const }));
