@@ -125,6 +125,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     messages,
     discussionMessages,
     access: repositories.access,
+    sessions,
     clock,
     config,
     onCreated: onMessageCreated,
