@@ -118,6 +118,8 @@ export const PAIR_LIVE_CLOSE = {
   unknownMessage: 1008,
   /** No `wait` or `watch` within 10 s. */
   badRequest: 4400,
+  /** The device watching its offer was signed out (by itself or another device): nothing more comes to it. */
+  signedOut: 4403,
   /** This address already has the most waiting sockets allowed. */
   tooManyConnections: 4429,
 } as const;

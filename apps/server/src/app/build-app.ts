@@ -13,7 +13,7 @@ import type { EventBus } from "../events/event-bus.ts";
 import { createUnitOfWork } from "../feed/unit-of-work.ts";
 import { answers } from "../http/answers.ts";
 import { registerAuth } from "../http/auth.ts";
-import { createHttpServer, registerHttpPlugins } from "../http/http-server.ts";
+import { createHttpServer, type LogStream, registerHttpPlugins } from "../http/http-server.ts";
 import { serveWebApp } from "../http/web-app.ts";
 import { accountsRoutes } from "../modules/accounts/accounts.routes.ts";
 import { createAccountsService } from "../modules/accounts/accounts.service.ts";
@@ -55,12 +55,14 @@ export interface BuildOptions {
   clock?: Clock;
   /** Run the retention sweeper once ready, then on a timer (off in tests, which call sweep() themselves). */
   sweepOnTimer?: boolean;
+  /** Where log lines go instead of standard output (tests read them). */
+  logStream?: LogStream;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<AppParts> {
   const clock = options.clock ?? systemClock;
   const db = await openDatabase(config);
-  const app = createHttpServer(config);
+  const app = createHttpServer(config, options.logStream);
   const adapters = await createAdapters(config, (err) => app.log.error({ err }, "redis failed"));
   const { bus, presence } = adapters;
   const repositories = createRepositories(db);
@@ -77,7 +79,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const messages = createMessagesService({ clock, unitOfWork, messages: repositories.messages, changes });
   const storage = await createDiskStorage(config.filesDir, config.uploadExpiryMs);
 
-  await registerHttpPlugins(app, adapters);
+  await registerHttpPlugins(app, adapters, clock);
   registerAuth(app, { sessions, clock });
 
   app.get("/api/health", { schema: answers(responseSchemas.ok) }, async () => ({ ok: true as const }));
@@ -123,6 +125,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     messages,
     discussionMessages,
     access: repositories.access,
+    sessions,
     clock,
     config,
     onCreated: onMessageCreated,

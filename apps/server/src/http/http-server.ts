@@ -6,11 +6,18 @@ import fastifyRateLimit from "@fastify/rate-limit";
 import fastifyWebsocket from "@fastify/websocket";
 import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
 import type { Adapters } from "../adapters/adapters.ts";
+import type { Clock } from "../clock.ts";
 import type { Config, TrustProxy } from "../config/config.ts";
 import { type ApiServer, answerSerializer, type SharedSchemas } from "./answers.ts";
 import { AppError, codeForStatus, errorBody } from "./errors.ts";
 import { refuseForeignWrites } from "./origin.ts";
 import { registerSecurityHeaders } from "./security-headers.ts";
+import { socketErrorHandler } from "./socket-errors.ts";
+
+/** Where log lines can go instead of standard output: pino writes each line as one JSON text. */
+export interface LogStream {
+  write(line: string): void;
+}
 
 /**
  * Which hops of `X-Forwarded-For` Fastify may believe. A hop count is given as proxy-addr's trust function: Fastify's
@@ -23,11 +30,14 @@ function trustedProxies(trust: TrustProxy) {
 
 /**
  * Fastify with answers typed (and, in tests, checked) by the shared response schemas, the named-error handler,
- * the security headers and the Origin check for writes.
+ * the security headers and the Origin check for writes. `logStream`: where log lines go instead of standard output.
  */
-export function createHttpServer(config: Pick<Config, "env" | "logLevel" | "trustProxy" | "webDist" | "cookieSecure">): ApiServer {
+export function createHttpServer(
+  config: Pick<Config, "env" | "logLevel" | "trustProxy" | "webDist" | "cookieSecure">,
+  logStream?: LogStream,
+): ApiServer {
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: { level: config.logLevel, ...(logStream && { stream: logStream }) },
     trustProxy: trustedProxies(config.trustProxy),
     // On close, idle keep-alive connections go at once; requests in flight (an upload's bytes) finish first.
     forceCloseConnections: "idle",
@@ -59,8 +69,8 @@ export function createHttpServer(config: Pick<Config, "env" | "logLevel" | "trus
   return app;
 }
 
-/** Compression, cookies, rate limits (in the store the adapters chose) and WebSockets. */
-export async function registerHttpPlugins(app: ApiServer, parts: Pick<Adapters, "rateLimitStore">): Promise<void> {
+/** Compression, cookies, rate limits (in the store the adapters chose) and WebSockets; `clock` paces socket error logs. */
+export async function registerHttpPlugins(app: ApiServer, parts: Pick<Adapters, "rateLimitStore">, clock: Clock): Promise<void> {
   // Text answers (the app's JS and CSS, JSON) are compressed; files and tus bytes are not.
   await app.register(fastifyCompress, {
     threshold: 1024,
@@ -71,6 +81,7 @@ export async function registerHttpPlugins(app: ApiServer, parts: Pick<Adapters, 
   await app.register(fastifyRateLimit, { global: false, ...parts.rateLimitStore });
   await app.register(fastifyWebsocket, {
     options: { maxPayload: 64 * 1024 },
+    errorHandler: socketErrorHandler(clock),
     // On shutdown every socket hears 1001 (going away), so its device reconnects to another process at once.
     preClose(this: FastifyInstance, done: () => void) {
       for (const client of this.websocketServer.clients) client.close(1001, "Server shutting down");

@@ -12,6 +12,7 @@ import WebSocket from "ws";
 import { type AppParts, buildApp } from "../app/build-app.ts";
 import { loadConfig } from "../config/config.ts";
 import { createPgPool } from "../db/database.ts";
+import type { LogStream } from "../http/http-server.ts";
 import { removeKeys, uniquePrefix } from "./test-redis.ts";
 
 /** Noon today, local time: a test that moves the clock by minutes or hours stays on the same calendar day. */
@@ -42,8 +43,11 @@ export interface TestServer extends AppParts {
 
 export async function startTestServer(
   env: Record<string, string> = {},
-  /** `port`: listen there (a restart on the same data and port looks to clients like the same server); 0 picks a free one. */
-  options: { dataDir?: string; clock?: TestClock; port?: number } = {},
+  /**
+   * `port`: listen there (a restart on the same data and port looks to clients like the same server); 0 picks a free one.
+   * `logStream`: gets the server's log lines (at env's LOG_LEVEL, silent unless set).
+   */
+  options: { dataDir?: string; clock?: TestClock; port?: number; logStream?: LogStream } = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "daysync-test-"));
   const suiteDatabase = process.env.DATABASE_URL;
@@ -62,7 +66,7 @@ export async function startTestServer(
     ...env,
   };
   const clock = options.clock ?? new TestClock();
-  const parts = await buildApp(loadConfig(fullEnv), { clock }).catch(async (error: unknown) => {
+  const parts = await buildApp(loadConfig(fullEnv), { clock, logStream: options.logStream }).catch(async (error: unknown) => {
     await pgSchema?.drop();
     throw error;
   });

@@ -1,4 +1,5 @@
 /** The tus requests a device makes, for server tests of uploads. */
+import http from "node:http";
 import { API, formatStoredDate, formatStoredTime } from "@daysync/shared";
 import type { Device } from "./test-server.ts";
 
@@ -36,6 +37,42 @@ export function patch(device: Device, location: string, offset: number, chunk: U
     headers: { ...TUS, "upload-offset": String(offset), "content-type": "application/offset+octet-stream" },
     body: chunk,
   });
+}
+
+/**
+ * A PATCH of `length` bytes whose body the test sends when it likes, as a slow network would: `send` writes some
+ * now, `finish` the last ones and resolves with the answer.
+ */
+export function streamingPatch(device: Device, location: string, offset: number, length: number) {
+  const request = http.request(device.baseUrl + location, {
+    method: "PATCH",
+    headers: {
+      ...TUS,
+      ...(device.cookie ? { cookie: device.cookie } : {}),
+      "upload-offset": String(offset),
+      "content-type": "application/offset+octet-stream",
+      "content-length": String(length),
+    },
+  });
+  const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    request.on("error", reject);
+    request.on("response", (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => {
+        body += chunk;
+      });
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+  });
+  return {
+    send: (chunk: Uint8Array) =>
+      new Promise<void>((resolve, reject) => request.write(chunk, (error) => (error ? reject(error) : resolve()))),
+    finish(chunk: Uint8Array) {
+      request.end(chunk);
+      return answer;
+    },
+  };
 }
 
 export async function offsetOf(device: Device, location: string) {

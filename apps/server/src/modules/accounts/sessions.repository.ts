@@ -113,6 +113,11 @@ export function createSessionsRepository(db: Db) {
       return auth;
     },
 
+    /** Whether the session still exists, read from the database and not the cache: for work that outlasts its request's check. */
+    async exists(sessionId: string): Promise<boolean> {
+      return (await db.selectFrom("sessions").select("id").where("id", "=", sessionId).executeTakeFirst()) !== undefined;
+    },
+
     /** Stores that the session was seen at `now` (its device's live connection just closed). */
     async markSeen(sessionId: string, now: number): Promise<void> {
       lastWritten.set(sessionId, now);

@@ -1,7 +1,9 @@
 /** Add a device (decision 013): the signed-in device shows the code, the new device opens it, the first approves. */
 import {
+  API,
   DEVICES_API,
   type DevicesResponse,
+  PAIR_LIVE_CLOSE,
   PAIRING_API,
   PAIRING_TTL_MS,
   type PairingJoined,
@@ -243,5 +245,28 @@ describe("add a device: the signed-in device shows the code", () => {
     expect(statuses.filter((s) => s === 204)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(3);
     await waiter.next(statuses.indexOf(204) === 2 ? "denied" : "approved");
+  });
+});
+
+describe("add a device: the code of a device that is signed out", () => {
+  const signOuts: Array<[string, (laptop: Device, other: Device, laptopId: string) => Promise<{ status: number }>]> = [
+    ["by itself", (laptop) => laptop.post(API.logout)],
+    ["from another device", (_laptop, other, laptopId) => other.request("DELETE", DEVICES_API.one(laptopId))],
+    ["by another device's sign out of all others", (_laptop, other) => other.post(DEVICES_API.signOutOthers)],
+  ];
+
+  it.each(signOuts)("closes the offer's watch socket when the device is signed out %s", async (_label, signOut) => {
+    const { laptop, user } = await signedInLaptop();
+    const other = new Device(server.url);
+    await other.login(user.email);
+    const laptopId = (await laptop.get<DevicesResponse>(DEVICES_API.list)).body.devices.find((d) => d.current)?.id ?? "";
+    const created = await offer(laptop);
+    const watcher = await PairWaiter.watch(server.url, created.offer_id, laptop.cookie);
+    await watcher.next("waiting");
+
+    expect((await signOut(laptop, other, laptopId)).status).toBeLessThan(300);
+    expect(await watcher.waitForClose()).toBe(PAIR_LIVE_CLOSE.signedOut);
+    expect(watcher.closeReason).toBe("Signed out");
+    expect(watcher.received.map((m) => m.type)).toEqual(["waiting"]);
   });
 });

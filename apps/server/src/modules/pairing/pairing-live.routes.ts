@@ -2,7 +2,8 @@
  * The waiting device's own channel: anonymous, it proves itself with the secret of its pairing request
  * (sent as the first message, so it never shows in a URL or log) and hears approved/denied/expired once.
  * The same channel serves a signed-in device watching its Add a device offer (`watch`, proven by its session
- * cookie), which hears once that a device opened it (`claimed`), or that it expired.
+ * cookie), which hears once that a device opened it (`claimed`), or that it expired; signed out meanwhile, its
+ * socket closes (`signedOut`) as its live socket does.
  */
 import { PAIR_LIVE_CLOSE, PAIRING_API, type PairServerMessage, pairClientMessageSchema } from "@daysync/shared";
 import type { FastifyInstance } from "fastify";
@@ -39,6 +40,7 @@ export function pairingLiveRoutes(
     let finished = false;
     let waiting = false;
     let stopNotices: (() => void) | undefined;
+    let stopSessionNotices: (() => void) | undefined;
     let expiryTimer: ReturnType<typeof setTimeout> | undefined;
     // Looks run one after another, so a notice and the first look cannot both mint a token.
     let queue = Promise.resolve();
@@ -48,6 +50,7 @@ export function pairingLiveRoutes(
       clearTimeout(helloTimer);
       clearTimeout(expiryTimer);
       stopNotices?.();
+      stopSessionNotices?.();
     };
     const send = (message: PairServerMessage) => {
       if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
@@ -70,6 +73,14 @@ export function pairingLiveRoutes(
       waiting = true;
       clearTimeout(helloTimer);
       const requestId = message.type === "wait" ? message.request_id : message.offer_id;
+      const watcher = message.type === "watch" ? request.auth : null;
+      if (watcher) {
+        stopSessionNotices = bus.subscribe("session.revoked", (notice) => {
+          if (notice.sessionId !== watcher.sessionId || finished) return;
+          cleanup();
+          socket.close(PAIR_LIVE_CLOSE.signedOut, "Signed out");
+        });
+      }
       const outcomeNow = () =>
         message.type === "wait" ? pairing.outcomeFor(requestId, message.secret) : pairing.offerOutcomeFor(requestId, request.auth);
       const look = () => {

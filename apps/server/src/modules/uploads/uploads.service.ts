@@ -13,7 +13,7 @@ import type { Config } from "../../config/config.ts";
 import { AppError, codeForStatus, conflict, errorBody, notFound, unauthenticated } from "../../http/errors.ts";
 import { parse } from "../../http/validate.ts";
 import type { FileStorage } from "../../storage/file-storage.ts";
-import type { SessionAuth } from "../accounts/sessions.repository.ts";
+import type { SessionAuth, SessionsRepository } from "../accounts/sessions.repository.ts";
 import type { DiscussionMessagesService } from "../discussions/discussion-messages.service.ts";
 import { assertPlausibleDay, type MessagesService } from "../messages/messages.service.ts";
 import type { PlansRepository } from "../plans/plans.repository.ts";
@@ -39,6 +39,8 @@ export function createUploadsService(deps: {
   /** Where a file message of a discussion goes. */
   discussionMessages: DiscussionMessagesService;
   access: AccessRepository;
+  /** Asked again when the last byte arrives: the device may have been signed out while it sent them. */
+  sessions: Pick<SessionsRepository, "exists">;
   clock: Clock;
   config: Pick<Config, "maxFileBytes" | "storageBytes" | "trustProxy">;
   /** Told once about each file message an upload created, and the device it came from. */
@@ -46,13 +48,13 @@ export function createUploadsService(deps: {
   /** Who may write an upload now, shared between processes; default: tus's own, in this process's memory. */
   locker?: Locker;
 }) {
-  const { storage, uploads, plans, messages, discussionMessages, access, clock, config } = deps;
+  const { storage, uploads, plans, messages, discussionMessages, access, sessions, clock, config } = deps;
   const isPremium = async (userId: string) => (await plans.currentPlanOf(userId))?.subscription_type_id === PREMIUM_TYPE_ID;
-  const sessions = new WeakMap<IncomingMessage, SessionAuth>();
+  const requestAuth = new WeakMap<IncomingMessage, SessionAuth>();
 
   function authOf(req: TusRequest): SessionAuth {
     const node = (req as { runtime?: { node?: { req: IncomingMessage } } }).runtime?.node?.req;
-    const auth = node && sessions.get(node);
+    const auth = node && requestAuth.get(node);
     if (!auth) throw tusError(unauthenticated());
     return auth;
   }
@@ -147,6 +149,11 @@ export function createUploadsService(deps: {
     async onUploadFinish(req, upload) {
       const auth = authOf(req);
       const { userId } = auth;
+      // Signed out (on any process) while the bytes came: nothing more from that device, not even this file.
+      if (!(await sessions.exists(auth.sessionId))) {
+        await storage.remove(upload.id);
+        throw tusError(unauthenticated());
+      }
       const meta = metadataOf(upload);
       const mime = await detectMime(await storage.head(upload.id, SNIFF_BYTES));
       const discussionId = meta.discussion_id;
@@ -208,7 +215,7 @@ export function createUploadsService(deps: {
   return {
     /** Passes a signed-in request to the tus protocol handler. */
     handle(auth: SessionAuth, req: IncomingMessage, res: ServerResponse): Promise<void> {
-      sessions.set(req, auth);
+      requestAuth.set(req, auth);
       return tus.handle(req, res);
     },
     limitFor,

@@ -3,9 +3,10 @@
  * The new device waits for its request's answer (`wait`, with its secret); a signed-in device that shows
  * an Add a device code watches for a device to open it (`watch`, with its session cookie).
  */
-import { PAIRING_API, type PairClientMessage, type PairServerMessage, pairServerMessageSchema } from "@daysync/shared";
+import { PAIR_LIVE_CLOSE, PAIRING_API, type PairClientMessage, type PairServerMessage, pairServerMessageSchema } from "@daysync/shared";
 
-export type PairingOutcome = Exclude<PairServerMessage, { type: "waiting" }> | { type: "lost" };
+/** `signed_out`: this device, watching its offer, was signed out; `lost`: the channel closed for any other reason. */
+export type PairingOutcome = Exclude<PairServerMessage, { type: "waiting" }> | { type: "lost" } | { type: "signed_out" };
 
 /** Opens the channel; `onOutcome` is called once. Returns a function that closes it. */
 function openChannel(hello: PairClientMessage, onOutcome: (outcome: PairingOutcome) => void): () => void {
@@ -29,8 +30,8 @@ function openChannel(hello: PairClientMessage, onOutcome: (outcome: PairingOutco
     const message = pairServerMessageSchema.safeParse(frame);
     if (message.success && message.data.type !== "waiting") settle(message.data);
   };
-  // Closed before an outcome (network, server restart): the panel asks for a fresh code.
-  ws.onclose = () => settle({ type: "lost" });
+  // Closed before an outcome (network, server restart): the panel asks for a fresh code, unless this device was signed out.
+  ws.onclose = (e) => settle(e.code === PAIR_LIVE_CLOSE.signedOut ? { type: "signed_out" } : { type: "lost" });
   return () => {
     settled = true;
     ws.onclose = null;

@@ -22,6 +22,8 @@ export function useDeviceOffer() {
     listen: (offer, onOutcome) => watchOffer(offer.offer_id, onOutcome),
     onSettled: (outcome, offer, setState) => {
       if (outcome.type === "claimed") return setState({ phase: "review", offerId: offer.offer_id, request: outcome.request });
+      if (outcome.type === "signed_out")
+        return setState({ phase: "error", message: "This device was signed out, so it can no longer add one." });
       setState({ phase: "error", message: "This code can no longer be used." });
     },
   });
