@@ -65,10 +65,19 @@ export function createUploadsService(deps: {
     return (await isPremium(userId)) ? config.storageBytes.premium : config.storageBytes.free;
   }
 
-  /** Bytes the user holds: live files, and the declared length of each upload still running. */
+  /**
+   * Bytes the user holds: live files, and the declared length of each upload still running, in the spaces they
+   * are a member of. What they left in a discussion they were removed from or left is the discussion's.
+   */
   async function storageUsed(userId: string): Promise<number> {
-    const unfinished = (await storage.unfinishedUploads()).filter((u) => u.metadata.user_id === userId);
-    return (await uploads.liveBytes(userId, clock.now())) + unfinished.reduce((sum, u) => sum + u.size, 0);
+    const now = clock.now();
+    const [live, spaces, unfinished] = await Promise.all([
+      uploads.liveBytes(userId, now),
+      access.spaceIdsOf(userId, now),
+      storage.unfinishedUploads(),
+    ]);
+    const held = unfinished.filter((u) => u.metadata.user_id === userId && spaces.has(u.metadata.discussion_id || userId));
+    return live + held.reduce((sum, u) => sum + u.size, 0);
   }
 
   /** Refuses, before any byte is stored, a file that would take the user over their plan's storage. */
