@@ -7,8 +7,10 @@ import { randomBytes, randomUUID } from "node:crypto";
 import {
   API_ERROR_CODES,
   type CreateDiscussionInput,
+  canExtendBy,
   DAY_MS,
   DISCUSSION_LIFETIME_MS,
+  DISCUSSION_MAX_AHEAD_DAYS,
   type DiscussionDetails,
   FREE_TYPE_ID,
   type LiveEvent,
@@ -257,7 +259,7 @@ export function createDiscussionsService(deps: {
       return details(userId, spaceId);
     },
 
-    /** A premium member moves the end `days` later than it is now. */
+    /** A premium member moves the end `days` later than it is now, to at most `DISCUSSION_MAX_AHEAD_DAYS` ahead of now. */
     async extend(userId: string, spaceId: string, days: number): Promise<DiscussionDetails> {
       await membershipOf(userId, spaceId);
       const plan = await deps.plans.currentPlanOf(userId);
@@ -269,6 +271,12 @@ export function createDiscussionsService(deps: {
         const locked = repo.in(trx);
         const row = await locked.find(spaceId);
         if (!row || row.ends_at <= now) throw noSuchDiscussion();
+        if (!canExtendBy(row.ends_at, days, now)) {
+          throw conflict(
+            API_ERROR_CODES.extensionTooFar,
+            `A discussion can end at most ${DISCUSSION_MAX_AHEAD_DAYS} days from now: this one cannot be extended by ${days} days.`,
+          );
+        }
         await locked.setEnd(spaceId, row.ends_at + days * DAY_MS, now);
         return logUpserted(trx, spaceId, memberIds, now);
       });
