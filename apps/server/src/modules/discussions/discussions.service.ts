@@ -69,6 +69,8 @@ export function createDiscussionsService(deps: {
   maxMembers: number;
   /** Removes a file's bytes from storage (after the rows that named it are deleted). */
   removeFile: (uploadId: string) => Promise<void>;
+  /** Removes the unfinished uploads into the discussion, once it is deleted (none can be started into it then). */
+  removeUnfinishedUploads: (spaceId: string) => Promise<void>;
 }) {
   const { db, clock, bus, discussions: repo, access, changes } = deps;
 
@@ -109,8 +111,9 @@ export function createDiscussionsService(deps: {
 
   /**
    * Ends the discussion for everyone: each member is told why (`discussion.closed`) in the transaction that
-   * deletes the space with its members, messages and upload rows; then its files' bytes are removed. The creator's
-   * end and the sweeper's expiry both come here. An expiry finds nothing to do if the end moved meanwhile.
+   * deletes the space with its members, messages and upload rows; then its files' bytes are removed, and the
+   * uploads into it that had not finished. The creator's end and the sweeper's expiry both come here. An expiry
+   * finds nothing to do if the end moved meanwhile.
    */
   async function close(spaceId: string, reason: "ended" | "expired"): Promise<boolean> {
     const now = clock.now();
@@ -132,6 +135,7 @@ export function createDiscussionsService(deps: {
     if (!done) return false;
     publish(done.logged);
     for (const id of done.files) await deps.removeFile(id);
+    await deps.removeUnfinishedUploads(spaceId);
     return true;
   }
 

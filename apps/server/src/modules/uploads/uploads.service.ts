@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { API, dayKeyOf, formatFileSize, type Message, PREMIUM_TYPE_ID, type UploadMetadata, uploadMetadataSchema } from "@daysync/shared";
-import { type Locker, Server } from "@tus/server";
+import { type Locker, MemoryLocker, Server } from "@tus/server";
 import type { Upload } from "@tus/utils";
 import type { Clock } from "../../clock.ts";
 import type { Config } from "../../config/config.ts";
@@ -49,6 +49,7 @@ export function createUploadsService(deps: {
   const { storage, uploads, plans, messages, discussionMessages, access, clock, config } = deps;
   const isPremium = async (userId: string) => (await plans.currentPlanOf(userId))?.subscription_type_id === PREMIUM_TYPE_ID;
   const sessions = new WeakMap<IncomingMessage, SessionAuth>();
+  const locker = deps.locker ?? new MemoryLocker();
 
   function authOf(req: TusRequest): SessionAuth {
     const node = (req as { runtime?: { node?: { req: IncomingMessage } } }).runtime?.node?.req;
@@ -114,7 +115,7 @@ export function createUploadsService(deps: {
   const tus = new Server({
     path: API.uploads,
     datastore: storage.datastore,
-    locker: deps.locker,
+    locker,
     relativeLocation: true,
     allowedOrigins: [],
     respectForwardedHeaders: config.trustProxy,
@@ -157,7 +158,10 @@ export function createUploadsService(deps: {
       const auth = authOf(req);
       const { userId } = auth;
       const meta = metadataOf(upload);
-      const mime = await detectMime(await storage.head(upload.id, SNIFF_BYTES));
+      // Gone when its discussion ended just as the last bytes came in.
+      const head = await storage.head(upload.id, SNIFF_BYTES).catch(() => undefined);
+      if (!head) throw tusError(notFound("upload"));
+      const mime = await detectMime(head);
       const discussionId = meta.discussion_id;
       await uploads.insert({
         id: upload.id,
@@ -232,6 +236,25 @@ export function createUploadsService(deps: {
       const now = clock.now();
       const row = await uploads.findLive(id, now);
       return row && (await access.membership(userId, row.space_id, now)) ? row : undefined;
+    },
+    /**
+     * Deletes the unfinished uploads into a discussion that has ended, each under its upload lock as a tus
+     * termination would be, so that a PATCH still streaming into one stops first. One whose lock is not won in
+     * time is left to the sweep of abandoned uploads.
+     */
+    async removeUnfinishedInto(spaceId: string): Promise<void> {
+      const unfinished = (await storage.unfinishedUploads()).filter((u) => u.metadata.discussion_id === spaceId);
+      await Promise.allSettled(
+        unfinished.map(async ({ id }) => {
+          const lock = locker.newLock(id);
+          await lock.lock(new AbortController().signal, () => undefined);
+          try {
+            await storage.remove(id);
+          } finally {
+            await lock.unlock();
+          }
+        }),
+      );
     },
     /** Deletes the files of messages that are gone (retention). */
     async removeForMessages(messageIds: string[]): Promise<void> {
