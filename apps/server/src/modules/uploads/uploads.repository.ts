@@ -71,9 +71,9 @@ export function createUploadsRepository(db: Db) {
       const row = await q.select((eb) => eb.fn.coalesce(eb.fn.sum<number>("uploads.size"), sql<number>`0`).as("bytes")).executeTakeFirst();
       return Number(row?.bytes ?? 0);
     },
-    /** Where a message id is in use, if anywhere: message ids are one namespace for all spaces. */
-    messageHolder(messageId: string): Promise<{ space_id: string; user_id: string } | undefined> {
-      return db.selectFrom("messages").select(["space_id", "user_id"]).where("id", "=", messageId).executeTakeFirst();
+    /** Whether a live message has this id, in any space: message ids are one namespace for all spaces. */
+    async messageIdInUse(messageId: string): Promise<boolean> {
+      return (await db.selectFrom("messages").select("id").where("id", "=", messageId).executeTakeFirst()) !== undefined;
     },
     /** Forgets one upload, only if the user uploaded it. */
     async remove(id: string, userId: string): Promise<void> {

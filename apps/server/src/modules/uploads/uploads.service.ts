@@ -25,6 +25,8 @@ type TusRequest = Parameters<NonNullable<ConstructorParameters<typeof Server>[0]
 
 const formatSize = formatFileSize;
 
+const idInUse = () => conflict("conflict", "That message id is already in use.");
+
 /** What tus sends back when a hook throws: our JSON error body with its status. */
 const tusError = (error: AppError) => ({
   status_code: error.status,
@@ -146,10 +148,8 @@ export function createUploadsService(deps: {
       }
       const spaceId = meta.discussion_id ?? userId;
       if (meta.discussion_id) await inTus(() => discussionMessages.memberOf(userId, spaceId));
-      const holder = await uploads.messageHolder(meta.message_id);
-      if (holder && (holder.space_id !== spaceId || holder.user_id !== userId)) {
-        throw tusError(conflict("conflict", "That message id is already in use."));
-      }
+      // Any message already there, one's own included: this file would hang off it unseen yet be served and counted.
+      if (await uploads.messageIdInUse(meta.message_id)) throw tusError(idInUse());
       await assertFits(userId, upload.size ?? 0);
       return { metadata: { ...upload.metadata, user_id: userId } };
     },
@@ -182,13 +182,20 @@ export function createUploadsService(deps: {
         filename: meta.filename,
         file_url: API.file(upload.id),
       };
+      // A send that finds the id taken answers the message there: this upload's own when its finish is retried,
+      // else one sent with that id while the upload ran.
+      const assertOwn = (stored: { file_url: string }) => {
+        if (stored.file_url !== fileMessage.file_url) throw idInUse();
+      };
       try {
         if (discussionId) {
           // The discussion's service checks the membership again, tells every member and notifies them.
-          await discussionMessages.send(auth, discussionId, fileMessage);
+          const { message, created } = await discussionMessages.send(auth, discussionId, fileMessage);
+          if (!created) assertOwn(message);
         } else {
           const { message, created } = await messages.send(userId, fileMessage, { id: auth.sessionId, name: auth.deviceName });
           if (created) deps.onCreated?.(auth, message);
+          else assertOwn(message);
         }
       } catch (error) {
         // Only this upload goes: the message id may be another user's, and so may an upload carrying it.
