@@ -21,4 +21,6 @@ export const API_ERROR_CODES = {
   discussionFull: "discussion_full",
   /** 409 to the creator's leave: a creator ends the discussion instead. */
   ownerCannotLeave: "owner_cannot_leave",
+  /** 409 to an extension that would end the discussion more than `DISCUSSION_MAX_AHEAD_DAYS` from now. */
+  extensionTooFar: "extension_too_far",
 } as const;

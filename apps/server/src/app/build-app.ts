@@ -156,6 +156,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     plans: repositories.plans,
     maxMembers: config.discussions.maxMembers,
     removeFile: (id) => storage.remove(id),
+    removeUnfinishedUploads: uploadsService.removeUnfinishedInto,
   });
   discussionsRoutes(app, {
     discussions,

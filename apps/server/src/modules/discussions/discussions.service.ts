@@ -7,9 +7,11 @@ import { randomBytes, randomUUID } from "node:crypto";
 import {
   API_ERROR_CODES,
   type CreateDiscussionInput,
+  canExtendBy,
   DAY_MS,
   type DepartureReason,
   DISCUSSION_LIFETIME_MS,
+  DISCUSSION_MAX_AHEAD_DAYS,
   type DiscussionClosedReason,
   type DiscussionDetails,
   FREE_TYPE_ID,
@@ -43,6 +45,8 @@ export function createDiscussionsService(deps: {
   maxMembers: number;
   /** Removes a file's bytes from storage (after the rows that named it are deleted). */
   removeFile: (uploadId: string) => Promise<void>;
+  /** Removes the unfinished uploads into the discussion, once it is deleted (none can be started into it then). */
+  removeUnfinishedUploads: (spaceId: string) => Promise<void>;
 }) {
   const { clock, unitOfWork, discussions: repo, access } = deps;
 
@@ -81,8 +85,9 @@ export function createDiscussionsService(deps: {
 
   /**
    * Ends the discussion for everyone: each member is told why (`discussion.closed`) in the transaction that
-   * deletes the space with its members, messages and upload rows; then its files' bytes are removed. The creator's
-   * end and the sweeper's expiry both come here. An expiry finds nothing to do if the end moved meanwhile.
+   * deletes the space with its members, messages and upload rows; then its files' bytes are removed, and the
+   * uploads into it that had not finished. The creator's end and the sweeper's expiry both come here. An expiry
+   * finds nothing to do if the end moved meanwhile.
    */
   async function close(spaceId: string, reason: "ended" | "expired"): Promise<boolean> {
     const now = clock.now();
@@ -95,6 +100,7 @@ export function createDiscussionsService(deps: {
     });
     if (!files) return false;
     for (const id of files) await deps.removeFile(id);
+    await deps.removeUnfinishedUploads(spaceId);
     return true;
   }
 
@@ -213,7 +219,7 @@ export function createDiscussionsService(deps: {
       return details(userId, spaceId);
     },
 
-    /** A premium member moves the end `days` later than it is now. */
+    /** A premium member moves the end `days` later than it is now, to at most `DISCUSSION_MAX_AHEAD_DAYS` ahead of now. */
     async extend(userId: string, spaceId: string, days: number): Promise<DiscussionDetails> {
       await membershipOf(userId, spaceId);
       const plan = await deps.plans.currentPlanOf(userId);
@@ -225,6 +231,12 @@ export function createDiscussionsService(deps: {
         const locked = repo.in(work.trx);
         const row = await locked.find(spaceId);
         if (!row || row.ends_at <= now) throw noSuchDiscussion();
+        if (!canExtendBy(row.ends_at, days, now)) {
+          throw conflict(
+            API_ERROR_CODES.extensionTooFar,
+            `A discussion can end at most ${DISCUSSION_MAX_AHEAD_DAYS} days from now: this one cannot be extended by ${days} days.`,
+          );
+        }
         await locked.setEnd(spaceId, row.ends_at + days * DAY_MS, now);
         await recordUpserted(work, spaceId, memberIds);
       });

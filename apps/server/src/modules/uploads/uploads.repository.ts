@@ -50,12 +50,20 @@ export function createUploadsRepository(db: Db) {
       return upload;
     },
     /**
-     * Bytes of the files the user uploaded that are live at `now`: in their personal space within their plan's
-     * retention, in a discussion while its message is there. Counted against the uploader's plan either way.
+     * Bytes of the files the user uploaded that are live at `now` in a space they are still a member of: in their
+     * personal space within their plan's retention, in a discussion while its message is there and until the
+     * discussion ends. A member removed or gone no longer holds their files there: the discussion does.
      */
     async liveBytes(userId: string, now: number): Promise<number> {
       const minutes = await plans.retentionOf(userId);
-      let q = withMessage().where("uploads.user_id", "=", userId);
+      let q = withMessage()
+        .innerJoin("space_members", (join) =>
+          join.onRef("space_members.space_id", "=", "uploads.space_id").onRef("space_members.user_id", "=", "uploads.user_id"),
+        )
+        .innerJoin("spaces", "spaces.id", "uploads.space_id")
+        .where("uploads.user_id", "=", userId)
+        .where("space_members.left_at", "is", null)
+        .where((eb) => eb.or([eb("spaces.ends_at", "is", null), eb("spaces.ends_at", ">", now)]));
       if (minutes !== null) {
         const since = now - minutes * 60_000;
         q = q.where((eb) => eb.or([eb("uploads.space_id", "<>", userId), eb("messages.created_at", ">=", since)]));
@@ -63,9 +71,9 @@ export function createUploadsRepository(db: Db) {
       const row = await q.select((eb) => eb.fn.coalesce(eb.fn.sum<number>("uploads.size"), sql<number>`0`).as("bytes")).executeTakeFirst();
       return Number(row?.bytes ?? 0);
     },
-    /** Where a message id is in use, if anywhere: message ids are one namespace for all spaces. */
-    messageHolder(messageId: string): Promise<{ space_id: string; user_id: string } | undefined> {
-      return db.selectFrom("messages").select(["space_id", "user_id"]).where("id", "=", messageId).executeTakeFirst();
+    /** Whether a live message has this id, in any space: message ids are one namespace for all spaces. */
+    async messageIdInUse(messageId: string): Promise<boolean> {
+      return (await db.selectFrom("messages").select("id").where("id", "=", messageId).executeTakeFirst()) !== undefined;
     },
     /** Forgets one upload, only if the user uploaded it. */
     async remove(id: string, userId: string): Promise<void> {

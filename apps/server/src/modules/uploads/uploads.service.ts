@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { API, dayKeyOf, formatFileSize, type Message, PREMIUM_TYPE_ID, type UploadMetadata, uploadMetadataSchema } from "@daysync/shared";
-import { type Locker, Server } from "@tus/server";
+import { type Locker, MemoryLocker, Server } from "@tus/server";
 import type { Upload } from "@tus/utils";
 import type { Clock } from "../../clock.ts";
 import type { Config } from "../../config/config.ts";
@@ -24,6 +24,8 @@ import type { UploadsRepository } from "./uploads.repository.ts";
 type TusRequest = Parameters<NonNullable<ConstructorParameters<typeof Server>[0]["onUploadCreate"]>>[0];
 
 const formatSize = formatFileSize;
+
+const idInUse = () => conflict("conflict", "That message id is already in use.");
 
 /** What tus sends back when a hook throws: our JSON error body with its status. */
 const tusError = (error: AppError) => ({
@@ -51,6 +53,7 @@ export function createUploadsService(deps: {
   const { storage, uploads, plans, messages, discussionMessages, access, sessions, clock, config } = deps;
   const isPremium = async (userId: string) => (await plans.currentPlanOf(userId))?.subscription_type_id === PREMIUM_TYPE_ID;
   const requestAuth = new WeakMap<IncomingMessage, SessionAuth>();
+  const locker = deps.locker ?? new MemoryLocker();
 
   function authOf(req: TusRequest): SessionAuth {
     const node = (req as { runtime?: { node?: { req: IncomingMessage } } }).runtime?.node?.req;
@@ -67,10 +70,19 @@ export function createUploadsService(deps: {
     return (await isPremium(userId)) ? config.storageBytes.premium : config.storageBytes.free;
   }
 
-  /** Bytes the user holds: live files, and the declared length of each upload still running. */
+  /**
+   * Bytes the user holds: live files, and the declared length of each upload still running, in the spaces they
+   * are a member of. What they left in a discussion they were removed from or left is the discussion's.
+   */
   async function storageUsed(userId: string): Promise<number> {
-    const unfinished = (await storage.unfinishedUploads()).filter((u) => u.metadata.user_id === userId);
-    return (await uploads.liveBytes(userId, clock.now())) + unfinished.reduce((sum, u) => sum + u.size, 0);
+    const now = clock.now();
+    const [live, spaces, unfinished] = await Promise.all([
+      uploads.liveBytes(userId, now),
+      access.spaceIdsOf(userId, now),
+      storage.unfinishedUploads(),
+    ]);
+    const held = unfinished.filter((u) => u.metadata.user_id === userId && spaces.has(u.metadata.discussion_id || userId));
+    return live + held.reduce((sum, u) => sum + u.size, 0);
   }
 
   /** Refuses, before any byte is stored, a file that would take the user over their plan's storage. */
@@ -107,7 +119,7 @@ export function createUploadsService(deps: {
   const tus = new Server({
     path: API.uploads,
     datastore: storage.datastore,
-    locker: deps.locker,
+    locker,
     relativeLocation: true,
     allowedOrigins: [],
     respectForwardedHeaders: config.trustProxy !== false,
@@ -138,10 +150,8 @@ export function createUploadsService(deps: {
       }
       const spaceId = meta.discussion_id ?? userId;
       if (meta.discussion_id) await inTus(() => discussionMessages.memberOf(userId, spaceId));
-      const holder = await uploads.messageHolder(meta.message_id);
-      if (holder && (holder.space_id !== spaceId || holder.user_id !== userId)) {
-        throw tusError(conflict("conflict", "That message id is already in use."));
-      }
+      // Any message already there, one's own included: this file would hang off it unseen yet be served and counted.
+      if (await uploads.messageIdInUse(meta.message_id)) throw tusError(idInUse());
       await assertFits(userId, upload.size ?? 0);
       return { metadata: { ...upload.metadata, user_id: userId } };
     },
@@ -155,7 +165,10 @@ export function createUploadsService(deps: {
         throw tusError(unauthenticated());
       }
       const meta = metadataOf(upload);
-      const mime = await detectMime(await storage.head(upload.id, SNIFF_BYTES));
+      // Gone when its discussion ended just as the last bytes came in.
+      const head = await storage.head(upload.id, SNIFF_BYTES).catch(() => undefined);
+      if (!head) throw tusError(notFound("upload"));
+      const mime = await detectMime(head);
       const discussionId = meta.discussion_id;
       await uploads.insert({
         id: upload.id,
@@ -176,13 +189,20 @@ export function createUploadsService(deps: {
         filename: meta.filename,
         file_url: API.file(upload.id),
       };
+      // A send that finds the id taken answers the message there: this upload's own when its finish is retried,
+      // else one sent with that id while the upload ran.
+      const assertOwn = (stored: { file_url: string }) => {
+        if (stored.file_url !== fileMessage.file_url) throw idInUse();
+      };
       try {
         if (discussionId) {
           // The discussion's service checks the membership again, tells every member and notifies them.
-          await discussionMessages.send(auth, discussionId, fileMessage);
+          const { message, created } = await discussionMessages.send(auth, discussionId, fileMessage);
+          if (!created) assertOwn(message);
         } else {
           const { message, created } = await messages.send(userId, fileMessage, { id: auth.sessionId, name: auth.deviceName });
           if (created) deps.onCreated?.(auth, message);
+          else assertOwn(message);
         }
       } catch (error) {
         // Only this upload goes: the message id may be another user's, and so may an upload carrying it.
@@ -230,6 +250,25 @@ export function createUploadsService(deps: {
       const now = clock.now();
       const row = await uploads.findLive(id, now);
       return row && (await access.membership(userId, row.space_id, now)) ? row : undefined;
+    },
+    /**
+     * Deletes the unfinished uploads into a discussion that has ended, each under its upload lock as a tus
+     * termination would be, so that a PATCH still streaming into one stops first. One whose lock is not won in
+     * time is left to the sweep of abandoned uploads.
+     */
+    async removeUnfinishedInto(spaceId: string): Promise<void> {
+      const unfinished = (await storage.unfinishedUploads()).filter((u) => u.metadata.discussion_id === spaceId);
+      await Promise.allSettled(
+        unfinished.map(async ({ id }) => {
+          const lock = locker.newLock(id);
+          await lock.lock(new AbortController().signal, () => undefined);
+          try {
+            await storage.remove(id);
+          } finally {
+            await lock.unlock();
+          }
+        }),
+      );
     },
     /** Deletes the files of messages that are gone (retention). */
     async removeForMessages(messageIds: string[]): Promise<void> {

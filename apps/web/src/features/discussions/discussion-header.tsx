@@ -1,4 +1,12 @@
-import { DISCUSSION_EXTENSION_DAYS, type DiscussionDetails, PREMIUM_TYPE_ID, renameDiscussionSchema, type User } from "@daysync/shared";
+import {
+  canExtendBy,
+  DISCUSSION_EXTENSION_DAYS,
+  DISCUSSION_MAX_AHEAD_DAYS,
+  type DiscussionDetails,
+  PREMIUM_TYPE_ID,
+  renameDiscussionSchema,
+  type User,
+} from "@daysync/shared";
 import { type FormEvent, useState } from "react";
 import { Link } from "react-router";
 import { ConfirmDialog, Modal } from "../../components/ui/dialog.tsx";
@@ -71,7 +79,12 @@ export function DiscussionHeader({ details, user, openShare = false }: Discussio
       {panel === "members" ? <MembersPanel details={details} onClose={close} /> : null}
       {panel === "rename" ? <RenameDialog id={discussion.id} title={discussion.title} onClose={close} /> : null}
       {panel === "extend" ? (
-        <ExtendDialog id={discussion.id} premium={user.subscription_type_id === PREMIUM_TYPE_ID} onClose={close} />
+        <ExtendDialog
+          id={discussion.id}
+          endsAt={discussion.ends_at}
+          premium={user.subscription_type_id === PREMIUM_TYPE_ID}
+          onClose={close}
+        />
       ) : null}
       {panel === "end" || panel === "leave" ? (
         <CloseDialog id={discussion.id} how={panel} title={discussion.title} onClose={close} />
@@ -172,13 +185,18 @@ function RenameDialog({ id, title, onClose }: { id: string; title: string; onClo
   );
 }
 
-function ExtendDialog({ id, premium, onClose }: { id: string; premium: boolean; onClose: () => void }) {
+function ExtendDialog({ id, endsAt, premium, onClose }: { id: string; endsAt: number; premium: boolean; onClose: () => void }) {
   const extend = useExtendDiscussion(id);
+  const now = useNow();
+  const allowed = DISCUSSION_EXTENSION_DAYS.filter((days) => canExtendBy(endsAt, days, now));
   return (
     <Modal title="Extend discussion" onClose={onClose}>
       {premium ? (
         <>
           <p>Keep it, with its messages and files, longer than planned: from its current end.</p>
+          {allowed.length < DISCUSSION_EXTENSION_DAYS.length ? (
+            <p>A discussion can end at most {DISCUSSION_MAX_AHEAD_DAYS} days from now.</p>
+          ) : null}
           {extend.error ? (
             <p className="field-error" role="alert">
               {describeError(extend.error)}
@@ -193,7 +211,7 @@ function ExtendDialog({ id, premium, onClose }: { id: string; premium: boolean; 
                 key={days}
                 type="button"
                 className="btn btn-primary"
-                disabled={extend.isPending}
+                disabled={extend.isPending || !allowed.includes(days)}
                 onClick={() => extend.mutate(days, { onSuccess: onClose })}
               >
                 Extend by {days} days
