@@ -2,7 +2,7 @@
  * The composition root: picks the adapters from config, opens the database, builds the repositories and services,
  * and mounts every module's routes on the HTTP kernel (`http/`). Modules never import from here.
  */
-import { CONTACT, type Message, responseSchemas } from "@daysync/shared";
+import { CONTACT, responseSchemas } from "@daysync/shared";
 import type { FastifyInstance } from "fastify";
 import { createAdapters } from "../adapters/adapters.ts";
 import { type Clock, systemClock } from "../clock.ts";
@@ -17,11 +17,8 @@ import { createHttpServer, type LogStream, registerHttpPlugins } from "../http/h
 import { serveWebApp } from "../http/web-app.ts";
 import { accountsRoutes } from "../modules/accounts/accounts.routes.ts";
 import { createAccountsService } from "../modules/accounts/accounts.service.ts";
-import type { SessionAuth } from "../modules/accounts/sessions.repository.ts";
 import { devicesRoutes } from "../modules/devices/devices.routes.ts";
 import { createDevicesService } from "../modules/devices/devices.service.ts";
-import { discussionMessagesRoutes } from "../modules/discussions/discussion-messages.routes.ts";
-import { createDiscussionMessagesService } from "../modules/discussions/discussion-messages.service.ts";
 import { discussionsRoutes } from "../modules/discussions/discussions.routes.ts";
 import { createDiscussionsService } from "../modules/discussions/discussions.service.ts";
 import { messagesRoutes } from "../modules/messages/messages.routes.ts";
@@ -42,6 +39,7 @@ import { liveRoutes } from "../realtime/live.routes.ts";
 import { createDiskStorage } from "../storage/disk-storage.ts";
 import type { FileStorage } from "../storage/file-storage.ts";
 import { createRepositories } from "./repositories.ts";
+import { subscribeSideEffects } from "./side-effects.ts";
 
 export interface AppParts {
   app: FastifyInstance;
@@ -73,10 +71,25 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   bus.subscribe("session.renamed", (notice) => sessions.forget(notice.sessionId));
   // On SQLite, sends share commits: those of one turn, and those that arrive while a batch runs (decision 014).
   const sendTransaction = config.databaseUrl ? separateTransactions(db) : groupCommit(db);
-  const unitOfWork = createUnitOfWork({ db, bus, clock, changes, sendTransaction });
+  const unitOfWork = createUnitOfWork({
+    db,
+    bus,
+    clock,
+    changes,
+    sendTransaction,
+    onSubscriberError: (err, change) => app.log.error({ err, kind: change.kind }, "what follows a change failed"),
+  });
   const plans = createPlansService({ clock, unitOfWork, plans: repositories.plans, users });
   const accounts = createAccountsService({ db, clock, sessions, users, plans: repositories.plans });
-  const messages = createMessagesService({ clock, unitOfWork, messages: repositories.messages, changes });
+  const messages = createMessagesService({
+    clock,
+    unitOfWork,
+    messages: repositories.messages,
+    changes,
+    access: repositories.access,
+    discussions: repositories.discussions,
+    discussionMessages: repositories.discussionMessages,
+  });
   const storage = await createDiskStorage(config.filesDir, config.uploadExpiryMs);
 
   await registerHttpPlugins(app, adapters, clock);
@@ -105,49 +118,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     allowAnyEndpoint: config.env === "test",
     bus,
   });
-  /** Every new message, typed or uploaded, notifies the user's other devices. */
-  const onMessageCreated = (from: SessionAuth, message: Message) =>
-    void push.notifyNewMessage(from, message).catch((err) => app.log.warn({ err }, "push failed"));
-  const discussionMessages = createDiscussionMessagesService({
-    clock,
-    unitOfWork,
-    access: repositories.access,
-    messages: repositories.messages,
-    discussionMessages: repositories.discussionMessages,
-    discussions: repositories.discussions,
-    onCreated: (from, created) => void push.notifyDiscussionMessage(from, created).catch((err) => app.log.warn({ err }, "push failed")),
-    onDeleted: (from, deleted) => void push.notifyDiscussionDeleted(from, deleted).catch((err) => app.log.warn({ err }, "push failed")),
-  });
   const uploadsService = createUploadsService({
     storage,
     uploads: repositories.uploads,
     plans: repositories.plans,
     messages,
-    discussionMessages,
     access: repositories.access,
     sessions,
     clock,
     config,
-    onCreated: onMessageCreated,
     locker: adapters.tusLocker,
   });
-  messagesRoutes(app, {
-    messages,
-    sendRateLimit: config.sendRateLimit,
-    onCreated: onMessageCreated,
-    async onDeleted(from, deleted) {
-      await uploadsService.removeForMessages(deleted.messageIds);
-      // A cleared day's ids could outgrow a push message; its day id stands for them.
-      const pushed =
-        deleted.dayIds.length > 0 ? { message_ids: [], day_ids: deleted.dayIds } : { message_ids: deleted.messageIds, day_ids: [] };
-      void push.notifyDeleted(from, pushed).catch((err) => app.log.warn({ err }, "push failed"));
-    },
-  });
-  discussionMessagesRoutes(app, {
-    discussionMessages,
-    sendRateLimit: config.sendRateLimit,
-    onDeleted: uploadsService.removeForMessages,
-  });
+  subscribeSideEffects(unitOfWork, { push, uploads: uploadsService, log: app.log });
+  messagesRoutes(app, { messages, sendRateLimit: config.sendRateLimit });
   const discussions = createDiscussionsService({
     clock,
     unitOfWork,
@@ -170,7 +153,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     plansRepository: repositories.plans,
     messages: repositories.messages,
     changes,
-    onMessagesDeleted: uploadsService.removeForMessages,
     closeExpiredDiscussions: () => discussions.closeExpired(),
     removeAbandonedUploads: () => storage.removeExpired(),
     locks: adapters.locks,

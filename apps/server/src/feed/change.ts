@@ -11,7 +11,8 @@ export type ChangeKind = LiveEvent["kind"];
 export type Change =
   | { kind: "day.upserted"; dayId: string }
   | { kind: "message.created"; messageId: string }
-  | { kind: "messages.deleted"; ids: string[] }
+  /** `clearedDayId`: every message of that day went (Clear this day); known where it happens, not kept in the log. */
+  | { kind: "messages.deleted"; ids: string[]; clearedDayId?: string }
   | { kind: "user.updated"; userId: string }
   | { kind: "device.signed_in" | "device.signed_out" | "device.renamed"; sessionId: string }
   | { kind: "discussion.upserted"; discussionId: string }

@@ -20,7 +20,8 @@ import { Device, startTestServer, type TestServer, textMessage } from "../testin
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ LOGIN_RATE_LIMIT_MAX: "1000" });
+  // The operator's plan command reaches open devices through the sequence check: made short here.
+  server = await startTestServer({ LOGIN_RATE_LIMIT_MAX: "1000", LIVE_SEQ_CHECK_MS: "200" });
 });
 afterAll(() => server.close());
 

@@ -17,6 +17,22 @@ import type { EventBus, UserChange } from "../events/event-bus.ts";
 import type { Change } from "./change.ts";
 import type { ChangesRepository } from "./changes.repository.ts";
 
+/** The device a change came from (none for the server's own: the retention sweep, an operator's command). */
+export interface Origin {
+  userId: string;
+  sessionId: string;
+}
+
+/** A change once committed, as its subscribers (push, file clean-up) hear it: once, with everyone it was logged to. */
+export interface Committed {
+  change: Change;
+  event: LiveEvent;
+  userIds: readonly string[];
+  origin: Origin | undefined;
+}
+
+type Subscriber = (committed: Committed) => Promise<void> | void;
+
 export interface Work {
   trx: Transaction<Database>;
   /** Logs `change` to each of these users' logs; `event` reaches their devices once the transaction commits. */
@@ -30,48 +46,76 @@ export function createUnitOfWork(deps: {
   bus: EventBus;
   clock: Clock;
   changes: ChangesRepository;
+  /** A subscriber that failed: the change stands (it is committed); what followed from it is reported. */
+  onSubscriberError?: (error: unknown, change: Change) => void;
   /** Where sends commit: shared by concurrent sends on SQLite (`group-commit.ts`), alone on PostgreSQL. */
   sendTransaction?: Transact;
 }) {
   const { db, bus, clock, changes } = deps;
   const sendTransaction: Transact = deps.sendTransaction ?? ((work) => db.transaction().execute(work));
 
-  function workIn(trx: Transaction<Database>, pending: UserChange[]): Work {
+  const subscribers = new Map<Change["kind"], Subscriber[]>();
+
+  interface Recorded {
+    published: UserChange[];
+    committed: Committed[];
+  }
+
+  function workIn(trx: Transaction<Database>, recorded: Recorded, origin: Origin | undefined): Work {
     const log = changes.in(trx);
     return {
       trx,
       async record(userIds, change, event) {
-        for (const { userId, seq } of await log.appendToUsers(userIds, change, clock.now())) pending.push({ userId, seq, event });
+        const logged = await log.appendToUsers(userIds, change, clock.now());
+        for (const { userId, seq } of logged) recorded.published.push({ userId, seq, event });
+        if (logged.length > 0) recorded.committed.push({ change, event, userIds, origin });
       },
       async recordClaimed(userId, seq, change, event) {
         await log.record(userId, seq, change, clock.now());
-        pending.push({ userId, seq, event });
+        recorded.published.push({ userId, seq, event });
+        recorded.committed.push({ change, event, userIds: [userId], origin });
       },
     };
   }
 
   /**
    * Runs `work` in `transact`. A work may be run again (a batch that failed is retried one by one): each run gets a
-   * fresh list of what it recorded, and only the run that committed is published.
+   * fresh list of what it recorded, and only the run that committed is published and told to subscribers, which
+   * are awaited before the caller hears back (a deleted message's file is gone when its DELETE answers).
    */
-  async function run<T>(transact: Transact, work: (w: Work) => Promise<T>): Promise<T> {
-    const { value, pending } = await transact(async (trx) => {
-      const pending: UserChange[] = [];
-      return { value: await work(workIn(trx, pending)), pending };
+  async function run<T>(transact: Transact, work: (w: Work) => Promise<T>, origin?: Origin): Promise<T> {
+    const { value, recorded } = await transact(async (trx) => {
+      const recorded: Recorded = { published: [], committed: [] };
+      return { value: await work(workIn(trx, recorded, origin)), recorded };
     });
-    for (const change of pending) bus.publish("change", change);
+    for (const change of recorded.published) bus.publish("change", change);
+    for (const committed of recorded.committed) {
+      for (const subscriber of subscribers.get(committed.change.kind) ?? []) {
+        try {
+          await subscriber(committed);
+        } catch (error) {
+          deps.onSubscriberError?.(error, committed.change);
+        }
+      }
+    }
     return value;
   }
 
   return {
+    /** What follows from a kind of change once it is committed (push, file clean-up), wherever it was made. */
+    subscribe(kinds: Array<Change["kind"]>, subscriber: Subscriber): void {
+      for (const kind of kinds) subscribers.set(kind, [...(subscribers.get(kind) ?? []), subscriber]);
+    },
+
     /** A change of one user's own data, their row locked first. */
-    forUser<T>(userId: string, work: (w: Work) => Promise<T>): Promise<T> {
+    forUser<T>(userId: string, work: (w: Work) => Promise<T>, origin?: Origin): Promise<T> {
       return run(
         (inner) => db.transaction().execute(inner),
         async (w) => {
           await changes.in(w.trx).lockUser(userId);
           return work(w);
         },
+        origin,
       );
     },
 
@@ -81,7 +125,11 @@ export function createUnitOfWork(deps: {
      * member's row in id order. `work` gets the active members' user ids, sorted; none if the space is gone.
      * `joining`: a user about to become a member, locked in the same order (and not in the ids unless already one).
      */
-    forSpace<T>(spaceId: string, work: (w: Work, memberIds: string[]) => Promise<T>, options: { joining?: string } = {}): Promise<T> {
+    forSpace<T>(
+      spaceId: string,
+      work: (w: Work, memberIds: string[]) => Promise<T>,
+      options: { joining?: string; origin?: Origin } = {},
+    ): Promise<T> {
       return run(
         (inner) => db.transaction().execute(inner),
         async (w) => {
@@ -94,6 +142,7 @@ export function createUnitOfWork(deps: {
           for (const userId of [...new Set(joining ? [...memberIds, joining] : memberIds)].sort()) await log.lockUser(userId);
           return work(w, memberIds);
         },
+        options.origin,
       );
     },
 
@@ -101,8 +150,8 @@ export function createUnitOfWork(deps: {
      * A message's send: short and frequent, so on SQLite sends that arrive together share one commit. The work
      * locks the user's row itself, with its first statement (`changes.nextSeqAndRetention`).
      */
-    send<T>(work: (w: Work) => Promise<T>): Promise<T> {
-      return run(sendTransaction, work);
+    send<T>(work: (w: Work) => Promise<T>, origin: Origin): Promise<T> {
+      return run(sendTransaction, work, origin);
     },
   };
 }

@@ -20,13 +20,15 @@ export async function deleteUserMessages(
   candidates: readonly string[],
   now: number,
   since: number | null,
+  /** The day whose messages these are, all of them (Clear this day). */
+  clearedDayId?: string,
 ): Promise<string[]> {
   const { ids, dayIds } = await messages.deleteMessages(userId, candidates, now);
   if (ids.length === 0) return ids;
   const stored = await messages.liveDays(userId, 0, dayIds);
   await messages.storeDaySummaries(stored, now);
   const shown = since === null ? stored : await messages.liveDays(userId, since, dayIds);
-  const deleted = { kind: "messages.deleted", ids } as const;
+  const deleted = { kind: "messages.deleted", ids, ...(clearedDayId && { clearedDayId }) } as const;
   await work.record([userId], deleted, liveEvents.messagesDeleted(deleted));
   for (const day of shown) await work.record([userId], { kind: "day.upserted", dayId: day.id }, liveEvents.dayUpserted(day));
   return ids;

@@ -1,10 +1,12 @@
 import {
   API,
   dayIdParamsSchema,
-  type Message,
+  discussionIdParamsSchema,
+  discussionMessageParamsSchema,
   messageIdParamsSchema,
   responseSchemas,
   searchQuerySchema,
+  sendDiscussionMessageSchema,
   sendMessageSchema,
 } from "@daysync/shared";
 import type { RateLimit } from "../../config/config.ts";
@@ -12,20 +14,14 @@ import { type ApiServer, answers } from "../../http/answers.ts";
 import { requireAuth } from "../../http/auth.ts";
 import { rateLimitPer } from "../../http/rate-limit.ts";
 import { parse } from "../../http/validate.ts";
-import type { SessionAuth } from "../accounts/sessions.repository.ts";
 import type { MessagesService } from "./messages.service.ts";
 
-export function messagesRoutes(
-  app: ApiServer,
-  deps: {
-    messages: MessagesService;
-    sendRateLimit: RateLimit;
-    /** Told once about each new message and the device that sent it (push notifications). */
-    onCreated?: (from: SessionAuth, message: Message) => void;
-    /** Told about messages the user deleted, before the answer: removes their files, closes their notifications. */
-    onDeleted?: (from: SessionAuth, deleted: { messageIds: string[]; dayIds: string[] }) => Promise<void>;
-  },
-) {
+/** The paths of `DISCUSSIONS_API.messages` and `.message`. */
+const DISCUSSION_MESSAGES = "/api/discussions/:id/messages";
+const DISCUSSION_MESSAGE = "/api/discussions/:id/messages/:messageId";
+
+/** The messages of every space: a day's (the personal space's) and a discussion's. */
+export function messagesRoutes(app: ApiServer, deps: { messages: MessagesService; sendRateLimit: RateLimit }) {
   const { messages } = deps;
 
   app.get(API.days, { schema: answers(responseSchemas.days) }, async (request) => {
@@ -49,8 +45,7 @@ export function messagesRoutes(
   app.post(API.messages, sendOptions, async (request, reply) => {
     const auth = requireAuth(request);
     const input = parse(sendMessageSchema, request.body);
-    const { message, day, created } = await messages.send(auth.userId, input, { id: auth.sessionId, name: auth.deviceName });
-    if (created) deps.onCreated?.(auth, message);
+    const { message, day, created } = await messages.send(auth, input);
     return reply.status(created ? 201 : 200).send({ message, day });
   });
 
@@ -63,22 +58,42 @@ export function messagesRoutes(
   app.delete("/api/messages/:id", { schema: answers(responseSchemas.deleted) }, async (request) => {
     const auth = requireAuth(request);
     const { id } = parse(messageIdParamsSchema, request.params);
-    const ids = await messages.deleteMessage(auth.userId, id);
-    await deps.onDeleted?.(auth, { messageIds: ids, dayIds: [] });
-    return { deleted: ids.length };
+    return { deleted: (await messages.deleteMessage(auth, id)).length };
   });
 
   app.delete("/api/days/:id/messages", { schema: answers(responseSchemas.deleted) }, async (request) => {
     const auth = requireAuth(request);
     const { id } = parse(dayIdParamsSchema, request.params);
-    const ids = await messages.clearDay(auth.userId, id);
-    if (ids.length > 0) await deps.onDeleted?.(auth, { messageIds: ids, dayIds: [id] });
-    return { deleted: ids.length };
+    return { deleted: (await messages.clearDay(auth, id)).length };
   });
 
   app.get(API.search, { schema: answers(responseSchemas.search) }, async (request) => {
     const auth = requireAuth(request);
     const { q } = parse(searchQuerySchema, request.query);
     return { results: await messages.search(auth.userId, q) };
+  });
+
+  app.get(DISCUSSION_MESSAGES, { schema: answers(responseSchemas.discussionMessages) }, async (request) => {
+    const auth = requireAuth(request);
+    const { id } = parse(discussionIdParamsSchema, request.params);
+    return messages.discussionMessages(auth.userId, id);
+  });
+
+  const discussionSendOptions = {
+    config: rateLimitPer("session", deps.sendRateLimit, "messages"),
+    schema: answers(responseSchemas.discussionMessage),
+  };
+  app.post(DISCUSSION_MESSAGES, discussionSendOptions, async (request, reply) => {
+    const auth = requireAuth(request);
+    const { id } = parse(discussionIdParamsSchema, request.params);
+    const input = parse(sendDiscussionMessageSchema, request.body);
+    const { message, created } = await messages.sendToDiscussion(auth, id, input);
+    return reply.status(created ? 201 : 200).send({ message });
+  });
+
+  app.delete(DISCUSSION_MESSAGE, { schema: answers(responseSchemas.deleted) }, async (request) => {
+    const auth = requireAuth(request);
+    const { id, messageId } = parse(discussionMessageParamsSchema, request.params);
+    return { deleted: (await messages.deleteFromDiscussion(auth, id, messageId)).length };
   });
 }

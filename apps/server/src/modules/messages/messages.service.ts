@@ -1,20 +1,34 @@
-/** Days and messages of one user: sending (idempotent, one transaction), reading within retention, search. */
+/**
+ * Messages of every space (decision 016): a day is a view of the user's personal space, a discussion is a shared
+ * one. Sending (idempotent by the client's id), re-sending, deleting, clearing a day, listing and searching are
+ * written once here; who may do what is asked of the policies, and what is only a discussion's (membership's
+ * lifetime, roles, extension) stays in discussions.
+ */
 import { randomUUID } from "node:crypto";
 import {
   API_ERROR_CODES,
   DAY_MS,
   type DateMessages,
+  type DiscussionMessage,
   dayKeyOf,
   type Message,
+  type MyDiscussion,
   type SearchResult,
   type SendMessageInput,
 } from "@daysync/shared";
+import { may } from "../../access/policies.ts";
 import type { Clock } from "../../clock.ts";
-import type { DateMessagesTable, MessagesTable } from "../../db/schema.ts";
+import type { MessagesTable } from "../../db/schema.ts";
 import type { ChangesRepository } from "../../feed/changes.repository.ts";
 import { liveEvents } from "../../feed/events.ts";
 import type { UnitOfWork } from "../../feed/unit-of-work.ts";
-import { badRequest, conflict, gone, notFound } from "../../http/errors.ts";
+import { badRequest, conflict, forbidden, gone, notFound } from "../../http/errors.ts";
+import type { SessionAuth } from "../accounts/sessions.repository.ts";
+import { presentDiscussionMessage, presentMyDiscussion } from "../discussions/discussion.presenter.ts";
+import { discussionMembership, noSuchDiscussion } from "../discussions/discussion-access.ts";
+import type { DiscussionMessagesRepository, MessageWithAuthor } from "../discussions/discussion-messages.repository.ts";
+import type { DiscussionsRepository } from "../discussions/discussions.repository.ts";
+import type { AccessRepository } from "../spaces/access.repository.ts";
 import { deleteUserMessages } from "./message-deletion.ts";
 import { presentDay, presentMessage } from "./messages.presenter.ts";
 import { cutoffOf, type MessagesRepository } from "./messages.repository.ts";
@@ -53,42 +67,56 @@ export function newMessageRow(
   };
 }
 
+const presentWithAuthor = (row: MessageWithAuthor) => presentDiscussionMessage(row, { id: row.author_id, display_name: row.author_name });
+
+const idInUse = () => conflict("conflict", "That message id is already in use.");
+
 export function createMessagesService(deps: {
   clock: Clock;
   unitOfWork: UnitOfWork;
   messages: MessagesRepository;
   changes: ChangesRepository;
+  access: AccessRepository;
+  discussions: DiscussionsRepository;
+  discussionMessages: DiscussionMessagesRepository;
 }) {
-  const { clock, unitOfWork, messages: repo, changes } = deps;
+  const { clock, unitOfWork, messages: repo, changes, access, discussions, discussionMessages } = deps;
 
   const cutoff = (userId: string) => repo.retentionCutoff(userId, clock.now());
+  const memberOf = (userId: string, spaceId: string) => discussionMembership(access, userId, spaceId, clock.now());
 
-  /** What sending an id again answers: the stored message, 409 when it is another user's, 410 once it expired. */
-  async function resent(userId: string, id: string, now: number): Promise<{ message: MessagesTable; day: DateMessagesTable }> {
+  /**
+   * What sending an id again answers, in any space: the stored message when the same author sent it into the same
+   * space (and it is still live), 409 when the id is held elsewhere, 410 once it expired or was deleted. `NotStored`
+   * when nothing holds it any more (the send that held it rolled back): the caller tries again.
+   */
+  async function resent(userId: string, spaceId: string, id: string, since: number | null): Promise<MessagesTable> {
     const existing = await repo.findMessage(id);
     const swept = existing ? undefined : await repo.findExpiredMessage(id);
-    // The personal space's id is the user's: an id held in any other space is someone else's.
-    const space = existing?.space_id ?? swept?.space_id;
-    if (space !== undefined && space !== userId) throw conflict("conflict", "That message id is already in use.");
-    const since = await repo.retentionCutoff(userId, now);
-    if (swept || (existing && since !== null && Number(existing.created_at) < since)) {
-      throw messageGone();
-    }
-    // Neither stored nor swept: taken by a send that rolled back since; the caller tries again.
+    const holder = existing ?? swept;
+    if (!holder) throw new NotStored();
+    if (holder.space_id !== spaceId || holder.user_id !== userId) throw idInUse();
+    if (swept || (existing && since !== null && Number(existing.created_at) < since)) throw messageGone();
     if (!existing) throw new NotStored();
-    const [day] = await repo.liveDays(userId, since, [existing.date_message_id ?? ""]);
-    if (!day) throw notFound("day");
-    return { message: existing, day };
+    return existing;
   }
 
-  /** Deletes the messages `pick` chooses, in one transaction with the day summaries and the change log. */
-  async function remove(userId: string, pick: (locked: MessagesRepository, since: number | null) => Promise<string[]>): Promise<string[]> {
+  /** Deletes the user's messages that `pick` chooses in their personal space, in one unit of work. */
+  async function removePersonal(
+    from: SessionAuth,
+    pick: (locked: MessagesRepository, since: number | null, lockedAccess: AccessRepository) => Promise<string[]>,
+    clearedDayId?: string,
+  ) {
     const now = clock.now();
-    return unitOfWork.forUser(userId, async (work) => {
-      const locked = repo.in(work.trx);
-      const since = await locked.retentionCutoff(userId, now);
-      return deleteUserMessages(work, locked, userId, await pick(locked, since), now, since);
-    });
+    return unitOfWork.forUser(
+      from.userId,
+      async (work) => {
+        const locked = repo.in(work.trx);
+        const since = await locked.retentionCutoff(from.userId, now);
+        return deleteUserMessages(work, locked, from.userId, await pick(locked, since, access.in(work.trx)), now, since, clearedDayId);
+      },
+      from,
+    );
   }
 
   return {
@@ -104,10 +132,19 @@ export function createMessagesService(deps: {
       return { day: presentDay(day), messages: messages.map(presentMessage) };
     },
 
+    /** A discussion as the caller sees it, with every message, oldest first. */
+    async discussionMessages(userId: string, spaceId: string): Promise<{ discussion: MyDiscussion; messages: DiscussionMessage[] }> {
+      await memberOf(userId, spaceId);
+      const [mine, rows] = await Promise.all([discussions.findMine(spaceId, userId), discussionMessages.list(spaceId)]);
+      if (!mine) throw noSuchDiscussion();
+      return { discussion: presentMyDiscussion(mine), messages: rows.map(presentWithAuthor) };
+    },
+
     /** One live message of the user with its day; an expired one is as gone as one that never existed. */
     async findMessage(userId: string, messageId: string): Promise<{ message: Message; day: DateMessages }> {
       const message = await repo.findMessage(messageId);
-      if (!message || message.space_id !== userId) throw notFound("message");
+      const membership = message && (await access.membership(userId, message.space_id, clock.now()));
+      if (!message || membership?.kind !== "personal" || !may({ userId }, "space.read", { membership })) throw notFound("message");
       const since = await cutoff(userId);
       if (since !== null && Number(message.created_at) < since) throw notFound("message");
       const [day] = await repo.liveDays(userId, since, [message.date_message_id ?? ""]);
@@ -126,16 +163,18 @@ export function createMessagesService(deps: {
      * expired-but-unswept messages counted when the day is older than the retention). A known id rolls all of
      * that back and is answered by `resent`.
      */
-    async send(
-      userId: string,
-      input: SendInput,
-      /** The sending device (session), named as the cached session lookup has it: no query of its own. */
-      device: { id: string; name: string },
-    ): Promise<{ message: Message; day: DateMessages; created: boolean }> {
+    async send(from: SessionAuth, input: SendInput): Promise<{ message: Message; day: DateMessages; created: boolean }> {
+      const { userId } = from;
       const now = clock.now();
       const dayKey = dayKeyOf(input.date);
       assertPlausibleDay(dayKey, now);
-      const message = newMessageRow(input, { spaceId: userId, userId, dateMessageId: "", device, now });
+      const message = newMessageRow(input, {
+        spaceId: userId,
+        userId,
+        dateMessageId: "",
+        device: { id: from.sessionId, name: from.deviceName },
+        now,
+      });
       const store = () =>
         unitOfWork.send(async (work) => {
           // The user's row first, as every writer does (`unit-of-work.ts`).
@@ -155,39 +194,111 @@ export function createMessagesService(deps: {
           const event = liveEvents.messageCreated(message, day);
           await work.recordClaimed(userId, claimed.seq, { kind: "message.created", messageId: message.id }, event);
           return event;
-        });
+        }, from);
       return storeOrResend(
         async () => {
           const event = await store();
           return { message: event.message, day: event.day, created: true };
         },
         async () => {
-          const { message: existing, day } = await resent(userId, input.id, now);
+          const existing = await resent(userId, userId, input.id, await repo.retentionCutoff(userId, now));
+          const [day] = await repo.liveDays(userId, await repo.retentionCutoff(userId, now), [existing.date_message_id ?? ""]);
+          if (!day) throw notFound("day");
           return { message: presentMessage(existing), day: presentDay(day), created: false };
         },
       );
     },
 
     /**
-     * Deletes one live message of the user (404 for anyone else's, an unknown or an expired one, as for a read);
-     * returns the ids deleted, for the caller to remove what hangs off them (files, notifications).
+     * Stores a message of the caller in a discussion and logs it to every active member, in one transaction.
+     * Idempotent by the client's id, as in a day.
      */
-    async deleteMessage(userId: string, messageId: string): Promise<string[]> {
-      return remove(userId, async (locked, since) => {
+    async sendToDiscussion(
+      from: SessionAuth,
+      spaceId: string,
+      input: SendInput,
+    ): Promise<{ message: DiscussionMessage; created: boolean }> {
+      const now = clock.now();
+      const member = await memberOf(from.userId, spaceId);
+      if (!may(from, "message.send", { membership: member })) throw noSuchDiscussion();
+      assertPlausibleDay(dayKeyOf(input.date), now);
+      // Members never see each other's devices: none is stored.
+      const row = newMessageRow(input, { spaceId, userId: from.userId, dateMessageId: null, device: null, now });
+      return storeOrResend(
+        async () => {
+          const event = await unitOfWork.forSpace(
+            spaceId,
+            async (work, memberUserIds) => {
+              if (!memberUserIds.includes(from.userId)) throw noSuchDiscussion();
+              if ((await repo.in(work.trx).insertMessage(row)) !== "stored") throw new NotStored();
+              const discussion = await discussions.in(work.trx).find(spaceId);
+              if (!discussion) throw noSuchDiscussion();
+              const event = liveEvents.discussionMessageCreated(row, { id: member.memberId, display_name: member.displayName }, discussion);
+              await work.record(memberUserIds, { kind: "discussion.message.created", messageId: row.id }, event);
+              return event;
+            },
+            { origin: from },
+          );
+          return { message: event.message, created: true };
+        },
+        async () => {
+          const existing = await resent(from.userId, spaceId, input.id, null);
+          const mine = await discussionMessages.find(spaceId, existing.id);
+          if (!mine) throw idInUse();
+          return { message: presentWithAuthor(mine), created: false };
+        },
+      );
+    },
+
+    /**
+     * Deletes one live message of the user's personal space (404 for anyone else's, an unknown or an expired one, as
+     * for a read); returns the ids deleted.
+     */
+    async deleteMessage(from: SessionAuth, messageId: string): Promise<string[]> {
+      return removePersonal(from, async (locked, since, lockedAccess) => {
         const message = await locked.findMessage(messageId);
-        if (!message || message.space_id !== userId) throw notFound("message");
+        const membership = message && (await lockedAccess.membership(from.userId, message.space_id, clock.now()));
+        if (!message || membership?.kind !== "personal") throw notFound("message");
+        if (!may(from, "message.delete", { membership, authorId: message.user_id })) throw notFound("message");
         if (since !== null && Number(message.created_at) < since) throw notFound("message");
         return [message.id];
       });
     },
 
     /** Deletes every message of one of the user's days (the day itself stays, empty); returns the ids deleted. */
-    async clearDay(userId: string, dayId: string): Promise<string[]> {
-      return remove(userId, async (locked) => {
-        const [day] = await locked.liveDays(userId, null, [dayId]);
-        if (!day) throw notFound("day");
-        return locked.dayMessageIds(userId, dayId);
-      });
+    async clearDay(from: SessionAuth, dayId: string): Promise<string[]> {
+      return removePersonal(
+        from,
+        async (locked) => {
+          const [day] = await locked.liveDays(from.userId, null, [dayId]);
+          if (!day) throw notFound("day");
+          return locked.dayMessageIds(from.userId, dayId);
+        },
+        dayId,
+      );
+    },
+
+    /** Deletes one message of a discussion for every member: its author or the discussion's creator may. */
+    async deleteFromDiscussion(from: SessionAuth, spaceId: string, messageId: string): Promise<string[]> {
+      const now = clock.now();
+      const member = await memberOf(from.userId, spaceId);
+      return unitOfWork.forSpace(
+        spaceId,
+        async (work, memberUserIds) => {
+          if (!memberUserIds.includes(from.userId)) throw noSuchDiscussion();
+          const locked = repo.in(work.trx);
+          const found = await locked.findMessage(messageId);
+          if (!found || found.space_id !== spaceId) throw notFound("message");
+          if (!may(from, "message.delete", { membership: member, authorId: found.user_id })) {
+            throw forbidden("Only its author or the discussion's creator can delete this message.");
+          }
+          const { ids } = await locked.deleteMessages(spaceId, [messageId], now);
+          const deleted = { kind: "discussion.messages.deleted", discussionId: spaceId, ids } as const;
+          if (ids.length > 0) await work.record(memberUserIds, deleted, liveEvents.discussionMessagesDeleted(deleted));
+          return ids;
+        },
+        { origin: from },
+      );
     },
 
     async search(userId: string, text: string): Promise<SearchResult[]> {
@@ -200,6 +311,9 @@ export function createMessagesService(deps: {
         return day ? [{ message: presentMessage(m), day }] : [];
       });
     },
+
+    /** The caller's membership of an open discussion, or the 404 (uploads into a discussion ask here). */
+    memberOf,
   };
 }
 

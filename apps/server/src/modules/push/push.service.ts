@@ -12,6 +12,7 @@ import {
 import type { FastifyBaseLogger } from "fastify";
 import type { Clock } from "../../clock.ts";
 import type { EventBus } from "../../events/event-bus.ts";
+import type { Origin } from "../../feed/unit-of-work.ts";
 import { badRequest, conflict } from "../../http/errors.ts";
 import type { SessionAuth } from "../accounts/sessions.repository.ts";
 import type { PushSubscriptionRow, PushSubscriptionsRepository } from "./push-subscriptions.repository.ts";
@@ -150,7 +151,7 @@ export function createPushService(deps: {
      * Notifies every other device of the sender (never the sending one). A device that has Daysync open and
      * visible gets the push too; its service worker sees the visible window and shows nothing.
      */
-    async notifyNewMessage(from: SessionAuth, message: Message): Promise<void> {
+    async notifyNewMessage(from: Origin, message: Message): Promise<void> {
       const targets = (await subscriptionsOf(from.userId)).filter((t) => t.session_id !== from.sessionId);
       if (targets.length === 0) return;
       // A push delivered after the message expired would show its text: the push service drops it first.
@@ -166,7 +167,7 @@ export function createPushService(deps: {
      * see their own message). Held no longer than the discussion lasts.
      */
     async notifyDiscussionMessage(
-      from: SessionAuth,
+      from: Origin,
       created: { discussion: Discussion; message: DiscussionMessage; memberUserIds: readonly string[] },
     ): Promise<void> {
       const { discussion, message } = created;
@@ -184,7 +185,7 @@ export function createPushService(deps: {
      * Tells the devices of a discussion's members (all but the deleting one) that messages went from it, so that a
      * notification still showing one of them closes.
      */
-    async notifyDiscussionDeleted(from: SessionAuth, deleted: { messageIds: string[]; memberUserIds: readonly string[] }): Promise<void> {
+    async notifyDiscussionDeleted(from: Origin, deleted: { messageIds: string[]; memberUserIds: readonly string[] }): Promise<void> {
       const payload: DeletedMessagesPush = { kind: "messages.deleted", message_ids: deleted.messageIds, day_ids: [] };
       const json = JSON.stringify(payload);
       await Promise.all(deleted.memberUserIds.map((userId) => sendDeletion(userId, from.sessionId, json)));
@@ -194,7 +195,7 @@ export function createPushService(deps: {
      * Tells the user's other devices that messages went, so that a notification still showing one of them
      * closes. The deleting device closes its own.
      */
-    async notifyDeleted(from: SessionAuth, deleted: Omit<DeletedMessagesPush, "kind">): Promise<void> {
+    async notifyDeleted(from: Origin, deleted: Omit<DeletedMessagesPush, "kind">): Promise<void> {
       const payload: DeletedMessagesPush = { kind: "messages.deleted", ...deleted };
       await sendDeletion(from.userId, from.sessionId, JSON.stringify(payload));
     },

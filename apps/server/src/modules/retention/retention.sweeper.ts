@@ -31,8 +31,6 @@ export function createRetentionSweeper(deps: {
   plansRepository: PlansRepository;
   messages: MessagesRepository;
   changes: ChangesRepository;
-  /** Deletes what belonged to deleted messages (their files). */
-  onMessagesDeleted?: (ids: string[]) => Promise<void>;
   /** Ends the discussions past their end, with their messages and files; returns how many. */
   closeExpiredDiscussions?: () => Promise<number>;
   /** Deletes uploads that were started and never finished; returns how many. */
@@ -53,7 +51,6 @@ export function createRetentionSweeper(deps: {
     const ids = await unitOfWork.forUser(userId, (work) =>
       deleteUserMessages(work, messages.in(work.trx), userId, candidates, now, cutoff),
     );
-    if (ids.length > 0) await deps.onMessagesDeleted?.(ids);
     return ids.length;
   }
 

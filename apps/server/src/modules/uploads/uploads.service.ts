@@ -5,7 +5,7 @@
  * space's, read by whoever the access repository says is a member.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { API, dayKeyOf, formatFileSize, type Message, PREMIUM_TYPE_ID, type UploadMetadata, uploadMetadataSchema } from "@daysync/shared";
+import { API, dayKeyOf, formatFileSize, PREMIUM_TYPE_ID, type UploadMetadata, uploadMetadataSchema } from "@daysync/shared";
 import { type Locker, MemoryLocker, Server } from "@tus/server";
 import type { Upload } from "@tus/utils";
 import type { Clock } from "../../clock.ts";
@@ -14,7 +14,6 @@ import { AppError, codeForStatus, conflict, errorBody, notFound, unauthenticated
 import { parse } from "../../http/validate.ts";
 import type { FileStorage } from "../../storage/file-storage.ts";
 import type { SessionAuth, SessionsRepository } from "../accounts/sessions.repository.ts";
-import type { DiscussionMessagesService } from "../discussions/discussion-messages.service.ts";
 import { assertPlausibleDay, type MessagesService } from "../messages/messages.service.ts";
 import type { PlansRepository } from "../plans/plans.repository.ts";
 import type { AccessRepository } from "../spaces/access.repository.ts";
@@ -37,20 +36,17 @@ export function createUploadsService(deps: {
   storage: FileStorage;
   uploads: UploadsRepository;
   plans: PlansRepository;
+  /** Where a file message goes, in a day or a discussion. */
   messages: MessagesService;
-  /** Where a file message of a discussion goes. */
-  discussionMessages: DiscussionMessagesService;
   access: AccessRepository;
   /** Asked again when the last byte arrives: the device may have been signed out while it sent them. */
   sessions: Pick<SessionsRepository, "exists">;
   clock: Clock;
   config: Pick<Config, "maxFileBytes" | "storageBytes" | "trustProxy">;
-  /** Told once about each file message an upload created, and the device it came from. */
-  onCreated?: (from: SessionAuth, message: Message) => void;
   /** Who may write an upload now, shared between processes; default: tus's own, in this process's memory. */
   locker?: Locker;
 }) {
-  const { storage, uploads, plans, messages, discussionMessages, access, sessions, clock, config } = deps;
+  const { storage, uploads, plans, messages, access, sessions, clock, config } = deps;
   const isPremium = async (userId: string) => (await plans.currentPlanOf(userId))?.subscription_type_id === PREMIUM_TYPE_ID;
   const requestAuth = new WeakMap<IncomingMessage, SessionAuth>();
   const locker = deps.locker ?? new MemoryLocker();
@@ -149,7 +145,7 @@ export function createUploadsService(deps: {
         throw error instanceof AppError ? tusError(error) : error;
       }
       const spaceId = meta.discussion_id ?? userId;
-      if (meta.discussion_id) await inTus(() => discussionMessages.memberOf(userId, spaceId));
+      if (meta.discussion_id) await inTus(() => messages.memberOf(userId, spaceId));
       // Any message already there, one's own included: this file would hang off it unseen yet be served and counted.
       if (await uploads.messageIdInUse(meta.message_id)) throw tusError(idInUse());
       await assertFits(userId, upload.size ?? 0);
@@ -196,13 +192,12 @@ export function createUploadsService(deps: {
       };
       try {
         if (discussionId) {
-          // The discussion's service checks the membership again, tells every member and notifies them.
-          const { message, created } = await discussionMessages.send(auth, discussionId, fileMessage);
+          // The send checks the membership again and tells every member.
+          const { message, created } = await messages.sendToDiscussion(auth, discussionId, fileMessage);
           if (!created) assertOwn(message);
         } else {
-          const { message, created } = await messages.send(userId, fileMessage, { id: auth.sessionId, name: auth.deviceName });
-          if (created) deps.onCreated?.(auth, message);
-          else assertOwn(message);
+          const { message, created } = await messages.send(auth, fileMessage);
+          if (!created) assertOwn(message);
         }
       } catch (error) {
         // Only this upload goes: the message id may be another user's, and so may an upload carrying it.

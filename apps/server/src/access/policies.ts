@@ -1,0 +1,70 @@
+/**
+ * The one answer to "may this actor do this to that". Routes, services, uploads, downloads, the live socket and its
+ * replay ask here, with the facts they read (the actor's membership of the space, who wrote a message, whose a device
+ * is), never by comparing ids or roles on their own. What is refused and what does not exist get the same answer
+ * where telling them apart would say too much (a discussion one is not in is "No such discussion").
+ */
+import type { SpaceMembersTable, SpacesTable } from "../db/schema.ts";
+
+/** Who asks: a signed-in user, or nobody (an anonymous request). */
+export type Actor = { userId: string } | undefined;
+
+/** The actor's membership of a space, as the access repository reads it (undefined: none, left, or ended). */
+export interface MembershipFacts {
+  kind: SpacesTable["kind"];
+  role: SpaceMembersTable["role"];
+}
+
+export type Action =
+  /** Read a space's messages (a day of the personal space, a discussion), live or replayed. */
+  | "space.read"
+  | "message.send"
+  | "message.delete"
+  | "day.clear"
+  | "file.read"
+  | "file.upload"
+  | "discussion.rename"
+  | "discussion.end"
+  | "discussion.extend"
+  | "discussion.leave"
+  | "discussion.remove_member"
+  | "device.rename"
+  | "device.sign_out";
+
+export interface Subject {
+  /** The actor's membership of the space the action is about. */
+  membership?: MembershipFacts | undefined;
+  /** The author of the message the action is about. */
+  authorId?: string;
+  /** The user whose device the action is about. */
+  deviceOwnerId?: string;
+}
+
+const member = (subject: Subject) => subject.membership !== undefined;
+const creator = (subject: Subject) => subject.membership?.role === "owner";
+const inDiscussion = (subject: Subject) => subject.membership?.kind === "discussion";
+
+const rules: Record<Action, (actor: { userId: string }, subject: Subject) => boolean> = {
+  "space.read": (_, s) => member(s),
+  "message.send": (_, s) => member(s),
+  // One's own message anywhere one still belongs; in a discussion, its creator may delete anyone's.
+  "message.delete": (actor, s) => member(s) && (s.authorId === actor.userId || (inDiscussion(s) && creator(s))),
+  "day.clear": (_, s) => s.membership?.kind === "personal",
+  "file.read": (_, s) => member(s),
+  "file.upload": (_, s) => member(s),
+  "discussion.rename": (_, s) => inDiscussion(s) && creator(s),
+  "discussion.end": (_, s) => inDiscussion(s) && creator(s),
+  // Any member may extend (their plan decides whether they can pay for it).
+  "discussion.extend": (_, s) => inDiscussion(s),
+  // The creator ends a discussion instead of leaving it.
+  "discussion.leave": (_, s) => inDiscussion(s) && !creator(s),
+  "discussion.remove_member": (_, s) => inDiscussion(s) && creator(s),
+  "device.rename": (actor, s) => s.deviceOwnerId === actor.userId,
+  "device.sign_out": (actor, s) => s.deviceOwnerId === actor.userId,
+};
+
+export function may(actor: Actor, action: Action, subject: Subject): boolean {
+  return actor !== undefined && rules[action](actor, subject);
+}
+
+export const ACTIONS = Object.keys(rules).filter((name): name is Action => name in rules);

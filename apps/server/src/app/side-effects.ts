@@ -1,0 +1,40 @@
+/**
+ * What follows from a committed change, wherever it was made (a route, an upload, the sweeper): Web Push to the
+ * other devices, and a deleted file message's bytes removed. Subscribed to change kinds once, here.
+ */
+import type { FastifyBaseLogger } from "fastify";
+import type { UnitOfWork } from "../feed/unit-of-work.ts";
+import type { PushService } from "../modules/push/push.service.ts";
+import type { UploadsService } from "../modules/uploads/uploads.service.ts";
+
+export function subscribeSideEffects(
+  unitOfWork: UnitOfWork,
+  deps: { push: PushService; uploads: Pick<UploadsService, "removeForMessages">; log: FastifyBaseLogger },
+): void {
+  const { push, uploads, log } = deps;
+  // A push is sent in the background: the change is made whether or not a push service answers.
+  const inBackground = (sending: Promise<void>) => void sending.catch((err) => log.warn({ err }, "push failed"));
+
+  unitOfWork.subscribe(["message.created", "discussion.message.created"], ({ event, origin, userIds }) => {
+    // Only what a device sent is pushed to the others.
+    if (!origin) return;
+    if (event.kind === "message.created") inBackground(push.notifyNewMessage(origin, event.message));
+    if (event.kind === "discussion.message.created") {
+      inBackground(push.notifyDiscussionMessage(origin, { discussion: event.discussion, message: event.message, memberUserIds: userIds }));
+    }
+  });
+
+  unitOfWork.subscribe(["messages.deleted", "discussion.messages.deleted"], async ({ change, origin, userIds }) => {
+    if (change.kind !== "messages.deleted" && change.kind !== "discussion.messages.deleted") return;
+    await uploads.removeForMessages(change.ids);
+    // Expired messages go without a push: nothing a device did, and their notifications have lapsed with them.
+    if (!origin) return;
+    if (change.kind === "discussion.messages.deleted") {
+      inBackground(push.notifyDiscussionDeleted(origin, { messageIds: change.ids, memberUserIds: userIds }));
+    } else {
+      // A cleared day's ids could outgrow a push message; its day id stands for them.
+      const deleted = change.clearedDayId ? { message_ids: [], day_ids: [change.clearedDayId] } : { message_ids: change.ids, day_ids: [] };
+      inBackground(push.notifyDeleted(origin, deleted));
+    }
+  });
+}
