@@ -80,6 +80,20 @@ const displayName = chosenName("A display name", "Enter the name the others will
   .min(1, "Enter the name the others will see.")
   .max(DISPLAY_NAME_MAX, `A display name is at most ${DISPLAY_NAME_MAX} characters.`);
 
+/**
+ * What must differ between two members' display names in one discussion, so that no one can pass for another:
+ * the name after NFKC (full-width and styled letters read as the plain ones), with case folded (upper then lower
+ * case, so "ß" meets "SS") and without whitespace or invisible characters.
+ */
+export function displayNameKey(name: string): string {
+  return name
+    .normalize("NFKC")
+    .toUpperCase()
+    .toLowerCase()
+    .normalize("NFKC")
+    .replace(/[\s\p{Default_Ignorable_Code_Point}]/gu, "");
+}
+
 export const createDiscussionSchema = z.object({ title, display_name: displayName });
 export type CreateDiscussionInput = z.infer<typeof createDiscussionSchema>;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { renameDeviceSchema } from "./devices.ts";
-import { createDiscussionSchema, joinDiscussionSchema, renameDiscussionSchema } from "./discussions.ts";
+import { createDiscussionSchema, displayNameKey, joinDiscussionSchema, renameDiscussionSchema } from "./discussions.ts";
 import { pairClientMessageSchema, pairingExchangeSchema } from "./pairing.ts";
 import { loginSchema, registerFormSchema, searchQuerySchema, sendMessageSchema, uploadMetadataSchema } from "./schemas.ts";
 import { chosenName, hasNoBidiControls, isWellFormed, text } from "./text.ts";
@@ -105,5 +105,30 @@ describe("every text of a request refuses half a character, naming its field", (
     const result = schema.safeParse(input);
     expect(result.success).toBe(false);
     expect(firstIssue(result)?.field).toBe(field);
+  });
+});
+
+describe("displayNameKey", () => {
+  it("is the same for names that look the same: case, spaces, full width, styled letters, invisible characters", () => {
+    const key = displayNameKey("Ann Lee");
+    for (const lookalike of [
+      "ann lee",
+      " ANN  LEE ",
+      "AnnLee",
+      "Ann\u00a0Lee",
+      "Ann\tLee",
+      "\uff21nn Lee",
+      "\ud835\udc00nn Lee",
+      "Ann\u200bLee",
+      "Ann\u00adLee",
+    ]) {
+      expect(displayNameKey(lookalike), JSON.stringify(lookalike)).toBe(key);
+    }
+    expect(displayNameKey("Straße")).toBe(displayNameKey("STRASSE"));
+  });
+
+  it("differs for names that differ", () => {
+    expect(displayNameKey("Ann")).not.toBe(displayNameKey("Anne"));
+    expect(displayNameKey("Zoë")).not.toBe(displayNameKey("Zoe"));
   });
 });

@@ -10,6 +10,7 @@ import {
   DAY_MS,
   DISCUSSION_LIFETIME_MS,
   type DiscussionDetails,
+  displayNameKey,
   FREE_TYPE_ID,
   type LiveEvent,
   type MyDiscussion,
@@ -88,6 +89,19 @@ export function createDiscussionsService(deps: {
   async function logUpserted(trx: Transaction<Database>, spaceId: string, userIds: string[], now: number) {
     const event = await upsertedEventOf(repo.in(trx), spaceId);
     return event ? log(trx, userIds, "discussion.upserted", spaceId, event, now) : [];
+  }
+
+  /** Refuses a display name another active member of the space (the creator included) already goes by. */
+  async function assertNameFree(locked: DiscussionsRepository, spaceId: string, displayName: string) {
+    const key = displayNameKey(displayName);
+    const members = await locked.members(spaceId);
+    if (members.some((m) => displayNameKey(m.display_name) === key)) {
+      throw conflict(
+        API_ERROR_CODES.displayNameTaken,
+        "Someone in this discussion already goes by this name: choose another one.",
+        "display_name",
+      );
+    }
   }
 
   const publish = (logged: UserChange[]) => {
@@ -224,6 +238,7 @@ export function createDiscussionsService(deps: {
               `This discussion is full: it has the most members allowed (${deps.maxMembers}).`,
             );
           }
+          await assertNameFree(locked, spaceId, displayName);
           if (mine) await locked.rejoin(mine.id, displayName, now);
           else {
             await locked.insertMember({
