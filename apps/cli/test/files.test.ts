@@ -131,11 +131,12 @@ describe("daysync send --file and get", () => {
     const name = `a${"é日😀".repeat(60)}.txt`;
     expect(Buffer.byteLength(name)).toBeGreaterThan(255);
     const bytes = randomBytes(1000);
-    await uploadFile(browser, bytes, metadata(name, server.clock.now()).header);
+    const { messageId, header } = metadata(name, server.clock.now());
+    await uploadFile(browser, bytes, header);
     const terminal = await signedInTerminal(server.url, "ann@example.com");
 
     const downloads = tempDir("long-name");
-    const get = await terminal.run(["get", "last"], { cwd: downloads });
+    const get = await terminal.run(["get", messageId], { cwd: downloads });
     expect(get.code, get.stderr).toBe(0);
     const [saved = ""] = readdirSync(downloads);
     expect(readdirSync(downloads)).toEqual([saved]);
