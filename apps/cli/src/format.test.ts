@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { safeFileName } from "./commands/get.ts";
+import { fitFileName, safeFileName } from "./commands/get.ts";
 import { formatBytes, parseDisplayDate, preview } from "./format.ts";
 import { normalizeServerUrl } from "./server-url.ts";
 
@@ -40,5 +40,17 @@ describe("what the command line shows", () => {
     expect(safeFileName("C:\\Users\\x\\evil.exe")).toBe("evil.exe");
     expect(safeFileName("..")).toBe("download");
     expect(safeFileName('a<b>:"c|?*.txt')).toBe("a_b___c___.txt");
+  });
+
+  it("a name too long for the file system is cut between characters, its extension kept", () => {
+    expect(fitFileName("short.txt", 20)).toBe("short.txt");
+    // é is 2 bytes: 17 bytes of room before ".txt" hold 8 of them, not 8½.
+    expect(fitFileName(`${"é".repeat(30)}.txt`, 21)).toBe(`${"é".repeat(8)}.txt`);
+    expect(fitFileName(`${"😀".repeat(10)}.pdf`, 21)).toBe("😀😀😀😀.pdf");
+    // An "extension" too long to be one is cut with the rest.
+    expect(fitFileName(`a.${"b".repeat(50)}`, 10)).toBe(`a.${"b".repeat(8)}`);
+    const long = fitFileName(`${"日".repeat(200)}.tar.gz`);
+    expect(long.endsWith("日.gz")).toBe(true);
+    expect(Buffer.byteLength(long)).toBeLessThanOrEqual(242);
   });
 });

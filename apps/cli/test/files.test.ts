@@ -4,6 +4,7 @@ import path from "node:path";
 import type { Message } from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Device, startTestServer, type TestServer } from "../../server/src/testing/test-server.ts";
+import { metadata, uploadFile } from "../../server/src/testing/tus-client.ts";
 import { removeTempDirs, tempDir } from "./cli-process.ts";
 import { registerBrowser, signedInTerminal } from "./sign-in.ts";
 import { StallProxy } from "./stall-proxy.ts";
@@ -123,6 +124,31 @@ describe("daysync send --file and get", () => {
     const missing = await terminal.run(["send", "--file", path.join(work, "nope.txt")]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("No such file:");
+  });
+
+  it("get saves a file whose UTF-8 name is too long for the file system under a shortened one, cut between characters", async () => {
+    // 245 characters, as the server allows, but 541 bytes of UTF-8: Linux takes 255 bytes in a name.
+    const name = `a${"é日😀".repeat(60)}.txt`;
+    expect(Buffer.byteLength(name)).toBeGreaterThan(255);
+    const bytes = randomBytes(1000);
+    const { messageId, header } = metadata(name, server.clock.now());
+    await uploadFile(browser, bytes, header);
+    const terminal = await signedInTerminal(server.url, "ann@example.com");
+
+    const downloads = tempDir("long-name");
+    const get = await terminal.run(["get", messageId], { cwd: downloads });
+    expect(get.code, get.stderr).toBe(0);
+    const [saved = ""] = readdirSync(downloads);
+    expect(readdirSync(downloads)).toEqual([saved]);
+    expect(readFileSync(path.join(downloads, saved)).equals(bytes)).toBe(true);
+    expect(get.stdout).toContain(`Saved ${saved} (`);
+    // The extension stays; the rest is the name's beginning, whole characters only (a cut inside one would read as U+FFFD).
+    expect(saved.endsWith(".txt")).toBe(true);
+    expect(name.startsWith(saved.slice(0, -".txt".length))).toBe(true);
+    // Short enough with room for the part file written first (NAME.daysync-part), and no shorter than it must be.
+    const size = Buffer.byteLength(saved);
+    expect(size).toBeLessThanOrEqual(255 - ".daysync-part".length);
+    expect(size).toBeGreaterThan(255 - ".daysync-part".length - 4);
   });
 
   it("ls lists an uploaded file with its name and size", async () => {

@@ -1,7 +1,7 @@
 /** Signed-in devices of a user (one per session) and Web Push subscriptions of those devices. */
 import { z } from "zod";
 import type { deviceListItemSchema, signedInDeviceSchema } from "./responses.ts";
-import { hasNoNul, nulMessage } from "./text.ts";
+import { chosenName, hasNoNul, isWellFormed, loneSurrogateMessage, nulMessage } from "./text.ts";
 
 export const DEVICES_API = {
   /** GET: the user's signed-in devices. */
@@ -28,12 +28,10 @@ export const DEVICE_NAME_MAX = 60;
 
 /** Renaming a device, in the Devices list and on the server. */
 export const renameDeviceSchema = z.object({
-  name: z
-    .string({ error: "Enter a name for the device." })
+  name: chosenName("A device name", "Enter a name for the device.")
     .trim()
     .min(1, "Enter a name for the device.")
-    .max(DEVICE_NAME_MAX, `A device name must be at most ${DEVICE_NAME_MAX} characters.`)
-    .refine(hasNoNul, nulMessage("A device name")),
+    .max(DEVICE_NAME_MAX, `A device name must be at most ${DEVICE_NAME_MAX} characters.`),
 });
 export type RenameDeviceInput = z.infer<typeof renameDeviceSchema>;
 
@@ -41,7 +39,11 @@ const base64url = z.string().regex(/^[A-Za-z0-9_-]+={0,2}$/, "Keys must be base6
 
 /** PushSubscription.toJSON() of the browser. */
 export const pushSubscriptionSchema = z.object({
-  endpoint: z.url("endpoint must be a URL.").max(2048, "endpoint is too long.").refine(hasNoNul, nulMessage("endpoint")),
+  endpoint: z
+    .url("endpoint must be a URL.")
+    .max(2048, "endpoint is too long.")
+    .refine(hasNoNul, nulMessage("endpoint"))
+    .refine(isWellFormed, loneSurrogateMessage("endpoint")),
   expirationTime: z.number().nullable().optional(),
   keys: z.object({
     p256dh: base64url.min(80, "p256dh is not a P-256 public key.").max(100, "p256dh is not a P-256 public key."),
@@ -51,7 +53,11 @@ export const pushSubscriptionSchema = z.object({
 export type PushSubscriptionInput = z.infer<typeof pushSubscriptionSchema>;
 
 export const pushUnsubscribeSchema = z.object({
-  endpoint: z.url("endpoint must be a URL.").max(2048).refine(hasNoNul, nulMessage("endpoint")),
+  endpoint: z
+    .url("endpoint must be a URL.")
+    .max(2048)
+    .refine(hasNoNul, nulMessage("endpoint"))
+    .refine(isWellFormed, loneSurrogateMessage("endpoint")),
 });
 
 /** What a push message carries to the service worker (encrypted end to end, RFC 8291). */

@@ -16,7 +16,7 @@ import type {
   myDiscussionSchema,
 } from "./responses.ts";
 import { sendMessageSchema } from "./schemas.ts";
-import { hasNoNul, nulMessage } from "./text.ts";
+import { chosenName, text } from "./text.ts";
 
 export const DISCUSSIONS_API = {
   /** GET: the caller's open discussions (`{ discussions: MyDiscussion[] }`). POST `CreateDiscussionInput`: a new one. */
@@ -77,19 +77,29 @@ export function normalizePublicId(typed: string): string | null {
 /** ABCDE-FGHJK, as shown and read out. */
 export const formatPublicId = (id: string) => `${id.slice(0, 5)}-${id.slice(5)}`;
 
-const title = z
-  .string({ error: "Enter a title." })
+const title = chosenName("A title", "Enter a title.")
   .trim()
   .min(1, "Enter a title.")
-  .max(DISCUSSION_TITLE_MAX, `A title is at most ${DISCUSSION_TITLE_MAX} characters.`)
-  .refine(hasNoNul, nulMessage("A title"));
+  .max(DISCUSSION_TITLE_MAX, `A title is at most ${DISCUSSION_TITLE_MAX} characters.`);
 
-const displayName = z
-  .string({ error: "Enter the name the others will see." })
+const displayName = chosenName("A display name", "Enter the name the others will see.")
   .trim()
   .min(1, "Enter the name the others will see.")
-  .max(DISPLAY_NAME_MAX, `A display name is at most ${DISPLAY_NAME_MAX} characters.`)
-  .refine(hasNoNul, nulMessage("A display name"));
+  .max(DISPLAY_NAME_MAX, `A display name is at most ${DISPLAY_NAME_MAX} characters.`);
+
+/**
+ * What must differ between two members' display names in one discussion, so that no one can pass for another:
+ * the name after NFKC (full-width and styled letters read as the plain ones), with case folded (upper then lower
+ * case, so "ß" meets "SS") and without whitespace or invisible characters.
+ */
+export function displayNameKey(name: string): string {
+  return name
+    .normalize("NFKC")
+    .toUpperCase()
+    .toLowerCase()
+    .normalize("NFKC")
+    .replace(/[\s\p{Default_Ignorable_Code_Point}]/gu, "");
+}
 
 export const createDiscussionSchema = z.object({ title, display_name: displayName });
 export type CreateDiscussionInput = z.infer<typeof createDiscussionSchema>;
@@ -115,11 +125,11 @@ export const discussionMessageParamsSchema = z.object({
 });
 export const discussionMemberParamsSchema = z.object({
   id: z.uuid("Discussion id must be a UUID."),
-  memberId: z.string().min(1).max(64, "Member id is too long.").refine(hasNoNul, nulMessage("Member id")),
+  memberId: text("Member id").min(1).max(64, "Member id is too long."),
 });
 /** Any spelling is accepted here; a wrong one is the same 404 as an unknown ID. */
 export const publicIdParamsSchema = z.object({
-  publicId: z.string().max(64, "That ID is too long.").refine(hasNoNul, nulMessage("An ID")),
+  publicId: text("An ID").max(64, "That ID is too long."),
 });
 
 export type Discussion = z.infer<typeof discussionSchema>;

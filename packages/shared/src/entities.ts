@@ -19,6 +19,8 @@ export const API_ERROR_CODES = {
   premiumRequired: "premium_required",
   /** 409 to a join: the discussion has its maximum of members. */
   discussionFull: "discussion_full",
+  /** 409 to a join (field `display_name`): another member of the discussion goes by the same name. */
+  displayNameTaken: "display_name_taken",
   /** 409 to the creator's leave: a creator ends the discussion instead. */
   ownerCannotLeave: "owner_cannot_leave",
   /** 409 to an extension that would end the discussion more than `DISCUSSION_MAX_AHEAD_DAYS` from now. */

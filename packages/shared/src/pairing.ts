@@ -15,6 +15,7 @@ import type {
   pairingRequestDetailsSchema,
   pairServerMessageSchema,
 } from "./responses.ts";
+import { text } from "./text.ts";
 
 export const PAIRING_API = {
   /** POST, anonymous: a new pairing request. */
@@ -72,22 +73,21 @@ export type PairingRequestDetails = z.infer<typeof pairingRequestDetailsSchema>;
 
 /** Route parameter: the QR's long code or a typed short code. */
 export const pairingCodeParamsSchema = z.object({
-  code: z.string().trim().min(1, "Enter the code shown on the other device.").max(128, "That code is too long."),
+  code: text("A code").trim().min(1, "Enter the code shown on the other device.").max(128, "That code is too long."),
 });
 
-export const pairingSecretSchema = z.string().min(16, "Invalid secret.").max(128, "Invalid secret.");
+export const pairingSecretSchema = text("The secret").min(16, "Invalid secret.").max(128, "Invalid secret.");
 
 export const pairingExchangeSchema = z.object({
   request_id: z.uuid("request_id must be a UUID."),
   secret: pairingSecretSchema,
-  token: z.string().min(16, "Invalid token.").max(128, "Invalid token."),
+  token: text("The token").min(16, "Invalid token.").max(128, "Invalid token."),
 });
 export type PairingExchangeInput = z.infer<typeof pairingExchangeSchema>;
 
 /** The field where the approver types the short code. */
 export const shortCodeFormSchema = z.object({
-  code: z
-    .string()
+  code: text("A code")
     .trim()
     .min(1, "Enter the code shown on the other device.")
     .refine((v) => normalizeShortCode(v) !== null, "A code has 8 letters and digits, like ABCD-1234."),

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { parseStoredDate, STORED_DATE_PATTERN, STORED_TIME_PATTERN } from "./formats.ts";
 import { PREMIUM_RETENTION_CHOICES } from "./plans.ts";
-import { hasNoNul, nulMessage } from "./text.ts";
+import { chosenName, hasNoNul, isWellFormed, loneSurrogateMessage, text } from "./text.ts";
 import { VALIDATION } from "./ui-text.ts";
 
 const email = z
@@ -13,10 +13,12 @@ const email = z
   .refine(hasNoNul, VALIDATION.emailInvalid)
   .pipe(z.email(VALIDATION.emailInvalid));
 
+/** Never stored, so NUL is no harm; half a character would hash as a replacement character, so it is refused. */
 const password = z
   .string({ error: VALIDATION.passwordRequired })
   .min(1, VALIDATION.passwordRequired)
-  .max(256, "Password must be at most 256 characters.");
+  .max(256, "Password must be at most 256 characters.")
+  .refine(isWellFormed, loneSurrogateMessage("A password"));
 
 export const loginSchema = z.object({ email, password });
 export type LoginInput = z.infer<typeof loginSchema>;
@@ -24,15 +26,16 @@ export type LoginInput = z.infer<typeof loginSchema>;
 /** The register form: the spec has no password length rule on the client. */
 export const registerFormSchema = z
   .object({
-    name: z
-      .string({ error: VALIDATION.nameRequired })
+    name: chosenName("A name", VALIDATION.nameRequired)
       .trim()
       .min(1, VALIDATION.nameRequired)
-      .max(100, "Name must be at most 100 characters.")
-      .refine(hasNoNul, nulMessage("A name")),
+      .max(100, "Name must be at most 100 characters."),
     email,
     password,
-    confirm_password: z.string({ error: VALIDATION.confirmRequired }).min(1, VALIDATION.confirmRequired),
+    confirm_password: z
+      .string({ error: VALIDATION.confirmRequired })
+      .min(1, VALIDATION.confirmRequired)
+      .refine(isWellFormed, loneSurrogateMessage("A password")),
   })
   .refine((v) => v.password === v.confirm_password, {
     message: VALIDATION.passwordsMatch,
@@ -55,12 +58,10 @@ const storedDate = z
 const storedTime = z.string({ error: "time is required." }).regex(STORED_TIME_PATTERN, "time must be h:mm a.");
 
 /** A message's text, as typed in the composer and as sent. */
-const messageText = z
-  .string()
+const messageText = text("A message")
   .trim()
   .min(1, VALIDATION.message)
-  .max(MAX_MESSAGE_LENGTH, `A message is at most ${MAX_MESSAGE_LENGTH} characters.`)
-  .refine(hasNoNul, nulMessage("A message"));
+  .max(MAX_MESSAGE_LENGTH, `A message is at most ${MAX_MESSAGE_LENGTH} characters.`);
 
 /** The composer's form. */
 export const messageFormSchema = z.object({
@@ -78,17 +79,14 @@ export type SendMessageInput = z.infer<typeof sendMessageSchema>;
 
 /** What the app tells the server when it starts an upload (tus Upload-Metadata). */
 export const uploadMetadataSchema = z.object({
-  filename: z
-    .string({ error: "filename is required." })
+  filename: chosenName("filename", "filename is required.")
     .trim()
     .min(1, "filename is required.")
     .max(255, "A file name is at most 255 characters.")
     .refine((name) => !/\p{Cc}/u.test(name), "filename must not contain line breaks or other control characters."),
   /** tus sends an empty value as a key alone, read as null: a browser has no type for many files. */
-  filetype: z
-    .string()
+  filetype: text("filetype")
     .max(255, "filetype is at most 255 characters.")
-    .refine(hasNoNul, nulMessage("filetype"))
     .nullish()
     .transform((type) => type ?? ""),
   message_id: z.uuid("message_id must be a UUID."),
@@ -107,12 +105,7 @@ export const retentionSchema = z.object({
 });
 
 export const searchQuerySchema = z.object({
-  q: z
-    .string()
-    .trim()
-    .min(1, "Type something to search for.")
-    .max(200, "A search is at most 200 characters.")
-    .refine(hasNoNul, nulMessage("A search")),
+  q: text("A search").trim().min(1, "Type something to search for.").max(200, "A search is at most 200 characters."),
 });
 
 export const dayIdParamsSchema = z.object({ id: z.uuid("Day id must be a UUID.") });

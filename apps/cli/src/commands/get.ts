@@ -62,11 +62,32 @@ function writeText(content: string, options: GetOptions) {
   }
 }
 
-/** A file name from the server made safe to create here: no folders, no characters file systems refuse. */
+/** What a download is written to until it is complete, beside its final name. */
+const PART_SUFFIX = ".daysync-part";
+/** File systems take names of at most 255 bytes (of UTF-8 on Linux); the part file's name must fit too. */
+const MAX_NAME_BYTES = 255 - PART_SUFFIX.length;
+
+/** A file name from the server made safe to create here: no folders, no characters file systems refuse, not too long. */
 export function safeFileName(name: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is removed.
   const cleaned = path.basename(name.replace(/\\/g, "/")).replace(/[\u0000-\u001f<>:"/\\|?*]/g, "_");
-  return cleaned === "" || cleaned === "." || cleaned === ".." ? "download" : cleaned;
+  return cleaned === "" || cleaned === "." || cleaned === ".." ? "download" : fitFileName(cleaned);
+}
+
+/** The name shortened to `maxBytes` of UTF-8, cut between characters, its extension kept (when it is a short one). */
+export function fitFileName(name: string, maxBytes = MAX_NAME_BYTES): string {
+  if (Buffer.byteLength(name) <= maxBytes) return name;
+  const extension = path.extname(name);
+  const kept = Buffer.byteLength(extension) <= maxBytes / 4 ? extension : "";
+  let room = maxBytes - Buffer.byteLength(kept);
+  let stem = "";
+  // for…of walks code points, so a cut never falls inside a character's UTF-8 sequence.
+  for (const char of name.slice(0, name.length - kept.length)) {
+    room -= Buffer.byteLength(char);
+    if (room < 0) break;
+    stem += char;
+  }
+  return stem + kept;
 }
 
 function targetPath(output: string | undefined, filename: string): string {
@@ -96,7 +117,7 @@ async function download(api: ApiClient, message: Message, options: GetOptions): 
       callback(null, chunk);
     },
   });
-  const partial = `${target}.daysync-part`;
+  const partial = `${target}${PART_SUFFIX}`;
   try {
     const body = Readable.fromWeb(res.body as WebReadableStream<Uint8Array>);
     if (toStdout) await pipeline(body, counter, process.stdout, { end: false });

@@ -19,7 +19,7 @@ export const unauthenticated = () => new AppError(401, "unauthenticated", "Pleas
 export const invalidCredentials = () => new AppError(401, "invalid_credentials", "Invalid email or password.");
 export const forbidden = (message = "You are not allowed to do that.") => new AppError(403, "forbidden", message);
 export const notFound = (what: string) => new AppError(404, "not_found", `No such ${what}.`);
-export const conflict = (code: string, message: string) => new AppError(409, code, message);
+export const conflict = (code: string, message: string, field?: string) => new AppError(409, code, message, field);
 /** What was there is gone for good (an expired message). */
 export const gone = (code: string, message: string) => new AppError(410, code, message);
 export const tooManyRequests = (retryAfterSeconds: number, what = "attempts") =>

@@ -102,7 +102,9 @@ describe("members", () => {
     const discussion = await create(owner);
     const joiners = await Promise.all(Array.from({ length: 6 }, (_, i) => person(`J${i}`)));
     const statuses = await Promise.all(
-      joiners.map(({ device }) => device.post(DISCUSSIONS_API.join(discussion.public_id), { display_name: "J" }).then((r) => r.status)),
+      joiners.map(({ device }, i) =>
+        device.post(DISCUSSIONS_API.join(discussion.public_id), { display_name: `J${i}` }).then((r) => r.status),
+      ),
     );
     expect(statuses.filter((s) => s === 201)).toHaveLength(2);
     expect(statuses.filter((s) => s === 409)).toHaveLength(4);

@@ -14,6 +14,7 @@ import {
   DISCUSSION_MAX_AHEAD_DAYS,
   type DiscussionClosedReason,
   type DiscussionDetails,
+  displayNameKey,
   FREE_TYPE_ID,
   type MyDiscussion,
   normalizePublicId,
@@ -70,6 +71,19 @@ export function createDiscussionsService(deps: {
   async function recordClosed(work: Work, spaceId: string, userIds: string[], reason: DiscussionClosedReason) {
     const change = { kind: "discussion.closed", discussionId: spaceId, reason } as const;
     await work.record(userIds, change, liveEvents.discussionClosed(change));
+  }
+
+  /** Refuses a display name another active member of the space (the creator included) already goes by. */
+  async function assertNameFree(locked: DiscussionsRepository, spaceId: string, displayName: string) {
+    const key = displayNameKey(displayName);
+    const members = await locked.members(spaceId);
+    if (members.some((m) => displayNameKey(m.display_name) === key)) {
+      throw conflict(
+        API_ERROR_CODES.displayNameTaken,
+        "Someone in this discussion already goes by this name: choose another one.",
+        "display_name",
+      );
+    }
   }
 
   async function myDiscussion(userId: string, spaceId: string): Promise<MyDiscussion> {
@@ -187,6 +201,7 @@ export function createDiscussionsService(deps: {
               `This discussion is full: it has the most members allowed (${deps.maxMembers}).`,
             );
           }
+          await assertNameFree(locked, spaceId, displayName);
           if (mine) await locked.rejoin(mine.id, displayName, now);
           else {
             await locked.insertMember({

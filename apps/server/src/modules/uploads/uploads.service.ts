@@ -7,7 +7,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { API, dayKeyOf, formatFileSize, PREMIUM_TYPE_ID, type UploadMetadata, uploadMetadataSchema } from "@daysync/shared";
 import { type Locker, MemoryLocker, Server } from "@tus/server";
-import type { Upload } from "@tus/utils";
 import type { Clock } from "../../clock.ts";
 import type { Config } from "../../config/config.ts";
 import { AppError, codeForStatus, conflict, errorBody, notFound, unauthenticated } from "../../http/errors.ts";
@@ -18,6 +17,7 @@ import { assertPlausibleDay, type MessagesService } from "../messages/messages.s
 import type { PlansRepository } from "../plans/plans.repository.ts";
 import type { AccessRepository } from "../spaces/access.repository.ts";
 import { detectMime, messageTypeOf, SNIFF_BYTES } from "./file-kind.ts";
+import { readUploadMetadata } from "./upload-metadata.ts";
 import type { UploadsRepository } from "./uploads.repository.ts";
 
 type TusRequest = Parameters<NonNullable<ConstructorParameters<typeof Server>[0]["onUploadCreate"]>>[0];
@@ -95,9 +95,10 @@ export function createUploadsService(deps: {
     }
   }
 
-  function metadataOf(upload: Upload): UploadMetadata {
+  /** Upload metadata through its contract; `read` may refuse it too (readUploadMetadata). */
+  function checkedMetadata(read: () => unknown): UploadMetadata {
     try {
-      return parse(uploadMetadataSchema, upload.metadata ?? {});
+      return parse(uploadMetadataSchema, read());
     } catch (error) {
       throw error instanceof AppError ? tusError(error) : error;
     }
@@ -138,7 +139,8 @@ export function createUploadsService(deps: {
     async onUploadCreate(req, upload) {
       const { userId } = authOf(req);
       if (upload.sizeIsDeferred) throw tusError(new AppError(400, "validation", "Upload-Length is required."));
-      const meta = metadataOf(upload);
+      // Read again from the header: tus's own reading hides bytes that are not UTF-8.
+      const meta = checkedMetadata(() => readUploadMetadata(req.headers.get("upload-metadata")));
       try {
         assertPlausibleDay(dayKeyOf(meta.date), clock.now());
       } catch (error) {
@@ -160,7 +162,7 @@ export function createUploadsService(deps: {
         await storage.remove(upload.id);
         throw tusError(unauthenticated());
       }
-      const meta = metadataOf(upload);
+      const meta = checkedMetadata(() => upload.metadata ?? {});
       // Gone when its discussion ended just as the last bytes came in.
       const head = await storage.head(upload.id, SNIFF_BYTES).catch(() => undefined);
       if (!head) throw tusError(notFound("upload"));
