@@ -7,6 +7,15 @@ export default defineConfig({
       { test: { name: "shared", root: "packages/shared", include: ["src/**/*.test.ts"] } },
       {
         test: {
+          name: "live-client",
+          root: "packages/live-client",
+          include: ["src/**/*.test.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        test: {
           name: "server",
           root: "apps/server",
           include: ["src/**/*.test.ts"],

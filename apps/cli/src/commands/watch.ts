@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
-import { API, type LiveEvent, type Message, responseSchemas } from "@daysync/shared";
+import { API, type Message, responseSchemas } from "@daysync/shared";
 import type { ApiClient } from "../api-client.ts";
 import { type Clipboard, openClipboard } from "../clipboard.ts";
 import type { WatchPosition } from "../config-store.ts";
@@ -43,14 +43,21 @@ export async function watch(ctx: Context, options: WatchOptions): Promise<void> 
   };
 
   const live = runLive(server, api.token ?? "", {
-    position: () => position?.seq ?? 0,
-    async onEvent(seq: number, event: LiveEvent | null) {
-      if (!position) return;
-      if (event?.kind === "message.created") await handle(event.message, seq);
-      save({ seq, last_message_at: event?.kind === "message.created" ? event.message.timestamps : position.last_message_at });
+    position: {
+      get: () => position?.seq ?? 0,
+      // Without a position yet (a first run before its `ready`), what is replayed is skipped and nothing is saved.
+      set: (seq) => {
+        if (position) save({ seq, last_message_at: position.last_message_at });
+      },
     },
-    async onReady(seq) {
-      if (!position) save({ seq, last_message_at: Date.now() });
+    async onEvent(event, { seq }) {
+      if (!position || event.kind !== "message.created") return;
+      await handle(event.message, seq);
+      // Saved with the sequence number once this event is done.
+      position = { ...position, last_message_at: event.message.timestamps };
+    },
+    async onReady({ seq }) {
+      position ??= { seq, last_message_at: Date.now() };
       if (!announced) process.stderr.write(`Watching for new messages on ${server}. Press Ctrl+C to stop.\n`);
       announced = true;
     },
@@ -62,7 +69,7 @@ export async function watch(ctx: Context, options: WatchOptions): Promise<void> 
           save({ seq: position.seq, last_message_at: message.timestamps });
         }
       }
-      save({ seq, last_message_at: position?.last_message_at ?? Date.now() });
+      position ??= { seq, last_message_at: Date.now() };
     },
     onNotice: (text) => process.stderr.write(`${text}\n`),
   });

@@ -1,0 +1,10 @@
+export {
+  LiveClient,
+  type LiveClientOptions,
+  type LiveHandlers,
+  type LiveSocket,
+  type LiveStatus,
+  type LostConnection,
+  type PositionStore,
+} from "./live-client.ts";
+export { type CloseAction, closeAction, LIVE_TIMING, type LiveTiming, parseFrame, retryDelay } from "./protocol.ts";

@@ -1,0 +1,124 @@
+/** The live client on a `ws` socket against a real server: live changes, what was missed while away, a restart, a sign-out. */
+import { API, type LiveEvent } from "@daysync/shared";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { Device, startTestServer, type TestServer, textMessage } from "../../../apps/server/src/testing/test-server.ts";
+import { LiveClient, type LiveHandlers } from "./live-client.ts";
+
+let server: TestServer;
+let ann: Device;
+
+beforeEach(async () => {
+  server = await startTestServer();
+  ann = new Device(server.url);
+  await ann.register("Ann", "ann@example.com");
+});
+afterEach(async () => {
+  await server?.close();
+});
+
+async function send(content: string) {
+  server.clock.advance(1000);
+  const res = await ann.post(API.messages, textMessage(content, server.clock.now()));
+  expect(res.status).toBe(201);
+}
+
+async function waitUntil(check: () => boolean, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** A client of Ann's session that notes each message it is handed, with whether it came live or by replay. */
+function annsClient(handlers: Partial<LiveHandlers> = {}) {
+  const position = { seq: 0 };
+  const received: Array<{ content: string; seq: number; live: boolean }> = [];
+  const seen = { ready: 0, lost: 0, signedOut: 0, errors: [] as unknown[] };
+  const cookie = ann.cookie;
+  const client = new LiveClient({
+    openSocket: () => new WebSocket(`${server.url.replace("http", "ws")}${API.live}`, { headers: { cookie } }),
+    position: {
+      get: () => position.seq,
+      set: (seq) => {
+        position.seq = seq;
+      },
+    },
+    handlers: {
+      onEvent: (event: LiveEvent, { seq, live }) => {
+        if (event.kind === "message.created" && event.message.type === "text") received.push({ content: event.message.content, seq, live });
+      },
+      onReady: () => void seen.ready++,
+      onLost: () => void seen.lost++,
+      onSignedOut: () => void seen.signedOut++,
+      onError: (error) => void seen.errors.push(error),
+      ...handlers,
+    },
+  });
+  return { client, position, received, seen };
+}
+
+describe("live client against the server", () => {
+  it("receives changes live, and after being away resumes and gets exactly the missed ones, in order", async () => {
+    const { client, position, received, seen } = annsClient();
+    client.start();
+    await waitUntil(() => client.getStatus() === "online");
+    await send("one");
+    await waitUntil(() => received.length === 1);
+    expect(received[0]).toMatchObject({ content: "one", live: true });
+
+    client.stop();
+    await send("two");
+    await send("three");
+    const away = position.seq;
+    client.start();
+    await waitUntil(() => seen.ready === 2);
+    await send("four");
+    await waitUntil(() => received.length === 4);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(received.map(({ content, live }) => ({ content, live }))).toEqual([
+      { content: "one", live: true },
+      { content: "two", live: false },
+      { content: "three", live: false },
+      { content: "four", live: true },
+    ]);
+    expect(received.map((r) => r.seq)).toEqual([away, away + 1, away + 2, away + 3]);
+    expect(position.seq).toBe(away + 3);
+    expect(seen.errors).toEqual([]);
+    client.stop();
+  });
+
+  it("reconnects by itself after the server restarts and resumes where it was, nothing missed or twice", async () => {
+    const { client, received, seen } = annsClient();
+    client.start();
+    await waitUntil(() => client.getStatus() === "online");
+    await send("before");
+    await waitUntil(() => received.length === 1);
+
+    const { dataDir, clock } = server;
+    await server.close({ keepData: true });
+    await waitUntil(() => client.getStatus() === "offline");
+    server = await startTestServer({}, { dataDir, clock, port: Number(new URL(ann.baseUrl).port) });
+    // Sent while the client is away or reconnecting: each comes once, by replay or live.
+    await send("after 1");
+    await send("after 2");
+    await waitUntil(() => received.length === 3 && client.getStatus() === "online");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(received.map((r) => r.content)).toEqual(["before", "after 1", "after 2"]);
+    expect(seen.lost).toBeGreaterThan(0);
+    client.stop();
+  });
+
+  it("stops and says so when its session is signed out (4403)", async () => {
+    const { client, seen } = annsClient();
+    client.start();
+    await waitUntil(() => client.getStatus() === "online");
+    const lostBefore = seen.lost;
+    expect((await ann.post(API.logout)).status).toBeLessThan(300);
+    await waitUntil(() => seen.signedOut === 1);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(seen.lost).toBe(lostBefore);
+    expect(seen.ready).toBe(1);
+  });
+});
