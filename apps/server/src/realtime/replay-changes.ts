@@ -41,7 +41,7 @@ export async function replayChanges(request: ReplayRequest): Promise<number> {
   let sliceStart = performance.now();
   while (sent < end && isOpen()) {
     const rows = await changes.changesBetween(userId, sent, end, LIVE_LIMITS.replayPageRows);
-    const reads = replayReads(repositories.messages, userId, clock.now());
+    const reads = replayReads(repositories, userId, clock.now());
     for (const row of rows) {
       // Pruned meanwhile (or before): what the device lacks cannot be replayed.
       if (row.seq !== sent + 1) return reset();

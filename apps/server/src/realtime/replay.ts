@@ -3,6 +3,7 @@
  * the presenter of each change kind that built the live event (`feed/events.ts`).
  */
 import type { LiveEvent } from "@daysync/shared";
+import { may } from "../access/policies.ts";
 import type { DateMessagesTable } from "../db/schema.ts";
 import type { Change } from "../feed/change.ts";
 import { liveEvents } from "../feed/events.ts";
@@ -31,15 +32,27 @@ export interface ReplayRepositories {
 export interface ReplayReads {
   /** The time the page is read at (memberships are checked at it). */
   now: number;
+  /** May the user read this space now (the policies, over their membership read once per page)? */
+  mayRead(spaceId: string): Promise<boolean>;
   cutoff(): Promise<number | null>;
   day(dayId: string): Promise<DateMessagesTable | undefined>;
 }
 
-export function replayReads(messages: MessagesRepository, userId: string, now: number): ReplayReads {
+export function replayReads(repositories: Pick<ReplayRepositories, "messages" | "access">, userId: string, now: number): ReplayReads {
+  const { messages, access } = repositories;
   let cutoff: Promise<number | null> | undefined;
   const days = new Map<string, Promise<DateMessagesTable | undefined>>();
+  const readable = new Map<string, Promise<boolean>>();
   const reads: ReplayReads = {
     now,
+    mayRead(spaceId) {
+      let answer = readable.get(spaceId);
+      if (!answer) {
+        answer = access.membership(userId, spaceId, now).then((membership) => may({ userId }, "space.read", { membership }));
+        readable.set(spaceId, answer);
+      }
+      return answer;
+    },
     cutoff: () => {
       cutoff ??= messages.retentionCutoff(userId, now);
       return cutoff;
@@ -65,7 +78,7 @@ export async function eventOf(
   change: Change,
   reads: ReplayReads,
 ): Promise<LiveEvent | undefined> {
-  const { messages, users, devices, access, discussions, discussionMessages } = repositories;
+  const { messages, users, devices, discussions, discussionMessages } = repositories;
   switch (change.kind) {
     case "day.upserted": {
       const day = await reads.day(change.dayId);
@@ -73,8 +86,8 @@ export async function eventOf(
     }
     case "message.created": {
       const message = await messages.findMessage(change.messageId);
-      if (!message || message.space_id !== userId) return undefined;
-      const day = await reads.day(message.date_message_id ?? "");
+      if (!message || message.date_message_id === null || !(await reads.mayRead(message.space_id))) return undefined;
+      const day = await reads.day(message.date_message_id);
       if (!day) return undefined;
       const since = await reads.cutoff();
       // Expired but not yet swept: the message is not served, its day's summary (without it) still is.
@@ -101,7 +114,7 @@ export async function eventOf(
     // A discussion's changes are replayed only to who is a member now: one who left or was removed gets nothing.
     case "discussion.message.created": {
       const message = await messages.findMessage(change.messageId);
-      if (!message || !(await access.membership(userId, message.space_id, reads.now))) return undefined;
+      if (!message || !(await reads.mayRead(message.space_id))) return undefined;
       const [withAuthor, discussion] = await Promise.all([
         discussionMessages.find(message.space_id, message.id),
         discussions.find(message.space_id),
@@ -114,12 +127,11 @@ export async function eventOf(
       );
     }
     case "discussion.messages.deleted":
-      if (!(await access.membership(userId, change.discussionId, reads.now))) return undefined;
+      if (!(await reads.mayRead(change.discussionId))) return undefined;
       return liveEvents.discussionMessagesDeleted(change);
     case "discussion.upserted": {
       // Only while the viewer is still a member: the one who left since gets its `discussion.closed` instead.
-      const membership = await access.membership(userId, change.discussionId, reads.now);
-      if (membership?.kind !== "discussion") return undefined;
+      if (!(await reads.mayRead(change.discussionId))) return undefined;
       const row = await discussions.find(change.discussionId);
       return row && liveEvents.discussionUpserted(row, await discussions.members(change.discussionId));
     }

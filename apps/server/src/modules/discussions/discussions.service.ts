@@ -22,6 +22,7 @@ import {
   PUBLIC_ID_ALPHABET,
   PUBLIC_ID_LENGTH,
 } from "@daysync/shared";
+import { type Action, may } from "../../access/policies.ts";
 import type { Clock } from "../../clock.ts";
 import { liveEvents } from "../../feed/events.ts";
 import type { UnitOfWork, Work } from "../../feed/unit-of-work.ts";
@@ -53,9 +54,10 @@ export function createDiscussionsService(deps: {
 
   const membershipOf = (userId: string, spaceId: string) => discussionMembership(access, userId, spaceId, clock.now());
 
-  async function ownerOf(userId: string, spaceId: string, refusal: string): Promise<Membership> {
+  /** The caller's membership, once the policies allow `action` (the 404 for a non-member, else 403 `refusal`). */
+  async function allowed(userId: string, spaceId: string, action: Action, refusal: string): Promise<Membership> {
     const membership = await membershipOf(userId, spaceId);
-    if (membership.role !== "owner") throw forbidden(refusal);
+    if (!may({ userId }, action, { membership })) throw forbidden(refusal);
     return membership;
   }
 
@@ -225,7 +227,7 @@ export function createDiscussionsService(deps: {
     },
 
     async rename(userId: string, spaceId: string, title: string): Promise<DiscussionDetails> {
-      await ownerOf(userId, spaceId, "Only the creator of this discussion can rename it.");
+      await allowed(userId, spaceId, "discussion.rename", "Only the creator of this discussion can rename it.");
       const now = clock.now();
       await unitOfWork.forSpace(spaceId, async (work, memberIds) => {
         await repo.in(work.trx).rename(spaceId, title, now);
@@ -236,7 +238,7 @@ export function createDiscussionsService(deps: {
 
     /** A premium member moves the end `days` later than it is now, to at most `DISCUSSION_MAX_AHEAD_DAYS` ahead of now. */
     async extend(userId: string, spaceId: string, days: number): Promise<DiscussionDetails> {
-      await membershipOf(userId, spaceId);
+      await allowed(userId, spaceId, "discussion.extend", "You cannot extend this discussion.");
       const plan = await deps.plans.currentPlanOf(userId);
       if (!plan || Number(plan.subscription_type_id) === FREE_TYPE_ID) {
         throw new AppError(403, API_ERROR_CODES.premiumRequired, `Extending a discussion needs the ${PREMIUM_PLAN.title}.`);
@@ -260,13 +262,14 @@ export function createDiscussionsService(deps: {
 
     /** The creator ends it now, for everyone. */
     async end(userId: string, spaceId: string): Promise<void> {
-      await ownerOf(userId, spaceId, "Only the creator of this discussion can end it.");
+      await allowed(userId, spaceId, "discussion.end", "Only the creator of this discussion can end it.");
       await close(spaceId, "ended");
     },
 
     async leave(userId: string, spaceId: string): Promise<void> {
       const membership = await membershipOf(userId, spaceId);
-      if (membership.role === "owner") {
+      // The one member who may not leave is its creator.
+      if (!may({ userId }, "discussion.leave", { membership })) {
         throw conflict(API_ERROR_CODES.ownerCannotLeave, "You created this discussion, so you cannot leave it: end it instead.");
       }
       await depart(spaceId, membership.memberId, userId, "left");
@@ -274,7 +277,7 @@ export function createDiscussionsService(deps: {
 
     /** The creator removes a member, who may not join again. */
     async removeMember(userId: string, spaceId: string, memberId: string): Promise<DiscussionDetails> {
-      await ownerOf(userId, spaceId, "Only the creator of this discussion can remove members.");
+      await allowed(userId, spaceId, "discussion.remove_member", "Only the creator of this discussion can remove members.");
       const member = await repo.activeMember(spaceId, memberId);
       if (!member) throw notFound("member");
       if (member.role === "owner") throw conflict("conflict", "You cannot remove yourself: end the discussion instead.");

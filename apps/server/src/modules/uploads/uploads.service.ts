@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { API, dayKeyOf, formatFileSize, PREMIUM_TYPE_ID, type UploadMetadata, uploadMetadataSchema } from "@daysync/shared";
 import { type Locker, MemoryLocker, Server } from "@tus/server";
+import { may } from "../../access/policies.ts";
 import type { Clock } from "../../clock.ts";
 import type { Config } from "../../config/config.ts";
 import { AppError, codeForStatus, conflict, errorBody, notFound, unauthenticated } from "../../http/errors.ts";
@@ -131,7 +132,8 @@ export function createUploadsService(deps: {
       const now = clock.now();
       const finished = await uploads.find(uploadId);
       const spaceId = finished?.space_id ?? (upload.metadata?.discussion_id || userId);
-      if (!(await access.membership(userId, spaceId, now))) throw tusError(notFound("upload"));
+      if (!may({ userId }, "file.upload", { membership: await access.membership(userId, spaceId, now) }))
+        throw tusError(notFound("upload"));
       // A finished upload is its message's file: it goes when the message expires, swept yet or not.
       if (finished && !(await uploads.findLive(uploadId, now))) throw tusError(notFound("upload"));
     },
@@ -246,7 +248,8 @@ export function createUploadsService(deps: {
     async liveFile(userId: string, id: string) {
       const now = clock.now();
       const row = await uploads.findLive(id, now);
-      return row && (await access.membership(userId, row.space_id, now)) ? row : undefined;
+      const membership = row && (await access.membership(userId, row.space_id, now));
+      return row && may({ userId }, "file.read", { membership }) ? row : undefined;
     },
     /**
      * Deletes the unfinished uploads into a discussion that has ended, each under its upload lock as a tus

@@ -1,0 +1,66 @@
+/** Every action against every kind of actor: the whole permission vocabulary in one table. */
+import { describe, expect, it } from "vitest";
+import { ACTIONS, type Action, type Actor, may, type Subject } from "./policies.ts";
+
+const ME = { userId: "me" };
+
+/**
+ * The actors, as the facts the server reads about them: the owner of a personal space, a discussion's creator, a
+ * member, a member who was removed (or left: no membership any more), another account, and nobody signed in. In a
+ * personal space the owner is also the author of what is asked about; in a discussion, "member" asks about their own
+ * message and "creator" about someone else's.
+ */
+type Who = "owner" | "creator" | "member" | "removed" | "other" | "anonymous";
+
+const facts: Record<Who, { actor: Actor; subject: Subject }> = {
+  owner: { actor: ME, subject: { membership: { kind: "personal", role: "owner" }, authorId: "me", deviceOwnerId: "me" } },
+  creator: {
+    actor: ME,
+    subject: { membership: { kind: "discussion", role: "owner" }, authorId: "someone", deviceOwnerId: "me" },
+  },
+  member: { actor: ME, subject: { membership: { kind: "discussion", role: "member" }, authorId: "me", deviceOwnerId: "me" } },
+  removed: { actor: ME, subject: { membership: undefined, authorId: "me", deviceOwnerId: "someone" } },
+  other: { actor: { userId: "other" }, subject: { membership: undefined, authorId: "me", deviceOwnerId: "me" } },
+  anonymous: { actor: undefined, subject: { membership: { kind: "personal", role: "owner" }, authorId: "me", deviceOwnerId: "me" } },
+};
+
+const WHO: Who[] = ["owner", "creator", "member", "removed", "other", "anonymous"];
+
+/** Who may, per action; everyone not listed may not. */
+const allowed: Record<Action, Who[]> = {
+  "space.read": ["owner", "creator", "member"],
+  "message.send": ["owner", "creator", "member"],
+  "message.delete": ["owner", "creator", "member"],
+  "day.clear": ["owner"],
+  "file.read": ["owner", "creator", "member"],
+  "file.upload": ["owner", "creator", "member"],
+  "discussion.rename": ["creator"],
+  "discussion.end": ["creator"],
+  "discussion.extend": ["creator", "member"],
+  "discussion.leave": ["member"],
+  "discussion.remove_member": ["creator"],
+  "device.rename": ["owner", "creator", "member"],
+  "device.sign_out": ["owner", "creator", "member"],
+};
+
+describe("policies", () => {
+  it("the table names every action", () => {
+    expect(Object.keys(allowed).sort()).toEqual([...ACTIONS].sort());
+  });
+
+  const rows = ACTIONS.flatMap((action) => WHO.map((who) => [action, who, allowed[action].includes(who)] as const));
+  it.each(rows)("%s by %s: %s", (action, who, expected) => {
+    expect(may(facts[who].actor, action, facts[who].subject)).toBe(expected);
+  });
+
+  it("a discussion member may not delete another member's message; its creator may", () => {
+    const membership = { kind: "discussion", role: "member" } as const;
+    expect(may(ME, "message.delete", { membership, authorId: "someone" })).toBe(false);
+    expect(may(ME, "message.delete", { membership: { ...membership, role: "owner" }, authorId: "someone" })).toBe(true);
+  });
+
+  it("in a personal space only one's own messages are deleted, and a discussion's rules never apply there", () => {
+    expect(may(ME, "message.delete", { membership: { kind: "personal", role: "owner" }, authorId: "someone" })).toBe(false);
+    expect(may(ME, "discussion.end", { membership: { kind: "personal", role: "owner" } })).toBe(false);
+  });
+});
