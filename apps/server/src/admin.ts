@@ -12,6 +12,8 @@ import { openDatabase } from "./db/database.ts";
 import { createUnitOfWork } from "./feed/unit-of-work.ts";
 import { AppError } from "./http/errors.ts";
 import { createPlansService, type PlanName } from "./modules/plans/plans.service.ts";
+import { createServerKeysRepository } from "./modules/push/server-keys.repository.ts";
+import { loadOrCreateVapidKeys } from "./modules/push/vapid-keys.ts";
 
 const USAGE = [
   "Usage: npm run admin -- plan set EMAIL premium|free",
@@ -52,7 +54,10 @@ async function copyToPostgres(args: string[]): Promise<{ code: number; output: s
   if (!from || !to?.startsWith("postgres")) return { code: 2, output: USAGE };
   if (!existsSync(from)) return { code: 1, output: `No SQLite file at ${from}.` };
   try {
-    const counts = await copySqliteToPostgres(path.resolve(from), to, systemClock.now());
+    const source = path.resolve(from);
+    const counts = await copySqliteToPostgres(source, to, (db) =>
+      loadOrCreateVapidKeys(createServerKeysRepository(db), path.dirname(source), systemClock.now()),
+    );
     const lines = Object.entries(counts).map(([table, n]) => `  ${table}: ${n}`);
     return { code: 0, output: [`Copied ${from} into PostgreSQL:`, ...lines, "Start the server with DATABASE_URL set to it."].join("\n") };
   } catch (error) {

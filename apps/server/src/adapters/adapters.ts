@@ -4,8 +4,8 @@ import { Redis } from "ioredis";
 import type { Config } from "../config/config.ts";
 import { createInProcessBus, type EventBus } from "../events/event-bus.ts";
 import { createRedisBus } from "../events/redis-bus.ts";
-import { createInProcessPresence, createRedisPresence, type Presence } from "../realtime/presence.ts";
 import { createInProcessLocks, createRedisLocks, type Locks } from "./locks.ts";
+import { createInProcessPresence, createRedisPresence, type Presence } from "./presence.ts";
 import { createSharedTusLocker } from "./tus-locker.ts";
 
 export interface Adapters {

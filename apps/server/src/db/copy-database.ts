@@ -1,8 +1,5 @@
 /** Copies a SQLite installation into an empty PostgreSQL database: every table, in one transaction. */
-import path from "node:path";
 import type { Kysely } from "kysely";
-import { createServerKeysRepository } from "../modules/push/server-keys.repository.ts";
-import { loadOrCreateVapidKeys } from "../modules/push/vapid-keys.ts";
 import { type Db, openDatabase } from "./database.ts";
 import type { Database } from "./schema.ts";
 
@@ -29,15 +26,19 @@ const BATCH = 1000;
 export class TargetNotEmpty extends Error {}
 
 /**
- * `from` is the SQLite file (migrated to the latest schema first; a `vapid.json` beside it is taken into the
- * database, as a server start would); `to` a postgres:// URL whose database has no Daysync data yet.
- * Returns the rows copied per table.
+ * `from` is the SQLite file (migrated to the latest schema first, then `prepare`d: the caller takes a `vapid.json`
+ * beside it into the database, as a server start would); `to` a postgres:// URL whose database has no Daysync data
+ * yet. Returns the rows copied per table.
  */
-export async function copySqliteToPostgres(from: string, to: string, now: number): Promise<Record<string, number>> {
+export async function copySqliteToPostgres(
+  from: string,
+  to: string,
+  prepare: (source: Db) => Promise<unknown> = async () => undefined,
+): Promise<Record<string, number>> {
   const source = await openDatabase({ databaseFile: from });
   let target: Db | undefined;
   try {
-    await loadOrCreateVapidKeys(createServerKeysRepository(source), path.dirname(from), now);
+    await prepare(source);
     target = await openDatabase({ databaseFile: "", databaseUrl: to });
     return await target.transaction().execute(async (trx) => {
       if (await trx.selectFrom("users").select("id").limit(1).executeTakeFirst()) {

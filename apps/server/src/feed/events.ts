@@ -5,16 +5,15 @@
  */
 import type { LiveEvent, User } from "@daysync/shared";
 import type { DateMessagesTable, MessagesTable } from "../db/schema.ts";
-import { presentDevice } from "../modules/devices/devices.presenter.ts";
-import type { DeviceRow } from "../modules/devices/devices.repository.ts";
+import { type DeviceRow, presentDevice } from "../presenters/devices.presenter.ts";
 import {
   type DiscussionRow,
   type MemberRow,
   presentDiscussion,
   presentDiscussionMessage,
   presentMember,
-} from "../modules/discussions/discussion.presenter.ts";
-import { presentDay, presentMessage } from "../modules/messages/messages.presenter.ts";
+} from "../presenters/discussion.presenter.ts";
+import { presentDay, presentMessage } from "../presenters/messages.presenter.ts";
 import type { Change } from "./change.ts";
 
 type Of<K extends LiveEvent["kind"]> = Extract<LiveEvent, { kind: K }>;

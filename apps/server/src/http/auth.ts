@@ -2,8 +2,22 @@
 import { SESSION_COOKIE } from "@daysync/shared";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Clock } from "../clock.ts";
-import { SESSION_LIFETIME_MS, type SessionAuth, type SessionsRepository } from "../modules/accounts/sessions.repository.ts";
 import { unauthenticated } from "./errors.ts";
+
+export const SESSION_LIFETIME_MS = 180 * 24 * 60 * 60 * 1000;
+
+/** Who asks: the signed-in device of a request. */
+export interface SessionAuth {
+  sessionId: string;
+  userId: string;
+  /** The device's name (its own, or from its User-Agent): what its messages are marked with, read with the session. */
+  deviceName: string;
+}
+
+/** Finds the session a cookie's token stands for (the sessions repository). */
+export interface SessionLookup {
+  authenticate(token: string, now: number): Promise<SessionAuth | undefined>;
+}
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -11,7 +25,7 @@ declare module "fastify" {
   }
 }
 
-export function registerAuth(app: FastifyInstance, deps: { sessions: SessionsRepository; clock: Clock }) {
+export function registerAuth(app: FastifyInstance, deps: { sessions: SessionLookup; clock: Clock }) {
   app.decorateRequest("auth", null);
   app.addHook("onRequest", async (request) => {
     if (!request.url.startsWith("/api/")) return;

@@ -5,16 +5,16 @@
 import { API, clientLiveMessageSchema, LIVE_CLOSE, type ServerLiveMessage } from "@daysync/shared";
 import type { FastifyInstance } from "fastify";
 import type { WebSocket } from "ws";
+import type { Presence } from "../adapters/presence.ts";
 import type { Clock } from "../clock.ts";
 import type { SocketLimits } from "../config/config.ts";
 import { type EventBus, subscribeUserChanges, type UserChange } from "../events/event-bus.ts";
 import type { ChangesRepository } from "../feed/changes.repository.ts";
+import { onClientMessage } from "../http/client-frames.ts";
 import { errorBody } from "../http/errors.ts";
 import { refuseForeignOrigin } from "../http/origin.ts";
 import type { SessionsRepository } from "../modules/accounts/sessions.repository.ts";
-import { onClientMessage } from "./client-frames.ts";
 import { startHeartbeat } from "./heartbeat.ts";
-import type { Presence } from "./presence.ts";
 import type { ReplayRepositories } from "./replay.ts";
 import { replayChanges } from "./replay-changes.ts";
 import { holdWritesForTurn } from "./turn-writes.ts";

@@ -7,7 +7,7 @@ import { may } from "../access/policies.ts";
 import type { DateMessagesTable } from "../db/schema.ts";
 import type { Change } from "../feed/change.ts";
 import { liveEvents } from "../feed/events.ts";
-import { loadUser } from "../modules/accounts/user.presenter.ts";
+import { loadUser } from "../modules/accounts/load-user.ts";
 import type { UsersRepository } from "../modules/accounts/users.repository.ts";
 import type { DevicesRepository } from "../modules/devices/devices.repository.ts";
 import type { DiscussionMessagesRepository } from "../modules/discussions/discussion-messages.repository.ts";

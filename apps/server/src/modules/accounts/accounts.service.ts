@@ -5,9 +5,9 @@ import type { Clock } from "../../clock.ts";
 import type { Db } from "../../db/database.ts";
 import { conflict, invalidCredentials, notFound } from "../../http/errors.ts";
 import type { PlansRepository } from "../plans/plans.repository.ts";
+import { loadUser } from "./load-user.ts";
 import { hashPassword, verifyAgainstDummy, verifyPassword } from "./password.ts";
 import type { SessionsRepository } from "./sessions.repository.ts";
-import { loadUser } from "./user.presenter.ts";
 import type { UsersRepository } from "./users.repository.ts";
 
 const emailTaken = () => conflict("email_taken", "An account with this email already exists.");

@@ -3,22 +3,15 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { compiledOnce } from "../../db/compiled-query.ts";
 import type { Db } from "../../db/database.ts";
 import type { SessionsTable } from "../../db/schema.ts";
-import { describeUserAgent } from "../devices/device-name.ts";
+import { SESSION_LIFETIME_MS, type SessionAuth } from "../../http/auth.ts";
+import { describeUserAgent } from "../../presenters/device-name.ts";
 
-export const SESSION_LIFETIME_MS = 180 * 24 * 60 * 60 * 1000;
 const TOUCH_EVERY_MS = 60_000;
 /**
  * How long a looked-up session is served from memory. A sign-out clears it at once in every process (through the
  * bus); a session deleted any other way (expiry) is still accepted for at most this long.
  */
 export const SESSION_CACHE_MS = 5_000;
-
-export interface SessionAuth {
-  sessionId: string;
-  userId: string;
-  /** The device's name (its own, or from its User-Agent): what its messages are marked with, read with the session. */
-  deviceName: string;
-}
 
 /** The name a device goes by: the one the user gave it, else one made from its User-Agent. */
 export const deviceNameOf = (row: { name: string | null; user_agent: string }) => row.name ?? describeUserAgent(row.user_agent).name;

@@ -2,16 +2,7 @@
 import type { Transaction } from "kysely";
 import type { Db } from "../../db/database.ts";
 import type { Database } from "../../db/schema.ts";
-
-export interface DeviceRow {
-  id: string;
-  user_agent: string;
-  ip: string;
-  created_at: number;
-  last_seen_at: number;
-  /** The name the user gave it; null: named from its User-Agent. */
-  name: string | null;
-}
+import type { DeviceRow } from "../../presenters/devices.presenter.ts";
 
 const COLUMNS = ["id", "user_agent", "ip", "created_at", "last_seen_at", "name"] as const;
 

@@ -1,12 +1,12 @@
 /** The user's signed-in devices: list, rename, sign one or all others out, tell the others when one comes, goes or is renamed. */
 import type { DeviceListItem } from "@daysync/shared";
+import type { Presence } from "../../adapters/presence.ts";
 import type { Clock } from "../../clock.ts";
 import type { EventBus } from "../../events/event-bus.ts";
 import { liveEvents } from "../../feed/events.ts";
 import type { UnitOfWork } from "../../feed/unit-of-work.ts";
 import { notFound } from "../../http/errors.ts";
-import type { Presence } from "../../realtime/presence.ts";
-import { presentDevice } from "./devices.presenter.ts";
+import { presentDevice } from "../../presenters/devices.presenter.ts";
 import type { DevicesRepository } from "./devices.repository.ts";
 
 export function createDevicesService(deps: {

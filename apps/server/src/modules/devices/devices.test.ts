@@ -10,9 +10,9 @@ import {
   type SignedOutOthersResponse,
 } from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeUserAgent } from "../../presenters/device-name.ts";
 import { Device, startTestServer, type TestServer, textMessage } from "../../testing/test-server.ts";
 import { metadata, uploadFile } from "../../testing/tus-client.ts";
-import { describeUserAgent } from "./device-name.ts";
 
 const FIREFOX_ON_LINUX = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
 const SAFARI_ON_IPHONE =

@@ -5,7 +5,7 @@
 import type { Transaction } from "kysely";
 import type { Db } from "../../db/database.ts";
 import type { Database, SpaceMembersTable, SpacesTable } from "../../db/schema.ts";
-import type { MemberRow } from "./discussion.presenter.ts";
+import type { MemberRow } from "../../presenters/discussion.presenter.ts";
 
 /** An open discussion's row with what every member sees of it besides its members. */
 export interface SpaceRow {

@@ -22,15 +22,15 @@ import type { MessagesTable } from "../../db/schema.ts";
 import type { ChangesRepository } from "../../feed/changes.repository.ts";
 import { liveEvents } from "../../feed/events.ts";
 import type { UnitOfWork } from "../../feed/unit-of-work.ts";
+import type { SessionAuth } from "../../http/auth.ts";
 import { badRequest, conflict, forbidden, gone, notFound } from "../../http/errors.ts";
-import type { SessionAuth } from "../accounts/sessions.repository.ts";
-import { presentDiscussionMessage, presentMyDiscussion } from "../discussions/discussion.presenter.ts";
+import { presentDiscussionMessage, presentMyDiscussion } from "../../presenters/discussion.presenter.ts";
+import { presentDay, presentMessage } from "../../presenters/messages.presenter.ts";
 import { discussionMembership, noSuchDiscussion } from "../discussions/discussion-access.ts";
 import type { DiscussionMessagesRepository, MessageWithAuthor } from "../discussions/discussion-messages.repository.ts";
 import type { DiscussionsRepository } from "../discussions/discussions.repository.ts";
 import type { AccessRepository } from "../spaces/access.repository.ts";
 import { deleteUserMessages } from "./message-deletion.ts";
-import { presentDay, presentMessage } from "./messages.presenter.ts";
 import { cutoffOf, type MessagesRepository } from "./messages.repository.ts";
 
 /** The device's calendar day must be today somewhere on Earth (UTC-12 to UTC+14). */

@@ -10,8 +10,8 @@ import type { FastifyInstance } from "fastify";
 import type { WebSocket } from "ws";
 import type { SocketLimits } from "../../config/config.ts";
 import type { EventBus } from "../../events/event-bus.ts";
+import { onClientMessage } from "../../http/client-frames.ts";
 import { refuseForeignOrigin } from "../../http/origin.ts";
-import { onClientMessage } from "../../realtime/client-frames.ts";
 import type { PairingService } from "./pairing.service.ts";
 
 const HELLO_TIMEOUT_MS = 10_000;

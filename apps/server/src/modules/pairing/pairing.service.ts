@@ -21,12 +21,13 @@ import {
 } from "@daysync/shared";
 import type { Clock } from "../../clock.ts";
 import type { EventBus } from "../../events/event-bus.ts";
+import type { SessionAuth } from "../../http/auth.ts";
 import { AppError, conflict, notFound } from "../../http/errors.ts";
+import { describeUserAgent } from "../../presenters/device-name.ts";
 import type { DeviceInfo } from "../accounts/accounts.service.ts";
-import type { SessionAuth, SessionsRepository } from "../accounts/sessions.repository.ts";
-import { loadUser } from "../accounts/user.presenter.ts";
+import { loadUser } from "../accounts/load-user.ts";
+import type { SessionsRepository } from "../accounts/sessions.repository.ts";
 import type { UsersRepository } from "../accounts/users.repository.ts";
-import { describeUserAgent } from "../devices/device-name.ts";
 import type { DevicesService } from "../devices/devices.service.ts";
 import type { PairingRepository, PairingRow } from "./pairing.repository.ts";
 import { matchesHash, newCode, newSecret, newShortCode, newToken, sha256 } from "./pairing-codes.ts";

@@ -4,7 +4,7 @@ import type { Clock } from "../../clock.ts";
 import { liveEvents } from "../../feed/events.ts";
 import type { UnitOfWork, Work } from "../../feed/unit-of-work.ts";
 import { forbidden, notFound } from "../../http/errors.ts";
-import { loadUser } from "../accounts/user.presenter.ts";
+import { loadUser } from "../accounts/load-user.ts";
 import type { UsersRepository } from "../accounts/users.repository.ts";
 import type { PlansRepository } from "./plans.repository.ts";
 

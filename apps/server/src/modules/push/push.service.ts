@@ -13,8 +13,8 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Clock } from "../../clock.ts";
 import type { EventBus } from "../../events/event-bus.ts";
 import type { Origin } from "../../feed/unit-of-work.ts";
+import type { SessionAuth } from "../../http/auth.ts";
 import { badRequest, conflict } from "../../http/errors.ts";
-import type { SessionAuth } from "../accounts/sessions.repository.ts";
 import type { PushSubscriptionRow, PushSubscriptionsRepository } from "./push-subscriptions.repository.ts";
 import type { PushSender } from "./web-push.adapter.ts";
 

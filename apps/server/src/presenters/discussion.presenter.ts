@@ -1,7 +1,7 @@
 /** What leaves the server of a discussion: never a member's email, user id or device name (decision 016). */
 import type { Discussion, DiscussionMember, DiscussionMessage, MyDiscussion } from "@daysync/shared";
-import type { MessagesTable } from "../../db/schema.ts";
-import { presentMessageContent } from "../messages/messages.presenter.ts";
+import type { MessagesTable } from "../db/schema.ts";
+import { presentMessageContent } from "./messages.presenter.ts";
 
 /** A discussion's row with what is counted over its members and messages. */
 export interface DiscussionRow {

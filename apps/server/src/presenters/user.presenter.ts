@@ -1,6 +1,5 @@
 import type { User } from "@daysync/shared";
-import type { SubscriptionsTable, UsersTable } from "../../db/schema.ts";
-import type { UsersRepository } from "./users.repository.ts";
+import type { SubscriptionsTable, UsersTable } from "../db/schema.ts";
 
 /** The user as the API shows it: the spec's user document, plan fields from the current subscription. */
 export function presentUser(
@@ -22,10 +21,4 @@ export function presentUser(
     date_expiration_subscription: new Date(Number(s.date_expiration_subscription)).toISOString(),
     timestamps: Number(u.created_at),
   };
-}
-
-/** Loads a user with their current subscription, as the API shows it, or undefined. */
-export async function loadUser(users: UsersRepository, userId: string): Promise<User | undefined> {
-  const user = await users.findWithPlan(userId);
-  return user && presentUser(user, user.plan);
 }

@@ -1,5 +1,5 @@
 import type { DateMessages, Message, MessageType } from "@daysync/shared";
-import type { DateMessagesTable, MessagesTable } from "../../db/schema.ts";
+import type { DateMessagesTable, MessagesTable } from "../db/schema.ts";
 
 export function presentDay(row: DateMessagesTable): DateMessages {
   return {

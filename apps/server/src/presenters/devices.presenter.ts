@@ -1,6 +1,5 @@
 import type { SignedInDevice } from "@daysync/shared";
 import { describeUserAgent } from "./device-name.ts";
-import type { DeviceRow } from "./devices.repository.ts";
 
 export function presentDevice(row: DeviceRow): SignedInDevice {
   const { browser, os, name } = describeUserAgent(row.user_agent);
@@ -13,4 +12,15 @@ export function presentDevice(row: DeviceRow): SignedInDevice {
     signed_in_at: Number(row.created_at),
     last_seen_at: Number(row.last_seen_at),
   };
+}
+
+/** A session as the Devices list shows it. */
+export interface DeviceRow {
+  id: string;
+  user_agent: string;
+  ip: string;
+  created_at: number;
+  last_seen_at: number;
+  /** The name the user gave it; null: named from its User-Agent. */
+  name: string | null;
 }
