@@ -9,6 +9,7 @@ import {
   sendDiscussionMessageSchema,
   sendMessageSchema,
 } from "@daysync/shared";
+import type { z } from "zod";
 import type { RateLimit } from "../../config/config.ts";
 import { type ApiServer, answers } from "../../http/answers.ts";
 import { requireAuth } from "../../http/auth.ts";
@@ -35,14 +36,15 @@ export function messagesRoutes(app: ApiServer, deps: { messages: MessagesService
     return messages.dayMessages(auth.userId, id);
   });
 
-  // The hottest route: its small JSON answer skips the compression plugin's hooks (decision 014).
-  const sendOptions = {
-    config: rateLimitPer("session", deps.sendRateLimit, "messages"),
-    schema: answers(responseSchemas.message),
-    compress: false,
-    decompress: false,
-  } as const;
-  app.post(API.messages, sendOptions, async (request, reply) => {
+  // The hottest routes: a send's small JSON answer skips the compression plugin's hooks (decision 014).
+  const sendOptions = <S extends z.ZodType>(answer: S) =>
+    ({
+      config: rateLimitPer("session", deps.sendRateLimit, "messages"),
+      schema: answers(answer),
+      compress: false,
+      decompress: false,
+    }) as const;
+  app.post(API.messages, sendOptions(responseSchemas.message), async (request, reply) => {
     const auth = requireAuth(request);
     const input = parse(sendMessageSchema, request.body);
     const { message, day, created } = await messages.send(auth, input);
@@ -79,11 +81,7 @@ export function messagesRoutes(app: ApiServer, deps: { messages: MessagesService
     return messages.discussionMessages(auth.userId, id);
   });
 
-  const discussionSendOptions = {
-    config: rateLimitPer("session", deps.sendRateLimit, "messages"),
-    schema: answers(responseSchemas.discussionMessage),
-  };
-  app.post(DISCUSSION_MESSAGES, discussionSendOptions, async (request, reply) => {
+  app.post(DISCUSSION_MESSAGES, sendOptions(responseSchemas.discussionMessage), async (request, reply) => {
     const auth = requireAuth(request);
     const { id } = parse(discussionIdParamsSchema, request.params);
     const input = parse(sendDiscussionMessageSchema, request.body);
