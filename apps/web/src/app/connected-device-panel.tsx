@@ -3,7 +3,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useLocation, useNavigate } from "react-router";
 import { returnPath } from "../features/auth/session-routes.tsx";
 import { PairingPanel } from "../features/pairing/pairing-panel.tsx";
-import { queryKeys } from "../lib/query-keys.ts";
+import { startSession } from "../lib/session.ts";
 
 /** The side panel of 'Sign in using connected device' on /login: pairing by QR code, then on into the app. */
 export function ConnectedDevicePanel({ id, onClose }: { id: string; onClose: () => void }) {
@@ -12,8 +12,7 @@ export function ConnectedDevicePanel({ id, onClose }: { id: string; onClose: () 
   const location = useLocation();
   const onSignedIn = (user: User) => {
     // A new session starts from an empty cache, as after a password sign-in.
-    queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== queryKeys.me[0] });
-    queryClient.setQueryData<User | null>(queryKeys.me, user);
+    startSession(queryClient, user);
     void navigate(returnPath(location.state), { replace: true });
   };
   return <PairingPanel id={id} onClose={onClose} onSignedIn={onSignedIn} />;

@@ -6,7 +6,7 @@ import { DiscussionsSection } from "../features/discussions/discussions-section.
 import { PushBell } from "../features/push/push-bell.tsx";
 import { usePendingShares, useShareOutcome } from "../features/share/use-share-outcome.ts";
 import { useSessionServices } from "../lib/session-services.ts";
-import { SessionServicesProvider } from "./session-services.tsx";
+import { SessionServicesProvider } from "./session-services-provider.tsx";
 
 /** Toasts for a device signing in elsewhere and for what the share sheet sent, now or while signed out. */
 function DashboardNotices() {

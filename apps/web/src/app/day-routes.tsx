@@ -1,9 +1,9 @@
 import { useParams } from "react-router";
 import { PageSpinner } from "../components/ui/spinner.tsx";
+import { useDayMessages } from "../features/chat/api/day-messages.ts";
 import { ChatView } from "../features/chat/chat-view.tsx";
-import { useDayMessages } from "../features/chat/messages/use-day-messages.ts";
+import { useDays } from "../features/dashboard/api/days.ts";
 import { DayMissing } from "../features/dashboard/days/day-missing.tsx";
-import { useDays } from "../features/dashboard/days/use-days.ts";
 import { WelcomePanel } from "../features/dashboard/days/welcome-panel.tsx";
 import { ApiError } from "../lib/api-client.ts";
 import { describeError } from "../lib/api-errors.ts";

@@ -5,7 +5,7 @@ import { Navigate, useNavigate } from "react-router";
 import { PageSpinner } from "../components/ui/spinner.tsx";
 import { useMe } from "../features/auth/use-me.ts";
 import { JoinPage } from "../features/pairing/join-page.tsx";
-import { queryKeys } from "../lib/query-keys.ts";
+import { startSession } from "../lib/session.ts";
 
 /**
  * /pair/join/:code: the new device's side of Add a device. A device that is already signed in does not open
@@ -22,8 +22,7 @@ export function JoinRoute() {
 
   const onSignedIn = (user: User) => {
     // A new session starts from an empty cache, as after a password sign-in.
-    queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== queryKeys.me[0] });
-    queryClient.setQueryData<User | null>(queryKeys.me, user);
+    startSession(queryClient, user);
     void navigate("/dashboard", { replace: true });
   };
   return <JoinPage onSignedIn={onSignedIn} />;

@@ -1,11 +1,12 @@
-/** This tab's binding of the live client (@daysync/live-client): the position in storage, events into the query cache. */
+/**
+ * This tab's binding of the live client (@daysync/live-client): the position in storage, the browser's online and
+ * visibility events, and each event handed to `applyEvent` (app/ applies it to the features' caches).
+ */
 
 import { LiveClient, type LiveStatus } from "@daysync/live-client";
 import { API, type LiveEvent } from "@daysync/shared";
 import type { QueryClient } from "@tanstack/react-query";
-import { applySavedMessage, removeMessages, renameDevice, setUser, upsertDay } from "./cache-updates.ts";
-import { applyDiscussionMessage, closeDiscussion, removeDiscussionMessages, upsertDiscussion } from "./discussion-cache.ts";
-import { queryKeys } from "./query-keys.ts";
+import { meQueryKey, reloadAllButMe } from "./session.ts";
 import { readStorage, writeStorage } from "./storage.ts";
 
 export type { LiveStatus };
@@ -31,46 +32,11 @@ function liveUrl(): string {
   return `${scheme}//${window.location.host}${API.live}`;
 }
 
-export function applyLiveEvent(queryClient: QueryClient, event: LiveEvent): void {
-  switch (event.kind) {
-    case "day.upserted":
-      upsertDay(queryClient, event.day);
-      break;
-    case "message.created":
-      applySavedMessage(queryClient, event.message, event.day);
-      break;
-    case "messages.deleted":
-      removeMessages(queryClient, event.ids);
-      break;
-    case "user.updated":
-      setUser(queryClient, event.user);
-      break;
-    case "device.signed_in":
-    case "device.signed_out":
-      void queryClient.invalidateQueries({ queryKey: queryKeys.devices });
-      break;
-    case "device.renamed":
-      renameDevice(queryClient, event.id, event.name);
-      void queryClient.invalidateQueries({ queryKey: queryKeys.devices });
-      break;
-    case "discussion.upserted":
-      upsertDiscussion(queryClient, event.discussion, event.members);
-      break;
-    case "discussion.closed":
-      closeDiscussion(queryClient, event.id, event.reason);
-      break;
-    case "discussion.message.created":
-      applyDiscussionMessage(queryClient, event.message, event.discussion);
-      break;
-    case "discussion.messages.deleted":
-      removeDiscussionMessages(queryClient, event.discussion_id, event.ids);
-      break;
-  }
-}
-
 export interface LiveConnectionOptions {
   userId: string;
   queryClient: QueryClient;
+  /** Shows an event wherever it is shown; one that throws is reported and the next still applies. */
+  applyEvent: (event: LiveEvent) => void;
   /** The device is current again (after a (re)connect): a good moment to flush the outbox. */
   onReady?: () => void;
   /** The server closed with 4401/4403: this tab is no longer signed in. */
@@ -91,12 +57,12 @@ export class LiveConnection {
       canConnect: () => navigator.onLine,
       handlers: {
         onEvent: (event, { live }) => {
-          applyLiveEvent(queryClient, event);
+          options.applyEvent(event);
           for (const listener of this.eventListeners) listener(event, live);
         },
         onReady: ({ resumedFrom }) => {
           // Without a sequence to resume from, the HTTP load may have raced with changes: load once more.
-          if (resumedFrom === 0) void queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] !== "me" });
+          if (resumedFrom === 0) reloadAllButMe(queryClient);
           options.onReady?.();
         },
         onReset: () => {
@@ -108,7 +74,7 @@ export class LiveConnection {
         },
         onLost: ({ handshakeFailed, failures }) => {
           // A refused handshake looks like any network failure; ask the API whether the session still exists.
-          if (handshakeFailed && failures >= 2) void queryClient.invalidateQueries({ queryKey: queryKeys.me });
+          if (handshakeFailed && failures >= 2) void queryClient.invalidateQueries({ queryKey: meQueryKey });
         },
         onSignedOut: () => {
           this.stop();

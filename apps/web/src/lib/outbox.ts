@@ -4,12 +4,9 @@
  * retry (or two tabs sending the same entry) never duplicates. A deletion is held while it can be undone.
  */
 import { API, API_ERROR_CODES, closeDeletedNotifications, DISCUSSIONS_API, responseSchemas, type SendMessageInput } from "@daysync/shared";
-import type { QueryClient } from "@tanstack/react-query";
 import { ApiError, api, apiFetch } from "./api-client.ts";
 import { describeError, isTransientError } from "./api-errors.ts";
-import { applySavedMessage, removeMessages } from "./cache-updates.ts";
-import { applyDiscussionMessage, removeDiscussionMessages } from "./discussion-cache.ts";
-import { queryKeys } from "./query-keys.ts";
+import type { ApplyCacheChange } from "./cache-changes.ts";
 import { readStorage, writeStorage } from "./storage.ts";
 
 export interface OutboxEntry extends SendMessageInput {
@@ -84,7 +81,8 @@ export class Outbox {
 
   constructor(
     private readonly userId: string,
-    private readonly queryClient: QueryClient,
+    /** Shows what the server answered wherever it is shown (app/ wires it to the features' caches). */
+    private readonly applyChange: ApplyCacheChange,
   ) {
     this.entries = this.read();
     this.deletes = this.readDeletes();
@@ -185,10 +183,10 @@ export class Outbox {
         const input = { id: next.id, content: next.content, date: next.date, time: next.time } satisfies SendMessageInput;
         if (next.discussionId) {
           const { message } = await api.post(DISCUSSIONS_API.messages(next.discussionId), input, responseSchemas.discussionMessage);
-          applyDiscussionMessage(this.queryClient, message);
+          this.applyChange({ kind: "discussion.message.sent", message });
         } else {
           const { message, day } = await api.post(API.messages, input, responseSchemas.message);
-          applySavedMessage(this.queryClient, message, day);
+          this.applyChange({ kind: "message.created", message, day });
         }
         this.update((entries) => entries.filter((e) => e.id !== next.id));
         this.retryAttempt = 0;
@@ -237,17 +235,14 @@ export class Outbox {
       this.updateDeletes((deletes) => deletes.filter((d) => d.id !== next.id));
       this.retryAttempt = 0;
       if (refused) {
-        void this.queryClient.invalidateQueries({
-          queryKey: next.discussionId ? queryKeys.discussionMessagesAll : queryKeys.dayMessagesAll,
-        });
+        this.applyChange(next.discussionId ? { kind: "deletion.refused", discussionId: next.discussionId } : { kind: "deletion.refused" });
         continue;
       }
       if (next.discussionId) {
-        removeDiscussionMessages(this.queryClient, next.discussionId, [next.id]);
+        this.applyChange({ kind: "discussion.messages.deleted", discussion_id: next.discussionId, ids: [next.id] });
         continue;
       }
-      removeMessages(this.queryClient, [next.id]);
-      void this.queryClient.invalidateQueries({ queryKey: queryKeys.days });
+      this.applyChange({ kind: "day.messages.removed", ids: [next.id] });
       void navigator.serviceWorker
         ?.getRegistration()
         .then((registration) => registration && closeDeletedNotifications(registration, { message_ids: [next.id], day_ids: [] }))
@@ -267,9 +262,8 @@ export class Outbox {
    */
   private dropExpired(id: string): void {
     this.update((entries) => entries.filter((e) => e.id !== id));
-    removeMessages(this.queryClient, [id]);
-    // The day's summary may still show it; the server's counts only live messages.
-    void this.queryClient.invalidateQueries({ queryKey: queryKeys.days });
+    // The day's summary may still show it too: the change reloads it, as the server counts only live messages.
+    this.applyChange({ kind: "day.messages.removed", ids: [id] });
   }
 
   private scheduleRetry(): void {

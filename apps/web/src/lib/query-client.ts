@@ -1,4 +1,4 @@
-import { QueryClient } from "@tanstack/react-query";
+import { QueryClient, type QueryKey } from "@tanstack/react-query";
 import { ApiError } from "./api-client.ts";
 
 /** Client errors (4xx) will not change on retry; network and server errors may. */
@@ -13,3 +13,13 @@ export const queryClient = new QueryClient({
     mutations: { retry: false },
   },
 });
+
+/**
+ * A fetch in flight started before a change just written to the cache and would overwrite it with older data,
+ * so it is restarted instead.
+ */
+export function refetchIfInFlight(queryClient: QueryClient, queryKey: QueryKey): void {
+  if (queryClient.getQueryState(queryKey)?.fetchStatus === "fetching") {
+    void queryClient.invalidateQueries({ queryKey, exact: true });
+  }
+}

@@ -1,16 +1,19 @@
 import type { User } from "@daysync/shared";
 import { createContext, useContext } from "react";
+import type { ApplyCacheChange } from "./cache-changes.ts";
 import type { LiveConnection } from "./live-connection.ts";
 import type { Outbox } from "./outbox.ts";
 import type { UploadQueue } from "./upload-queue.ts";
 
 /**
- * What one signed-in user has in this tab: the live connection, the outbox (sends and deletions) and the
- * upload queue. app/session-services.tsx creates them; any feature reads them here, so none has to import
- * the feature that used to own them.
+ * What one signed-in user has in this tab: the live connection, the outbox (sends and deletions), the
+ * upload queue, and the one road of changes into the caches. app/session-services-provider.tsx creates them;
+ * any feature reads them here, so none has to import another.
  */
 export interface SessionServices {
   user: User;
+  /** Shows a change wherever the app shows it, in every feature's cache (see lib/cache-changes.ts). */
+  applyChange: ApplyCacheChange;
   live: LiveConnection;
   outbox: Outbox;
   uploads: UploadQueue;

@@ -1,11 +1,28 @@
 import { API, responseSchemas, type User } from "@daysync/shared";
-import { queryOptions } from "@tanstack/react-query";
+import { type QueryClient, queryOptions } from "@tanstack/react-query";
 import { api } from "./api-client.ts";
-import { queryKeys } from "./query-keys.ts";
+
+/** The cache entry of the signed-in user (null for a visitor): the one query every session-wide reset keeps. */
+export const meQueryKey = ["me"] as const;
 
 /** The signed-in user, or null for a visitor. Kept current by the live connection's user.updated. */
 export const meQueryOptions = queryOptions({
-  queryKey: queryKeys.me,
+  queryKey: meQueryKey,
   queryFn: async ({ signal }): Promise<User | null> => (await api.get(API.session, responseSchemas.session, signal)).user,
   staleTime: Number.POSITIVE_INFINITY,
 });
+
+export function setMe(queryClient: QueryClient, user: User | null): void {
+  queryClient.setQueryData<User | null>(meQueryKey, user);
+}
+
+/** A new session starts from an empty cache, so nothing of a previous user can show. */
+export function startSession(queryClient: QueryClient, user: User): void {
+  queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== meQueryKey[0] });
+  setMe(queryClient, user);
+}
+
+/** Loads everything shown once more, except who is signed in. */
+export function reloadAllButMe(queryClient: QueryClient): void {
+  void queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] !== meQueryKey[0] });
+}

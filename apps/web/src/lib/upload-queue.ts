@@ -3,7 +3,7 @@
  * initial → uploading ⇄ pause → success | fail. 'Send' queues the staged rows; a few upload at a time.
  * A network failure pauses a row and resumes it by itself when the browser is back online; the fingerprint
  * kept by tus-js-client lets the same file resume after a reload instead of starting over.
- * The queue lives outside the composer, one per signed-in user (app/session-services.tsx hands it out), so
+ * The queue lives outside the composer, one per signed-in user (app/session-services-provider.tsx hands it out), so
  * uploads go on while another page or day is open.
  */
 import { API, formatStoredDate, formatStoredTime, type UploadStatus } from "@daysync/shared";

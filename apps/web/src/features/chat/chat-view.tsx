@@ -3,13 +3,13 @@ import { type ReactNode, useMemo, useSyncExternalStore } from "react";
 import { Link, useNavigate } from "react-router";
 import { useSessionServices } from "../../lib/session-services.ts";
 import { useToday } from "../../lib/use-today.ts";
+import { useDayMessages } from "./api/day-messages.ts";
 import type { ChatSpace } from "./chat-space.ts";
 import { ClearDayButton } from "./clear-day-button.tsx";
 import { Composer } from "./composer/composer.tsx";
 import { DiscussionChat } from "./discussion-chat.tsx";
 import { MessageList } from "./messages/message-list.tsx";
 import { MessagesLoadError, MessagesLoading } from "./messages/messages-unavailable.tsx";
-import { useDayMessages } from "./messages/use-day-messages.ts";
 import { useUnexpiredMessages } from "./messages/use-unexpired-messages.ts";
 import "./chat.css";
 

@@ -1,13 +1,12 @@
 import { API, closeDeletedNotifications, formatDisplayDate, responseSchemas } from "@daysync/shared";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { toast } from "react-toastify";
 import { ConfirmDialog } from "../../components/ui/dialog.tsx";
 import { TrashIcon } from "../../components/ui/icons.tsx";
 import { api } from "../../lib/api-client.ts";
 import { describeError } from "../../lib/api-errors.ts";
-import { removeMessages } from "../../lib/cache-updates.ts";
-import { queryKeys } from "../../lib/query-keys.ts";
+import { useSessionServices } from "../../lib/session-services.ts";
 
 interface ClearDayButtonProps {
   dayId: string;
@@ -20,14 +19,12 @@ interface ClearDayButtonProps {
 /** "Clear this day": asks first, naming how many messages go, then deletes them all on the server. */
 export function ClearDayButton({ dayId, date, messageIds }: ClearDayButtonProps) {
   const [asking, setAsking] = useState(false);
-  const queryClient = useQueryClient();
+  const { applyChange } = useSessionServices();
   const count = messageIds.length;
   const clear = useMutation({
     mutationFn: () => api.delete(API.dayMessages(dayId), responseSchemas.deleted),
     onSuccess: ({ deleted }) => {
-      removeMessages(queryClient, messageIds);
-      void queryClient.invalidateQueries({ queryKey: queryKeys.days });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.dayMessages(dayId) });
+      applyChange({ kind: "day.messages.removed", ids: messageIds, clearedDayId: dayId });
       void navigator.serviceWorker
         ?.getRegistration()
         .then((registration) => registration && closeDeletedNotifications(registration, { message_ids: [], day_ids: [dayId] }))

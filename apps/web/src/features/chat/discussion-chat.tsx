@@ -1,10 +1,10 @@
 import { type ReactNode, useCallback, useMemo, useSyncExternalStore } from "react";
 import { useSessionServices } from "../../lib/session-services.ts";
+import { useDiscussionMessages } from "./api/discussion-messages.ts";
 import { Composer } from "./composer/composer.tsx";
 import { MessageList } from "./messages/message-list.tsx";
 import { MessagesLoadError, MessagesLoading } from "./messages/messages-unavailable.tsx";
 import type { ShownMessage } from "./messages/shown-message.ts";
-import { useDiscussionMessages } from "./messages/use-discussion-messages.ts";
 
 /**
  * A shared discussion: its messages, each with its author's name for this discussion ("You" for the reader's

@@ -6,8 +6,8 @@ import { DevicesIcon } from "../../components/ui/icons.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { ApiError } from "../../lib/api-client.ts";
 import { describeError } from "../../lib/api-errors.ts";
+import { devicesKey, renameDevice } from "./api/devices.ts";
 import { DeviceRenameForm } from "./device-rename-form.tsx";
-import { DEVICES_QUERY_KEY, renameDevice } from "./devices-api.ts";
 
 /** dd/MM/yyyy h:mm a, like every date and time of the app. */
 const dateTime = (ms: number) => `${formatDisplayDate(formatStoredDate(new Date(ms)))} ${formatStoredTime(new Date(ms))}`;
@@ -45,7 +45,7 @@ export function DeviceRow({ device, now, busy, onSignOut }: DeviceRowProps) {
   const rename = useMutation({
     mutationFn: (name: string) => renameDevice(device.id, name),
     onSuccess: ({ device: renamed }) => {
-      queryClient.setQueryData<DeviceListItem[]>(DEVICES_QUERY_KEY, (old) => old?.map((d) => (d.id === renamed.id ? renamed : d)));
+      queryClient.setQueryData<DeviceListItem[]>(devicesKey, (old) => old?.map((d) => (d.id === renamed.id ? renamed : d)));
       setRenaming(false);
     },
     onError: (error) => {

@@ -7,8 +7,8 @@ import { QrIcon } from "../../components/ui/icons.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { describeError } from "../../lib/api-errors.ts";
 import { useNow } from "../../lib/use-now.ts";
+import { devicesQueryOptions, reloadDevices, signOutDevice, signOutOtherDevices } from "./api/devices.ts";
 import { DeviceRow } from "./device-row.tsx";
-import { DEVICES_QUERY_KEY, devicesQueryOptions, signOutDevice, signOutOtherDevices } from "./devices-api.ts";
 import "../../components/ui/ui.css";
 import "./devices.css";
 
@@ -22,7 +22,7 @@ export function DevicesPage() {
     onSuccess: (_data, id) => {
       const device = devices.data?.find((d) => d.id === id);
       if (!device?.current) toast.success(`${device?.name ?? "The device"} was signed out.`);
-      void queryClient.invalidateQueries({ queryKey: DEVICES_QUERY_KEY });
+      reloadDevices(queryClient);
     },
     onError: (error) => toast.error(describeError(error)),
   });
@@ -32,7 +32,7 @@ export function DevicesPage() {
     onSuccess: ({ signed_out }) => {
       setConfirmingAll(false);
       toast.success(signed_out === 1 ? "1 other device was signed out." : `${signed_out} other devices were signed out.`);
-      void queryClient.invalidateQueries({ queryKey: DEVICES_QUERY_KEY });
+      reloadDevices(queryClient);
     },
     onError: (error) => toast.error(describeError(error)),
   });

@@ -14,7 +14,7 @@ import { HourglassIcon } from "../../components/ui/icons.tsx";
 import { TextField } from "../../components/ui/text-field.tsx";
 import { describeError } from "../../lib/api-errors.ts";
 import { useNow } from "../../lib/use-now.ts";
-import { useCloseDiscussion, useExtendDiscussion, useRemoveMember, useRenameDiscussion } from "./discussions-api.ts";
+import { useCloseDiscussion, useExtendDiscussion, useRemoveMember, useRenameDiscussion } from "./api/discussions.ts";
 import { SharePanel } from "./share-panel.tsx";
 import { formatDiscussionTimeLeft } from "./time-left.ts";
 import "./discussions.css";

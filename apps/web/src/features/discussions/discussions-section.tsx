@@ -3,7 +3,7 @@ import { type FormEvent, useEffect, useId, useState } from "react";
 import { Link, useMatch, useNavigate } from "react-router";
 import { PlusIcon } from "../../components/ui/icons.tsx";
 import { describeError } from "../../lib/api-errors.ts";
-import { useMyDiscussions } from "./discussions-api.ts";
+import { useMyDiscussions } from "./api/discussions.ts";
 import { formatDiscussionTimeLeft } from "./time-left.ts";
 import "./discussions.css";
 

@@ -5,7 +5,7 @@ import { SubmitButton } from "../../components/ui/spinner.tsx";
 import { TextField } from "../../components/ui/text-field.tsx";
 import { ApiError } from "../../lib/api-client.ts";
 import { describeError } from "../../lib/api-errors.ts";
-import { useJoinDiscussion, useMyDiscussions } from "./discussions-api.ts";
+import { useJoinDiscussion, useMyDiscussions } from "./api/discussions.ts";
 import "./discussions.css";
 
 const NOT_FOUND = "No discussion has this ID: check it with the person who shared it. It may also have ended.";

@@ -6,7 +6,7 @@ import { SubmitButton } from "../../components/ui/spinner.tsx";
 import { TextField } from "../../components/ui/text-field.tsx";
 import { ApiError } from "../../lib/api-client.ts";
 import { describeError } from "../../lib/api-errors.ts";
-import { useCreateDiscussion } from "./discussions-api.ts";
+import { useCreateDiscussion } from "./api/discussions.ts";
 import "./discussions.css";
 
 type Errors = Partial<Record<"title" | "display_name", string>>;

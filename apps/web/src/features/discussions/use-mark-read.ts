@@ -1,6 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useSyncExternalStore } from "react";
-import { markRead, useMyDiscussions } from "./discussions-api.ts";
+import { markRead, useMyDiscussions } from "./api/discussions.ts";
 
 const subscribeVisibility = (listener: () => void) => {
   document.addEventListener("visibilitychange", listener);

@@ -3,7 +3,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { useSearchParams } from "react-router";
 import { toast } from "react-toastify";
-import { queryKeys } from "../../lib/query-keys.ts";
+import { reloadAllButMe } from "../../lib/session.ts";
 
 // One toast id: a share's outcome is said once, even when two paths report it.
 const NOTICES: Record<ShareOutcome, () => void> = {
@@ -46,7 +46,7 @@ export function usePendingShares(): void {
       NOTICES[outcome]();
       // The worker wrote behind this page's back, racing its first loads: load what is shown once more,
       // rather than count on the live connection alone.
-      void queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== queryKeys.me[0] });
+      reloadAllButMe(queryClient);
     };
     const deliver = () =>
       void worker.ready.then((registration) => registration.active?.postMessage({ type: PENDING_SHARE_MESSAGES.deliver }));

@@ -3,7 +3,7 @@ import { Link, useMatch } from "react-router";
 import { CalendarIcon } from "../../../components/ui/icons.tsx";
 import { describeError } from "../../../lib/api-errors.ts";
 import { useToday } from "../../../lib/use-today.ts";
-import { useDays } from "./use-days.ts";
+import { useDays } from "../api/days.ts";
 
 export function DayList() {
   const days = useDays();

@@ -4,9 +4,9 @@ import { Link } from "react-router";
 import { CloseIcon, SearchIcon } from "../../../components/ui/icons.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { describeError } from "../../../lib/api-errors.ts";
+import { useSearch } from "../api/search.ts";
 import { HighlightedSnippet } from "./highlighted-snippet.tsx";
 import { useDebouncedValue } from "./use-debounced-value.ts";
-import { useSearch } from "./use-search.ts";
 import "./search.css";
 
 const DEBOUNCE_MS = 250;

@@ -21,7 +21,7 @@ interface DashboardLayoutProps {
   children?: ReactNode;
 }
 
-/** The signed-in frame: sidebar, top bar and the page. Needs app/session-services.tsx around it. */
+/** The signed-in frame: sidebar, top bar and the page. Needs app/session-services-provider.tsx around it. */
 export function DashboardLayout({ sidebarLinks, sidebarSections, topBarActions, children }: DashboardLayoutProps) {
   const narrow = useMediaQuery(NARROW);
   const [drawerOpen, setDrawerOpen] = useState(false);

@@ -2,31 +2,36 @@ import type { User } from "@daysync/shared";
 import { useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useMemo } from "react";
 import { toast } from "react-toastify";
+import type { CacheChange } from "../lib/cache-changes.ts";
 import { LiveConnection } from "../lib/live-connection.ts";
 import { Outbox } from "../lib/outbox.ts";
-import { queryKeys } from "../lib/query-keys.ts";
+import { setMe } from "../lib/session.ts";
 import { type SessionServices, SessionServicesContext } from "../lib/session-services.ts";
 import { uploadQueueFor } from "../lib/upload-queue.ts";
+import { applyCacheChange } from "./apply-cache-change.ts";
 
 /**
  * Creates this tab's live connection, outbox and upload queue for the signed-in user and stops them when the
- * user changes or the signed-in frame goes away (sign-out). Every feature below reads them with
+ * user changes or the signed-in frame goes away (sign-out). Live events, the outbox's answers and the features'
+ * own changes all reach the caches through `applyCacheChange`. Every feature below reads these services with
  * useSessionServices(), so the chat can be shown in more than one place.
  */
 export function SessionServicesProvider({ user, children }: { user: User; children: ReactNode }) {
   const queryClient = useQueryClient();
   const services = useMemo(() => {
-    const outbox = new Outbox(user.id, queryClient);
+    const applyChange = (change: CacheChange) => applyCacheChange(queryClient, change);
+    const outbox = new Outbox(user.id, applyChange);
     const live = new LiveConnection({
       userId: user.id,
       queryClient,
+      applyEvent: applyChange,
       onReady: () => void outbox.flush(),
       onSessionEnded: () => {
         toast.info("You were signed out on this device.");
-        queryClient.setQueryData<User | null>(queryKeys.me, null);
+        setMe(queryClient, null);
       },
     });
-    return { live, outbox, uploads: uploadQueueFor(user.id) };
+    return { applyChange, live, outbox, uploads: uploadQueueFor(user.id) };
   }, [user.id, queryClient]);
   useEffect(() => {
     services.outbox.start();

@@ -1,4 +1,4 @@
-/** The discussion calls of the web app, each with the shared schema of its answer and its effect on the cache. */
+/** The discussion calls of the web app, each with the shared schema of its answer and its effect on the caches. */
 import {
   type CreateDiscussionInput,
   DISCUSSIONS_API,
@@ -7,16 +7,16 @@ import {
   responseSchemas,
 } from "@daysync/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { ApiError, api, apiFetch } from "../../lib/api-client.ts";
-import { closeDiscussion, markDiscussionRead, setDiscussionDetails } from "../../lib/discussion-cache.ts";
-import { queryKeys } from "../../lib/query-keys.ts";
+import { ApiError, api, apiFetch } from "../../../lib/api-client.ts";
+import { useSessionServices } from "../../../lib/session-services.ts";
+import { discussionsKey, markDiscussionRead } from "./discussions-cache.ts";
 
 const notFound = (error: unknown) => error instanceof ApiError && error.status === 404;
 
 /** The user's open discussions, latest activity first; kept current by the live connection. */
 export function useMyDiscussions() {
   return useQuery({
-    queryKey: queryKeys.discussions,
+    queryKey: discussionsKey.list,
     queryFn: async ({ signal }) => (await api.get(DISCUSSIONS_API.list, responseSchemas.discussions, signal)).discussions,
   });
 }
@@ -24,7 +24,7 @@ export function useMyDiscussions() {
 /** One discussion with its members. A 404 (ended, left, removed, never a member) is final. */
 export function useDiscussion(id: string) {
   return useQuery({
-    queryKey: queryKeys.discussion(id),
+    queryKey: discussionsKey.one(id),
     queryFn: ({ signal }) => api.get(DISCUSSIONS_API.one(id), responseSchemas.discussion, signal),
     retry: (count, error) => !notFound(error) && count < 2,
   });
@@ -33,7 +33,7 @@ export function useDiscussion(id: string) {
 /** Why the user is no longer in this discussion, when the live connection said so while it was open. */
 export function useClosedReason(id: string) {
   return useQuery<DiscussionClosedReason | null>({
-    queryKey: queryKeys.discussionClosed(id),
+    queryKey: discussionsKey.closed(id),
     queryFn: () => null,
     enabled: false,
     staleTime: Number.POSITIVE_INFINITY,
@@ -41,46 +41,46 @@ export function useClosedReason(id: string) {
 }
 
 export function useCreateDiscussion() {
-  const queryClient = useQueryClient();
+  const { applyChange } = useSessionServices();
   return useMutation({
     mutationFn: (input: CreateDiscussionInput) => api.post(DISCUSSIONS_API.list, input, responseSchemas.discussion),
-    onSuccess: (details) => setDiscussionDetails(queryClient, details),
+    onSuccess: (details) => applyChange({ kind: "discussion.answered", details }),
   });
 }
 
 export function useJoinDiscussion(publicId: string) {
-  const queryClient = useQueryClient();
+  const { applyChange } = useSessionServices();
   return useMutation({
     mutationFn: (displayName: string) =>
       api.post(DISCUSSIONS_API.join(publicId), { display_name: displayName }, responseSchemas.discussion),
-    onSuccess: (details) => setDiscussionDetails(queryClient, details),
+    onSuccess: (details) => applyChange({ kind: "discussion.answered", details }),
   });
 }
 
 export function useRenameDiscussion(id: string) {
-  const queryClient = useQueryClient();
+  const { applyChange } = useSessionServices();
   return useMutation({
     mutationFn: (title: string) =>
       apiFetch(DISCUSSIONS_API.one(id), { method: "PATCH", body: { title }, answer: responseSchemas.discussion }),
-    onSuccess: (details: DiscussionDetails) => setDiscussionDetails(queryClient, details),
+    onSuccess: (details: DiscussionDetails) => applyChange({ kind: "discussion.answered", details }),
   });
 }
 
 export function useExtendDiscussion(id: string) {
-  const queryClient = useQueryClient();
+  const { applyChange } = useSessionServices();
   return useMutation({
     mutationFn: (days: 7 | 30) => api.post(DISCUSSIONS_API.extend(id), { days }, responseSchemas.discussion),
-    onSuccess: (details) => setDiscussionDetails(queryClient, details),
+    onSuccess: (details) => applyChange({ kind: "discussion.answered", details }),
   });
 }
 
 /** The owner ends it for everyone; a member leaves. Either way it is gone from this user's list. */
 export function useCloseDiscussion(id: string, how: "end" | "leave") {
-  const queryClient = useQueryClient();
+  const { applyChange } = useSessionServices();
   return useMutation({
     mutationFn: () =>
       how === "end" ? apiFetch(DISCUSSIONS_API.one(id), { method: "DELETE" }) : apiFetch(DISCUSSIONS_API.leave(id), { method: "POST" }),
-    onSuccess: () => closeDiscussion(queryClient, id, how === "end" ? "ended" : "left"),
+    onSuccess: () => applyChange({ kind: "discussion.closed", id, reason: how === "end" ? "ended" : "left" }),
   });
 }
 
@@ -90,7 +90,7 @@ export function useRemoveMember(id: string) {
     mutationFn: (memberId: string) => apiFetch(DISCUSSIONS_API.member(id, memberId), { method: "DELETE" }),
     // The live `discussion.upserted` may have come first: the count follows the list rather than going down twice.
     onSuccess: (_answer, memberId) =>
-      queryClient.setQueryData<DiscussionDetails>(queryKeys.discussion(id), (old) => {
+      queryClient.setQueryData<DiscussionDetails>(discussionsKey.one(id), (old) => {
         if (!old) return old;
         const members = old.members.filter((m) => m.id !== memberId);
         return { discussion: { ...old.discussion, member_count: members.length }, members };
