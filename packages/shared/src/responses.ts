@@ -88,6 +88,7 @@ export const discussionSchema = z.object({
 });
 
 export const discussionRoleSchema = z.enum(["owner", "member"]);
+export type DiscussionRole = z.infer<typeof discussionRoleSchema>;
 
 /** Why a user is no longer in a discussion: its creator ended it, it expired, or they left or were removed. */
 export const discussionClosedReasonSchema = z.enum(["ended", "expired", "left", "removed"]);

@@ -1,5 +1,5 @@
 /** Table shapes for the query builder. Times are ms since the epoch (UTC). */
-import type { DepartureReason } from "@daysync/shared";
+import type { DepartureReason, DiscussionRole } from "@daysync/shared";
 
 export interface SubscriptionsTypesTable {
   id: number;
@@ -91,7 +91,7 @@ export interface SpaceMembersTable {
   user_id: string;
   /** The name the member chose for this discussion; the only name other members see. */
   display_name: string;
-  role: "owner" | "member";
+  role: DiscussionRole;
   joined_at: number;
   /** Messages created after this are unread for the member. */
   last_read_at: number;

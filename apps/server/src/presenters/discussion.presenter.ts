@@ -1,5 +1,5 @@
 /** What leaves the server of a discussion: never a member's email, user id or device name (decision 016). */
-import type { Discussion, DiscussionMember, DiscussionMessage, MyDiscussion } from "@daysync/shared";
+import type { Discussion, DiscussionMember, DiscussionMessage, DiscussionRole, MyDiscussion } from "@daysync/shared";
 import type { MessagesTable } from "../db/schema.ts";
 import { presentMessageContent } from "./messages.presenter.ts";
 
@@ -18,7 +18,7 @@ export interface DiscussionRow {
 export interface MyDiscussionRow extends DiscussionRow {
   member_id: string;
   display_name: string;
-  role: "owner" | "member";
+  role: DiscussionRole;
   unread: number;
 }
 
@@ -57,7 +57,7 @@ export function presentDiscussionMessage(row: MessagesTable, author: { id: strin
 export interface MemberRow {
   id: string;
   display_name: string;
-  role: "owner" | "member";
+  role: DiscussionRole;
 }
 
 /** A member as every member sees them: member id, display name and role; never the user behind them. */
