@@ -96,7 +96,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerAuth(app, { sessions, clock });
 
   app.get("/api/health", { schema: answers(responseSchemas.ok) }, async () => ({ ok: true as const }));
-  const devices = createDevicesService({ clock, unitOfWork, bus, devices: repositories.devices, presence });
+  const devices = createDevicesService({ clock, unitOfWork, devices: repositories.devices, presence });
   accountsRoutes(app, {
     accounts,
     sessions,
@@ -129,7 +129,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     config,
     locker: adapters.tusLocker,
   });
-  subscribeSideEffects(unitOfWork, { push, uploads: uploadsService, log: app.log });
+  subscribeSideEffects(unitOfWork, { push, uploads: uploadsService, bus, log: app.log });
   messagesRoutes(app, { messages, sendRateLimit: config.sendRateLimit });
   const discussions = createDiscussionsService({
     clock,

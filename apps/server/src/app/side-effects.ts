@@ -1,17 +1,19 @@
 /**
  * What follows from a committed change, wherever it was made (a route, an upload, the sweeper): Web Push to the
- * other devices, and a deleted file message's bytes removed. Subscribed to change kinds once, here.
+ * other devices, a deleted file message's bytes removed, a signed-out or renamed session told to every process.
+ * Subscribed to change kinds once, here.
  */
 import type { FastifyBaseLogger } from "fastify";
+import type { EventBus } from "../events/event-bus.ts";
 import type { UnitOfWork } from "../feed/unit-of-work.ts";
 import type { PushService } from "../modules/push/push.service.ts";
 import type { UploadsService } from "../modules/uploads/uploads.service.ts";
 
 export function subscribeSideEffects(
   unitOfWork: UnitOfWork,
-  deps: { push: PushService; uploads: Pick<UploadsService, "removeForMessages">; log: FastifyBaseLogger },
+  deps: { push: PushService; uploads: Pick<UploadsService, "removeForMessages">; bus: EventBus; log: FastifyBaseLogger },
 ): void {
-  const { push, uploads, log } = deps;
+  const { push, uploads, bus, log } = deps;
   // A push is sent in the background: the change is made whether or not a push service answers.
   const inBackground = (sending: Promise<void>) => void sending.catch((err) => log.warn({ err }, "push failed"));
 
@@ -36,5 +38,13 @@ export function subscribeSideEffects(
       const deleted = change.clearedDayId ? { message_ids: [], day_ids: [change.clearedDayId] } : { message_ids: change.ids, day_ids: [] };
       inBackground(push.notifyDeleted(origin, deleted));
     }
+  });
+
+  // A session that ended closes its sockets and leaves every process's cache of it; a renamed one leaves the caches
+  // too, so what the device sends next carries its new name.
+  unitOfWork.subscribe(["device.signed_out", "device.renamed"], ({ change, userIds }) => {
+    if (change.kind !== "device.signed_out" && change.kind !== "device.renamed") return;
+    const [userId = ""] = userIds;
+    bus.publish(change.kind === "device.signed_out" ? "session.revoked" : "session.renamed", { userId, sessionId: change.sessionId });
   });
 }

@@ -2,7 +2,6 @@
 import type { DeviceListItem } from "@daysync/shared";
 import type { Presence } from "../../adapters/presence.ts";
 import type { Clock } from "../../clock.ts";
-import type { EventBus } from "../../events/event-bus.ts";
 import { liveEvents } from "../../feed/events.ts";
 import type { UnitOfWork } from "../../feed/unit-of-work.ts";
 import { notFound } from "../../http/errors.ts";
@@ -12,13 +11,11 @@ import type { DevicesRepository } from "./devices.repository.ts";
 export function createDevicesService(deps: {
   clock: Clock;
   unitOfWork: UnitOfWork;
-  /** Where the session's end and rename are told to every process (their caches and sockets of that session). */
-  bus: EventBus;
   devices: DevicesRepository;
   /** Sessions with a live connection open: seen now, though that is written only when they go. */
   presence: Pick<Presence, "liveAmong">;
 }) {
-  const { clock, unitOfWork, bus, devices, presence } = deps;
+  const { clock, unitOfWork, devices, presence } = deps;
 
   /**
    * The one way a session ends, from the Devices list or by its own Logout: the row goes, the change is logged
@@ -26,14 +23,12 @@ export function createDevicesService(deps: {
    * devices get `device.signed_out`. False when the user had no such session.
    */
   async function endSession(userId: string, sessionId: string): Promise<boolean> {
-    const ended = await unitOfWork.forUser(userId, async (work) => {
+    return unitOfWork.forUser(userId, async (work) => {
       if (!(await devices.in(work.trx).remove(userId, sessionId))) return false;
       const change = { kind: "device.signed_out", sessionId } as const;
       await work.record([userId], change, liveEvents.deviceSignedOut(change));
       return true;
     });
-    if (ended) bus.publish("session.revoked", { userId, sessionId });
-    return ended;
   }
 
   return {
@@ -64,8 +59,6 @@ export function createDevicesService(deps: {
         return renamed;
       });
       if (!row) throw notFound("device");
-      // Every process drops its cached lookup of the session, so what the device sends next carries the new name.
-      bus.publish("session.renamed", { userId, sessionId });
       return { ...presentDevice(row), current: sessionId === currentSessionId };
     },
 
