@@ -18,7 +18,10 @@ export const nulMessage = (what: string) => `${what} must not contain the NUL ch
  * so it would be stored as a replacement character. With the u flag a regex sees a whole pair as one code point,
  * so \p{Surrogate} matches only a lone half (String.prototype.isWellFormed, where the app's browsers lack it).
  */
-export const isWellFormed = (value: string) => !/\p{Surrogate}/u.test(value);
+const ANY_SURROGATE = /[\uD800-\uDFFF]/;
+const LONE_SURROGATE = /\p{Surrogate}/u;
+// Most texts hold no surrogate at all: the plain test settles them without the slower Unicode-aware one.
+export const isWellFormed = (value: string) => !ANY_SURROGATE.test(value) || !LONE_SURROGATE.test(value);
 
 export const loneSurrogateMessage = (what: string) => `${what} must be valid text: it holds half of a character (a lone surrogate).`;
 

@@ -85,7 +85,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     clock,
     unitOfWork,
     messages: repositories.messages,
-    changes,
     access: repositories.access,
     discussions: repositories.discussions,
     discussionMessages: repositories.discussionMessages,

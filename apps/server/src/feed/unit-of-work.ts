@@ -37,7 +37,11 @@ export interface Work {
   trx: Transaction<Database>;
   /** Logs `change` to each of these users' logs; `event` reaches their devices once the transaction commits. */
   record(userIds: readonly string[], change: Change, event: LiveEvent): Promise<void>;
-  /** Logs a change under a sequence number the work already claimed (`changes.nextSeqAndRetention`). */
+  /**
+   * A send's first statement: takes the user's next sequence number and their plan's retention, locking their row
+   * (undefined: no such user). The change is then logged under that number with `recordClaimed`.
+   */
+  claimSeq(userId: string): Promise<{ seq: number; retentionMinutes: number | null } | undefined>;
   recordClaimed(userId: string, seq: number, change: Change, event: LiveEvent): Promise<void>;
 }
 
@@ -65,6 +69,7 @@ export function createUnitOfWork(deps: {
     const log = changes.in(trx);
     return {
       trx,
+      claimSeq: (userId) => log.nextSeqAndRetention(userId),
       async record(userIds, change, event) {
         const logged = await log.appendToUsers(userIds, change, clock.now());
         for (const { userId, seq } of logged) recorded.published.push({ userId, seq, event });
@@ -92,7 +97,9 @@ export function createUnitOfWork(deps: {
     for (const committed of recorded.committed) {
       for (const subscriber of subscribers.get(committed.change.kind) ?? []) {
         try {
-          await subscriber(committed);
+          // Most subscribers answer at once (a push goes in the background): only a promise is waited for.
+          const pending = subscriber(committed);
+          if (pending) await pending;
         } catch (error) {
           deps.onSubscriberError?.(error, committed.change);
         }

@@ -19,7 +19,6 @@ import {
 import { may } from "../../access/policies.ts";
 import type { Clock } from "../../clock.ts";
 import type { MessagesTable } from "../../db/schema.ts";
-import type { ChangesRepository } from "../../feed/changes.repository.ts";
 import { liveEvents } from "../../feed/events.ts";
 import type { UnitOfWork } from "../../feed/unit-of-work.ts";
 import type { SessionAuth } from "../../http/auth.ts";
@@ -75,12 +74,11 @@ export function createMessagesService(deps: {
   clock: Clock;
   unitOfWork: UnitOfWork;
   messages: MessagesRepository;
-  changes: ChangesRepository;
   access: AccessRepository;
   discussions: DiscussionsRepository;
   discussionMessages: DiscussionMessagesRepository;
 }) {
-  const { clock, unitOfWork, messages: repo, changes, access, discussions, discussionMessages } = deps;
+  const { clock, unitOfWork, messages: repo, access, discussions, discussionMessages } = deps;
 
   const cutoff = (userId: string) => repo.retentionCutoff(userId, clock.now());
   const memberOf = (userId: string, spaceId: string) => discussionMembership(access, userId, spaceId, clock.now());
@@ -178,7 +176,7 @@ export function createMessagesService(deps: {
       const store = () =>
         unitOfWork.send(async (work) => {
           // The user's row first, as every writer does (`unit-of-work.ts`).
-          const claimed = await changes.in(work.trx).nextSeqAndRetention(userId);
+          const claimed = await work.claimSeq(userId);
           if (!claimed) throw notFound("user");
           const since = cutoffOf(claimed.retentionMinutes, now);
           const messages = repo.in(work.trx);
