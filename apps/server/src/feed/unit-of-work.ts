@@ -65,8 +65,7 @@ export function createUnitOfWork(deps: {
     committed: Committed[];
   }
 
-  function workIn(trx: Transaction<Database>, recorded: Recorded, origin: Origin | undefined): Work {
-    const log = changes.in(trx);
+  function workIn(log: ChangesRepository, trx: Transaction<Database>, recorded: Recorded, origin: Origin | undefined): Work {
     return {
       trx,
       claimSeq: (userId) => log.nextSeqAndRetention(userId),
@@ -88,10 +87,11 @@ export function createUnitOfWork(deps: {
    * fresh list of what it recorded, and only the run that committed is published and told to subscribers, which
    * are awaited before the caller hears back (a deleted message's file is gone when its DELETE answers).
    */
-  async function run<T>(transact: Transact, work: (w: Work) => Promise<T>, origin?: Origin): Promise<T> {
+  async function run<T>(transact: Transact, work: (w: Work, log: ChangesRepository) => Promise<T>, origin?: Origin): Promise<T> {
     const { value, recorded } = await transact(async (trx) => {
       const recorded: Recorded = { published: [], committed: [] };
-      return { value: await work(workIn(trx, recorded, origin)), recorded };
+      const log = changes.in(trx);
+      return { value: await work(workIn(log, trx, recorded, origin), log), recorded };
     });
     for (const change of recorded.published) bus.publish("change", change);
     for (const committed of recorded.committed) {
@@ -118,8 +118,8 @@ export function createUnitOfWork(deps: {
     forUser<T>(userId: string, work: (w: Work) => Promise<T>, origin?: Origin): Promise<T> {
       return run(
         (inner) => db.transaction().execute(inner),
-        async (w) => {
-          await changes.in(w.trx).lockUser(userId);
+        async (w, log) => {
+          await log.lockUser(userId);
           return work(w);
         },
         origin,
@@ -139,8 +139,7 @@ export function createUnitOfWork(deps: {
     ): Promise<T> {
       return run(
         (inner) => db.transaction().execute(inner),
-        async (w) => {
-          const log = changes.in(w.trx);
+        async (w, log) => {
           const members = await log.lockSpace(spaceId);
           if (!members) return work(w, []);
           // Sorted here, not by the database's collation (which may ignore the hyphens), so every writer agrees.

@@ -199,8 +199,9 @@ export function createMessagesService(deps: {
           return { message: event.message, day: event.day, created: true };
         },
         async () => {
-          const existing = await resent(userId, userId, input.id, await repo.retentionCutoff(userId, now));
-          const [day] = await repo.liveDays(userId, await repo.retentionCutoff(userId, now), [existing.date_message_id ?? ""]);
+          const since = await repo.retentionCutoff(userId, now);
+          const existing = await resent(userId, userId, input.id, since);
+          const [day] = await repo.liveDays(userId, since, [existing.date_message_id ?? ""]);
           if (!day) throw notFound("day");
           return { message: presentMessage(existing), day: presentDay(day), created: false };
         },
