@@ -100,7 +100,7 @@ const envSchema = z.object({
   /** Set: GET /metrics on the server's port answers a scraper sending it as `Authorization: Bearer …`. */
   METRICS_TOKEN: z
     .string()
-    .regex(/^[A-Za-z0-9._~+/-]{16,}$/, "must be at least 16 characters of letters, digits and . _ ~ + / - (a Bearer token)")
+    .regex(/^[A-Za-z0-9._~+/-]{16,}=*$/, "must be at least 16 characters of letters, digits and . _ ~ + / - (= only at the end)")
     .optional(),
   /** Set: GET /metrics is also served, without a token, on this port of METRICS_HOST (default HOST). */
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),

@@ -41,15 +41,19 @@ export function healthRoutes(app: ApiServer, checks: readonly ReadinessCheck[]):
   app.get("/api/health", { schema: answers(responseSchemas.ok) }, live);
   app.get(API.healthLive, { schema: answers(responseSchemas.ok) }, live);
 
-  app.get(API.healthReady, { schema: { response: { "2xx": responseSchemas.ready, 503: responseSchemas.ready } } }, async (request, reply) => {
-    const outcomes = await Promise.all(
-      checks.map(async (check) => {
-        const outcome = await run(check, (err) => request.log.warn({ err, check: check.name }, "readiness check failed"));
-        if (outcome === "timeout") request.log.warn({ check: check.name }, "readiness check timed out");
-        return [check.name, outcome] as const;
-      }),
-    );
-    const ok = outcomes.every(([, outcome]) => outcome === "ok");
-    return reply.status(ok ? 200 : 503).send({ ok, checks: Object.fromEntries(outcomes) });
-  });
+  app.get(
+    API.healthReady,
+    { schema: { response: { "2xx": responseSchemas.ready, 503: responseSchemas.ready } } },
+    async (request, reply) => {
+      const outcomes = await Promise.all(
+        checks.map(async (check) => {
+          const outcome = await run(check, (err) => request.log.warn({ err, check: check.name }, "readiness check failed"));
+          if (outcome === "timeout") request.log.warn({ check: check.name }, "readiness check timed out");
+          return [check.name, outcome] as const;
+        }),
+      );
+      const ok = outcomes.every(([, outcome]) => outcome === "ok");
+      return reply.status(ok ? 200 : 503).send({ ok, checks: Object.fromEntries(outcomes) });
+    },
+  );
 }

@@ -1,13 +1,16 @@
 import { randomBytes } from "node:crypto";
+import { createServer } from "node:net";
 import { API, PUSH_API } from "@daysync/shared";
+import Fastify from "fastify";
 import { Redis } from "ioredis";
-import parsePrometheusTextFormat, { type PrometheusFamily } from "parse-prometheus-text-format";
 import { sql } from "kysely";
+import parsePrometheusTextFormat, { type PrometheusFamily } from "parse-prometheus-text-format";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../testing/free-port.ts";
 import { newSubscriptionKeys, type PushServiceDouble, startPushServiceDouble } from "../testing/push-service-double.ts";
 import { Device, startTestServer, type TestServer, textMessage } from "../testing/test-server.ts";
 import { metadata, uploadFile } from "../testing/tus-client.ts";
+import { createMetrics, serveMetrics } from "./metrics.ts";
 
 const TOKEN = "scrape-token-0123456789abcdef";
 
@@ -167,7 +170,7 @@ describe("GET /metrics off, or on a port of its own", () => {
   it("is the same 404 as any unknown path when neither METRICS_TOKEN nor METRICS_PORT is set", async () => {
     const server = await startTestServer();
     try {
-      for (const headers of [{}, { authorization: `Bearer ${TOKEN}` }]) {
+      for (const headers of [{}, { authorization: `Bearer ${TOKEN}` }] as Record<string, string>[]) {
         const res = await fetch(`${server.url}/metrics`, { headers });
         expect(res.status).toBe(404);
         expect(((await res.json()) as { error: { code: string } }).error.code).toBe("not_found");
@@ -203,12 +206,20 @@ describe("GET /metrics off, or on a port of its own", () => {
   });
 
   it("refuses to start when METRICS_PORT is taken, naming it", async () => {
-    const taken = await startTestServer();
-    const port = Number(new URL(taken.url).port);
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const address = taken.address();
+    const app = Fastify();
+    serveMetrics(app, createMetrics(), {
+      token: undefined,
+      port: typeof address === "object" ? (address?.port ?? 0) : 0,
+      host: "127.0.0.1",
+    });
     try {
-      await expect(startTestServer({ METRICS_PORT: String(port), METRICS_HOST: "127.0.0.1" })).rejects.toThrow(/METRICS_PORT/);
+      await expect(app.ready()).rejects.toThrow(/METRICS_PORT \d+: cannot listen on 127\.0\.0\.1 \(.*EADDRINUSE/);
     } finally {
-      await taken.close();
+      await app.close();
+      taken.close();
     }
   });
 });

@@ -64,7 +64,11 @@ export function createMetrics() {
     help: "Errors of the Redis connections (the bus between processes, locks, presence); none without REDIS_URL.",
     registers,
   });
-  const databaseErrors = new Counter({ name: "daysync_database_errors_total", help: "Database queries and connections that failed.", registers });
+  const databaseErrors = new Counter({
+    name: "daysync_database_errors_total",
+    help: "Database queries and connections that failed.",
+    registers,
+  });
 
   let liveConnections = () => 0;
   new Gauge({

@@ -70,14 +70,7 @@ export async function startTestServer(
     await pgSchema?.drop();
     throw error;
   });
-  await parts.app.listen({ port: options.port ?? 0, host: "127.0.0.1" }).catch(async (error: unknown) => {
-    // A start refused when listening (a port taken) leaves nothing open behind it.
-    await parts.app.close();
-    if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
-    await pgSchema?.drop();
-    if (redisPrefix) await removeKeys(redisPrefix);
-    throw error;
-  });
+  await parts.app.listen({ port: options.port ?? 0, host: "127.0.0.1" });
   const address = parts.app.server.address();
   const port = typeof address === "object" && address ? address.port : 0;
   return {
