@@ -208,6 +208,7 @@ export function serveMetrics(app: FastifyInstance, metrics: Metrics | undefined,
   // Before the server's own port opens: a metrics port that is taken stops the start.
   app.addHook("onReady", async () => {
     server = await listenForScrapes(metrics, port, host);
+    app.log.info({ host, port }, "metrics served on their own port");
   });
   app.addHook("onClose", async () => {
     if (!server) return;
