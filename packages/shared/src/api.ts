@@ -21,6 +21,10 @@ export const API = {
   /** GET: the account's file storage, used and allowed. */
   storage: "/api/storage",
   file: (uploadId: string) => `/api/files/${uploadId}`,
+  /** GET: 200 while the process answers (also at `/api/health`), for a liveness probe. */
+  healthLive: "/api/health/live",
+  /** GET: 200 when the database, Redis (when configured) and the files folder work; 503 naming what failed. */
+  healthReady: "/api/health/ready",
 } as const;
 
 export const SESSION_COOKIE = "daysync_session";

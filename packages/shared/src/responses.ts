@@ -181,8 +181,10 @@ const userResponseSchema = z.object({ user: userSchema });
 
 /** Bodies of the HTTP answers, by route (docs/API.md). */
 export const responseSchemas = {
-  /** GET /api/health, POST /api/push/subscriptions */
+  /** GET /api/health, /api/health/live, POST /api/push/subscriptions */
   ok: z.object({ ok: z.literal(true) }),
+  /** GET /api/health/ready (200 or 503): each dependency checked, and how its check went */
+  ready: z.object({ ok: z.boolean(), checks: z.record(z.string(), z.enum(["ok", "failed", "timeout"])) }),
   /** login, register, me, retention, pairing exchange */
   user: userResponseSchema,
   /** GET /api/session: null for a visitor */

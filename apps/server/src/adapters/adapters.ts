@@ -17,6 +17,8 @@ export interface Adapters {
   tusLocker: Locker | undefined;
   /** The store of @fastify/rate-limit; undefined: in memory. */
   rateLimitStore: { redis: Redis; nameSpace: string } | undefined;
+  /** Resolves when Redis answers (the readiness check); undefined without Redis. */
+  ping: (() => Promise<void>) | undefined;
   close(): Promise<void>;
 }
 
@@ -31,6 +33,7 @@ export async function createAdapters(
       presence: createInProcessPresence(),
       tusLocker: undefined,
       rateLimitStore: undefined,
+      ping: undefined,
       close: async () => {},
     };
   }
@@ -68,6 +71,9 @@ export async function createAdapters(
     presence,
     tusLocker,
     rateLimitStore: { redis, nameSpace: `${prefix}rate:` },
+    async ping() {
+      await redis.ping();
+    },
     async close() {
       tusLocker.close();
       await presence.close();

@@ -2,18 +2,19 @@
  * The composition root: picks the adapters from config, opens the database, builds the repositories and services,
  * and mounts every module's routes on the HTTP kernel (`http/`). Modules never import from here.
  */
-import { CONTACT, responseSchemas } from "@daysync/shared";
+import { CONTACT } from "@daysync/shared";
 import type { FastifyInstance } from "fastify";
 import { createAdapters } from "../adapters/adapters.ts";
 import { type Clock, systemClock } from "../clock.ts";
 import type { Config } from "../config/config.ts";
-import { type Db, openDatabase } from "../db/database.ts";
+import { type Db, openDatabase, pingDatabase } from "../db/database.ts";
 import { groupCommit, separateTransactions } from "../db/group-commit.ts";
 import type { EventBus } from "../events/event-bus.ts";
 import { createUnitOfWork } from "../feed/unit-of-work.ts";
-import { answers } from "../http/answers.ts";
 import { registerAuth } from "../http/auth.ts";
+import { healthRoutes } from "../http/health.ts";
 import { createHttpServer, type LogStream, registerHttpPlugins } from "../http/http-server.ts";
+import { createMetrics, serveMetrics } from "../http/metrics.ts";
 import { serveWebApp } from "../http/web-app.ts";
 import { accountsRoutes } from "../modules/accounts/accounts.routes.ts";
 import { createAccountsService } from "../modules/accounts/accounts.service.ts";
@@ -59,9 +60,15 @@ export interface BuildOptions {
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<AppParts> {
   const clock = options.clock ?? systemClock;
-  const db = await openDatabase(config);
+  // Only when someone may read them: otherwise nothing is counted, and nothing costs a thing.
+  const metrics = config.metrics.token || config.metrics.port ? createMetrics() : undefined;
+  const db = await openDatabase(config, { onError: metrics?.databaseError });
   const app = createHttpServer(config, options.logStream);
-  const adapters = await createAdapters(config, (err) => app.log.error({ err }, "redis failed"));
+  serveMetrics(app, metrics, config.metrics);
+  const adapters = await createAdapters(config, (err) => {
+    metrics?.busError();
+    app.log.error({ err }, "redis failed");
+  });
   const { bus, presence } = adapters;
   const repositories = createRepositories(db);
   const { sessions, users, changes } = repositories;
@@ -94,7 +101,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await registerHttpPlugins(app, adapters, clock);
   registerAuth(app, { sessions, clock });
 
-  app.get("/api/health", { schema: answers(responseSchemas.ok) }, async () => ({ ok: true as const }));
+  healthRoutes(app, [
+    { name: "database", check: () => pingDatabase(db) },
+    ...(adapters.ping ? [{ name: "redis", check: adapters.ping }] : []),
+    { name: "files", check: () => storage.checkWritable() },
+  ]);
   const devices = createDevicesService({ clock, unitOfWork, devices: repositories.devices, presence });
   accountsRoutes(app, {
     accounts,
@@ -116,6 +127,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     retentionOf: repositories.plans.retentionOf,
     allowAnyEndpoint: config.env === "test",
     bus,
+    onSent: metrics?.pushSent,
   });
   const uploadsService = createUploadsService({
     storage,
@@ -127,6 +139,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     clock,
     config,
     locker: adapters.tusLocker,
+    onFinished: metrics?.uploadFinished,
   });
   subscribeSideEffects(unitOfWork, { push, uploads: uploadsService, bus, log: app.log });
   messagesRoutes(app, { messages, sendRateLimit: config.sendRateLimit });
@@ -156,6 +169,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     removeAbandonedUploads: () => storage.removeExpired(),
     locks: adapters.locks,
     leaseMs: config.sweepIntervalMs,
+    onPass: metrics?.sweeperRan,
   });
 
   devicesRoutes(app, { devices, cookieSecure: config.cookieSecure });
@@ -174,6 +188,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   uploadsRoutes(app, { uploadsService, storage });
   await serveWebApp(app, config.webDist);
+
+  if (metrics) {
+    unitOfWork.subscribe(["message.created", "discussion.message.created"], ({ change }) =>
+      metrics.messageSent(change.kind === "message.created" ? "day" : "discussion"),
+    );
+    metrics.countLiveConnections(live.openSockets);
+    metrics.watchDiskSpace("data", config.dataDir);
+    metrics.watchDiskSpace("files", config.filesDir);
+  }
 
   if (options.sweepOnTimer) {
     // A failed pass is logged and the next one tries again: it never stops a server that is serving.

@@ -56,3 +56,25 @@ describe("TRUST_PROXY", () => {
     expect(() => loadConfig({ TRUST_PROXY: "10.0.0.1,proxy.example.com" })).toThrow(/proxy\.example\.com/);
   });
 });
+
+describe("metrics settings", () => {
+  it("are off by default; a token, a port of their own and its host are taken as given", () => {
+    expect(loadConfig({}).metrics).toEqual({ token: undefined, port: undefined, host: "0.0.0.0" });
+    const config = loadConfig({ METRICS_TOKEN: "abcdefghijklmnop-._~+/=", METRICS_PORT: "9464", HOST: "10.0.0.2" });
+    expect(config.metrics).toEqual({ token: "abcdefghijklmnop-._~+/=", port: 9464, host: "10.0.0.2" });
+    expect(loadConfig({ METRICS_PORT: "9464", METRICS_HOST: "127.0.0.1" }).metrics.host).toBe("127.0.0.1");
+  });
+
+  it("refuses a malformed METRICS_PORT at start, naming it", () => {
+    for (const port of ["metrics", "0", "65536", "94.5", "-1"]) {
+      expect(() => loadConfig({ METRICS_PORT: port })).toThrow(/METRICS_PORT/);
+    }
+    expect(() => loadConfig({ PORT: "9000", METRICS_PORT: "9000" })).toThrow(/METRICS_PORT: must differ from PORT/);
+  });
+
+  it("refuses a METRICS_TOKEN too short to be secret, or that a Bearer header cannot carry, naming it", () => {
+    for (const token of ["", "short", "has spaces in it, sixteen+", "ünïcödé-but-long-enough"]) {
+      expect(() => loadConfig({ METRICS_TOKEN: token })).toThrow(/METRICS_TOKEN: must be at least 16 characters/);
+    }
+  });
+});

@@ -97,6 +97,14 @@ const envSchema = z.object({
   PREMIUM_STORAGE_BYTES: positiveInt(50 * 1024 * 1024 * 1024),
   /** Incomplete uploads untouched this long are deleted. */
   UPLOAD_EXPIRY_MS: positiveInt(24 * 60 * 60 * 1000),
+  /** Set: GET /metrics on the server's port answers a scraper sending it as `Authorization: Bearer …`. */
+  METRICS_TOKEN: z
+    .string()
+    .regex(/^[A-Za-z0-9._~+/-]{16,}=*$/, "must be at least 16 characters of letters, digits and . _ ~ + / - (= only at the end)")
+    .optional(),
+  /** Set: GET /metrics is also served, without a token, on this port of METRICS_HOST (default HOST). */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).optional(),
 });
 
 /** `false`: no proxy is trusted; a number: that many hops; a list: the proxies' addresses and CIDRs. */
@@ -138,6 +146,8 @@ export interface Config {
   maxFileBytes: { free: number; premium: number };
   storageBytes: { free: number; premium: number };
   uploadExpiryMs: number;
+  /** Prometheus metrics: off unless a token or a port of their own is set. */
+  metrics: { token: string | undefined; port: number | undefined; host: string };
 }
 
 const repoRoot = path.resolve(import.meta.dirname, "../../../..");
@@ -149,6 +159,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n${problems}`);
   }
   const e = parsed.data;
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT === e.PORT) {
+    throw new Error(`Invalid configuration:\n  METRICS_PORT: must differ from PORT (${e.PORT})`);
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     env: e.NODE_ENV,
@@ -181,5 +194,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxFileBytes: { free: e.FREE_MAX_FILE_BYTES, premium: e.PREMIUM_MAX_FILE_BYTES },
     storageBytes: { free: e.FREE_STORAGE_BYTES, premium: e.PREMIUM_STORAGE_BYTES },
     uploadExpiryMs: e.UPLOAD_EXPIRY_MS,
+    metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST ?? e.HOST },
   };
 }

@@ -225,6 +225,12 @@ export function liveRoutes(
     },
   );
   return {
+    /** Live sockets open on this process now. */
+    openSockets(): number {
+      let open = 0;
+      for (const count of socketCountByUser.values()) open += count;
+      return open;
+    },
     /** Resolves once the last-seen writes already started have finished. */
     settled: async (): Promise<void> => {
       await Promise.all(seenWrites);

@@ -1,6 +1,7 @@
 /** The default storage: files under DATA_DIR on local disk (or one shared volume when scaled out). */
+import { randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { mkdir, open, rm, stat } from "node:fs/promises";
+import { mkdir, open, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { FileConfigstore, FileStore } from "@tus/file-store";
 import type { Upload } from "@tus/utils";
@@ -78,6 +79,15 @@ export async function createDiskStorage(directory: string, expiryMs: number): Pr
       const expired = (await incompleteUploads()).filter(isExpired);
       for (const upload of expired) await datastore.remove(upload.id).catch(() => undefined);
       return expired.length;
+    },
+    // A name of its own per check (processes share the folder), neither an upload's id nor a record (.json).
+    async checkWritable() {
+      const probe = path.join(directory, `.ready-${randomUUID()}`);
+      try {
+        await writeFile(probe, "ok");
+      } finally {
+        await rm(probe, { force: true });
+      }
     },
   };
 }

@@ -24,4 +24,6 @@ export interface FileStorage {
   unfinishedUploads(): Promise<UnfinishedUpload[]>;
   /** Deletes incomplete uploads older than the expiry; returns how many. */
   removeExpired(): Promise<number>;
+  /** Resolves when a file can be written and removed where uploads go (the readiness check). */
+  checkWritable(): Promise<void>;
 }

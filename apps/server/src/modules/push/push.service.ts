@@ -16,7 +16,7 @@ import type { Origin } from "../../feed/unit-of-work.ts";
 import type { SessionAuth } from "../../http/auth.ts";
 import { badRequest, conflict } from "../../http/errors.ts";
 import type { PushSubscriptionRow, PushSubscriptionsRepository } from "./push-subscriptions.repository.ts";
-import type { PushSender } from "./web-push.adapter.ts";
+import type { PushResult, PushSender } from "./web-push.adapter.ts";
 
 /** How long a push service may hold a notification for a device that is away; never past the message's expiry. */
 const PUSH_TTL_SECONDS = 60 * 60;
@@ -76,6 +76,8 @@ export function createPushService(deps: {
   /** Tests play the push service on http://127.0.0.1. */
   allowAnyEndpoint?: boolean;
   bus: EventBus;
+  /** Told how each notification went ("error": no answer at all); the metrics count them. */
+  onSent?: ((result: PushResult | "error") => void) | undefined;
 }) {
   const { subscriptions, sender, clock, log, bus } = deps;
 
@@ -110,11 +112,13 @@ export function createPushService(deps: {
       targets.map(async (t) => {
         try {
           const result = await sender.send({ endpoint: t.endpoint, keys: { p256dh: t.p256dh, auth: t.auth } }, payload, ttl);
+          deps.onSent?.(result);
           if (result === "gone") {
             await subscriptions.removeById(t.id);
             changed(userId);
           } else if (result === "failed") log.warn({ subscription: t.id }, "push service refused a notification");
         } catch (error) {
+          deps.onSent?.("error");
           log.warn({ err: error, subscription: t.id }, "push notification failed");
         }
       }),

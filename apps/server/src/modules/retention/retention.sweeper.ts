@@ -39,6 +39,8 @@ export function createRetentionSweeper(deps: {
   locks: Locks;
   /** How long a sweeper's turn lasts unless it renews it (the sweep interval). */
   leaseMs: number;
+  /** Told of each pass once it ends, whether it went through (the metrics count them). */
+  onPass?: ((ok: boolean) => void) | undefined;
 }) {
   const { clock, unitOfWork, messages, changes: changeLog } = deps;
 
@@ -83,7 +85,11 @@ export function createRetentionSweeper(deps: {
         await changeLog.pruneChanges(clock.now() - CHANGE_LOG_KEEP_MS);
         await messages.forgetExpiredMessages(clock.now() - CHANGE_LOG_KEEP_MS);
         const removedUploads = (await deps.removeAbandonedUploads?.()) ?? 0;
+        deps.onPass?.(true);
         return { deletedMessages, renewedSubscriptions, removedUploads, closedDiscussions };
+      } catch (error) {
+        deps.onPass?.(false);
+        throw error;
       } finally {
         running = undefined;
       }

@@ -47,6 +47,8 @@ export function createUploadsService(deps: {
   config: Pick<Config, "maxFileBytes" | "storageBytes" | "trustProxy">;
   /** Who may write an upload now, shared between processes; default: tus's own, in this process's memory. */
   locker?: Locker;
+  /** Told of each upload that became its file message, with its size (the metrics count them). */
+  onFinished?: ((bytes: number) => void) | undefined;
 }) {
   const { storage, uploads, plans, messages, access, sessions, clock, config } = deps;
   const isPremium = async (userId: string) => (await plans.currentPlanOf(userId))?.subscription_type_id === PREMIUM_TYPE_ID;
@@ -210,6 +212,7 @@ export function createUploadsService(deps: {
         await storage.remove(upload.id);
         throw error instanceof AppError ? tusError(error) : error;
       }
+      deps.onFinished?.(upload.size ?? 0);
       return {};
     },
 

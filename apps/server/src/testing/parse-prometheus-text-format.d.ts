@@ -1,0 +1,18 @@
+/** The parts of parse-prometheus-text-format's output the tests read (the package ships no types). */
+declare module "parse-prometheus-text-format" {
+  export interface PrometheusSample {
+    value?: string;
+    labels?: Record<string, string>;
+    buckets?: Record<string, string>;
+    quantiles?: Record<string, string>;
+    count?: string;
+    sum?: string;
+  }
+  export interface PrometheusFamily {
+    name: string;
+    help: string;
+    type: "COUNTER" | "GAUGE" | "HISTOGRAM" | "SUMMARY" | "UNTYPED";
+    metrics: PrometheusSample[];
+  }
+  export default function parsePrometheusTextFormat(text: string): PrometheusFamily[];
+}
