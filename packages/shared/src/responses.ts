@@ -5,6 +5,7 @@
  * through them. Objects are not strict: a newer server may add fields. Field names are the spec's.
  */
 import { z } from "zod";
+import { linkedIdentitySchema, providerListItemSchema } from "./identities.ts";
 
 export const messageTypeSchema = z.enum(["text", "image", "video", "file", "audio"]);
 
@@ -183,6 +184,12 @@ const userResponseSchema = z.object({ user: userSchema });
 export const responseSchemas = {
   /** GET /api/health, POST /api/push/subscriptions */
   ok: z.object({ ok: z.literal(true) }),
+  /** GET /api/auth/providers */
+  providers: z.object({ providers: z.array(providerListItemSchema) }),
+  /** GET /api/auth/identities */
+  identities: z.object({ identities: z.array(linkedIdentitySchema), has_password: z.boolean() }),
+  /** POST /api/auth/link/:provider: where to send the browser */
+  linkStart: z.object({ redirect: z.string() }),
   /** login, register, me, retention, pairing exchange */
   user: userResponseSchema,
   /** GET /api/session: null for a visitor */

@@ -87,7 +87,8 @@ function parseUrl(name: string, value: string | undefined, problems: string[], w
     problems.push(`${name}: must have no query, fragment or credentials`);
     return undefined;
   }
-  return url.href.replace(/\/$/, "");
+  // An issuer is kept as written: it must equal what the provider says it is, trailing slash and all.
+  return name.endsWith("_ISSUER") ? value.trim() : url.href.replace(/\/$/, "");
 }
 
 function required(name: string, value: string | undefined, problems: string[], what: string): string {
