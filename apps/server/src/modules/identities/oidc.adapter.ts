@@ -65,8 +65,21 @@ export function createOidcAdapter(provider: OidcProviderConfig, redirectUri: str
         }
         throw new ProviderFailure("refused", describe(error));
       }
-      const claims = tokens.claims();
-      if (!claims) throw new ProviderFailure("refused", "no ID token");
+      const idToken = tokens.claims();
+      if (!idToken) throw new ProviderFailure("refused", "no ID token");
+      // A provider may keep email and name to its userinfo endpoint (they are asked for by scope, not in the ID token).
+      let claims: Record<string, unknown> & { iss: string; sub: string } = idToken;
+      if (idToken.email === undefined || idToken.email_verified === undefined) {
+        const userinfo = await client.fetchUserInfo(config, tokens.access_token, idToken.sub).catch((error: unknown) => {
+          throw new ProviderFailure("refused", `userinfo: ${describe(error)}`);
+        });
+        claims = {
+          ...userinfo,
+          ...idToken,
+          email: idToken.email ?? userinfo.email,
+          email_verified: idToken.email_verified ?? userinfo.email_verified,
+        };
+      }
       const email = typeof claims.email === "string" ? claims.email.toLowerCase() : undefined;
       const name = [claims.name, claims.preferred_username, claims.given_name].find((n) => typeof n === "string" && n.trim());
       return {
@@ -83,7 +96,7 @@ export function createOidcAdapter(provider: OidcProviderConfig, redirectUri: str
 /** The failure in one line for the log: openid-client's code and message, and the cause's. */
 export function describe(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  const code = "code" in error ? ` (${String(error.code)})` : "";
+  const code = "code" in error ? ` (${String(error.code)}${"error" in error ? ` ${String(error.error)}` : ""})` : "";
   const detail = "error_description" in error && error.error_description ? `: ${String(error.error_description)}` : "";
   const cause = error.cause instanceof Error ? `; ${error.cause.message}` : "";
   return `${error.message}${code}${detail}${cause}`;
