@@ -46,6 +46,8 @@ export async function startTestProvider(options: { redirectUris: string[]; port?
     cookies: { keys: ["daysync-test-provider-cookie-key"] },
     pkce: { methods: ["S256"], required: () => true },
     features: { devInteractions: { enabled: true } },
+    // Set, so the provider does not note each default it falls back to.
+    ttl: { Interaction: 600, Grant: 600, Session: 600, AccessToken: 600, IdToken: 600, AuthorizationCode: 60 },
     async findAccount(_ctx: KoaContextWithOIDC, id: string) {
       const account = accounts.get(id);
       if (!account) return undefined;
