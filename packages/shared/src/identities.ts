@@ -58,7 +58,7 @@ export const PROVIDER_SIGN_IN_ERRORS = {
   email_unverified: "{label} has not verified your email address, so no account can be made with it.",
   domain_not_allowed: "Accounts with this email domain cannot be made through {label} here.",
   account_exists:
-    "An account with this email already exists. Sign in with your email and password, then link {label} from Settings (Sign-in methods).",
+    "An account with this email already exists. Sign in with your email and password, then link {label} under Sign-in methods (on the Devices page).",
   already_linked: "This {label} sign-in is already linked to another Daysync account.",
 } as const;
 export type ProviderSignInError = keyof typeof PROVIDER_SIGN_IN_ERRORS;
