@@ -57,5 +57,10 @@ it("signs in with 'Continue with …' on /login, through the provider's own sign
   await page.getByText("Grace Hopper").first().waitFor();
   const me = await context.request.get(`${server.url}/api/me`);
   expect(((await me.json()) as { user: { email: string } }).user.email).toBe("grace@example.com");
+
+  // Its only way in is the provider: listed, and not to be unlinked.
+  await page.goto("/dashboard/devices");
+  const methods = page.getByRole("region", { name: "Sign-in methods" });
+  await expect(methods.getByRole("button", { name: "Unlink Example ID" }).isDisabled()).resolves.toBe(true);
   await context.close();
 });

@@ -13,6 +13,8 @@ import { parse } from "../../http/validate.ts";
 import { FLOW_LIFETIME_MS, type IdentitiesService, SignInFailure } from "./identities.service.ts";
 
 const FLOW_COOKIE = "daysync_auth_flow";
+/** Each start stores a flow record: enough for people who click twice, too few to fill the table. */
+const START_LIMIT = { max: 60, windowMs: 60_000 };
 const deviceOf = (request: FastifyRequest) => ({ userAgent: request.headers["user-agent"] ?? "", ip: request.ip });
 
 export function identitiesRoutes(app: ApiServer, deps: { identities: IdentitiesService; cookieSecure: boolean; linkRateLimit: RateLimit }) {
@@ -57,9 +59,12 @@ export function identitiesRoutes(app: ApiServer, deps: { identities: IdentitiesS
       return outcome.returnTo;
     });
 
-  app.get<{ Params: { id: string } }>("/api/auth/oidc/:id/start", (request, reply) => start(request.params.id, request, reply));
+  const startOptions = { config: rateLimitPer("address", START_LIMIT, "sign-in attempts") };
+  app.get<{ Params: { id: string } }>("/api/auth/oidc/:id/start", startOptions, (request, reply) =>
+    start(request.params.id, request, reply),
+  );
   app.get<{ Params: { id: string } }>("/api/auth/oidc/:id/callback", (request, reply) => callback(request.params.id, request, reply));
-  app.get("/api/auth/github/start", (request, reply) => start("github", request, reply));
+  app.get("/api/auth/github/start", startOptions, (request, reply) => start("github", request, reply));
   app.get("/api/auth/github/callback", (request, reply) => callback("github", request, reply));
 
   const linkOptions = { config: rateLimitPer("address", deps.linkRateLimit), schema: answers(responseSchemas.linkStart) };
