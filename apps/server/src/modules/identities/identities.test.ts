@@ -166,6 +166,19 @@ describe("sign-in through an OpenID Connect provider", () => {
     expect(browser.cookie(host, SESSION)).toBeUndefined();
   });
 
+  it("refuses a callback whose iss is not the provider's", async () => {
+    const { login } = account("iss");
+    const browser = new RedirectBrowser();
+    const page = await openProviderLogin(browser, "open");
+    const atCb = await browser.submitForm(page, { login, password: "x" }, { stopAt: atCallback });
+    const tampered = new URL(atCb.location ?? "");
+    expect(tampered.searchParams.get("iss")).toBe(provider.issuer);
+    tampered.searchParams.set("iss", "http://127.0.0.1:1/");
+    const done = await browser.go(tampered, { stopAt: atAppPage });
+    expect(errorOf(done.location)).toBe("provider_refused");
+    expect(browser.cookie(host, SESSION)).toBeUndefined();
+  });
+
   it("completes a callback once: replayed, even with the flow's cookie put back, it signs nobody in", async () => {
     const { login } = account("replay");
     const browser = new RedirectBrowser();
@@ -288,6 +301,9 @@ describe("an identity whose email has an account", () => {
     const device = deviceOf(browser);
     const list = await device.get<{ identities: Array<{ id: string }>; has_password: boolean }>("/api/auth/identities");
     expect(list.body.has_password).toBe(false);
+    const stranger = new Device(server.url);
+    await stranger.register("Stranger", `stranger-${Date.now()}@example.com`);
+    expect((await stranger.request("DELETE", `/api/auth/identities/${list.body.identities[0]?.id}`)).status).toBe(404);
     const res = await device.request("DELETE", `/api/auth/identities/${list.body.identities[0]?.id}`);
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ error: { code: "last_sign_in_method" } });
