@@ -13,8 +13,9 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/** `env.PORT` chooses the port (a test whose identity provider must know the callback address first). */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  const port = await freePort();
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), "daysync-e2e-"));
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
     cwd: root,

@@ -80,6 +80,16 @@ describe("daysync login --password, logout and devices rm", () => {
     expect((await terminal.run(["ls"])).code).toBe(0);
   });
 
+  it("points an account with no password (made through a sign-in provider) to daysync login by QR code", async () => {
+    await new Device(server.url).register("Provider person", "no-password@example.com");
+    // What an account made through a provider holds instead of a password hash (accounts/password.ts).
+    await server.db.updateTable("users").set({ password_hash: "!none" }).where("email", "=", "no-password@example.com").execute();
+    const out = await new Terminal(server.url).run(["login", "--password", "--email", "no-password@example.com"], { input: "!none\n" });
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain("Invalid email or password.");
+    expect(out.stderr).toContain("run `daysync login` (without --password)");
+  });
+
   it("logout ends the session on the server and forgets it here", async () => {
     const terminal = new Terminal(server.url);
     await terminal.run(["login", "--password", "--email", "ann@example.com"], { input: "correct horse\n" });

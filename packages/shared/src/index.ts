@@ -4,6 +4,7 @@ export * from "./devices.ts";
 export * from "./discussions.ts";
 export * from "./entities.ts";
 export * from "./formats.ts";
+export * from "./identities.ts";
 export * from "./live.ts";
 export * from "./pairing.ts";
 export * from "./plans.ts";

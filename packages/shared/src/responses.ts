@@ -5,6 +5,7 @@
  * through them. Objects are not strict: a newer server may add fields. Field names are the spec's.
  */
 import { z } from "zod";
+import { linkedIdentitySchema, providerListItemSchema } from "./identities.ts";
 
 export const messageTypeSchema = z.enum(["text", "image", "video", "file", "audio"]);
 
@@ -185,6 +186,12 @@ export const responseSchemas = {
   ok: z.object({ ok: z.literal(true) }),
   /** GET /api/health/ready (200 or 503): each dependency checked, and how its check went */
   ready: z.object({ ok: z.boolean(), checks: z.record(z.string(), z.enum(["ok", "failed", "timeout"])) }),
+  /** GET /api/auth/providers */
+  providers: z.object({ providers: z.array(providerListItemSchema) }),
+  /** GET /api/auth/identities */
+  identities: z.object({ identities: z.array(linkedIdentitySchema), has_password: z.boolean() }),
+  /** POST /api/auth/link/:provider: where to send the browser */
+  linkStart: z.object({ redirect: z.string() }),
   /** login, register, me, retention, pairing exchange */
   user: userResponseSchema,
   /** GET /api/session: null for a visitor */

@@ -12,7 +12,7 @@ import {
   type User,
 } from "@daysync/shared";
 import QRCode from "qrcode";
-import { ApiClient, sessionTokenOf } from "../api-client.ts";
+import { ApiClient, ApiError, sessionTokenOf } from "../api-client.ts";
 import type { Context } from "../context.ts";
 import { CliError, EXIT, usageError } from "../errors.ts";
 import { waitForApproval } from "../pairing-channel.ts";
@@ -92,7 +92,16 @@ async function loginWithPassword(api: ApiClient, emailOption: string | undefined
   const password = interactive ? await ask("Password: ", { secret: true }) : await readStdinLine();
   const parsed = loginSchema.safeParse({ email, password });
   if (!parsed.success) throw usageError(parsed.error.issues.map((issue) => issue.message).join(" "));
-  const { body, res } = await api.json("POST", API.login, responseSchemas.user, parsed.data);
+  const { body, res } = await api.json("POST", API.login, responseSchemas.user, parsed.data).catch((error: unknown) => {
+    // The server answers an account made through a sign-in provider (it has no password) as a wrong password.
+    if (error instanceof ApiError && error.code === "invalid_credentials") {
+      throw new CliError(
+        `${error.message}\nIf you made your account with Google, GitHub or another sign-in provider, it has no password: ` +
+          "run `daysync login` (without --password) and approve the QR code on a device where you are signed in.",
+      );
+    }
+    throw error;
+  });
   const token = sessionTokenOf(res);
   if (!token) throw new CliError(`${api.server} accepted the password but set no session.`);
   return { user: body.user, token };

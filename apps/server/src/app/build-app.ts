@@ -22,6 +22,8 @@ import { devicesRoutes } from "../modules/devices/devices.routes.ts";
 import { createDevicesService } from "../modules/devices/devices.service.ts";
 import { discussionsRoutes } from "../modules/discussions/discussions.routes.ts";
 import { createDiscussionsService } from "../modules/discussions/discussions.service.ts";
+import { identitiesRoutes } from "../modules/identities/identities.routes.ts";
+import { createIdentitiesService } from "../modules/identities/identities.service.ts";
 import { messagesRoutes } from "../modules/messages/messages.routes.ts";
 import { createMessagesService } from "../modules/messages/messages.service.ts";
 import { pairingRoutes } from "../modules/pairing/pairing.routes.ts";
@@ -115,6 +117,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     loginRateLimit: config.loginRateLimit,
     registerRateLimit: config.registerRateLimit,
   });
+  const identities = createIdentitiesService({
+    config: config.identity,
+    clock,
+    accounts,
+    identities: repositories.identities,
+    devices,
+    log: app.log,
+  });
+  identitiesRoutes(app, { identities, cookieSecure: config.cookieSecure, linkRateLimit: config.loginRateLimit });
+  // Each provider is reached once at start, without holding the start up: a problem is logged, never fatal.
+  app.addHook("onReady", async () => void identities.checkAll());
   plansRoutes(app, { plans });
   const pairing = createPairingService({ pairingRequests: repositories.pairingRequests, users, clock, bus, sessions, devices });
   const vapid = await loadOrCreateVapidKeys(repositories.serverKeys, config.dataDir, clock.now());

@@ -6,6 +6,7 @@ import { createUsersRepository } from "../modules/accounts/users.repository.ts";
 import { createDevicesRepository } from "../modules/devices/devices.repository.ts";
 import { createDiscussionMessagesRepository } from "../modules/discussions/discussion-messages.repository.ts";
 import { createDiscussionsRepository } from "../modules/discussions/discussions.repository.ts";
+import { createIdentitiesRepository } from "../modules/identities/identities.repository.ts";
 import { createMessagesRepository } from "../modules/messages/messages.repository.ts";
 import { createPairingRepository } from "../modules/pairing/pairing.repository.ts";
 import { createPlansRepository } from "../modules/plans/plans.repository.ts";
@@ -19,6 +20,7 @@ export function createRepositories(db: Db) {
     users: createUsersRepository(db),
     plans: createPlansRepository(db),
     sessions: createSessionsRepository(db),
+    identities: createIdentitiesRepository(db),
     devices: createDevicesRepository(db),
     pairingRequests: createPairingRepository(db),
     pushSubscriptions: createPushSubscriptionsRepository(db),

@@ -4,6 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEFAULT_MAX_DISCUSSION_MEMBERS } from "@daysync/shared";
 import { z } from "zod";
+import { type IdentityConfig, parseIdentityConfig } from "./identity-providers.ts";
 
 const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -148,15 +149,18 @@ export interface Config {
   uploadExpiryMs: number;
   /** Prometheus metrics: off unless a token or a port of their own is set. */
   metrics: { token: string | undefined; port: number | undefined; host: string };
+  /** PUBLIC_URL and the identity providers (config/identity-providers.ts). */
+  identity: IdentityConfig;
 }
 
 const repoRoot = path.resolve(import.meta.dirname, "../../../..");
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
-    throw new Error(`Invalid configuration:\n${problems}`);
+  const problems = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+  const identity = parseIdentityConfig(env, parsed.data?.PORT ?? 8080, problems);
+  if (!parsed.success || problems.length > 0) {
+    throw new Error(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join("\n")}`);
   }
   const e = parsed.data;
   if (e.METRICS_PORT !== undefined && e.METRICS_PORT === e.PORT) {
@@ -195,5 +199,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storageBytes: { free: e.FREE_STORAGE_BYTES, premium: e.PREMIUM_STORAGE_BYTES },
     uploadExpiryMs: e.UPLOAD_EXPIRY_MS,
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST ?? e.HOST },
+    identity,
   };
 }

@@ -201,6 +201,32 @@ export interface ServerKeysTable {
   created_at: number;
 }
 
+/** A provider's account linked to a user: (issuer, subject) is unique; `provider` is the configured id. */
+export interface IdentitiesTable {
+  id: string;
+  user_id: string;
+  provider: string;
+  issuer: string;
+  subject: string;
+  /** The email the provider gave when it was linked, to show in the list of sign-in methods. */
+  email: string;
+  created_at: number;
+}
+
+/** A started sign-in through a provider, until its callback consumes it (at most 10 minutes). */
+export interface AuthFlowsTable {
+  /** Random; the browser that started the flow holds it in a cookie. */
+  id: string;
+  provider: string;
+  state: string;
+  nonce: string;
+  code_verifier: string;
+  return_to: string;
+  /** Set when a signed-in user links this provider to their account. */
+  link_user_id: string | null;
+  expires_at: number;
+}
+
 export interface Database {
   subscriptions_types: SubscriptionsTypesTable;
   users: UsersTable;
@@ -216,4 +242,6 @@ export interface Database {
   server_keys: ServerKeysTable;
   spaces: SpacesTable;
   space_members: SpaceMembersTable;
+  identities: IdentitiesTable;
+  auth_flows: AuthFlowsTable;
 }

@@ -1,12 +1,14 @@
 /** Registration, sign-in and sign-out. */
 import { randomUUID } from "node:crypto";
 import { FREE_TYPE_ID, type LoginInput, type RegisterInput, type User } from "@daysync/shared";
+import type { Transaction } from "kysely";
 import type { Clock } from "../../clock.ts";
 import type { Db } from "../../db/database.ts";
+import type { Database } from "../../db/schema.ts";
 import { conflict, invalidCredentials, notFound } from "../../http/errors.ts";
 import type { PlansRepository } from "../plans/plans.repository.ts";
 import { loadUser } from "./load-user.ts";
-import { hashPassword, verifyAgainstDummy, verifyPassword } from "./password.ts";
+import { hashPassword, hasPassword, NO_PASSWORD, verifyAgainstDummy, verifyPassword } from "./password.ts";
 import type { SessionsRepository } from "./sessions.repository.ts";
 import type { UsersRepository } from "./users.repository.ts";
 
@@ -33,38 +35,76 @@ export function createAccountsService(deps: {
     return { user, session };
   }
 
+  /**
+   * Stores the account, its Free subscription and its user record in one transaction, with `alongside` (an
+   * identity) in it too; 409 when the email is taken.
+   */
+  async function createAccount(
+    input: { name: string; email: string; passwordHash: string },
+    alongside?: (trx: Transaction<Database>, userId: string) => Promise<void>,
+  ): Promise<string> {
+    const now = clock.now();
+    const userId = randomUUID();
+    await db.transaction().execute(async (trx) => {
+      // The unique email decides a race between two sign-ups: the loser inserts nothing and gets 409.
+      const inserted = await users.in(trx).insertIfEmailFree({
+        id: userId,
+        name: input.name,
+        email: input.email,
+        password_hash: input.passwordHash,
+        actual_subscription_id: "",
+        seq: 0,
+        created_at: now,
+        updated_at: now,
+      });
+      if (!inserted) throw emailTaken();
+      await plans.in(trx).startSubscription(userId, FREE_TYPE_ID, now);
+      await alongside?.(trx, userId);
+    });
+    return userId;
+  }
+
   return {
     /** Creates the account, its Free subscription and its user record, then signs this device in. */
     async register(input: RegisterInput, device: DeviceInfo): Promise<{ user: User; session: { id: string; token: string } }> {
       const email = input.email.toLowerCase();
       if (await users.idByEmail(email)) throw emailTaken();
       const passwordHash = await hashPassword(input.password);
-      const now = clock.now();
-      const userId = randomUUID();
-      await db.transaction().execute(async (trx) => {
-        // The unique email decides a race between two sign-ups: the loser inserts nothing and gets 409.
-        const inserted = await users.in(trx).insertIfEmailFree({
-          id: userId,
-          name: input.name,
-          email,
-          password_hash: passwordHash,
-          actual_subscription_id: "",
-          seq: 0,
-          created_at: now,
-          updated_at: now,
-        });
-        if (!inserted) throw emailTaken();
-        await plans.in(trx).startSubscription(userId, FREE_TYPE_ID, now);
-      });
-      return signedIn(userId, device);
+      return signedIn(await createAccount({ name: input.name, email, passwordHash }), device);
+    },
+
+    /** An account with no password, made through an identity provider that `link` stores in the same transaction. */
+    async registerWithoutPassword(
+      input: { name: string; email: string },
+      link: (trx: Transaction<Database>, userId: string) => Promise<void>,
+      device: DeviceInfo,
+    ) {
+      return signedIn(await createAccount({ ...input, passwordHash: NO_PASSWORD }, link), device);
     },
 
     async login(input: LoginInput, device: DeviceInfo) {
       const row = await users.credentialsByEmail(input.email.toLowerCase());
-      const ok = row ? await verifyPassword(row.password_hash, input.password) : await verifyAgainstDummy(input.password);
-      if (!row || !ok) throw invalidCredentials();
-      return signedIn(row.id, device);
+      const usable = row && hasPassword(row.password_hash) ? row : undefined;
+      const ok = usable ? await verifyPassword(usable.password_hash, input.password) : await verifyAgainstDummy(input.password);
+      if (!usable || !ok) throw invalidCredentials();
+      return signedIn(usable.id, device);
     },
+
+    /** Signs this device in to an account already found (a provider's returning identity). */
+    signIn: signedIn,
+
+    /** A fresh check of the signed-in person's password; false also for an account without one. */
+    async checkPassword(userId: string, password: string): Promise<boolean> {
+      const hash = await users.passwordHashOf(userId);
+      return hash && hasPassword(hash) ? verifyPassword(hash, password) : verifyAgainstDummy(password);
+    },
+
+    async hasPassword(userId: string): Promise<boolean> {
+      const hash = await users.passwordHashOf(userId);
+      return hash !== undefined && hasPassword(hash);
+    },
+
+    idByEmail: (email: string) => users.idByEmail(email.toLowerCase()),
 
     async me(userId: string): Promise<User> {
       const user = await loadUser(users, userId);

@@ -15,6 +15,14 @@ export async function verifyPassword(hash: string, password: string): Promise<bo
   }
 }
 
+/**
+ * The password hash of an account made through an identity provider: not an argon2 hash, so no password verifies
+ * against it, and sign-in with any password fails as a wrong one does.
+ */
+export const NO_PASSWORD = "!none";
+
+export const hasPassword = (hash: string) => hash !== NO_PASSWORD;
+
 let dummyHash: Promise<string> | undefined;
 
 /** Spends the same time as a real check, so a response never tells whether an email is registered. */

@@ -22,6 +22,11 @@ export function createUsersRepository(db: Db) {
       return db.selectFrom("users").select(["id", "password_hash"]).where("email", "=", email).executeTakeFirst();
     },
 
+    async passwordHashOf(userId: string): Promise<string | undefined> {
+      const row = await db.selectFrom("users").select("password_hash").where("id", "=", userId).executeTakeFirst();
+      return row?.password_hash;
+    },
+
     /**
      * Stores the user and their personal space (decision 016: its id, and its one membership's, are the user's)
      * unless the email is taken; false then, with nothing written (the unique email decides a race).

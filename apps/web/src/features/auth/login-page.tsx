@@ -10,6 +10,7 @@ import { TextField } from "../../components/ui/text-field.tsx";
 import { describeError } from "../../lib/api-errors.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
 import { AuthLayout } from "./auth-layout.tsx";
+import { ProviderButtons, ProviderFailure, useProviderFailure, useProviders } from "./provider-buttons.tsx";
 import { returnPath, returnTarget } from "./session-routes.tsx";
 import { useSignIn } from "./use-auth-mutations.ts";
 
@@ -27,6 +28,8 @@ export function LoginPage({ ConnectedDevicePanel }: { ConnectedDevicePanel: Comp
   const [banner, setBanner] = useState<BannerMessage | null>(null);
   const [panelOpen, setPanelOpen] = useState(false);
   const hydrated = useHydrated();
+  const { providers, settled } = useProviders();
+  const providerFailure = useProviderFailure(providers, settled, hydrated);
   const { register, handleSubmit, formState } = useForm<LoginInput>({
     resolver: zodResolver(loginSchema),
     mode: "onTouched",
@@ -62,6 +65,7 @@ export function LoginPage({ ConnectedDevicePanel }: { ConnectedDevicePanel: Comp
         </p>
       ) : null}
       <ErrorBanner message={banner} />
+      <ProviderFailure message={providerFailure} />
       <form className="auth-form" onSubmit={onSubmit} noValidate>
         <TextField
           label="Email"
@@ -94,6 +98,7 @@ export function LoginPage({ ConnectedDevicePanel }: { ConnectedDevicePanel: Comp
         <QrIcon size={18} />
         {TEXT.connectedDevice}
       </button>
+      <ProviderButtons providers={providers} returnTo={returnPath(location.state)} />
       <p className="auth-switch">
         New to Daysync?{" "}
         <Link to="/register" state={location.state}>

@@ -9,6 +9,7 @@ import { TextField } from "../../components/ui/text-field.tsx";
 import { ApiError } from "../../lib/api-client.ts";
 import { describeError } from "../../lib/api-errors.ts";
 import { AuthLayout } from "./auth-layout.tsx";
+import { ProviderButtons, useProviders } from "./provider-buttons.tsx";
 import { returnPath } from "./session-routes.tsx";
 import { useRegister } from "./use-auth-mutations.ts";
 
@@ -21,6 +22,7 @@ export function RegisterPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const [banner, setBanner] = useState<BannerMessage | null>(null);
+  const { providers } = useProviders();
   const { register, handleSubmit, formState, setError } = useForm<RegisterInput>({
     resolver: zodResolver(registerFormSchema),
     mode: "onTouched",
@@ -75,6 +77,12 @@ export function RegisterPage() {
         />
         <SubmitButton working={working}>{TEXT.register}</SubmitButton>
       </form>
+      {providers.length > 0 ? (
+        <>
+          <p className="auth-or">{TEXT.or}</p>
+          <ProviderButtons providers={providers} returnTo={returnPath(location.state, "/dashboard/home")} />
+        </>
+      ) : null}
       <p className="auth-switch">
         <Link to="/login" state={location.state}>
           {TEXT.haveMembership}

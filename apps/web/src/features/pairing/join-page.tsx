@@ -1,8 +1,8 @@
 import { JOIN_ROUTE, TEXT, type User } from "@daysync/shared";
 import { Link, useNavigate, useParams } from "react-router";
 import { AlertIcon } from "../../components/ui/icons.tsx";
+import { toastLoginFailed, toastLoginSuccess } from "../../components/ui/login-toasts.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
-import { toastLoginFailed, toastLoginSuccess } from "./login-toasts.tsx";
 import { PairFrame } from "./pair-frame.tsx";
 import { ShortCodeForm } from "./short-code-form.tsx";
 import { useJoin } from "./use-join.ts";

@@ -1,0 +1,275 @@
+/**
+ * Sign-in and linking through identity providers (issue 26). A flow's state, nonce and PKCE verifier live in a
+ * one-time database record (any process can finish what another began), found by a random id the starting browser
+ * holds in a cookie, so a callback only completes in the browser that started it. An identity is (issuer,
+ * subject) and is never matched to an account by email: an unknown identity whose email has an account is refused.
+ */
+import { randomBytes, randomUUID } from "node:crypto";
+import {
+  type LinkedIdentity,
+  type ProviderIcon,
+  type ProviderListItem,
+  type ProviderSignInError,
+  providerSignInMessage,
+  registerFormSchema,
+  type User,
+} from "@daysync/shared";
+import type { FastifyBaseLogger } from "fastify";
+import { z } from "zod";
+import type { Clock } from "../../clock.ts";
+import type { IdentityConfig, ProviderConfig } from "../../config/identity-providers.ts";
+import { AppError, conflict, notFound } from "../../http/errors.ts";
+import type { AccountsService, DeviceInfo } from "../accounts/accounts.service.ts";
+import type { DevicesService } from "../devices/devices.service.ts";
+import { createGithubAdapter } from "./github.adapter.ts";
+import type { IdentitiesRepository } from "./identities.repository.ts";
+import { createOidcAdapter } from "./oidc.adapter.ts";
+import { type FlowSecrets, type ProviderAdapter, ProviderFailure, type ProviderProfile } from "./provider.ts";
+
+/** How long a started sign-in may take at the provider. */
+export const FLOW_LIFETIME_MS = 10 * 60 * 1000;
+const FALLBACK_RETURN = "/dashboard";
+/** Where linking comes back to: the page with the list of sign-in methods. */
+export const LINK_RETURN = "/dashboard/devices";
+
+/** A sign-in that did not happen, named for /login to word. */
+export class SignInFailure extends Error {
+  constructor(
+    readonly code: ProviderSignInError,
+    readonly providerId: string,
+    /** Set when the flow was a link: the failure is shown on that page instead of /login. */
+    readonly linkReturn?: string,
+  ) {
+    super(code);
+  }
+}
+
+export type FlowOutcome =
+  | { kind: "signed_in"; user: User; session: { id: string; token: string }; returnTo: string }
+  | { kind: "linked"; returnTo: string };
+
+const random = () => randomBytes(32).toString("base64url");
+const nameSchema = registerFormSchema.shape.name;
+const emailSchema = z.email().max(254);
+
+/**
+ * Where to send the person afterwards: a path of this app only. `//evil`, `/\evil`, absolute URLs, anything
+ * that would leave this origin, and the API go to the dashboard.
+ */
+export function safeReturnPath(value: unknown): string {
+  if (typeof value !== "string" || value.length > 2048 || !value.startsWith("/") || value.startsWith("//")) return FALLBACK_RETURN;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
+  if (value.includes("\\") || /[\u0000-\u001f\u007f]/.test(value)) return FALLBACK_RETURN;
+  const base = "http://daysync.invalid";
+  const url = new URL(value, base);
+  if (url.origin !== base || url.pathname.startsWith("/api/")) return FALLBACK_RETURN;
+  return `${url.pathname}${url.search}${url.hash}`;
+}
+
+function iconOf(provider: ProviderConfig): ProviderIcon {
+  if (provider.kind === "github") return "github";
+  const host = new URL(provider.issuer).hostname;
+  if (host === "accounts.google.com") return "google";
+  if (host === "login.microsoftonline.com" || host === "login.live.com") return "microsoft";
+  if (host === "appleid.apple.com") return "apple";
+  return "key";
+}
+
+export const callbackPath = (provider: ProviderConfig) =>
+  provider.kind === "github" ? "/api/auth/github/callback" : `/api/auth/oidc/${provider.id}/callback`;
+
+export function createIdentitiesService(deps: {
+  config: IdentityConfig;
+  clock: Clock;
+  accounts: AccountsService;
+  identities: IdentitiesRepository;
+  devices: Pick<DevicesService, "announceSignIn">;
+  log: FastifyBaseLogger;
+}) {
+  const { clock, accounts, identities, log } = deps;
+  const make = (provider: ProviderConfig, redirectUri: string) =>
+    provider.kind === "github" ? createGithubAdapter(provider, redirectUri) : createOidcAdapter(provider, redirectUri);
+  const adapters = new Map(deps.config.providers.map((p) => [p.id, make(p, `${deps.config.publicUrl}${callbackPath(p)}`)] as const));
+  const labelOf = (providerId: string) => adapters.get(providerId)?.config.label ?? providerId;
+
+  function adapterOf(providerId: string, linkReturn?: string): ProviderAdapter {
+    const adapter = adapters.get(providerId);
+    if (!adapter) throw new SignInFailure("unknown_provider", providerId, linkReturn);
+    return adapter;
+  }
+
+  function failureOf(error: unknown, providerId: string, linkReturn: string | undefined): never {
+    if (!(error instanceof ProviderFailure)) throw error;
+    log.warn({ provider: providerId, problem: error.message }, `identity provider ${providerId}: ${error.kind}`);
+    const code = error.kind === "unavailable" ? "provider_unavailable" : error.kind === "cancelled" ? "cancelled" : "provider_refused";
+    throw new SignInFailure(code, providerId, linkReturn);
+  }
+
+  async function start(providerId: string, returnTo: string, linkUserId: string | null): Promise<{ flowId: string; url: string }> {
+    const linkReturn = linkUserId ? LINK_RETURN : undefined;
+    const adapter = adapterOf(providerId, linkReturn);
+    const secrets: FlowSecrets = { state: random(), nonce: random(), codeVerifier: random() };
+    const url = await adapter.authorizationUrl(secrets).catch((error: unknown) => failureOf(error, providerId, linkReturn));
+    const flowId = random();
+    const now = clock.now();
+    await identities.startFlow(
+      {
+        id: flowId,
+        provider: providerId,
+        state: secrets.state,
+        nonce: secrets.nonce,
+        code_verifier: secrets.codeVerifier,
+        return_to: returnTo,
+        link_user_id: linkUserId,
+        expires_at: now + FLOW_LIFETIME_MS,
+      },
+      now,
+    );
+    return { flowId, url };
+  }
+
+  /** Signs in (or makes the account of) the identity the provider vouched for. */
+  async function signInWith(
+    adapter: ProviderAdapter,
+    profile: ProviderProfile,
+    device: DeviceInfo,
+    returnTo: string,
+  ): Promise<FlowOutcome> {
+    const provider = adapter.config;
+    const known = await identities.find(profile.issuer, profile.subject);
+    if (known) {
+      const { user, session } = await accounts.signIn(known.user_id, device);
+      await deps.devices.announceSignIn(user.id, session.id);
+      return { kind: "signed_in", user, session, returnTo };
+    }
+    const email = profile.email && emailSchema.safeParse(profile.email).success ? profile.email : undefined;
+    const fail = (code: ProviderSignInError): never => {
+      throw new SignInFailure(code, provider.id);
+    };
+    if (email && profile.emailVerified && (await accounts.idByEmail(email))) fail("account_exists");
+    if (!provider.allowSignup) fail("signup_closed");
+    if (!email || !profile.emailVerified) return fail("email_unverified");
+    const domain = email.slice(email.lastIndexOf("@") + 1);
+    if (provider.allowedDomains.length > 0 && !provider.allowedDomains.includes(domain)) fail("domain_not_allowed");
+    const parsedName = nameSchema.safeParse(profile.name ?? "");
+    const name = parsedName.success ? parsedName.data : email.slice(0, email.indexOf("@")).slice(0, 100) || "Daysync user";
+    try {
+      const { user, session } = await accounts.registerWithoutPassword(
+        { name, email },
+        async (trx, userId) => {
+          const stored = await identities.in(trx).insertIfNew({
+            id: randomUUID(),
+            user_id: userId,
+            provider: provider.id,
+            issuer: profile.issuer,
+            subject: profile.subject,
+            email,
+            created_at: clock.now(),
+          });
+          // The same identity signed up a moment ago in another request: that account is the one.
+          if (!stored) fail("flow_expired");
+        },
+        device,
+      );
+      return { kind: "signed_in", user, session, returnTo };
+    } catch (error) {
+      if (error instanceof AppError && error.code === "email_taken") fail("account_exists");
+      throw error;
+    }
+  }
+
+  return {
+    /** The public list for the sign-in buttons. */
+    list(): ProviderListItem[] {
+      return [...adapters.values()].map(({ config }) => ({ id: config.id, label: config.label, kind: config.kind, icon: iconOf(config) }));
+    },
+
+    /** Reaches each provider once at start; a problem is logged, never fatal, and tried again on use. */
+    async checkAll(): Promise<void> {
+      await Promise.all(
+        [...adapters.values()].map((adapter) =>
+          adapter.check().then(
+            () => log.info({ provider: adapter.config.id }, `identity provider ${adapter.config.id} is ready`),
+            (error: unknown) =>
+              log.error(
+                { provider: adapter.config.id, problem: error instanceof Error ? error.message : String(error) },
+                `identity provider ${adapter.config.id} cannot be used now; its sign-in button will say so until it can`,
+              ),
+          ),
+        ),
+      );
+    },
+
+    startSignIn: (providerId: string, returnTo: unknown) => start(providerId, safeReturnPath(returnTo), null),
+
+    /** After a fresh password check: starts linking the provider to the signed-in account. */
+    async startLink(userId: string, providerId: string, password: string) {
+      if (!adapters.has(providerId)) throw notFound("sign-in provider");
+      if (!(await accounts.checkPassword(userId, password))) {
+        throw new AppError(403, "wrong_password", "That password is not right.", "password");
+      }
+      try {
+        return await start(providerId, LINK_RETURN, userId);
+      } catch (error) {
+        // Asked with fetch, not a navigation: a JSON answer in words.
+        if (!(error instanceof SignInFailure)) throw error;
+        throw new AppError(502, error.code, providerSignInMessage(error.code, labelOf(providerId)) ?? error.code);
+      }
+    },
+
+    /** The provider's callback: the flow of this browser's cookie, consumed once, then sign-in or link. */
+    async finish(providerId: string, flowId: string | undefined, query: URLSearchParams, device: DeviceInfo): Promise<FlowOutcome> {
+      const flow = flowId ? await identities.consumeFlow(flowId, clock.now()) : undefined;
+      if (!flow) throw new SignInFailure("flow_expired", providerId);
+      const linkReturn = flow.link_user_id ? flow.return_to : undefined;
+      if (flow.provider !== providerId || query.get("state") !== flow.state)
+        throw new SignInFailure("flow_mismatch", providerId, linkReturn);
+      const adapter = adapterOf(providerId, linkReturn);
+      const secrets = { state: flow.state, nonce: flow.nonce, codeVerifier: flow.code_verifier };
+      const profile = await adapter.finish(query, secrets).catch((error: unknown) => failureOf(error, providerId, linkReturn));
+      if (!flow.link_user_id) return signInWith(adapter, profile, device, flow.return_to);
+
+      const known = await identities.find(profile.issuer, profile.subject);
+      if (known && known.user_id !== flow.link_user_id) throw new SignInFailure("already_linked", providerId, linkReturn);
+      if (!known) {
+        const stored = await identities.insertIfNew({
+          id: randomUUID(),
+          user_id: flow.link_user_id,
+          provider: providerId,
+          issuer: profile.issuer,
+          subject: profile.subject,
+          email: profile.email ?? "",
+          created_at: clock.now(),
+        });
+        if (!stored) throw new SignInFailure("already_linked", providerId, linkReturn);
+      }
+      return { kind: "linked", returnTo: flow.return_to };
+    },
+
+    async linked(userId: string): Promise<{ identities: LinkedIdentity[]; has_password: boolean }> {
+      const rows = await identities.ofUser(userId);
+      return {
+        identities: rows.map((r) => ({
+          id: r.id,
+          provider: r.provider,
+          label: labelOf(r.provider),
+          email: r.email,
+          created_at: r.created_at,
+        })),
+        has_password: await accounts.hasPassword(userId),
+      };
+    },
+
+    /** Unlinks one identity, unless the account would be left with no way to sign in. */
+    async unlink(userId: string, identityId: string): Promise<void> {
+      const rows = await identities.ofUser(userId);
+      if (!rows.some((r) => r.id === identityId)) throw notFound("sign-in method");
+      if (rows.length === 1 && !(await accounts.hasPassword(userId))) {
+        throw conflict("last_sign_in_method", "This is the only way to sign in to your account. Link another provider first.");
+      }
+      await identities.remove(userId, identityId);
+    },
+  };
+}
+
+export type IdentitiesService = ReturnType<typeof createIdentitiesService>;

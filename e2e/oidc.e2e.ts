@@ -1,0 +1,66 @@
+/**
+ * Sign-in through an identity provider in real Chromium: a real OpenID provider on localhost (oidc-provider),
+ * its own login page filled in, and back on the dashboard with the spec's welcome notice.
+ */
+import { TEXT } from "@daysync/shared";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { freePort } from "../apps/server/src/testing/free-port.ts";
+import { startTestProvider, type TestProvider } from "../apps/server/src/testing/oidc-test-provider.ts";
+import { launchBrowser } from "./support/browser.ts";
+import { type RunningServer, startServer } from "./support/server.ts";
+
+let provider: TestProvider;
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  const port = await freePort();
+  const publicUrl = `http://127.0.0.1:${port}`;
+  provider = await startTestProvider({ redirectUris: [`${publicUrl}/api/auth/oidc/example/callback`] });
+  [server, browser] = await Promise.all([
+    startServer({
+      PORT: String(port),
+      PUBLIC_URL: publicUrl,
+      OIDC_PROVIDERS: "example",
+      OIDC_EXAMPLE_ISSUER: provider.issuer,
+      OIDC_EXAMPLE_CLIENT_ID: provider.clientId,
+      OIDC_EXAMPLE_CLIENT_SECRET: provider.clientSecret,
+      OIDC_EXAMPLE_LABEL: "Example ID",
+      OIDC_EXAMPLE_ALLOW_SIGNUP: "true",
+    }),
+    launchBrowser(),
+  ]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await provider?.stop();
+});
+
+it("signs in with 'Continue with …' on /login, through the provider's own sign-in page, to the dashboard", async () => {
+  provider.accounts.set("grace", { email: "grace@example.com", email_verified: true, name: "Grace Hopper" });
+  const context = await browser.newContext({ baseURL: server.url });
+  const page = await context.newPage();
+  await page.goto("/login");
+  await page.getByRole("link", { name: "Continue with Example ID" }).click();
+
+  await page.waitForURL((url) => url.origin === provider.issuer);
+  await page.locator('input[name="login"]').fill("grace");
+  await page.locator('input[name="password"]').fill("anything");
+  await page.getByRole("button", { name: "Sign-in" }).click();
+
+  await page.waitForURL(`${server.url}/dashboard`);
+  await page.getByText(TEXT.loginSuccessTitle).waitFor();
+  await page.getByText(TEXT.loginSuccessBody, { exact: true }).waitFor();
+  await page.getByText("Grace Hopper").first().waitFor();
+  const me = await context.request.get(`${server.url}/api/me`);
+  expect(((await me.json()) as { user: { email: string } }).user.email).toBe("grace@example.com");
+
+  // Its only way in is the provider: listed, and not to be unlinked.
+  await page.goto("/dashboard/devices");
+  const methods = page.getByRole("region", { name: "Sign-in methods" });
+  await expect(methods.getByRole("button", { name: "Unlink Example ID" }).isDisabled()).resolves.toBe(true);
+  await context.close();
+});
