@@ -1,4 +1,4 @@
-import { QueryClient, type QueryKey } from "@tanstack/react-query";
+import { onlineManager, QueryClient, type QueryKey } from "@tanstack/react-query";
 import { ApiError } from "./api-client.ts";
 
 /** Client errors (4xx) will not change on retry; network and server errors may. */
@@ -6,6 +6,10 @@ function shouldRetry(failureCount: number, error: unknown): boolean {
   if (error instanceof ApiError && error.status < 500 && error.status !== 429) return false;
   return failureCount < 2;
 }
+
+// The query library learns of the network only from events: an offline start would try every query and fail
+// it, where it should wait (paused) and show what the device kept until the connection is back.
+if (typeof navigator !== "undefined") onlineManager.setOnline(navigator.onLine);
 
 export const queryClient = new QueryClient({
   defaultOptions: {

@@ -77,8 +77,8 @@ function DayChat({ dayId, date, intro }: { dayId: string | null; date: string; i
         {dayId && stored.length > 0 ? <ClearDayButton dayId={dayId} date={date} messageIds={storedIds} /> : null}
       </header>
       {query.isPending && dayId ? (
-        <MessagesLoading />
-      ) : query.isError ? (
+        <MessagesLoading offline={query.fetchStatus === "paused"} />
+      ) : query.isError && !query.data ? (
         <MessagesLoadError error={query.error} onRetry={() => void query.refetch()} />
       ) : (
         <MessageList

@@ -37,8 +37,8 @@ export function DiscussionChat({ id, header }: { id: string; header?: ReactNode 
     <div className="day-view">
       {header}
       {query.isPending ? (
-        <MessagesLoading />
-      ) : query.isError ? (
+        <MessagesLoading offline={query.fetchStatus === "paused"} />
+      ) : query.isError && !query.data ? (
         <MessagesLoadError error={query.error} onRetry={() => void query.refetch()} />
       ) : (
         <MessageList

@@ -52,9 +52,19 @@ export function upsertDiscussion(queryClient: QueryClient, discussion: Discussio
   );
 }
 
+/** Why the user is no longer in a discussion, as its open view tells them: its creator is told they ended it. */
+export type ClosedNotice = DiscussionClosedReason | "ended_by_you";
+
 /** `discussion.closed`, or the caller ended or left it: it leaves the sidebar, and an open view says why. */
 export function closeDiscussion(queryClient: QueryClient, id: string, reason: DiscussionClosedReason): void {
-  queryClient.setQueryData<DiscussionClosedReason>(discussionsKey.closed(id), reason);
+  const mine =
+    queryClient.getQueryData<DiscussionDetails>(discussionsKey.one(id))?.discussion ??
+    queryClient.getQueryData<MyDiscussion[]>(discussionsKey.list)?.find((d) => d.id === id);
+  // The live event and this tab's own answer both come here, in either order: the second finds the rows gone.
+  const told = queryClient.getQueryData<ClosedNotice>(discussionsKey.closed(id));
+  const byMe = mine ? mine.role === "owner" : told === "ended_by_you";
+  const notice: ClosedNotice = reason === "ended" && byMe ? "ended_by_you" : reason;
+  queryClient.setQueryData<ClosedNotice>(discussionsKey.closed(id), notice);
   queryClient.setQueryData<MyDiscussion[]>(discussionsKey.list, (old) => old?.filter((d) => d.id !== id));
   queryClient.removeQueries({ queryKey: discussionsKey.one(id), exact: true });
 }
