@@ -1,7 +1,7 @@
 /** What the offline copy keeps of the features' caches (lib/offline-cache.ts), and what of it may still be shown. */
 import { type DayMessagesResponse, responseSchemas, type User } from "@daysync/shared";
-import { discussionMessagesKey } from "../features/chat/api/discussion-messages.ts";
 import { dayMessagesKey } from "../features/chat/api/day-messages.ts";
+import { discussionMessagesKey } from "../features/chat/api/discussion-messages.ts";
 import { expiresAt } from "../features/chat/messages/expiry.ts";
 import { daysKey } from "../features/dashboard/api/days.ts";
 import { discussionsKey } from "../features/discussions/api/discussions-cache.ts";

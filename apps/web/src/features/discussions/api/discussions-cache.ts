@@ -5,6 +5,7 @@ import type {
   DiscussionDetails,
   DiscussionMember,
   DiscussionMessage,
+  MemberChange,
   MyDiscussion,
 } from "@daysync/shared";
 import type { QueryClient } from "@tanstack/react-query";
@@ -38,7 +39,12 @@ export function setDiscussionDetails(queryClient: QueryClient, details: Discussi
 }
 
 /** `discussion.upserted`: created, joined, renamed, extended, or its members changed. */
-export function upsertDiscussion(queryClient: QueryClient, discussion: Discussion, members: DiscussionMember[]): void {
+export function upsertDiscussion(
+  queryClient: QueryClient,
+  discussion: Discussion,
+  members: DiscussionMember[],
+  memberChanges: MemberChange[],
+): void {
   let known = false;
   queryClient.setQueryData<MyDiscussion[]>(discussionsKey.list, (old) => {
     if (!old) return old;
@@ -48,7 +54,7 @@ export function upsertDiscussion(queryClient: QueryClient, discussion: Discussio
   // Joined on another device: the caller's own fields only come with the list.
   if (!known) void queryClient.invalidateQueries({ queryKey: discussionsKey.list, exact: true });
   queryClient.setQueryData<DiscussionDetails>(discussionsKey.one(discussion.id), (old) =>
-    old ? { discussion: merge(old.discussion, discussion), members } : old,
+    old ? { discussion: merge(old.discussion, discussion), members, member_changes: memberChanges } : old,
   );
 }
 

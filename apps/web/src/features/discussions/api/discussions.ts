@@ -1,10 +1,5 @@
 /** The discussion calls of the web app, each with the shared schema of its answer and its effect on the caches. */
-import {
-  type CreateDiscussionInput,
-  DISCUSSIONS_API,
-  type DiscussionDetails,
-  responseSchemas,
-} from "@daysync/shared";
+import { type CreateDiscussionInput, DISCUSSIONS_API, type DiscussionDetails, responseSchemas } from "@daysync/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ApiError, api, apiFetch } from "../../../lib/api-client.ts";
 import { useSessionServices } from "../../../lib/session-services.ts";
@@ -92,7 +87,7 @@ export function useRemoveMember(id: string) {
       queryClient.setQueryData<DiscussionDetails>(discussionsKey.one(id), (old) => {
         if (!old) return old;
         const members = old.members.filter((m) => m.id !== memberId);
-        return { discussion: { ...old.discussion, member_count: members.length }, members };
+        return { ...old, discussion: { ...old.discussion, member_count: members.length }, members };
       }),
   });
 }
