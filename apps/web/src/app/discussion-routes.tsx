@@ -71,6 +71,10 @@ function Discussion({ id }: { id: string }) {
   if (!details.data) return <PageSpinner label="Loading discussion" />;
   const openShare = (location.state as { share?: boolean } | null)?.share === true;
   return (
-    <ChatView space={{ kind: "discussion", id }} header={<DiscussionHeader details={details.data} user={user} openShare={openShare} />} />
+    <ChatView
+      space={{ kind: "discussion", id }}
+      header={<DiscussionHeader details={details.data} user={user} openShare={openShare} />}
+      memberChanges={details.data.member_changes}
+    />
   );
 }
