@@ -132,7 +132,8 @@ export class OfflineCache {
         .slice(0, this.kinds[name]?.max ?? queries.length)
         .map((q) => ({ key: q.queryKey, updatedAt: q.state.dataUpdatedAt, data: q.state.data })),
     );
-    writeStorage(cacheKey(this.userId), JSON.stringify({ entries }));
+    // Too large for the storage left: an older copy would show what has changed since, so none is kept.
+    if (!writeStorage(cacheKey(this.userId), JSON.stringify({ entries }))) writeStorage(cacheKey(this.userId), null);
   };
 
   private readonly writeNow = () => {
