@@ -14,7 +14,8 @@ if (typeof navigator !== "undefined") onlineManager.setOnline(navigator.onLine);
 export const queryClient = new QueryClient({
   defaultOptions: {
     queries: { retry: shouldRetry, staleTime: 30_000 },
-    mutations: { retry: false },
+    // An action taken offline says so at once (sends wait in the outbox, not here) rather than spin until the network is back.
+    mutations: { retry: false, networkMode: "always" },
   },
 });
 
