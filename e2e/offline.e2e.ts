@@ -19,7 +19,7 @@ describe("offline", () => {
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 15_000 });
     const messages = messageList(page);
     await sendMessage(page, "kept for the road");
-    await visible(messages.getByRole("listitem").filter({ hasText: "kept for the road" }).getByText("Sent"));
+    await visible(messages.getByRole("listitem").filter({ hasText: "kept for the road" }).getByText("Sent", { exact: true }));
 
     // The network goes: a message typed now waits in the outbox.
     await context.setOffline(true);
@@ -38,7 +38,7 @@ describe("offline", () => {
 
     // Back online: it is sent, once, and the banner goes.
     await context.setOffline(false);
-    await visible(messages.getByRole("listitem").filter({ hasText: "typed in the tunnel" }).getByText("Sent"), 15_000);
+    await visible(messages.getByRole("listitem").filter({ hasText: "typed in the tunnel" }).getByText("Sent", { exact: true }), 15_000);
     await page.getByText(OFFLINE_BANNER).waitFor({ state: "detached" });
     const days = (await (await context.request.get(`${app.server.url}${API.days}`)).json()) as DaysResponse;
     const dayId = days.days[0]?.id ?? "";
@@ -54,11 +54,12 @@ describe("offline", () => {
     expect(await page.getByText("kept for the road").count()).toBe(0);
 
     // Sign-out leaves nothing of the account on this device.
+    const kept = () => page.evaluate(() => Object.keys(localStorage).filter((k) => /offline-cache|signed-in-user/.test(k)));
+    expect(await kept()).toHaveLength(2);
     await context.setOffline(false);
     await page.getByRole("button", { name: TEXT.logout }).click();
     await page.waitForURL(`${app.server.url}/`);
-    const kept = await page.evaluate(() => Object.keys(localStorage).filter((k) => /offline-cache|signed-in-user/.test(k)));
-    expect(kept).toEqual([]);
+    await expect.poll(kept).toEqual([]);
     await context.close();
   });
 });
