@@ -1,7 +1,8 @@
 /**
  * Discussions (issue 13) in real Chromium: A creates one, B joins by typing its ID into the sidebar's Join field,
  * they exchange a text and a file live, B never sees A's email; C opens the join link read from the QR code on
- * A's screen while signed out, registers and lands back on the join screen; A ends it and B's open view says so.
+ * A's screen while signed out, registers and lands back on the join screen; A ends it ("You ended this discussion")
+ * and B's open view says so. Own messages sit on the other side; joins, leaves and removals show as lines.
  */
 import { API, DISCUSSION_ROUTES, DISCUSSIONS_API, responseSchemas, TEXT } from "@daysync/shared";
 import type { Page } from "playwright-core";
@@ -69,6 +70,10 @@ describe("discussions", () => {
     await b.page.getByRole("main").getByRole("button", { name: "Join" }).click();
     await visible(b.page.getByRole("heading", { name: "Trip planning" }));
     await visible(a.page.getByText("2 members"));
+    // Who came shows as a line in the conversation, live on A's screen, and for B on joining.
+    await visible(messageList(a.page).getByText("Benny joined"));
+    await visible(messageList(b.page).getByText("Annie started this discussion"));
+    await visible(messageList(b.page).getByText("You joined"));
 
     // Text both ways, live, each labelled with its author's name for this discussion.
     await sendMessage(a.page, "Hello from Annie");
@@ -76,6 +81,10 @@ describe("discussions", () => {
     await visible(messageBy(a.page, "You", "Hello from Annie"));
     await sendMessage(b.page, "Hi Annie, Benny here");
     await visible(messageBy(a.page, "Benny", "Hi Annie, Benny here"));
+    // One's own messages sit on the other side from the others'.
+    const mine = await messageBy(a.page, "You", "Hello from Annie").locator(".bubble").boundingBox();
+    const theirs = await messageBy(a.page, "Benny", "Hi Annie, Benny here").locator(".bubble").boundingBox();
+    expect(mine && theirs && mine.x + mine.width > theirs.x + theirs.width && mine.x > theirs.x).toBe(true);
 
     // A file from B reaches A.
     await chooseFiles(b.page, [{ name: "itinerary.txt", mimeType: "text/plain", buffer: Buffer.from("day 1: hike") }]);
@@ -134,8 +143,9 @@ describe("discussions", () => {
     await a.page.getByRole("button", { name: "End discussion" }).click();
     const confirm = a.page.getByRole("dialog", { name: "End this discussion?" });
     await confirm.getByRole("button", { name: "End discussion" }).click();
-    await visible(a.page.getByRole("heading", { name: "This discussion has ended." }));
+    await visible(a.page.getByRole("heading", { name: "You ended this discussion." }));
     await visible(b.page.getByRole("heading", { name: "This discussion has ended." }));
+    await visible(b.page.getByText("Its creator ended it"));
     await visible(c.page.getByRole("heading", { name: "This discussion has ended." }));
     await hidden(discussionsNav(b.page).getByRole("link", { name: /Trip planning/ }));
     await visible(discussionsNav(b.page).getByText("No discussions yet"));
@@ -166,6 +176,8 @@ describe("discussions", () => {
     const path = DISCUSSION_ROUTES.one(discussion.id);
     await Promise.all([a.page.goto(path), b.page.goto(path), c.page.goto(path)]);
     await visible(a.page.getByText("3 members"));
+    await visible(messageList(a.page).getByText("Bo joined"));
+    await visible(messageList(a.page).getByText("Cy joined"));
 
     // Rename: every open view shows the new title.
     await a.page.getByRole("button", { name: "Rename" }).click();
@@ -182,12 +194,15 @@ describe("discussions", () => {
     await visible(b.page.getByRole("heading", { name: "You were removed from this discussion." }));
     await hidden(discussionsNav(b.page).getByRole("link", { name: /Team lunch/ }));
     await visible(a.page.getByText("2 members"));
+    await visible(messageList(a.page).getByText("Bo was removed"));
+    await visible(messageList(c.page).getByText("Bo was removed"));
 
     // Cy leaves, after a confirmation.
     await c.page.getByRole("button", { name: "Leave" }).click();
     await c.page.getByRole("dialog", { name: "Leave this discussion?" }).getByRole("button", { name: "Leave" }).click();
     await visible(c.page.getByRole("heading", { name: "You left this discussion." }));
     await visible(a.page.getByText("1 member", { exact: true }));
+    await visible(messageList(a.page).getByText("Cy left"));
     await Promise.all([a.context.close(), b.context.close(), c.context.close()]);
   });
 

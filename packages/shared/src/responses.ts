@@ -117,7 +117,25 @@ export const discussionMessageSchema = messageSchema
   .pick({ id: true, type: true, content: true, filename: true, file_url: true, date: true, time: true, url: true, timestamps: true })
   .extend({ discussion_id: z.string(), author: z.object({ id: z.string(), display_name: z.string() }) });
 
-export const discussionDetailsSchema = z.object({ discussion: myDiscussionSchema, members: z.array(discussionMemberSchema) });
+/**
+ * Someone came or went, as the members see it between the messages: the creator started it, a member joined, left or
+ * was removed. Read from the member rows, so one who left and joined again shows only their latest join.
+ */
+export const memberChangeSchema = z.object({
+  member_id: z.string(),
+  display_name: z.string(),
+  kind: z.enum(["created", "joined", "left", "removed"]),
+  /** ms since the epoch */
+  at: z.number(),
+});
+export type MemberChange = z.infer<typeof memberChangeSchema>;
+
+export const discussionDetailsSchema = z.object({
+  discussion: myDiscussionSchema,
+  members: z.array(discussionMemberSchema),
+  /** Oldest first. */
+  member_changes: z.array(memberChangeSchema),
+});
 
 export const signedInDeviceSchema = z.object({
   /** The session id. */
@@ -257,7 +275,12 @@ export const liveEventSchema = z.discriminatedUnion("kind", [
   /** A device of the user was given a new name; its messages carry it from now on. */
   z.object({ kind: z.literal("device.renamed"), id: z.string(), name: z.string() }),
   /** A discussion the user is a member of was created, joined, renamed or extended, or its members changed. */
-  z.object({ kind: z.literal("discussion.upserted"), discussion: discussionSchema, members: z.array(discussionMemberSchema) }),
+  z.object({
+    kind: z.literal("discussion.upserted"),
+    discussion: discussionSchema,
+    members: z.array(discussionMemberSchema),
+    member_changes: z.array(memberChangeSchema),
+  }),
   /** The user is no longer in this discussion: its creator ended it, it expired, or they left or were removed. */
   z.object({ kind: z.literal("discussion.closed"), id: z.string(), reason: discussionClosedReasonSchema }),
   z.object({ kind: z.literal("discussion.message.created"), message: discussionMessageSchema, discussion: discussionSchema }),

@@ -8,10 +8,12 @@ import type { DateMessagesTable, MessagesTable } from "../db/schema.ts";
 import { type DeviceRow, presentDevice } from "../presenters/devices.presenter.ts";
 import {
   type DiscussionRow,
+  type MemberHistoryRow,
   type MemberRow,
   presentDiscussion,
   presentDiscussionMessage,
   presentMember,
+  presentMemberChanges,
 } from "../presenters/discussion.presenter.ts";
 import { presentDay, presentMessage } from "../presenters/messages.presenter.ts";
 import type { Change } from "./change.ts";
@@ -42,10 +44,11 @@ export const liveEvents = {
   /** A rename carries the name the device has now. */
   deviceRenamed: (device: DeviceRow): Of<"device.renamed"> => ({ kind: "device.renamed", id: device.id, name: presentDevice(device).name }),
 
-  discussionUpserted: (discussion: DiscussionRow, members: MemberRow[]): Of<"discussion.upserted"> => ({
+  discussionUpserted: (discussion: DiscussionRow, members: MemberRow[], history: MemberHistoryRow[]): Of<"discussion.upserted"> => ({
     kind: "discussion.upserted",
     discussion: presentDiscussion(discussion),
     members: members.map(presentMember),
+    member_changes: presentMemberChanges(history),
   }),
 
   /** The space's rows may be gone by now: the change holds all this event says. */

@@ -1,5 +1,13 @@
 /** What leaves the server of a discussion: never a member's email, user id or device name (decision 016). */
-import type { Discussion, DiscussionMember, DiscussionMessage, DiscussionRole, MyDiscussion } from "@daysync/shared";
+import type {
+  DepartureReason,
+  Discussion,
+  DiscussionMember,
+  DiscussionMessage,
+  DiscussionRole,
+  MemberChange,
+  MyDiscussion,
+} from "@daysync/shared";
 import type { MessagesTable } from "../db/schema.ts";
 import { presentMessageContent } from "./messages.presenter.ts";
 
@@ -58,6 +66,24 @@ export interface MemberRow {
   id: string;
   display_name: string;
   role: DiscussionRole;
+}
+
+/** A member row with when they came and went, for the lines between a discussion's messages. */
+export interface MemberHistoryRow extends MemberRow {
+  joined_at: number;
+  left_at: number | null;
+  left_reason: DepartureReason | null;
+}
+
+/** Who came and went, oldest first: each row's latest join (the creator's is the start), and its departure if any. */
+export function presentMemberChanges(rows: MemberHistoryRow[]): MemberChange[] {
+  const changes = rows.flatMap((row): MemberChange[] => {
+    const who = { member_id: row.id, display_name: row.display_name };
+    const came: MemberChange = { ...who, kind: row.role === "owner" ? "created" : "joined", at: Number(row.joined_at) };
+    if (row.left_at === null || row.left_reason === null) return [came];
+    return [came, { ...who, kind: row.left_reason, at: Number(row.left_at) }];
+  });
+  return changes.sort((a, b) => a.at - b.at || a.member_id.localeCompare(b.member_id));
 }
 
 /** A member as every member sees them: member id, display name and role; never the user behind them. */

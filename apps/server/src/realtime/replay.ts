@@ -133,7 +133,12 @@ export async function eventOf(
       // Only while the viewer is still a member: the one who left since gets its `discussion.closed` instead.
       if (!(await reads.mayRead(change.discussionId))) return undefined;
       const row = await discussions.find(change.discussionId);
-      return row && liveEvents.discussionUpserted(row, await discussions.members(change.discussionId));
+      if (!row) return undefined;
+      const [members, history] = await Promise.all([
+        discussions.members(change.discussionId),
+        discussions.memberHistory(change.discussionId),
+      ]);
+      return liveEvents.discussionUpserted(row, members, history);
     }
     case "discussion.closed":
       return liveEvents.discussionClosed(change);

@@ -70,7 +70,7 @@ export function applyCacheChange(queryClient: QueryClient, change: CacheChange):
       updateDiscussionOfMessages(queryClient, change.details.discussion);
       break;
     case "discussion.upserted":
-      upsertDiscussion(queryClient, change.discussion, change.members);
+      upsertDiscussion(queryClient, change.discussion, change.members, change.member_changes);
       updateDiscussionOfMessages(queryClient, change.discussion);
       break;
     case "discussion.closed":

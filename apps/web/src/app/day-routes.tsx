@@ -13,7 +13,8 @@ import { useToday } from "../lib/use-today.ts";
 export function TodayRoute({ welcome = false }: { welcome?: boolean }) {
   const days = useDays();
   const today = useToday();
-  if (days.isPending) return <PageSpinner label="Loading today" />;
+  // Offline, and this device kept no days: today's chat still takes what is typed, into the outbox.
+  if (days.isPending && days.fetchStatus !== "paused") return <PageSpinner label="Loading today" />;
   const record = days.data?.find((d) => d.date === today) ?? null;
   return <ChatView space={{ kind: "day", dayId: record?.id ?? null, date: today }} intro={welcome ? <WelcomePanel /> : null} />;
 }
@@ -31,6 +32,9 @@ export function DayRoute() {
   const missing = messages.error instanceof ApiError && (messages.error.status === 404 || messages.error.status === 400);
   if (missing || (!date && messages.isError)) {
     return <DayMissing reason={missing ? "It may belong to another account, or the link is wrong." : describeError(messages.error)} />;
+  }
+  if (!date && messages.fetchStatus === "paused") {
+    return <DayMissing reason="This device has not kept it. It loads when the connection is back." />;
   }
   if (!date) return <PageSpinner label="Loading day" />;
   return <ChatView key={dayId} space={{ kind: "day", dayId, date }} />;

@@ -57,7 +57,7 @@ function Discussion({ id }: { id: string }) {
   if (details.error instanceof ApiError && (details.error.status === 404 || details.error.status === 400)) {
     return <DiscussionNotice reason="missing" />;
   }
-  if (details.isError) {
+  if (details.isError && !details.data) {
     return (
       <div className="message-empty" role="alert">
         <p>{describeError(details.error)}</p>
@@ -67,9 +67,14 @@ function Discussion({ id }: { id: string }) {
       </div>
     );
   }
+  if (!details.data && details.fetchStatus === "paused") return <DiscussionNotice reason="offline" />;
   if (!details.data) return <PageSpinner label="Loading discussion" />;
   const openShare = (location.state as { share?: boolean } | null)?.share === true;
   return (
-    <ChatView space={{ kind: "discussion", id }} header={<DiscussionHeader details={details.data} user={user} openShare={openShare} />} />
+    <ChatView
+      space={{ kind: "discussion", id }}
+      header={<DiscussionHeader details={details.data} user={user} openShare={openShare} />}
+      memberChanges={details.data.member_changes}
+    />
   );
 }

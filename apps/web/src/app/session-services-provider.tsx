@@ -4,20 +4,30 @@ import { type ReactNode, useEffect, useMemo } from "react";
 import { toast } from "react-toastify";
 import type { CacheChange } from "../lib/cache-changes.ts";
 import { LiveConnection } from "../lib/live-connection.ts";
+import { OfflineCache } from "../lib/offline-cache.ts";
 import { Outbox } from "../lib/outbox.ts";
 import { setMe } from "../lib/session.ts";
 import { type SessionServices, SessionServicesContext } from "../lib/session-services.ts";
 import { uploadQueueFor } from "../lib/upload-queue.ts";
 import { applyCacheChange } from "./apply-cache-change.ts";
+import { keptKinds } from "./offline-kinds.ts";
 
 /**
  * Creates this tab's live connection, outbox and upload queue for the signed-in user and stops them when the
  * user changes or the signed-in frame goes away (sign-out). Live events, the outbox's answers and the features'
  * own changes all reach the caches through `applyCacheChange`. Every feature below reads these services with
- * useSessionServices(), so the chat can be shown in more than one place.
+ * useSessionServices(), so the chat can be shown in more than one place. What this device had of the user is put
+ * back in the caches first and kept as they change (lib/offline-cache.ts), so the app also opens offline.
  */
 export function SessionServicesProvider({ user, children }: { user: User; children: ReactNode }) {
   const queryClient = useQueryClient();
+  // Read before the first render of the pages below, so an offline start shows what this device had at once.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one copy per user; the plan's message lifetime, read at the start, only filters what is read back.
+  const offlineCache = useMemo(() => {
+    const cache = new OfflineCache(user.id, queryClient, keptKinds(user));
+    cache.restore();
+    return cache;
+  }, [user.id, queryClient]);
   const services = useMemo(() => {
     const applyChange = (change: CacheChange) => applyCacheChange(queryClient, change);
     const outbox = new Outbox(user.id, applyChange);
@@ -33,6 +43,10 @@ export function SessionServicesProvider({ user, children }: { user: User; childr
     });
     return { applyChange, live, outbox, uploads: uploadQueueFor(user.id) };
   }, [user.id, queryClient]);
+  useEffect(() => {
+    offlineCache.start();
+    return () => offlineCache.stop();
+  }, [offlineCache]);
   useEffect(() => {
     services.outbox.start();
     services.live.start();

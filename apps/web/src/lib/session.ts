@@ -1,18 +1,36 @@
 import { API, responseSchemas, type User } from "@daysync/shared";
 import { type QueryClient, queryOptions } from "@tanstack/react-query";
 import { api } from "./api-client.ts";
+import { isTransientError } from "./api-errors.ts";
+import { knownUser, rememberUser } from "./offline-cache.ts";
 
 /** The cache entry of the signed-in user (null for a visitor): the one query every session-wide reset keeps. */
 export const meQueryKey = ["me"] as const;
 
-/** The signed-in user, or null for a visitor. Kept current by the live connection's user.updated. */
+/**
+ * The signed-in user, or null for a visitor. Kept current by the live connection's user.updated.
+ * Without the network (or with the server down) the user this device was signed in as is trusted, so the app
+ * opens with what it kept; the server is asked again as soon as the connection is back.
+ */
 export const meQueryOptions = queryOptions({
   queryKey: meQueryKey,
-  queryFn: async ({ signal }): Promise<User | null> => (await api.get(API.session, responseSchemas.session, signal)).user,
+  queryFn: async ({ signal, client }): Promise<User | null> => {
+    try {
+      const { user } = await api.get(API.session, responseSchemas.session, signal);
+      rememberUser(user);
+      return user;
+    } catch (error) {
+      const known = isTransientError(error) ? knownUser() : null;
+      if (!known) throw error;
+      window.addEventListener("online", () => void client.invalidateQueries({ queryKey: meQueryKey, exact: true }), { once: true });
+      return known;
+    }
+  },
   staleTime: Number.POSITIVE_INFINITY,
 });
 
 export function setMe(queryClient: QueryClient, user: User | null): void {
+  rememberUser(user);
   queryClient.setQueryData<User | null>(meQueryKey, user);
 }
 

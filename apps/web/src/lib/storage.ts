@@ -7,11 +7,13 @@ export function readStorage(key: string): string | null {
   }
 }
 
-export function writeStorage(key: string, value: string | null): void {
+/** False when it could not be written (storage full or disabled): the in-memory copy still works for this tab. */
+export function writeStorage(key: string, value: string | null): boolean {
   try {
     if (value === null) window.localStorage.removeItem(key);
     else window.localStorage.setItem(key, value);
+    return true;
   } catch {
-    // Storage full or disabled: the in-memory copy still works for this tab.
+    return false;
   }
 }

@@ -5,7 +5,7 @@
 import type { Transaction } from "kysely";
 import type { Db } from "../../db/database.ts";
 import type { Database, SpaceMembersTable, SpacesTable } from "../../db/schema.ts";
-import type { MemberRow } from "../../presenters/discussion.presenter.ts";
+import type { MemberHistoryRow, MemberRow } from "../../presenters/discussion.presenter.ts";
 
 /** An open discussion's row with what every member sees of it besides its members. */
 export interface SpaceRow {
@@ -143,6 +143,15 @@ export function createDiscussionsRepository(db: Db) {
         .orderBy("role", "desc")
         .orderBy("joined_at")
         .orderBy("id")
+        .execute();
+    },
+
+    /** Every member row of the space, active or not, with when they joined and left. */
+    async memberHistory(spaceId: string): Promise<MemberHistoryRow[]> {
+      return db
+        .selectFrom("space_members")
+        .select(["id", "display_name", "role", "joined_at", "left_at", "left_reason"])
+        .where("space_id", "=", spaceId)
         .execute();
     },
 

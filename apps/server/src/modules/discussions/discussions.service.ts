@@ -27,7 +27,7 @@ import type { Clock } from "../../clock.ts";
 import { liveEvents } from "../../feed/events.ts";
 import type { UnitOfWork, Work } from "../../feed/unit-of-work.ts";
 import { AppError, conflict, forbidden, notFound } from "../../http/errors.ts";
-import { presentMember, presentMyDiscussion } from "../../presenters/discussion.presenter.ts";
+import { presentMember, presentMemberChanges, presentMyDiscussion } from "../../presenters/discussion.presenter.ts";
 import type { PlansRepository } from "../plans/plans.repository.ts";
 import type { AccessRepository, Membership } from "../spaces/access.repository.ts";
 import { discussionMembership, noSuchDiscussion } from "./discussion-access.ts";
@@ -66,7 +66,7 @@ export function createDiscussionsService(deps: {
     const locked = repo.in(work.trx);
     const row = await locked.find(spaceId);
     if (!row) return;
-    const event = liveEvents.discussionUpserted(row, await locked.members(spaceId));
+    const event = liveEvents.discussionUpserted(row, await locked.members(spaceId), await locked.memberHistory(spaceId));
     await work.record(userIds, { kind: "discussion.upserted", discussionId: spaceId }, event);
   }
 
@@ -96,7 +96,8 @@ export function createDiscussionsService(deps: {
 
   async function details(userId: string, spaceId: string): Promise<DiscussionDetails> {
     const discussion = await myDiscussion(userId, spaceId);
-    return { discussion, members: (await repo.members(spaceId)).map(presentMember) };
+    const [members, history] = await Promise.all([repo.members(spaceId), repo.memberHistory(spaceId)]);
+    return { discussion, members: members.map(presentMember), member_changes: presentMemberChanges(history) };
   }
 
   /**

@@ -11,7 +11,15 @@ import {
 } from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAdmin } from "../../admin.ts";
-import { createThroughApi as create, join, NO_SUCH_DISCUSSION as NOT_FOUND, person as signedIn } from "../../testing/discussion-api.ts";
+import {
+  createThroughApi as create,
+  discussionEvents,
+  join,
+  NO_SUCH_DISCUSSION as NOT_FOUND,
+  ready,
+  readySeq,
+  person as signedIn,
+} from "../../testing/discussion-api.ts";
 import { Device, startTestServer, type TestServer } from "../../testing/test-server.ts";
 
 let server: TestServer;
@@ -183,6 +191,43 @@ describe("what only the creator may do", () => {
     const again = await join(bob, discussion.public_id, "Robert");
     expect(again.status).toBe(201);
     expect(again.body.discussion).toMatchObject({ member_id: first.discussion.member_id, display_name: "Robert", member_count: 2 });
+  });
+});
+
+describe("who came and went", () => {
+  it("tells every member, in the details and live, when it started and who joined, left or was removed", async () => {
+    const { device: owner } = await person("Ann");
+    const start = server.clock.now();
+    const { discussion } = await create(owner, "Plans", "Annie");
+    const ownerLive = await ready(owner);
+    const { device: bob } = await person("Bob");
+    server.clock.advance(1_000);
+    const bobMember = (await join(bob, discussion.public_id, "Bobby")).body.discussion.member_id;
+    const { device: cat } = await person("Cat");
+    server.clock.advance(1_000);
+    const catMember = (await join(cat, discussion.public_id, "Cat")).body.discussion.member_id;
+    server.clock.advance(1_000);
+    expect((await cat.post(DISCUSSIONS_API.leave(discussion.id))).status).toBe(204);
+    server.clock.advance(1_000);
+    const removed = await owner.request<DiscussionDetails>("DELETE", DISCUSSIONS_API.member(discussion.id, bobMember));
+
+    const expected = [
+      { member_id: discussion.member_id, display_name: "Annie", kind: "created", at: start },
+      { member_id: bobMember, display_name: "Bobby", kind: "joined", at: start + 1_000 },
+      { member_id: catMember, display_name: "Cat", kind: "joined", at: start + 2_000 },
+      { member_id: catMember, display_name: "Cat", kind: "left", at: start + 3_000 },
+      { member_id: bobMember, display_name: "Bobby", kind: "removed", at: start + 4_000 },
+    ];
+    expect(removed.body.member_changes).toEqual(expected);
+    expect((await owner.get<DiscussionDetails>(DISCUSSIONS_API.one(discussion.id))).body.member_changes).toEqual(expected);
+    // Live as it happens, and the same again for a device that resumes from before.
+    const upserts = (live: typeof ownerLive) => discussionEvents(live.received).filter((e) => e.kind === "discussion.upserted");
+    await ownerLive.waitFor(() => upserts(ownerLive).length === 5);
+    expect(upserts(ownerLive).at(-1)).toMatchObject({ member_changes: expected });
+    ownerLive.close();
+    const resumed = await ready(owner, readySeq(ownerLive.received));
+    expect(upserts(resumed).map((e) => ("member_changes" in e ? e.member_changes.length : 0))).toEqual([5, 5, 5, 5]);
+    resumed.close();
   });
 });
 

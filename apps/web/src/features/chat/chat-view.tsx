@@ -1,4 +1,4 @@
-import { formatDisplayDate, parseStoredDate } from "@daysync/shared";
+import { formatDisplayDate, type MemberChange, parseStoredDate } from "@daysync/shared";
 import { type ReactNode, useMemo, useSyncExternalStore } from "react";
 import { Link, useNavigate } from "react-router";
 import { useSessionServices } from "../../lib/session-services.ts";
@@ -19,15 +19,17 @@ interface ChatViewProps {
   intro?: ReactNode;
   /** A discussion's header (title, time left, sharing, members), assembled in app/. */
   header?: ReactNode;
+  /** A discussion's members coming and going, shown as lines between its messages. */
+  memberChanges?: readonly MemberChange[];
 }
 
 /** One chat, wherever a route puts it: the messages of a space with the waiting ones, and the composer. */
-export function ChatView({ space, intro, header }: ChatViewProps) {
+export function ChatView({ space, intro, header, memberChanges }: ChatViewProps) {
   switch (space.kind) {
     case "day":
       return <DayChat dayId={space.dayId} date={space.date} intro={intro} />;
     case "discussion":
-      return <DiscussionChat id={space.id} header={header} />;
+      return <DiscussionChat id={space.id} header={header} memberChanges={memberChanges} />;
   }
 }
 
@@ -77,8 +79,8 @@ function DayChat({ dayId, date, intro }: { dayId: string | null; date: string; i
         {dayId && stored.length > 0 ? <ClearDayButton dayId={dayId} date={date} messageIds={storedIds} /> : null}
       </header>
       {query.isPending && dayId ? (
-        <MessagesLoading />
-      ) : query.isError ? (
+        <MessagesLoading offline={query.fetchStatus === "paused"} />
+      ) : query.isError && !query.data ? (
         <MessagesLoadError error={query.error} onRetry={() => void query.refetch()} />
       ) : (
         <MessageList

@@ -1,16 +1,43 @@
+import type { MemberChange } from "@daysync/shared";
 import { type ReactNode, useCallback, useMemo, useSyncExternalStore } from "react";
 import { useSessionServices } from "../../lib/session-services.ts";
 import { useDiscussionMessages } from "./api/discussion-messages.ts";
 import { Composer } from "./composer/composer.tsx";
-import { MessageList } from "./messages/message-list.tsx";
+import { type ConversationLine, MessageList } from "./messages/message-list.tsx";
 import { MessagesLoadError, MessagesLoading } from "./messages/messages-unavailable.tsx";
 import type { ShownMessage } from "./messages/shown-message.ts";
 
+const NO_CHANGES: readonly MemberChange[] = [];
+
+/** What a line says of someone coming or going; the reader is "You". */
+function lineText(change: MemberChange, mine: boolean): string {
+  const who = mine ? "You" : change.display_name;
+  switch (change.kind) {
+    case "created":
+      return `${who} started this discussion`;
+    case "joined":
+      return `${who} joined`;
+    case "left":
+      return `${who} left`;
+    case "removed":
+      return mine ? "You were removed" : `${who} was removed`;
+  }
+}
+
 /**
  * A shared discussion: its messages, each with its author's name for this discussion ("You" for the reader's
- * own), the waiting ones, and the composer, which writes to the discussion. Messages live as long as it does.
+ * own, set apart on the other side), who came and went as quiet lines between them, the waiting ones, and the
+ * composer, which writes to the discussion. Messages live as long as it does.
  */
-export function DiscussionChat({ id, header }: { id: string; header?: ReactNode }) {
+export function DiscussionChat({
+  id,
+  header,
+  memberChanges = NO_CHANGES,
+}: {
+  id: string;
+  header?: ReactNode;
+  memberChanges?: readonly MemberChange[];
+}) {
   const { outbox } = useSessionServices();
   const query = useDiscussionMessages(id);
   const deletes = useSyncExternalStore(outbox.subscribe, outbox.getDeletes);
@@ -28,6 +55,10 @@ export function DiscussionChat({ id, header }: { id: string; header?: ReactNode 
   }, [entries, stored, id]);
 
   const memberId = me?.member_id;
+  const lines = useMemo<ConversationLine[]>(
+    () => memberChanges.map((c) => ({ id: `${c.member_id}-${c.kind}-${c.at}`, at: c.at, text: lineText(c, c.member_id === memberId) })),
+    [memberChanges, memberId],
+  );
   const owner = me?.role === "owner";
   const authorOf = useCallback((m: ShownMessage) => (m.author?.id === memberId ? "You" : (m.author?.display_name ?? "")), [memberId]);
   const canDelete = useCallback((m: ShownMessage) => owner || m.author?.id === memberId, [owner, memberId]);
@@ -37,8 +68,8 @@ export function DiscussionChat({ id, header }: { id: string; header?: ReactNode 
     <div className="day-view">
       {header}
       {query.isPending ? (
-        <MessagesLoading />
-      ) : query.isError ? (
+        <MessagesLoading offline={query.fetchStatus === "paused"} />
+      ) : query.isError && !query.data ? (
         <MessagesLoadError error={query.error} onRetry={() => void query.refetch()} />
       ) : (
         <MessageList
@@ -48,6 +79,7 @@ export function DiscussionChat({ id, header }: { id: string; header?: ReactNode 
           maxMinutes={null}
           emptyTitle="No messages yet"
           emptyNote={<span>Say hello: everyone in this discussion sees what you send here, until it ends.</span>}
+          lines={lines}
           discussion={discussion}
         />
       )}

@@ -1,5 +1,5 @@
 import { TEXT } from "@daysync/shared";
-import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { type ReactNode, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useLocation } from "react-router";
 import type { OutboxEntry } from "../../../lib/outbox.ts";
 import { expiresAt } from "./expiry.ts";
@@ -20,6 +20,8 @@ interface MessageListProps {
   emptyNote?: ReactNode;
   /** The empty state's heading; by default the spec's words for a day without messages. */
   emptyTitle?: string;
+  /** Quiet lines between the messages, by time (in a discussion: who joined, left or was removed). */
+  lines?: readonly ConversationLine[];
   /** In a discussion: who wrote each message, whether the reader may delete it, and the discussion. */
   discussion?: {
     id: string;
@@ -28,30 +30,64 @@ interface MessageListProps {
   };
 }
 
+/** A quiet line among the messages, such as "Bobby joined", at its time (ms since the epoch). */
+export interface ConversationLine {
+  id: string;
+  at: number;
+  text: string;
+}
+
 const NEAR_BOTTOM_PX = 160;
+const NO_LINES: readonly ConversationLine[] = [];
+
+/** The messages in order with each line placed before the first message that came after it. */
+function interleave(messages: readonly ShownMessage[], lines: readonly ConversationLine[]) {
+  const items: ({ line: ConversationLine } | { message: ShownMessage })[] = [];
+  let next = 0;
+  for (const message of messages) {
+    for (; next < lines.length && (lines[next]?.at ?? 0) <= message.timestamps; next++)
+      items.push({ line: lines[next] as ConversationLine });
+    items.push({ message });
+  }
+  for (; next < lines.length; next++) items.push({ line: lines[next] as ConversationLine });
+  return items;
+}
+
+const lineTime = (at: number) => new Date(at).toLocaleTimeString(undefined, { hour: "numeric", minute: "2-digit" });
 
 interface HighlightState {
   highlight?: string;
 }
 
-export function MessageList({ viewKey, messages, pending, maxMinutes, intro, emptyNote, emptyTitle, discussion }: MessageListProps) {
+export function MessageList({
+  viewKey,
+  messages,
+  pending,
+  maxMinutes,
+  intro,
+  emptyNote,
+  emptyTitle,
+  lines = NO_LINES,
+  discussion,
+}: MessageListProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const nearBottom = useRef(true);
   const location = useLocation();
   const requested = (location.state as HighlightState | null)?.highlight;
   const [highlight, setHighlight] = useState<string | undefined>(undefined);
   const total = messages.length + pending.length;
+  const items = useMemo(() => interleave(messages, lines), [messages, lines]);
 
   // Follow new messages only when the reader is already at the end; a new day opens at its end.
   const lastView = useRef<string | null>(null);
   useLayoutEffect(() => {
     const el = scroller.current;
-    if (!el || total === 0) return;
+    if (!el || total + lines.length === 0) return;
     const newView = lastView.current !== viewKey;
     lastView.current = viewKey;
     if (requested && messages.some((m) => m.id === requested)) return;
     if (newView || nearBottom.current) el.scrollTop = el.scrollHeight;
-  }, [viewKey, total, requested, messages]);
+  }, [viewKey, total, lines.length, requested, messages]);
 
   // A search result asked for this message: bring it into view and mark it for a moment.
   useEffect(() => {
@@ -72,29 +108,36 @@ export function MessageList({ viewKey, messages, pending, maxMinutes, intro, emp
       }}
     >
       {intro}
+      {total + lines.length > 0 ? (
+        <ol className="message-list" aria-label="Messages">
+          {items.map((item) =>
+            "line" in item ? (
+              <li key={`line-${item.line.id}`} className="message-line">
+                <span>{item.line.text}</span> <time>{lineTime(item.line.at)}</time>
+              </li>
+            ) : (
+              <MessageItem
+                key={item.message.id}
+                message={item.message}
+                expiresAt={expiresAt(item.message, maxMinutes)}
+                highlighted={item.message.id === highlight}
+                author={discussion?.authorOf(item.message)}
+                canDelete={discussion ? discussion.canDelete(item.message) : true}
+                discussionId={discussion?.id}
+              />
+            ),
+          )}
+          {pending.map((entry) => (
+            <PendingMessage key={entry.id} entry={entry} author={discussion ? "You" : undefined} />
+          ))}
+        </ol>
+      ) : null}
       {total === 0 ? (
         <div className="message-empty">
           <p>{emptyTitle ?? TEXT.noMessages}</p>
           {emptyNote ?? <span>Type below to keep a note for this day. It shows up on all your devices.</span>}
         </div>
-      ) : (
-        <ol className="message-list" aria-label="Messages">
-          {messages.map((m) => (
-            <MessageItem
-              key={m.id}
-              message={m}
-              expiresAt={expiresAt(m, maxMinutes)}
-              highlighted={m.id === highlight}
-              author={discussion?.authorOf(m)}
-              canDelete={discussion ? discussion.canDelete(m) : true}
-              discussionId={discussion?.id}
-            />
-          ))}
-          {pending.map((entry) => (
-            <PendingMessage key={entry.id} entry={entry} author={discussion ? "You" : undefined} />
-          ))}
-        </ol>
-      )}
+      ) : null}
     </div>
   );
 }

@@ -1,11 +1,18 @@
 import { PageSpinner } from "../../../components/ui/spinner.tsx";
 import { describeError } from "../../../lib/api-errors.ts";
 
-/** The message area while its messages load. */
-export function MessagesLoading() {
+/** The message area while its messages load, or (`offline`) wait for the connection: this device has none of them. */
+export function MessagesLoading({ offline = false }: { offline?: boolean }) {
   return (
     <div className="message-scroll">
-      <PageSpinner label="Loading messages" />
+      {offline ? (
+        <div className="message-empty" role="status">
+          <p>Not on this device yet</p>
+          <span>These messages load when the connection is back.</span>
+        </div>
+      ) : (
+        <PageSpinner label="Loading messages" />
+      )}
     </div>
   );
 }

@@ -15,7 +15,7 @@ export function ConnectionStatus() {
         <>
           <CloudOffIcon size={18} />
           <span>
-            Offline — messages will be sent when the connection is back
+            You’re offline — showing what this device had; messages will be sent when the connection is back
             {waiting > 0 ? ` (${waiting} waiting)` : ""}.
           </span>
         </>

@@ -2,13 +2,14 @@ import { API } from "@daysync/shared";
 import { useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
 import { api } from "../../../lib/api-client.ts";
+import { forgetUser } from "../../../lib/offline-cache.ts";
 import { useSessionServices } from "../../../lib/session-services.ts";
 
-/** Signs out, leaves for the landing page, then forgets every cached answer of this user. */
+/** Signs out, leaves for the landing page, then forgets every cached answer of this user, in memory and on the device. */
 export function useLogout(): () => Promise<void> {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const { live, outbox } = useSessionServices();
+  const { live, outbox, user } = useSessionServices();
   return async () => {
     live.stop();
     outbox.stop();
@@ -20,5 +21,6 @@ export function useLogout(): () => Promise<void> {
     // flushSync unmounts the dashboard before the cache empties, so no guard sees a missing session.
     await navigate("/", { replace: true, flushSync: true });
     queryClient.clear();
+    forgetUser(user.id);
   };
 }

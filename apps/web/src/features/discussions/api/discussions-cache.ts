@@ -5,6 +5,7 @@ import type {
   DiscussionDetails,
   DiscussionMember,
   DiscussionMessage,
+  MemberChange,
   MyDiscussion,
 } from "@daysync/shared";
 import type { QueryClient } from "@tanstack/react-query";
@@ -38,7 +39,12 @@ export function setDiscussionDetails(queryClient: QueryClient, details: Discussi
 }
 
 /** `discussion.upserted`: created, joined, renamed, extended, or its members changed. */
-export function upsertDiscussion(queryClient: QueryClient, discussion: Discussion, members: DiscussionMember[]): void {
+export function upsertDiscussion(
+  queryClient: QueryClient,
+  discussion: Discussion,
+  members: DiscussionMember[],
+  memberChanges: MemberChange[],
+): void {
   let known = false;
   queryClient.setQueryData<MyDiscussion[]>(discussionsKey.list, (old) => {
     if (!old) return old;
@@ -48,13 +54,23 @@ export function upsertDiscussion(queryClient: QueryClient, discussion: Discussio
   // Joined on another device: the caller's own fields only come with the list.
   if (!known) void queryClient.invalidateQueries({ queryKey: discussionsKey.list, exact: true });
   queryClient.setQueryData<DiscussionDetails>(discussionsKey.one(discussion.id), (old) =>
-    old ? { discussion: merge(old.discussion, discussion), members } : old,
+    old ? { discussion: merge(old.discussion, discussion), members, member_changes: memberChanges } : old,
   );
 }
 
+/** Why the user is no longer in a discussion, as its open view tells them: its creator is told they ended it. */
+export type ClosedNotice = DiscussionClosedReason | "ended_by_you";
+
 /** `discussion.closed`, or the caller ended or left it: it leaves the sidebar, and an open view says why. */
 export function closeDiscussion(queryClient: QueryClient, id: string, reason: DiscussionClosedReason): void {
-  queryClient.setQueryData<DiscussionClosedReason>(discussionsKey.closed(id), reason);
+  const mine =
+    queryClient.getQueryData<DiscussionDetails>(discussionsKey.one(id))?.discussion ??
+    queryClient.getQueryData<MyDiscussion[]>(discussionsKey.list)?.find((d) => d.id === id);
+  // The live event and this tab's own answer both come here, in either order: the second finds the rows gone.
+  const told = queryClient.getQueryData<ClosedNotice>(discussionsKey.closed(id));
+  const byMe = mine ? mine.role === "owner" : told === "ended_by_you";
+  const notice: ClosedNotice = reason === "ended" && byMe ? "ended_by_you" : reason;
+  queryClient.setQueryData<ClosedNotice>(discussionsKey.closed(id), notice);
   queryClient.setQueryData<MyDiscussion[]>(discussionsKey.list, (old) => old?.filter((d) => d.id !== id));
   queryClient.removeQueries({ queryKey: discussionsKey.one(id), exact: true });
 }

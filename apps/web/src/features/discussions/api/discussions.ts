@@ -1,15 +1,9 @@
 /** The discussion calls of the web app, each with the shared schema of its answer and its effect on the caches. */
-import {
-  type CreateDiscussionInput,
-  DISCUSSIONS_API,
-  type DiscussionClosedReason,
-  type DiscussionDetails,
-  responseSchemas,
-} from "@daysync/shared";
+import { type CreateDiscussionInput, DISCUSSIONS_API, type DiscussionDetails, responseSchemas } from "@daysync/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ApiError, api, apiFetch } from "../../../lib/api-client.ts";
 import { useSessionServices } from "../../../lib/session-services.ts";
-import { discussionsKey, markDiscussionRead } from "./discussions-cache.ts";
+import { type ClosedNotice, discussionsKey, markDiscussionRead } from "./discussions-cache.ts";
 
 const notFound = (error: unknown) => error instanceof ApiError && error.status === 404;
 
@@ -32,7 +26,7 @@ export function useDiscussion(id: string) {
 
 /** Why the user is no longer in this discussion, when the live connection said so while it was open. */
 export function useClosedReason(id: string) {
-  return useQuery<DiscussionClosedReason | null>({
+  return useQuery<ClosedNotice | null>({
     queryKey: discussionsKey.closed(id),
     queryFn: () => null,
     enabled: false,
@@ -93,7 +87,7 @@ export function useRemoveMember(id: string) {
       queryClient.setQueryData<DiscussionDetails>(discussionsKey.one(id), (old) => {
         if (!old) return old;
         const members = old.members.filter((m) => m.id !== memberId);
-        return { discussion: { ...old.discussion, member_count: members.length }, members };
+        return { ...old, discussion: { ...old.discussion, member_count: members.length }, members };
       }),
   });
 }
