@@ -97,6 +97,8 @@ const envSchema = z.object({
   PREMIUM_STORAGE_BYTES: positiveInt(50 * 1024 * 1024 * 1024),
   /** Incomplete uploads untouched this long are deleted. */
   UPLOAD_EXPIRY_MS: positiveInt(24 * 60 * 60 * 1000),
+  /** The address people open the app at (https://daysync.example); links the server hands out start with it. */
+  PUBLIC_URL: z.string().url().optional(),
 });
 
 /** `false`: no proxy is trusted; a number: that many hops; a list: the proxies' addresses and CIDRs. */
@@ -138,6 +140,8 @@ export interface Config {
   maxFileBytes: { free: number; premium: number };
   storageBytes: { free: number; premium: number };
   uploadExpiryMs: number;
+  /** PUBLIC_URL without a trailing slash; unset: links are made from the request (the command line: localhost). */
+  publicUrl: string | undefined;
 }
 
 const repoRoot = path.resolve(import.meta.dirname, "../../../..");
@@ -181,5 +185,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxFileBytes: { free: e.FREE_MAX_FILE_BYTES, premium: e.PREMIUM_MAX_FILE_BYTES },
     storageBytes: { free: e.FREE_STORAGE_BYTES, premium: e.PREMIUM_STORAGE_BYTES },
     uploadExpiryMs: e.UPLOAD_EXPIRY_MS,
+    publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ""),
   };
 }

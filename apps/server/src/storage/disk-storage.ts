@@ -1,6 +1,6 @@
 /** The default storage: files under DATA_DIR on local disk (or one shared volume when scaled out). */
 import { createReadStream } from "node:fs";
-import { mkdir, open, rm, stat } from "node:fs/promises";
+import { mkdir, open, rm, stat, statfs } from "node:fs/promises";
 import path from "node:path";
 import { FileConfigstore, FileStore } from "@tus/file-store";
 import type { Upload } from "@tus/utils";
@@ -42,6 +42,10 @@ export async function createDiskStorage(directory: string, expiryMs: number): Pr
 
   return {
     datastore,
+    async volume() {
+      const fs = await statfs(directory);
+      return { size: fs.blocks * fs.bsize, free: fs.bavail * fs.bsize };
+    },
     async size(id) {
       try {
         return (await stat(fileOf(id))).size;

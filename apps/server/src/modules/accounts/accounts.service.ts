@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { FREE_TYPE_ID, type LoginInput, type RegisterInput, type User } from "@daysync/shared";
 import type { Clock } from "../../clock.ts";
 import type { Db } from "../../db/database.ts";
-import { conflict, invalidCredentials, notFound } from "../../http/errors.ts";
+import { accountDisabled, conflict, invalidCredentials, notFound } from "../../http/errors.ts";
 import type { PlansRepository } from "../plans/plans.repository.ts";
 import { loadUser } from "./load-user.ts";
 import { hashPassword, verifyAgainstDummy, verifyPassword } from "./password.ts";
@@ -52,9 +52,13 @@ export function createAccountsService(deps: {
           seq: 0,
           created_at: now,
           updated_at: now,
+          role: "user",
+          disabled_at: null,
         });
         if (!inserted) throw emailTaken();
         await plans.in(trx).startSubscription(userId, FREE_TYPE_ID, now);
+        // The first account of a new installation runs it.
+        await users.in(trx).claimFirstAdmin(userId, now);
       });
       return signedIn(userId, device);
     },
@@ -63,6 +67,8 @@ export function createAccountsService(deps: {
       const row = await users.credentialsByEmail(input.email.toLowerCase());
       const ok = row ? await verifyPassword(row.password_hash, input.password) : await verifyAgainstDummy(input.password);
       if (!row || !ok) throw invalidCredentials();
+      // Said only to whoever knows the password: it tells nothing about the account to anyone else.
+      if (row.disabled_at !== null) throw accountDisabled();
       return signedIn(row.id, device);
     },
 
