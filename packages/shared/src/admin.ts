@@ -52,7 +52,9 @@ export const endOfUtcDay = (day: string) => Date.parse(`${day}T23:59:59.999Z`);
 /** The reset page's form: the same password rules as registration. */
 export const resetPasswordFormSchema = z
   .object({ password: passwordSchema, confirm_password: confirmPasswordSchema })
-  .refine((v) => v.password === v.confirm_password, { message: VALIDATION.passwordsMatch, path: ["confirm_password"] });
+  .refine((v) => v.password === v.confirm_password, { message: VALIDATION.passwordsMatch, path: ["confirm_password"] })
+  .refine((v) => v.password.length >= 8, { message: VALIDATION.passwordTooShort, path: ["password"] });
+export type ResetPasswordForm = z.infer<typeof resetPasswordFormSchema>;
 
 export const resetPasswordRequestSchema = z
   .object({
