@@ -1,4 +1,4 @@
-/** Operator commands: set a user's plan; copy a SQLite installation into PostgreSQL. */
+/** Operator commands: set a user's plan or role; print a password reset link; copy a SQLite installation into PostgreSQL. */
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -6,24 +6,32 @@ import { describeRetention } from "@daysync/shared";
 import { createAdapters } from "./adapters/adapters.ts";
 import { createRepositories } from "./app/repositories.ts";
 import { systemClock } from "./clock.ts";
-import { loadConfig } from "./config/config.ts";
+import { type Config, loadConfig } from "./config/config.ts";
 import { copySqliteToPostgres, TargetNotEmpty } from "./db/copy-database.ts";
 import { openDatabase } from "./db/database.ts";
 import { createUnitOfWork } from "./feed/unit-of-work.ts";
-import { AppError } from "./http/errors.ts";
+import { AppError, notFound } from "./http/errors.ts";
+import { createResetLink } from "./modules/accounts/password-reset.service.ts";
+import { createAuditor } from "./modules/admin/admin-audit.ts";
+import { setRole } from "./modules/admin/roles.ts";
 import { createPlansService, type PlanName } from "./modules/plans/plans.service.ts";
 import { createServerKeysRepository } from "./modules/push/server-keys.repository.ts";
 import { loadOrCreateVapidKeys } from "./modules/push/vapid-keys.ts";
 
 const USAGE = [
   "Usage: npm run admin -- plan set EMAIL premium|free",
+  "       npm run admin -- role set EMAIL admin|user",
+  "       npm run admin -- password-reset EMAIL",
   "       npm run admin -- copy-to-postgres --from DATA_DIR/daysync.sqlite --to postgres://USER@HOST:5432/DB",
 ].join("\n");
 
 export async function runAdmin(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; output: string }> {
   if (args[0] === "copy-to-postgres") return copyToPostgres(args.slice(1));
-  const [area, verb, email, plan] = args;
-  if (area !== "plan" || verb !== "set" || !email || (plan !== "premium" && plan !== "free")) return { code: 2, output: USAGE };
+  if (args[0] === "password-reset" && args[1] && args.length === 2) return passwordReset(args[1], env);
+  const [area, verb, email, value] = args;
+  if (area === "role" && verb === "set" && email && (value === "admin" || value === "user")) return roleSet(email, value, env);
+  if (area !== "plan" || verb !== "set" || !email || (value !== "premium" && value !== "free")) return { code: 2, output: USAGE };
+  const plan = value;
   const config = loadConfig(env);
   const db = await openDatabase(config);
   // With REDIS_URL, the servers' bus: a device with the app open sees its new plan at once. Without it this bus
@@ -45,6 +53,54 @@ export async function runAdmin(args: string[], env: NodeJS.ProcessEnv = process.
     await adapters.close();
     await db.destroy();
   }
+}
+
+/** Runs `work` with the repositories and unit of work of the configured installation, then closes everything. */
+async function withInstallation(
+  env: NodeJS.ProcessEnv,
+  work: (parts: {
+    config: Config;
+    repositories: ReturnType<typeof createRepositories>;
+    unitOfWork: ReturnType<typeof createUnitOfWork>;
+  }) => Promise<string>,
+): Promise<{ code: number; output: string }> {
+  const config = loadConfig(env);
+  const db = await openDatabase(config);
+  // With REDIS_URL, the servers' bus: the person's open devices hear of the change at once (else at the sequence check).
+  const adapters = await createAdapters(config);
+  try {
+    const repositories = createRepositories(db);
+    const unitOfWork = createUnitOfWork({ db, bus: adapters.bus, clock: systemClock, changes: repositories.changes });
+    return { code: 0, output: await work({ config, repositories, unitOfWork }) };
+  } catch (error) {
+    if (error instanceof AppError) return { code: 1, output: error.message };
+    throw error;
+  } finally {
+    await adapters.close();
+    await db.destroy();
+  }
+}
+
+function roleSet(email: string, role: "admin" | "user", env: NodeJS.ProcessEnv) {
+  return withInstallation(env, async ({ repositories, unitOfWork }) => {
+    const { users, admin } = repositories;
+    const audit = createAuditor({ clock: systemClock, users, admin });
+    const target = await setRole({ clock: systemClock, unitOfWork, users, audit }, "command line", email, role);
+    return `${target.email}: ${role === "admin" ? "admin (may open /admin)" : "user (not an admin)"}`;
+  });
+}
+
+function passwordReset(email: string, env: NodeJS.ProcessEnv) {
+  return withInstallation(env, async ({ config, repositories }) => {
+    const { users, admin, passwordResets } = repositories;
+    const id = await users.idByEmail(email.trim().toLowerCase());
+    const target = id && (await users.standing(id));
+    if (!target) throw notFound("user with that email");
+    const baseUrl = config.identity.publicUrl;
+    const link = await createResetLink({ clock: systemClock, users, resets: passwordResets }, target.id, baseUrl);
+    await createAuditor({ clock: systemClock, users, admin })("command line", "password_reset.link_created", target, "valid 30 minutes");
+    return [`A one-time link to set a new password for ${target.email}, valid 30 minutes:`, link.url].join("\n");
+  });
 }
 
 async function copyToPostgres(args: string[]): Promise<{ code: number; output: string }> {

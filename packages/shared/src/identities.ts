@@ -4,6 +4,7 @@
  * /login with `?error=<code>&provider=<id>` (the page words the code with the provider's label).
  */
 import { z } from "zod";
+import { ACCOUNT_DISABLED_MESSAGE } from "./admin.ts";
 
 export const IDENTITY_API = {
   /** GET, public: the configured providers, for the sign-in buttons. */
@@ -60,6 +61,7 @@ export const PROVIDER_SIGN_IN_ERRORS = {
   account_exists:
     "An account with this email already exists. Sign in with your email and password, then link {label} under Sign-in methods (on the Devices page).",
   already_linked: "This {label} sign-in is already linked to another Daysync account.",
+  account_disabled: ACCOUNT_DISABLED_MESSAGE,
 } as const;
 export type ProviderSignInError = keyof typeof PROVIDER_SIGN_IN_ERRORS;
 

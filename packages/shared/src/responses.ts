@@ -25,6 +25,8 @@ export const userSchema = z.object({
   date_expiration_subscription: z.string(),
   /** Creation time, ms since the epoch. */
   timestamps: z.number(),
+  /** "admin" may open /admin; absent from servers older than the admin page. */
+  role: z.enum(["admin", "user"]).optional(),
 });
 
 /**

@@ -14,14 +14,19 @@ const email = z
   .pipe(z.email(VALIDATION.emailInvalid));
 
 /** Never stored, so NUL is no harm; half a character would hash as a replacement character, so it is refused. */
-const password = z
+export const passwordSchema = z
   .string({ error: VALIDATION.passwordRequired })
   .min(1, VALIDATION.passwordRequired)
   .max(256, "Password must be at most 256 characters.")
   .refine(isWellFormed, loneSurrogateMessage("A password"));
 
-export const loginSchema = z.object({ email, password });
+export const loginSchema = z.object({ email, password: passwordSchema });
 export type LoginInput = z.infer<typeof loginSchema>;
+
+export const confirmPasswordSchema = z
+  .string({ error: VALIDATION.confirmRequired })
+  .min(1, VALIDATION.confirmRequired)
+  .refine(isWellFormed, loneSurrogateMessage("A password"));
 
 /** The register form: the spec has no password length rule on the client. */
 export const registerFormSchema = z
@@ -31,11 +36,8 @@ export const registerFormSchema = z
       .min(1, VALIDATION.nameRequired)
       .max(100, "Name must be at most 100 characters."),
     email,
-    password,
-    confirm_password: z
-      .string({ error: VALIDATION.confirmRequired })
-      .min(1, VALIDATION.confirmRequired)
-      .refine(isWellFormed, loneSurrogateMessage("A password")),
+    password: passwordSchema,
+    confirm_password: confirmPasswordSchema,
   })
   .refine((v) => v.password === v.confirm_password, {
     message: VALIDATION.passwordsMatch,

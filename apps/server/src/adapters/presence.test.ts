@@ -41,6 +41,18 @@ describe("presence across processes", () => {
     expect(errors).toEqual([]);
   });
 
+  it("counts the devices online in every process, a session open in both once", async () => {
+    const { one, two } = twoProcesses();
+    one.presence.opened("s1");
+    one.presence.opened("s2");
+    two.presence.opened("s2");
+    two.presence.opened("s3");
+    await expect.poll(() => two.presence.liveCount()).toEqual({ count: 3, scope: "all" });
+    one.presence.closed("s1");
+    await expect.poll(() => one.presence.liveCount()).toEqual({ count: 2, scope: "all" });
+    expect(errors).toEqual([]);
+  });
+
   it("lets a killed process's sessions stop being live by themselves", async () => {
     const { one, two, prefix } = twoProcesses();
     one.presence.opened("s1");

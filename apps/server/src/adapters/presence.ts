@@ -14,6 +14,8 @@ export interface Presence {
   closed(sessionId: string): void;
   /** Those of `sessionIds` with a live connection open in any process. */
   liveAmong(sessionIds: readonly string[]): Promise<Set<string>>;
+  /** How many sessions have a live connection open: in every process, or (Redis not answering) in this one. */
+  liveCount(): Promise<{ count: number; scope: "all" | "this process" }>;
   close(): Promise<void>;
 }
 
@@ -23,6 +25,7 @@ export function createInProcessPresence(): Presence {
     opened: (sessionId) => void open.add(sessionId),
     closed: (sessionId) => void open.delete(sessionId),
     liveAmong: async (sessionIds) => new Set(sessionIds.filter((id) => open.has(id))),
+    liveCount: async () => ({ count: open.size, scope: "all" }),
     close: async () => {},
   };
 }
@@ -113,6 +116,25 @@ export function createRedisPresence(
       const elsewhere = await Promise.race([answered, late]).finally(() => clearTimeout(deadline));
       for (const sessionId of elsewhere) live.add(sessionId);
       return live;
+    },
+    async liveCount() {
+      const thisProcess = { count: local.size, scope: "this process" } as const;
+      let deadline: NodeJS.Timeout | undefined;
+      const late = new Promise<typeof thisProcess>((resolve) => {
+        deadline = setTimeout(() => resolve(thisProcess), askTimeoutMs);
+      });
+      const counted = (async () => {
+        const processes = await redis.smembers(registry);
+        const others = processes.filter((id) => id !== processId);
+        // Our own sessions count from memory: our key may not be written yet.
+        const union = others.length > 0 ? await redis.sunion(...others.map(keyOf)) : [];
+        const all = new Set([...union, ...local]);
+        return { count: all.size, scope: "all" } as const;
+      })().catch((error) => {
+        onError(error);
+        return thisProcess;
+      });
+      return Promise.race([counted, late]).finally(() => clearTimeout(deadline));
     },
     async close() {
       clearInterval(timer);

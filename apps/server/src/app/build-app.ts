@@ -16,8 +16,13 @@ import { healthRoutes } from "../http/health.ts";
 import { createHttpServer, type LogStream, registerHttpPlugins } from "../http/http-server.ts";
 import { createMetrics, serveMetrics } from "../http/metrics.ts";
 import { serveWebApp } from "../http/web-app.ts";
+import { createAccountDeletionService } from "../modules/accounts/account-deletion.service.ts";
 import { accountsRoutes } from "../modules/accounts/accounts.routes.ts";
 import { createAccountsService } from "../modules/accounts/accounts.service.ts";
+import { createPasswordResetService } from "../modules/accounts/password-reset.service.ts";
+import { createActivityCounter } from "../modules/admin/activity-counter.ts";
+import { adminRoutes } from "../modules/admin/admin.routes.ts";
+import { createAdminService } from "../modules/admin/admin.service.ts";
 import { devicesRoutes } from "../modules/devices/devices.routes.ts";
 import { createDevicesService } from "../modules/devices/devices.service.ts";
 import { discussionsRoutes } from "../modules/discussions/discussions.routes.ts";
@@ -154,7 +159,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     locker: adapters.tusLocker,
     onFinished: metrics?.uploadFinished,
   });
-  subscribeSideEffects(unitOfWork, { push, uploads: uploadsService, bus, log: app.log });
+  const activity = createActivityCounter({ admin: repositories.admin, now: clock.now });
+  const stopActivity = activity.start((err) => app.log.warn({ err }, "activity counts not written"));
+  subscribeSideEffects(unitOfWork, { push, uploads: uploadsService, bus, log: app.log, activity });
   messagesRoutes(app, { messages, sendRateLimit: config.sendRateLimit });
   const discussions = createDiscussionsService({
     clock,
@@ -170,6 +177,42 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     discussions,
     joinRateLimit: config.discussions.joinRateLimit,
     joinAddressRateLimit: config.discussions.joinAddressRateLimit,
+  });
+  const passwordResets = createPasswordResetService({
+    db,
+    clock,
+    users,
+    resets: repositories.passwordResets,
+    devices,
+  });
+  const admin = createAdminService({
+    clock,
+    users,
+    admin: repositories.admin,
+    plans,
+    devices,
+    deletion: createAccountDeletionService({
+      unitOfWork,
+      users,
+      accountDeletion: repositories.accountDeletion,
+      devices,
+      discussions,
+      uploads: uploadsService,
+      removeFile: (id) => storage.remove(id),
+      now: clock.now,
+    }),
+    resets: passwordResets,
+    presence,
+    storage,
+    activity,
+  });
+  adminRoutes(app, { admin, resets: passwordResets, publicUrl: config.identity.publicUrl, resetRateLimit: config.loginRateLimit });
+  app.addHook("onReady", async () => {
+    if (!(await admin.hasAdmin())) {
+      app.log.warn(
+        "This server has no admin yet: make one with `npm run admin -- role set EMAIL admin` (a new installation's first account becomes its admin).",
+      );
+    }
   });
   const sweeper = createRetentionSweeper({
     clock,
@@ -223,6 +266,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // A sweep still running would otherwise fail on a closed database and release its lock on a closed Redis.
     await sweeper.settled();
     await live.settled();
+    await stopActivity();
     await adapters.close();
     await db.destroy();
   });

@@ -1,8 +1,11 @@
 /** Every repository over one database: what the composition root injects into services. */
 import type { Db } from "../db/database.ts";
 import { createChangesRepository } from "../feed/changes.repository.ts";
+import { createAccountDeletionRepository } from "../modules/accounts/account-deletion.repository.ts";
+import { createPasswordResetsRepository } from "../modules/accounts/password-resets.repository.ts";
 import { createSessionsRepository } from "../modules/accounts/sessions.repository.ts";
 import { createUsersRepository } from "../modules/accounts/users.repository.ts";
+import { createAdminRepository } from "../modules/admin/admin.repository.ts";
 import { createDevicesRepository } from "../modules/devices/devices.repository.ts";
 import { createDiscussionMessagesRepository } from "../modules/discussions/discussion-messages.repository.ts";
 import { createDiscussionsRepository } from "../modules/discussions/discussions.repository.ts";
@@ -31,6 +34,9 @@ export function createRepositories(db: Db) {
     access: createAccessRepository(db),
     discussionMessages: createDiscussionMessagesRepository(db),
     discussions: createDiscussionsRepository(db),
+    admin: createAdminRepository(db),
+    accountDeletion: createAccountDeletionRepository(db),
+    passwordResets: createPasswordResetsRepository(db),
   };
 }
 

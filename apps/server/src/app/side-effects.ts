@@ -6,18 +6,26 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { EventBus } from "../events/event-bus.ts";
 import type { UnitOfWork } from "../feed/unit-of-work.ts";
+import type { ActivityCounter } from "../modules/admin/activity-counter.ts";
 import type { PushService } from "../modules/push/push.service.ts";
 import type { UploadsService } from "../modules/uploads/uploads.service.ts";
 
 export function subscribeSideEffects(
   unitOfWork: UnitOfWork,
-  deps: { push: PushService; uploads: Pick<UploadsService, "removeForMessages">; bus: EventBus; log: FastifyBaseLogger },
+  deps: {
+    push: PushService;
+    uploads: Pick<UploadsService, "removeForMessages">;
+    bus: EventBus;
+    log: FastifyBaseLogger;
+    activity: Pick<ActivityCounter, "count">;
+  },
 ): void {
-  const { push, uploads, bus, log } = deps;
+  const { push, uploads, bus, log, activity } = deps;
   // A push is sent in the background: the change is made whether or not a push service answers.
   const inBackground = (sending: Promise<void>) => void sending.catch((err) => log.warn({ err }, "push failed"));
 
   unitOfWork.subscribe(["message.created", "discussion.message.created"], ({ event, origin, userIds }) => {
+    if (event.kind === "message.created" || event.kind === "discussion.message.created") activity.count(event.message.type !== "text");
     // Only what a device sent is pushed to the others.
     if (!origin) return;
     if (event.kind === "message.created") inBackground(push.notifyNewMessage(origin, event.message));

@@ -18,6 +18,9 @@ const TABLES = [
   ["uploads", "id"],
   ["expired_messages", "id"],
   ["server_keys", "name"],
+  ["admin_audit", "id"],
+  ["password_resets", "token_hash"],
+  ["activity_hours", "hour"],
 ] as const satisfies ReadonlyArray<readonly [keyof Database, string]>;
 
 /** Rows per insert: PostgreSQL takes at most 65,535 parameters in one statement. */

@@ -20,6 +20,10 @@ export interface UsersTable {
   seq: number;
   created_at: number;
   updated_at: number;
+  /** "admin" may use /admin and its routes. */
+  role: "admin" | "user";
+  /** Set while an admin has disabled the account: no sign-in, no session. */
+  disabled_at: number | null;
 }
 
 export interface SubscriptionsTable {
@@ -227,6 +231,36 @@ export interface AuthFlowsTable {
   expires_at: number;
 }
 
+/** Every admin action, shown on /admin. Labels keep who and whom by email at the time; a deleted account's are erased. */
+export interface AdminAuditTable {
+  id: string;
+  /** Order of writing: entries made in one millisecond still list in the order they happened. */
+  seq: number;
+  at: number;
+  /** The admin; null for the command line or an admin since deleted. */
+  actor_id: string | null;
+  actor_label: string;
+  action: string;
+  target_id: string | null;
+  target_label: string;
+  detail: string;
+}
+
+/** A one-time link to set a new password: only the sha256 of its token is kept. */
+export interface PasswordResetsTable {
+  token_hash: string;
+  user_id: string;
+  created_at: number;
+  expires_at: number;
+}
+
+/** Messages and files sent per hour (its start, ms), for the admin page's figures; each process adds its counts. */
+export interface ActivityHoursTable {
+  hour: number;
+  messages: number;
+  files: number;
+}
+
 export interface Database {
   subscriptions_types: SubscriptionsTypesTable;
   users: UsersTable;
@@ -244,4 +278,7 @@ export interface Database {
   space_members: SpaceMembersTable;
   identities: IdentitiesTable;
   auth_flows: AuthFlowsTable;
+  admin_audit: AdminAuditTable;
+  password_resets: PasswordResetsTable;
+  activity_hours: ActivityHoursTable;
 }

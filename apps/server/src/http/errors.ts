@@ -1,4 +1,4 @@
-import type { ApiErrorBody } from "@daysync/shared";
+import { ACCOUNT_DISABLED_MESSAGE, type ApiErrorBody } from "@daysync/shared";
 
 /** Named errors: each carries its HTTP status and a stable code; one handler turns them into JSON. */
 export class AppError extends Error {
@@ -17,6 +17,7 @@ export class AppError extends Error {
 export const badRequest = (message: string, field?: string) => new AppError(400, "validation", message, field);
 export const unauthenticated = () => new AppError(401, "unauthenticated", "Please sign in to continue.");
 export const invalidCredentials = () => new AppError(401, "invalid_credentials", "Invalid email or password.");
+export const accountDisabled = () => new AppError(403, "account_disabled", ACCOUNT_DISABLED_MESSAGE);
 export const forbidden = (message = "You are not allowed to do that.") => new AppError(403, "forbidden", message);
 export const notFound = (what: string) => new AppError(404, "not_found", `No such ${what}.`);
 export const conflict = (code: string, message: string, field?: string) => new AppError(409, code, message, field);

@@ -3,7 +3,7 @@ import type { SubscriptionsTable, UsersTable } from "../db/schema.ts";
 
 /** The user as the API shows it: the spec's user document, plan fields from the current subscription. */
 export function presentUser(
-  u: Pick<UsersTable, "id" | "name" | "email" | "actual_subscription_id" | "created_at">,
+  u: Pick<UsersTable, "id" | "name" | "email" | "actual_subscription_id" | "created_at" | "role">,
   s: SubscriptionsTable,
 ): User {
   return {
@@ -20,5 +20,6 @@ export function presentUser(
     description_subscription: s.description_subscription,
     date_expiration_subscription: new Date(Number(s.date_expiration_subscription)).toISOString(),
     timestamps: Number(u.created_at),
+    role: u.role,
   };
 }

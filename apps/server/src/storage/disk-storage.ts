@@ -1,7 +1,7 @@
 /** The default storage: files under DATA_DIR on local disk (or one shared volume when scaled out). */
 import { randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { mkdir, open, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, open, rm, stat, statfs, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { FileConfigstore, FileStore } from "@tus/file-store";
 import type { Upload } from "@tus/utils";
@@ -43,6 +43,10 @@ export async function createDiskStorage(directory: string, expiryMs: number): Pr
 
   return {
     datastore,
+    async volume() {
+      const fs = await statfs(directory);
+      return { size: fs.blocks * fs.bsize, free: fs.bavail * fs.bsize };
+    },
     async size(id) {
       try {
         return (await stat(fileOf(id))).size;

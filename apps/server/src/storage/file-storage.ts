@@ -12,6 +12,8 @@ export interface UnfinishedUpload {
 export interface FileStorage {
   /** The tus datastore that receives uploads (resumable, by server-made id). */
   readonly datastore: DataStore;
+  /** Bytes of the volume the files are on: in all, and left for them. */
+  volume(): Promise<{ size: number; free: number }>;
   /** Size in bytes of a stored file, or undefined when there is none. */
   size(id: string): Promise<number | undefined>;
   /** The first bytes of a file, for content-type detection. */

@@ -1,3 +1,5 @@
+import type { User } from "@daysync/shared";
+import { AdminLink } from "../features/admin/admin-link.tsx";
 import { RequireSession } from "../features/auth/session-routes.tsx";
 import { DashboardLayout } from "../features/dashboard/shell/dashboard-layout.tsx";
 import { DevicesLink } from "../features/devices/devices-link.tsx";
@@ -21,19 +23,25 @@ function DashboardNotices() {
  * discussions in the sidebar, devices and push; a visitor is sent to sign in first and comes back here.
  */
 export function DashboardRoute() {
+  return <RequireSession>{(user) => <SignedInFrame user={user} />}</RequireSession>;
+}
+
+/** The frame around every signed-in page; the page is the route's child (DashboardLayout's outlet). */
+export function SignedInFrame({ user }: { user: User }) {
   return (
-    <RequireSession>
-      {(user) => (
-        <SessionServicesProvider user={user}>
-          <DashboardLayout
-            sidebarLinks={<DevicesLink />}
-            sidebarSections={<DiscussionsSection headingId="sidebar-discussions" />}
-            topBarActions={<PushBell />}
-          >
-            <DashboardNotices />
-          </DashboardLayout>
-        </SessionServicesProvider>
-      )}
-    </RequireSession>
+    <SessionServicesProvider user={user}>
+      <DashboardLayout
+        sidebarLinks={
+          <>
+            <DevicesLink />
+            <AdminLink />
+          </>
+        }
+        sidebarSections={<DiscussionsSection headingId="sidebar-discussions" />}
+        topBarActions={<PushBell />}
+      >
+        <DashboardNotices />
+      </DashboardLayout>
+    </SessionServicesProvider>
   );
 }

@@ -87,6 +87,16 @@ export const routes: RouteObject[] = [
               },
             ],
           },
+          // Admins only (issue 30); everyone else gets the not-found screen.
+          {
+            lazy: async () => ({ Component: (await import("./admin-route.tsx")).AdminRoute }),
+            children: [{ path: "admin", lazy: async () => ({ Component: (await import("../features/admin/admin-page.tsx")).AdminPage }) }],
+          },
+          // The page of a one-time reset link an admin handed over; the token is in the fragment.
+          {
+            path: "reset-password",
+            lazy: async () => ({ Component: (await import("../features/auth/reset-password-page.tsx")).ResetPasswordPage }),
+          },
           // Add a device: the signed-in device shows a code there (decision 013).
           { path: "pair/add", lazy: async () => ({ Component: (await import("./add-device-route.tsx")).AddDeviceRoute }) },
           // The only route an Add a device code opens, on the new device; it waits for the approval.

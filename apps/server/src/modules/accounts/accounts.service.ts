@@ -5,7 +5,7 @@ import type { Transaction } from "kysely";
 import type { Clock } from "../../clock.ts";
 import type { Db } from "../../db/database.ts";
 import type { Database } from "../../db/schema.ts";
-import { conflict, invalidCredentials, notFound } from "../../http/errors.ts";
+import { accountDisabled, conflict, invalidCredentials, notFound } from "../../http/errors.ts";
 import type { PlansRepository } from "../plans/plans.repository.ts";
 import { loadUser } from "./load-user.ts";
 import { hashPassword, hasPassword, NO_PASSWORD, verifyAgainstDummy, verifyPassword } from "./password.ts";
@@ -56,9 +56,13 @@ export function createAccountsService(deps: {
         seq: 0,
         created_at: now,
         updated_at: now,
+        role: "user",
+        disabled_at: null,
       });
       if (!inserted) throw emailTaken();
       await plans.in(trx).startSubscription(userId, FREE_TYPE_ID, now);
+      // The first account of a new installation runs it.
+      await users.in(trx).claimFirstAdmin(userId, now);
       await alongside?.(trx, userId);
     });
     return userId;
@@ -87,11 +91,17 @@ export function createAccountsService(deps: {
       const usable = row && hasPassword(row.password_hash) ? row : undefined;
       const ok = usable ? await verifyPassword(usable.password_hash, input.password) : await verifyAgainstDummy(input.password);
       if (!usable || !ok) throw invalidCredentials();
+      // Said only to whoever knows the password: it tells nothing about the account to anyone else.
+      if (usable.disabled_at !== null) throw accountDisabled();
       return signedIn(usable.id, device);
     },
 
     /** Signs this device in to an account already found (a provider's returning identity). */
     signIn: signedIn,
+
+    async isDisabled(userId: string): Promise<boolean> {
+      return (await users.standing(userId))?.disabled_at != null;
+    },
 
     /** A fresh check of the signed-in person's password; false also for an account without one. */
     async checkPassword(userId: string, password: string): Promise<boolean> {

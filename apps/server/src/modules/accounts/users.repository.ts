@@ -1,10 +1,11 @@
 /** User accounts: the email is unique and stored lowercased; the plan fields come from the current subscription. */
 import type { Transaction } from "kysely";
 import type { Db } from "../../db/database.ts";
+import { FIRST_ADMIN_CLAIM } from "../../db/migrations.ts";
 import type { Database, SubscriptionsTable, UsersTable } from "../../db/schema.ts";
 import { usersWithCurrentPlan } from "../plans/plans.repository.ts";
 
-export type UserWithPlan = Pick<UsersTable, "id" | "name" | "email" | "actual_subscription_id" | "created_at"> & {
+export type UserWithPlan = Pick<UsersTable, "id" | "name" | "email" | "actual_subscription_id" | "created_at" | "role"> & {
   plan: SubscriptionsTable;
 };
 
@@ -18,8 +19,44 @@ export function createUsersRepository(db: Db) {
       return row?.id;
     },
 
-    credentialsByEmail(email: string): Promise<{ id: string; password_hash: string } | undefined> {
-      return db.selectFrom("users").select(["id", "password_hash"]).where("email", "=", email).executeTakeFirst();
+    credentialsByEmail(email: string): Promise<{ id: string; password_hash: string; disabled_at: number | null } | undefined> {
+      return db.selectFrom("users").select(["id", "password_hash", "disabled_at"]).where("email", "=", email).executeTakeFirst();
+    },
+    /** Who the user is to the admin pages: role, whether disabled, email; undefined for no such user. */
+    standing(userId: string): Promise<Pick<UsersTable, "id" | "email" | "role" | "disabled_at"> | undefined> {
+      return db.selectFrom("users").select(["id", "email", "role", "disabled_at"]).where("id", "=", userId).executeTakeFirst();
+    },
+    async setRole(userId: string, role: UsersTable["role"], now: number): Promise<void> {
+      await db.updateTable("users").set({ role, updated_at: now }).where("id", "=", userId).execute();
+    },
+    async setDisabled(userId: string, disabledAt: number | null, now: number): Promise<void> {
+      await db.updateTable("users").set({ disabled_at: disabledAt, updated_at: now }).where("id", "=", userId).execute();
+    },
+    async setPasswordHash(userId: string, passwordHash: string, now: number): Promise<void> {
+      await db.updateTable("users").set({ password_hash: passwordHash, updated_at: now }).where("id", "=", userId).execute();
+    },
+    async adminCount(): Promise<number> {
+      const row = await db
+        .selectFrom("users")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("role", "=", "admin")
+        .executeTakeFirst();
+      return Number(row?.n ?? 0);
+    },
+    /**
+     * Makes the user an admin if no account ever claimed that as the first of this installation (the migration
+     * marks an installation that already had accounts as claimed). The claim's unique name decides a race.
+     */
+    async claimFirstAdmin(userId: string, now: number): Promise<boolean> {
+      const claimed = await db
+        .insertInto("server_keys")
+        .values({ name: FIRST_ADMIN_CLAIM, value: "{}", created_at: now })
+        .onConflict((oc) => oc.column("name").doNothing())
+        .returning("name")
+        .executeTakeFirst();
+      if (!claimed) return false;
+      await db.updateTable("users").set({ role: "admin" }).where("id", "=", userId).execute();
+      return true;
     },
 
     async passwordHashOf(userId: string): Promise<string | undefined> {
@@ -74,12 +111,19 @@ export function createUsersRepository(db: Db) {
     async findWithPlan(userId: string): Promise<UserWithPlan | undefined> {
       const row = await usersWithCurrentPlan(db)
         .selectAll("subscriptions")
-        .select(["users.id as uid", "users.name", "users.email", "users.actual_subscription_id", "users.created_at as user_created_at"])
+        .select([
+          "users.id as uid",
+          "users.name",
+          "users.email",
+          "users.actual_subscription_id",
+          "users.created_at as user_created_at",
+          "users.role",
+        ])
         .where("users.id", "=", userId)
         .executeTakeFirst();
       if (!row) return undefined;
-      const { uid, name, email, actual_subscription_id, user_created_at, ...plan } = row;
-      return { id: uid, name, email, actual_subscription_id, created_at: user_created_at, plan };
+      const { uid, name, email, actual_subscription_id, user_created_at, role, ...plan } = row;
+      return { id: uid, name, email, actual_subscription_id, created_at: user_created_at, role, plan };
     },
   };
 }

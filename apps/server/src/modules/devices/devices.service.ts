@@ -70,6 +70,13 @@ export function createDevicesService(deps: {
       return ended;
     },
 
+    /** Signs out every device of the user (account disabled, password reset, deletion); how many. */
+    async endAllSessions(userId: string): Promise<number> {
+      let ended = 0;
+      for (const row of await devices.list(userId)) if (await endSession(userId, row.id)) ended++;
+      return ended;
+    },
+
     /** Ends that device's session: its cookie stops working and its live connection closes. 404 for another user's. */
     async revoke(userId: string, sessionId: string): Promise<void> {
       if (!(await endSession(userId, sessionId))) throw notFound("device");

@@ -228,6 +228,38 @@ export function createDiscussionsRepository(db: Db) {
       return rows.map((r) => r.id);
     },
 
+    /** The discussions the user created (account deletion ends them for everyone). */
+    async createdBy(userId: string): Promise<string[]> {
+      const rows = await db.selectFrom("spaces").select("id").where("kind", "=", "discussion").where("created_by", "=", userId).execute();
+      return rows.map((r) => r.id);
+    },
+
+    /** The discussions the user has a member row in (active, left or removed), created by someone else. */
+    async joinedBy(userId: string): Promise<string[]> {
+      const rows = await db
+        .selectFrom("space_members")
+        .innerJoin("spaces", "spaces.id", "space_members.space_id")
+        .select("spaces.id")
+        .where("space_members.user_id", "=", userId)
+        .where("spaces.kind", "=", "discussion")
+        .where("spaces.created_by", "<>", userId)
+        .execute();
+      return rows.map((r) => r.id);
+    },
+
+    /**
+     * Forgets a deleted account in a discussion: its messages (returned, for the members' feeds and their files),
+     * the ids of them remembered, and its member row. The uploads of those messages go by the messages' change.
+     */
+    async forgetMember(spaceId: string, userId: string): Promise<string[]> {
+      const messages = await db.selectFrom("messages").select("id").where("space_id", "=", spaceId).where("user_id", "=", userId).execute();
+      const ids = messages.map((m) => m.id);
+      if (ids.length > 0) await db.deleteFrom("messages").where("space_id", "=", spaceId).where("id", "in", ids).execute();
+      await db.deleteFrom("expired_messages").where("space_id", "=", spaceId).where("user_id", "=", userId).execute();
+      await db.deleteFrom("space_members").where("space_id", "=", spaceId).where("user_id", "=", userId).execute();
+      return ids;
+    },
+
     /**
      * Deletes the discussion with everything in it (members, messages, remembered deleted ids, upload rows) and
      * returns the ids of its uploads, whose bytes the caller removes from storage once this commits.

@@ -291,6 +291,27 @@ export function createDiscussionsService(deps: {
       await repo.markRead(spaceId, userId, clock.now());
     },
 
+    /**
+     * Account deletion: the discussions the person created end for everyone (as End does); from the others they
+     * leave (as Leave does), and their messages there go for every member, with their member row.
+     */
+    async forgetAccount(userId: string): Promise<void> {
+      for (const spaceId of await repo.createdBy(userId)) await close(spaceId, "ended");
+      for (const spaceId of await repo.joinedBy(userId)) {
+        await unitOfWork.forSpace(spaceId, async (work, memberIds) => {
+          const locked = repo.in(work.trx);
+          const others = memberIds.filter((id) => id !== userId);
+          const wasActive = memberIds.includes(userId);
+          const ids = await locked.forgetMember(spaceId, userId);
+          if (ids.length > 0) {
+            const deleted = { kind: "discussion.messages.deleted", discussionId: spaceId, ids } as const;
+            await work.record(others, deleted, liveEvents.discussionMessagesDeleted(deleted));
+          }
+          if (wasActive) await recordUpserted(work, spaceId, others);
+        });
+      }
+    },
+
     /** Ends every discussion past its end (the sweeper); returns how many. */
     async closeExpired(batch = 100): Promise<number> {
       let closed = 0;

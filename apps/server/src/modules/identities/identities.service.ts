@@ -138,6 +138,7 @@ export function createIdentitiesService(deps: {
     const provider = adapter.config;
     const known = await identities.find(profile.issuer, profile.subject);
     if (known) {
+      if (await accounts.isDisabled(known.user_id)) throw new SignInFailure("account_disabled", provider.id);
       const { user, session } = await accounts.signIn(known.user_id, device);
       await deps.devices.announceSignIn(user.id, session.id);
       return { kind: "signed_in", user, session, returnTo };

@@ -30,8 +30,17 @@ export function createPlansRepository(db: Db) {
       return plan?.max_message_duration == null ? null : Number(plan.max_message_duration);
     },
 
-    /** Creates a subscription of the given type for the user and makes it their current one. */
-    async startSubscription(userId: string, typeId: number, now: number, retention?: number | null): Promise<string> {
+    /**
+     * Creates a subscription of the given type for the user and makes it their current one; it ends after the type's
+     * duration unless `options.expiresAt` says when. `options.paymentMode` tells how it came ("admin": granted on /admin).
+     */
+    async startSubscription(
+      userId: string,
+      typeId: number,
+      now: number,
+      retention?: number | null,
+      options: { expiresAt?: number; paymentMode?: string } = {},
+    ): Promise<string> {
       const type = await db.selectFrom("subscriptions_types").selectAll().where("id", "=", typeId).executeTakeFirstOrThrow();
       const id = randomUUID();
       await db
@@ -46,10 +55,10 @@ export function createPlansRepository(db: Db) {
           price_per_month: Number(type.price_per_month),
           subscription_duration: type.subscription_duration,
           date_subscription: now,
-          date_expiration_subscription: now + type.subscription_duration * DAY_MS,
+          date_expiration_subscription: options.expiresAt ?? now + type.subscription_duration * DAY_MS,
           paid: 1,
           id_transaction: "",
-          payment_mode: "",
+          payment_mode: options.paymentMode ?? "",
           created_at: now,
         })
         .execute();

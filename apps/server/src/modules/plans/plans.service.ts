@@ -21,10 +21,14 @@ export function createPlansService(deps: { clock: Clock; unitOfWork: UnitOfWork;
     return user;
   }
 
-  async function changeSubscription(userId: string, typeId: number, retention?: number | null): Promise<User> {
+  async function changeSubscription(
+    userId: string,
+    typeId: number,
+    options: { expiresAt?: number; paymentMode?: string } = {},
+  ): Promise<User> {
     const now = clock.now();
     return unitOfWork.forUser(userId, async (work) => {
-      await plans.in(work.trx).startSubscription(userId, typeId, now, retention);
+      await plans.in(work.trx).startSubscription(userId, typeId, now, undefined, options);
       return recordUpdated(work, userId);
     });
   }
@@ -35,6 +39,16 @@ export function createPlansService(deps: { clock: Clock; unitOfWork: UnitOfWork;
       const id = await users.idByEmail(email.trim().toLowerCase());
       if (!id) throw notFound("user with that email");
       return changeSubscription(id, plan === "premium" ? PREMIUM_TYPE_ID : FREE_TYPE_ID);
+    },
+
+    /** An admin grants Premium until `expiresAt` (ms); the person's devices see it at once. */
+    grantPremium(userId: string, expiresAt: number): Promise<User> {
+      return changeSubscription(userId, PREMIUM_TYPE_ID, { expiresAt, paymentMode: "admin" });
+    },
+
+    /** An admin ends Premium now: back to Free, with Free's retention. */
+    endPremium(userId: string): Promise<User> {
+      return changeSubscription(userId, FREE_TYPE_ID);
     },
 
     /** A Premium user picks how long messages live. */

@@ -13,7 +13,7 @@ import type { Config } from "../../config/config.ts";
 import type { SessionAuth } from "../../http/auth.ts";
 import { AppError, codeForStatus, conflict, errorBody, notFound, unauthenticated } from "../../http/errors.ts";
 import { parse } from "../../http/validate.ts";
-import type { FileStorage } from "../../storage/file-storage.ts";
+import type { FileStorage, UnfinishedUpload } from "../../storage/file-storage.ts";
 import type { SessionsRepository } from "../accounts/sessions.repository.ts";
 import { assertPlausibleDay, type MessagesService } from "../messages/messages.service.ts";
 import type { PlansRepository } from "../plans/plans.repository.ts";
@@ -106,6 +106,21 @@ export function createUploadsService(deps: {
     } catch (error) {
       throw error instanceof AppError ? tusError(error) : error;
     }
+  }
+
+  async function removeUnfinished(which: (upload: UnfinishedUpload) => boolean): Promise<void> {
+    const unfinished = (await storage.unfinishedUploads()).filter(which);
+    await Promise.allSettled(
+      unfinished.map(async ({ id }) => {
+        const lock = locker.newLock(id);
+        await lock.lock(new AbortController().signal, () => undefined);
+        try {
+          await storage.remove(id);
+        } finally {
+          await lock.unlock();
+        }
+      }),
+    );
   }
 
   /** Our errors as tus answers them. */
@@ -260,20 +275,9 @@ export function createUploadsService(deps: {
      * termination would be, so that a PATCH still streaming into one stops first. One whose lock is not won in
      * time is left to the sweep of abandoned uploads.
      */
-    async removeUnfinishedInto(spaceId: string): Promise<void> {
-      const unfinished = (await storage.unfinishedUploads()).filter((u) => u.metadata.discussion_id === spaceId);
-      await Promise.allSettled(
-        unfinished.map(async ({ id }) => {
-          const lock = locker.newLock(id);
-          await lock.lock(new AbortController().signal, () => undefined);
-          try {
-            await storage.remove(id);
-          } finally {
-            await lock.unlock();
-          }
-        }),
-      );
-    },
+    removeUnfinishedInto: (spaceId: string) => removeUnfinished((u) => u.metadata.discussion_id === spaceId),
+    /** Deletes the unfinished uploads of a deleted account, as `removeUnfinishedInto` does. */
+    removeUnfinishedBy: (userId: string) => removeUnfinished((u) => u.metadata.user_id === userId),
     /** Deletes the files of messages that are gone (retention). */
     async removeForMessages(messageIds: string[]): Promise<void> {
       for (const id of await uploads.takeOrphaned(messageIds)) await storage.remove(id);

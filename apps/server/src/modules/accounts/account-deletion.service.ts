@@ -1,0 +1,37 @@
+/**
+ * Deleting an account: everything of it goes at once, and nothing of it stays in any table or on disk. Used by the
+ * admin page; a person's own "Delete account" is meant to call the same `deleteAccount`.
+ */
+import type { UnitOfWork } from "../../feed/unit-of-work.ts";
+import { notFound } from "../../http/errors.ts";
+import type { DevicesService } from "../devices/devices.service.ts";
+import type { DiscussionsService } from "../discussions/discussions.service.ts";
+import type { UploadsService } from "../uploads/uploads.service.ts";
+import type { AccountDeletionRepository } from "./account-deletion.repository.ts";
+import type { UsersRepository } from "./users.repository.ts";
+
+export function createAccountDeletionService(deps: {
+  unitOfWork: UnitOfWork;
+  users: Pick<UsersRepository, "standing" | "setDisabled">;
+  accountDeletion: AccountDeletionRepository;
+  devices: Pick<DevicesService, "endAllSessions">;
+  discussions: Pick<DiscussionsService, "forgetAccount">;
+  uploads: Pick<UploadsService, "removeUnfinishedBy">;
+  removeFile: (uploadId: string) => Promise<void>;
+  now: () => number;
+}) {
+  return {
+    async deleteAccount(userId: string): Promise<void> {
+      if (!(await deps.users.standing(userId))) throw notFound("account");
+      // First nobody can act as the account any more: no sign-in, and every device signed out live.
+      await deps.users.setDisabled(userId, deps.now(), deps.now());
+      await deps.devices.endAllSessions(userId);
+      await deps.discussions.forgetAccount(userId);
+      const files = await deps.unitOfWork.forUser(userId, async (work) => deps.accountDeletion.in(work.trx).erase(userId));
+      for (const id of files) await deps.removeFile(id);
+      await deps.uploads.removeUnfinishedBy(userId);
+    },
+  };
+}
+
+export type AccountDeletionService = ReturnType<typeof createAccountDeletionService>;
