@@ -1,6 +1,7 @@
 import { TEXT } from "@daysync/shared";
 import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { useLocation } from "react-router";
+import { MESSAGES_ID, registerMessages } from "../../../lib/chat-focus.ts";
 import type { OutboxEntry } from "../../../lib/outbox.ts";
 import { expiresAt } from "./expiry.ts";
 import { MessageItem } from "./message-item.tsx";
@@ -44,14 +45,34 @@ export function MessageList({ viewKey, messages, pending, maxMinutes, intro, emp
 
   // Follow new messages only when the reader is already at the end; a new day opens at its end.
   const lastView = useRef<string | null>(null);
+  // A search result is being shown: it keeps its place.
+  const showingResult = useRef(false);
   useLayoutEffect(() => {
     const el = scroller.current;
+    showingResult.current = Boolean(requested && messages.some((m) => m.id === requested));
     if (!el || total === 0) return;
     const newView = lastView.current !== viewKey;
     lastView.current = viewKey;
-    if (requested && messages.some((m) => m.id === requested)) return;
+    if (showingResult.current) return;
     if (newView || nearBottom.current) el.scrollTop = el.scrollHeight;
   }, [viewKey, total, requested, messages]);
+
+  // Thumbnails that load, a composer that grows or shrinks: a reader at the end stays at the end, so the
+  // newest message is never left under the composer.
+  const hasList = total > 0;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the list replacing the empty state is a new child to observe
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(() => {
+      if (nearBottom.current && !showingResult.current) el.scrollTop = el.scrollHeight;
+    });
+    observer.observe(el);
+    for (const child of Array.from(el.children)) observer.observe(child);
+    return () => observer.disconnect();
+  }, [hasList]);
+
+  useEffect(() => registerMessages(), []);
 
   // A search result asked for this message: bring it into view and mark it for a moment.
   useEffect(() => {
@@ -65,6 +86,9 @@ export function MessageList({ viewKey, messages, pending, maxMinutes, intro, emp
   return (
     <div
       className="message-scroll"
+      id={MESSAGES_ID}
+      // The skip link's target; focused, the arrow keys scroll the messages.
+      tabIndex={-1}
       ref={scroller}
       onScroll={(e) => {
         const el = e.currentTarget;
