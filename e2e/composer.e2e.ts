@@ -80,7 +80,12 @@ describe("the composer", () => {
       const items = document.querySelectorAll(".message-list > li");
       const last = items[items.length - 1]?.getBoundingClientRect();
       const composer = document.querySelector(".composer")?.getBoundingClientRect();
-      return { scrollerBottom: scroller?.bottom ?? 0, lastTop: last?.top ?? 0, lastBottom: last?.bottom ?? 0, composerTop: composer?.top ?? 0 };
+      return {
+        scrollerBottom: scroller?.bottom ?? 0,
+        lastTop: last?.top ?? 0,
+        lastBottom: last?.bottom ?? 0,
+        composerTop: composer?.top ?? 0,
+      };
     });
     expect(boxes.lastBottom).toBeLessThanOrEqual(boxes.scrollerBottom + 1);
     expect(boxes.lastBottom).toBeLessThanOrEqual(boxes.composerTop + 1);
@@ -153,6 +158,16 @@ describe("the composer", () => {
     expect(await hasFocus(page, "textarea")).toBe(true);
     await page.getByRole("button", { name: "Send what you pasted (Enter)" }).click();
     await visible(messageList(phone.page).getByText("pasted from anywhere"), 15_000);
+
+    // A file pasted outside any field is staged.
+    await page.locator("#messages").evaluate((list) => {
+      const data = new DataTransfer();
+      data.items.add(new File(["notes"], "pasted-anywhere.txt", { type: "text/plain" }));
+      list.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+    });
+    await visible(staged(page).getByText("pasted-anywhere.txt"));
+    await page.getByRole("button", { name: "Cancel pasted-anywhere.txt" }).click();
+    await hidden(staged(page));
 
     // Typing more than what was pasted withdraws the offer: Enter is just Send again.
     await page.evaluate(() => navigator.clipboard.writeText("a start"));
