@@ -26,6 +26,26 @@ async function tallPng(page: Page, colour: string): Promise<Buffer> {
   return Buffer.from(base64, "base64");
 }
 
+/** The list's last message lies wholly inside the list's visible part, above the composer. */
+async function expectNewestInView(page: Page): Promise<void> {
+  const boxes = await page.evaluate(() => {
+    const scroller = document.getElementById("messages")?.getBoundingClientRect();
+    const items = document.querySelectorAll(".message-list > li");
+    const last = items[items.length - 1]?.getBoundingClientRect();
+    const composer = document.querySelector(".composer")?.getBoundingClientRect();
+    return {
+      scrollerTop: scroller?.top ?? 0,
+      scrollerBottom: scroller?.bottom ?? 0,
+      lastTop: last?.top ?? 0,
+      lastBottom: last?.bottom ?? 0,
+      composerTop: composer?.top ?? 0,
+    };
+  });
+  expect(boxes.lastBottom).toBeLessThanOrEqual(boxes.scrollerBottom + 1);
+  expect(boxes.lastBottom).toBeLessThanOrEqual(boxes.composerTop + 1);
+  expect(boxes.lastTop).toBeGreaterThanOrEqual(boxes.scrollerTop - 1);
+}
+
 describe("the composer", () => {
   let server: RunningServer;
   let browser: Browser;
@@ -75,21 +95,7 @@ describe("the composer", () => {
       const images = Array.from(document.querySelectorAll<HTMLImageElement>(".file-thumb img"));
       return images.length >= 2 && images.every((img) => img.complete && img.naturalHeight > 0);
     });
-    const boxes = await page.evaluate(() => {
-      const scroller = document.getElementById("messages")?.getBoundingClientRect();
-      const items = document.querySelectorAll(".message-list > li");
-      const last = items[items.length - 1]?.getBoundingClientRect();
-      const composer = document.querySelector(".composer")?.getBoundingClientRect();
-      return {
-        scrollerBottom: scroller?.bottom ?? 0,
-        lastTop: last?.top ?? 0,
-        lastBottom: last?.bottom ?? 0,
-        composerTop: composer?.top ?? 0,
-      };
-    });
-    expect(boxes.lastBottom).toBeLessThanOrEqual(boxes.scrollerBottom + 1);
-    expect(boxes.lastBottom).toBeLessThanOrEqual(boxes.composerTop + 1);
-    expect(boxes.lastTop).toBeGreaterThanOrEqual(0);
+    await expectNewestInView(page);
   });
 
   it("stages a file picked offline, says it goes when the connection is back, and sends it with the message then", async () => {
@@ -149,15 +155,19 @@ describe("the composer", () => {
     await visible(messageList(phone.page).getByText("https://example.com/pasted-link"), 15_000);
     await hidden(offer);
 
-    // Pasted with the focus outside any field: it goes to the message box, with the same offer.
+    // Pasted with the focus outside any field, the reader scrolled up: it goes to the message box, with the same
+    // offer, and once sent the list is at its end again.
     await page.getByRole("link", { name: "Skip to messages" }).focus();
     await page.keyboard.press("Enter");
+    expect(await page.locator("#messages").evaluate((list) => list.scrollHeight > list.clientHeight + 100)).toBe(true);
+    await page.locator("#messages").evaluate((list) => list.scrollTo(0, 0));
     await page.evaluate(() => navigator.clipboard.writeText("pasted from anywhere"));
     await page.keyboard.press("ControlOrMeta+V");
     expect(await messageBox(page).inputValue()).toBe("pasted from anywhere");
     expect(await hasFocus(page, "textarea")).toBe(true);
     await page.getByRole("button", { name: "Send what you pasted (Enter)" }).click();
     await visible(messageList(phone.page).getByText("pasted from anywhere"), 15_000);
+    await expectNewestInView(page);
 
     // A file pasted outside any field is staged.
     await page.locator("#messages").evaluate((list) => {

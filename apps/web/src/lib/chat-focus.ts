@@ -24,6 +24,19 @@ export function focusComposer(): boolean {
   return true;
 }
 
+const sentListeners = new Set<() => void>();
+
+/** The composer sent something: the message list goes to its end, even if its reader had scrolled up. */
+export function announceSent(): void {
+  for (const listener of sentListeners) listener();
+}
+
+/** Called on each send from the composer; returns the unsubscribing. */
+export function onSent(listener: () => void): () => void {
+  sentListeners.add(listener);
+  return () => sentListeners.delete(listener);
+}
+
 /** The element the skip link goes to. */
 export const MESSAGES_ID = "messages";
 

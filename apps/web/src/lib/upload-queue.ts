@@ -87,6 +87,7 @@ export class UploadQueue {
     if (typeof window === "undefined") return;
     window.addEventListener("online", this.handleOnline);
     window.addEventListener("offline", this.handleOffline);
+    window.addEventListener("beforeunload", this.handleBeforeUnload);
   }
 
   subscribe = (listener: () => void) => {
@@ -108,6 +109,13 @@ export class UploadQueue {
   private handleOffline = () => {
     this.online = false;
     this.set(this.rows);
+  };
+
+  /** Files waiting for the network live only in this page: leaving it offline would lose them, so the browser asks first. */
+  private handleBeforeUnload = (event: BeforeUnloadEvent) => {
+    if (this.online || !this.rows.some((r) => r.status === "initial" || r.status === "pause")) return;
+    event.preventDefault();
+    event.returnValue = "";
   };
 
   private set(rows: UploadRow[]) {
@@ -242,6 +250,7 @@ export class UploadQueue {
   dispose() {
     window.removeEventListener("online", this.handleOnline);
     window.removeEventListener("offline", this.handleOffline);
+    window.removeEventListener("beforeunload", this.handleBeforeUnload);
     for (const tus of this.uploads.values()) void tus.abort(false);
     this.uploads.clear();
     this.listeners.clear();

@@ -5,7 +5,7 @@ import { useForm } from "react-hook-form";
 import { useLocation } from "react-router";
 import { toast } from "react-toastify";
 import { PaperclipIcon, SendIcon } from "../../../components/ui/icons.tsx";
-import { isTypingTarget, registerComposer } from "../../../lib/chat-focus.ts";
+import { announceSent, isTypingTarget, registerComposer } from "../../../lib/chat-focus.ts";
 import { checkFiles } from "../uploads/file-checks.ts";
 import { StagedFiles } from "../uploads/staged-files.tsx";
 import { useFileDrop } from "../uploads/use-file-drop.ts";
@@ -169,6 +169,7 @@ function TextComposer({ onSent, discussionId, onFiles, sendFiles, maxLabel }: Te
 
   const sendText = handleSubmit(({ message }) => {
     send(message);
+    announceSent();
     reset();
     setPasted(null);
     setFocus("message");
@@ -179,6 +180,7 @@ function TextComposer({ onSent, discussionId, onFiles, sendFiles, maxLabel }: Te
     e?.preventDefault();
     // With files staged, an empty box is not a mistake: the files are what is being sent.
     if (sendFiles() && !getValues("message").trim()) {
+      announceSent();
       clearErrors("message");
       setFocus("message");
       onSent?.();

@@ -1,7 +1,7 @@
 import { TEXT } from "@daysync/shared";
 import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { useLocation } from "react-router";
-import { MESSAGES_ID, registerMessages } from "../../../lib/chat-focus.ts";
+import { MESSAGES_ID, onSent, registerMessages } from "../../../lib/chat-focus.ts";
 import type { OutboxEntry } from "../../../lib/outbox.ts";
 import { expiresAt } from "./expiry.ts";
 import { MessageItem } from "./message-item.tsx";
@@ -73,6 +73,18 @@ export function MessageList({ viewKey, messages, pending, maxMinutes, intro, emp
   }, [hasList]);
 
   useEffect(() => registerMessages(), []);
+
+  // What one sends is what one wants to see: follow it to the end, even from further up.
+  useEffect(
+    () =>
+      onSent(() => {
+        nearBottom.current = true;
+        showingResult.current = false;
+        const el = scroller.current;
+        if (el) el.scrollTop = el.scrollHeight;
+      }),
+    [],
+  );
 
   // A search result asked for this message: bring it into view and mark it for a moment.
   useEffect(() => {
