@@ -62,8 +62,9 @@ export function useMessagesShown(): boolean {
   );
 }
 
-/** Whether keys typed here go into a field (so page shortcuts leave them alone). */
-export function isTypingTarget(target: EventTarget | null): boolean {
+/** Whether keys typed here go into a field, or a dialog is open over the page (so page shortcuts leave them alone). */
+export function shortcutsDisabledAt(target: EventTarget | null): boolean {
+  if (document.querySelector("dialog[open], [role=dialog][aria-modal=true]")) return true;
   if (!(target instanceof HTMLElement)) return false;
   if (target.isContentEditable) return true;
   if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;

@@ -139,11 +139,11 @@ export class UploadQueue {
 
   /** Send: every row staged for this space joins the queue, as one batch. */
   sendAll = (discussionId: string | null = null) => {
+    const ready = (r: UploadRow) => r.status === "initial" && !r.queued && r.discussionId === discussionId;
+    if (!this.rows.some(ready)) return;
     const batch = newUuid();
     this.arrived.set(batch, []);
-    this.set(
-      this.rows.map((r) => (r.status === "initial" && !r.queued && r.discussionId === discussionId ? { ...r, queued: true, batch } : r)),
-    );
+    this.set(this.rows.map((r) => (ready(r) ? { ...r, queued: true, batch } : r)));
   };
 
   /** Once none of a batch's rows is still on its way, its arrived files are announced together. */

@@ -5,7 +5,7 @@ import { useForm } from "react-hook-form";
 import { useLocation } from "react-router";
 import { toast } from "react-toastify";
 import { PaperclipIcon, SendIcon } from "../../../components/ui/icons.tsx";
-import { announceSent, isTypingTarget, registerComposer } from "../../../lib/chat-focus.ts";
+import { announceSent, registerComposer, shortcutsDisabledAt } from "../../../lib/chat-focus.ts";
 import { checkFiles } from "../uploads/file-checks.ts";
 import { StagedFiles } from "../uploads/staged-files.tsx";
 import { useFileDrop } from "../uploads/use-file-drop.ts";
@@ -142,7 +142,7 @@ function TextComposer({ onSent, discussionId, onFiles, sendFiles, maxLabel }: Te
   // biome-ignore lint/correctness/useExhaustiveDependencies: the path is when to run it, another day or discussion opened
   useEffect(() => {
     if (!compose && !hasFinePointer()) return;
-    if (document.activeElement !== textarea.current && isTypingTarget(document.activeElement)) return;
+    if (document.activeElement !== textarea.current && shortcutsDisabledAt(document.activeElement)) return;
     setFocus("message");
   }, [compose, location.pathname, setFocus]);
 
@@ -151,7 +151,7 @@ function TextComposer({ onSent, discussionId, onFiles, sendFiles, maxLabel }: Te
   // Text pasted anywhere outside another field lands here; files are staged by the page's paste (useFileDrop).
   useEffect(() => {
     const onPaste = (e: globalThis.ClipboardEvent) => {
-      if (isTypingTarget(e.target) || e.defaultPrevented || e.clipboardData?.files.length) return;
+      if (shortcutsDisabledAt(e.target) || e.defaultPrevented || e.clipboardData?.files.length) return;
       const text = e.clipboardData?.getData("text/plain");
       if (!text) return;
       e.preventDefault();

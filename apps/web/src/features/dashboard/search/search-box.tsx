@@ -4,7 +4,7 @@ import { Link } from "react-router";
 import { CloseIcon, SearchIcon } from "../../../components/ui/icons.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { describeError } from "../../../lib/api-errors.ts";
-import { focusComposer, isTypingTarget } from "../../../lib/chat-focus.ts";
+import { focusComposer, shortcutsDisabledAt } from "../../../lib/chat-focus.ts";
 import { useSearch } from "../api/search.ts";
 import { HighlightedSnippet } from "./highlighted-snippet.tsx";
 import { useDebouncedValue } from "./use-debounced-value.ts";
@@ -27,7 +27,7 @@ export function SearchBox({ onActiveChange }: { onActiveChange: (active: boolean
   // "/" anywhere but in a field goes to the search, as in most web apps.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key !== "/" || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented || isTypingTarget(e.target)) return;
+      if (e.key !== "/" || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented || shortcutsDisabledAt(e.target)) return;
       const field = input.current;
       if (!field || field.getClientRects().length === 0) return;
       e.preventDefault();
