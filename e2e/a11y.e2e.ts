@@ -158,7 +158,7 @@ describe.each(["light", "dark"] as const)("accessibility, %s theme", (theme) => 
     await page.goto(`${app.server.url}/dashboard`);
     const [chooser] = await Promise.all([page.waitForEvent("filechooser"), page.getByRole("button", { name: "Attach files" }).click()]);
     await chooser.setFiles([{ name: "cancel-me.txt", mimeType: "text/plain", buffer: Buffer.from("bye") }]);
-    await page.getByRole("button", { name: TEXT.sendFile }).click();
+    await page.getByRole("button", { name: TEXT.send, exact: true }).click();
     await page.getByText(/^Uploading selected file/).waitFor();
     await page.getByRole("button", { name: "Cancel cancel-me.txt" }).click();
     await page.getByText("Upload cancelled").waitFor();

@@ -88,7 +88,7 @@ describe("discussions", () => {
 
     // A file from B reaches A.
     await chooseFiles(b.page, [{ name: "itinerary.txt", mimeType: "text/plain", buffer: Buffer.from("day 1: hike") }]);
-    await b.page.getByRole("button", { name: TEXT.sendFile }).click();
+    await b.page.getByRole("button", { name: TEXT.send, exact: true }).click();
     await visible(messageBy(a.page, "Benny", "itinerary.txt"), 20_000);
     await visible(messageBy(b.page, "You", "itinerary.txt"), 20_000);
 

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { UPLOAD_TEXT } from "@daysync/shared";
+import { TEXT, UPLOAD_TEXT } from "@daysync/shared";
 import type { Browser, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./support/browser.ts";
@@ -40,7 +40,7 @@ describe("several files in few steps", () => {
   it("picks three files at once beside the message box; one Send and all three reach the other device", async () => {
     await chooseFiles(laptop.page, [file("one.bin", 300 * 1024), file("two.bin", 1 * MiB), file("three.txt", 2000, "text/plain")]);
     for (const name of ["one.bin", "two.bin", "three.txt"]) await visible(rowOf(laptop.page, name).getByText("Ready to send"));
-    await laptop.page.getByRole("button", { name: "Send 3 files" }).click();
+    await laptop.page.getByRole("button", { name: TEXT.send, exact: true }).click();
     for (const name of ["one.bin", "two.bin", "three.txt"]) await visible(messageList(phone.page).getByText(name), 20_000);
     await hidden(staged(laptop.page), 15_000);
   });
@@ -96,7 +96,7 @@ describe("several files in few steps", () => {
       else await route.continue();
     });
     await chooseFiles(laptop.page, [file("keep.bin", 512 * 1024), file("drop-me.bin", 512 * 1024)]);
-    await laptop.page.getByRole("button", { name: "Send 2 files" }).click();
+    await laptop.page.getByRole("button", { name: TEXT.send, exact: true }).click();
     await visible(rowOf(laptop.page, "keep.bin").getByText(/^Uploading selected file 0\.00%$/));
     await visible(rowOf(laptop.page, "drop-me.bin").getByText(/^Uploading selected file 0\.00%$/));
 
@@ -134,7 +134,7 @@ describe("several files in few steps", () => {
       else await route.continue();
     });
     await chooseFiles(laptop.page, [file("while-away.bin", 256 * 1024)]);
-    await laptop.page.getByRole("button", { name: "Send file" }).click();
+    await laptop.page.getByRole("button", { name: TEXT.send, exact: true }).click();
     await visible(rowOf(laptop.page, "while-away.bin").getByText(/^Uploading selected file 0\.00%$/));
 
     await laptop.page.getByRole("link", { name: "Devices", exact: true }).click();

@@ -65,6 +65,8 @@ export const messageSchema = z.object({
   date_message_id: z.string(),
   /** Creation time, ms since the epoch; retention counts from here. */
   timestamps: z.number(),
+  /** A file message's size in bytes (absent for text, and for files stored before sizes were kept). */
+  file_size: z.number().int().nonnegative().optional(),
   /**
    * Which of the owner's devices sent it. Only ever shown to the owner (left out wherever others may see the
    * message), and absent for messages stored before devices were recorded.
@@ -116,7 +118,18 @@ export const myDiscussionSchema = discussionSchema.extend({
  * the members know them. An author who has left keeps the name they had.
  */
 export const discussionMessageSchema = messageSchema
-  .pick({ id: true, type: true, content: true, filename: true, file_url: true, date: true, time: true, url: true, timestamps: true })
+  .pick({
+    id: true,
+    type: true,
+    content: true,
+    filename: true,
+    file_url: true,
+    file_size: true,
+    date: true,
+    time: true,
+    url: true,
+    timestamps: true,
+  })
   .extend({ discussion_id: z.string(), author: z.object({ id: z.string(), display_name: z.string() }) });
 
 /**

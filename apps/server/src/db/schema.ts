@@ -122,6 +122,8 @@ export interface MessagesTable {
   time: string;
   url: string;
   created_at: number;
+  /** A file message's size in bytes; null for text, and for files stored before this column. */
+  file_size: number | null;
   /** The session that sent it (it may have ended since); null for messages older than this column. */
   device_id: string | null;
   /** That device's name, as last known: updated when the device is renamed, kept once it is signed out. */

@@ -26,6 +26,7 @@ export function presentMessageContent(row: MessagesTable) {
     time: row.time,
     url: row.url,
     timestamps: Number(row.created_at),
+    ...(row.file_size === null ? {} : { file_size: Number(row.file_size) }),
   };
 }
 

@@ -33,6 +33,7 @@ export async function seedMessageChanges(db: Db, userId: string, dayId: string, 
         time: day.last_message_time || "9:00 AM",
         url: "",
         created_at: now,
+        file_size: null,
         device_id: null,
         device_name: null,
       }));

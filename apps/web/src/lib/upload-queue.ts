@@ -1,7 +1,8 @@
 /**
  * Staged files and their resumable uploads (tus-js-client), each row with the spec's status machine:
- * initial → uploading ⇄ pause → success | fail. 'Send' queues the staged rows; a few upload at a time.
- * A network failure pauses a row and resumes it by itself when the browser is back online; the fingerprint
+ * initial → uploading ⇄ pause → success | fail. 'Send' queues the staged rows as one batch; a few upload at a
+ * time, none while the browser is offline (they wait, queued, and start when it is back online). A network
+ * failure pauses a row and resumes it by itself when the browser is back online; the fingerprint
  * kept by tus-js-client lets the same file resume after a reload instead of starting over.
  * The queue lives outside the composer, one per signed-in user (app/session-services-provider.tsx hands it out), so
  * uploads go on while another page or day is open.
@@ -18,6 +19,8 @@ export interface UploadRow {
   status: UploadStatus;
   /** Sent by the user, waiting for its turn. */
   queued: boolean;
+  /** The Send it went with: its files finish with one notice. */
+  batch: string | null;
   /** 0–100. */
   percent: number;
   /** Paused because the network went away, not by the user: it resumes by itself. */
@@ -60,6 +63,7 @@ const staged = (file: File, discussionId: string | null): UploadRow => ({
   discussionId,
   status: "initial",
   queued: false,
+  batch: null,
   percent: 0,
   offline: false,
   problem: null,
@@ -69,13 +73,22 @@ const staged = (file: File, discussionId: string | null): UploadRow => ({
 /** The rows of one user and their tus uploads; the composer shows it and acts on it. */
 export class UploadQueue {
   rows: UploadRow[] = [];
-  onUploaded?: (file: File) => void;
+  /** A Send's files have all finished: the ones that arrived (the others say why on their rows). */
+  onBatchSent?: (files: File[]) => void;
+  private online = typeof navigator === "undefined" || navigator.onLine;
+  /** Files of each unfinished batch that have arrived. */
+  private readonly arrived = new Map<string, File[]>();
   private readonly uploads = new Map<string, Upload>();
   /** Rows the user paused, maybe before their upload had started. */
   private readonly held = new Set<string>();
   private readonly listeners = new Set<() => void>();
 
-  constructor(readonly userId: string) {}
+  constructor(readonly userId: string) {
+    if (typeof window === "undefined") return;
+    window.addEventListener("online", this.handleOnline);
+    window.addEventListener("offline", this.handleOffline);
+    window.addEventListener("beforeunload", this.handleBeforeUnload);
+  }
 
   subscribe = (listener: () => void) => {
     this.listeners.add(listener);
@@ -83,6 +96,27 @@ export class UploadQueue {
   };
 
   getRows = () => this.rows;
+
+  /** Whether the browser has a network: without one, sent files wait for it. */
+  getOnline = () => this.online;
+
+  private handleOnline = () => {
+    this.online = true;
+    this.set(this.rows);
+    this.resumeOffline();
+  };
+
+  private handleOffline = () => {
+    this.online = false;
+    this.set(this.rows);
+  };
+
+  /** Files waiting for the network live only in this page: leaving it offline would lose them, so the browser asks first. */
+  private handleBeforeUnload = (event: BeforeUnloadEvent) => {
+    if (this.online || !this.rows.some((r) => r.status === "initial" || r.status === "pause")) return;
+    event.preventDefault();
+    event.returnValue = "";
+  };
 
   private set(rows: UploadRow[]) {
     this.rows = rows;
@@ -103,13 +137,27 @@ export class UploadQueue {
       ]);
   };
 
-  /** 'Send file': every row staged for this space joins the queue. */
+  /** Send: every row staged for this space joins the queue, as one batch. */
   sendAll = (discussionId: string | null = null) => {
-    this.set(this.rows.map((r) => (r.status === "initial" && !r.queued && r.discussionId === discussionId ? { ...r, queued: true } : r)));
+    const ready = (r: UploadRow) => r.status === "initial" && !r.queued && r.discussionId === discussionId;
+    if (!this.rows.some(ready)) return;
+    const batch = newUuid();
+    this.arrived.set(batch, []);
+    this.set(this.rows.map((r) => (ready(r) ? { ...r, queued: true, batch } : r)));
   };
 
-  /** Starts queued rows while there is a free slot. A row the user paused gives its slot to the next one. */
+  /** Once none of a batch's rows is still on its way, its arrived files are announced together. */
+  private settle(batch: string | null) {
+    if (batch === null) return;
+    const files = this.arrived.get(batch);
+    if (!files || this.rows.some((r) => r.batch === batch && r.status !== "fail")) return;
+    this.arrived.delete(batch);
+    if (files.length) this.onBatchSent?.(files);
+  }
+
+  /** Starts queued rows while there is a free slot and a network. A row the user paused gives its slot to the next one. */
   private pump() {
+    if (!this.online) return;
     const busy = this.rows.filter((r) => r.status === "uploading" || (r.status === "pause" && r.offline)).length;
     const next = this.rows.filter((r) => r.status === "initial" && r.queued).slice(0, Math.max(0, CONCURRENT - busy));
     if (!next.length) return;
@@ -140,13 +188,15 @@ export class UploadQueue {
       onSuccess: () => {
         // Done: the file message arrives over the live connection; the row goes away.
         this.uploads.delete(id);
+        this.arrived.get(row.batch ?? "")?.push(file);
         this.set(this.rows.filter((r) => r.id !== id));
-        this.onUploaded?.(file);
+        this.settle(row.batch);
       },
       onError: (error) => {
         if (isFinal(error)) {
           this.uploads.delete(id);
           this.patch(id, () => ({ status: "fail", problem: messageOf(error), offline: false }));
+          this.settle(row.batch);
         } else {
           // The network went away or the server did not answer: keep the upload, resume later.
           this.patch(id, () => ({ status: "pause", offline: true, problem: null }));
@@ -178,6 +228,7 @@ export class UploadQueue {
 
   /** Unstages a file, stops a running upload and deletes what reached the server, or clears a finished row. */
   cancel = (id: string) => {
+    const batch = this.rows.find((r) => r.id === id)?.batch ?? null;
     const running = this.uploads.get(id);
     this.uploads.delete(id);
     this.held.delete(id);
@@ -187,6 +238,7 @@ export class UploadQueue {
     } else {
       this.set(this.rows.filter((r) => r.id !== id));
     }
+    this.settle(batch);
   };
 
   /** Back online: rows the network paused go on by themselves. */
@@ -196,6 +248,9 @@ export class UploadQueue {
 
   /** Another user signed in on this page: stop everything, keeping what the server has for a later resume. */
   dispose() {
+    window.removeEventListener("online", this.handleOnline);
+    window.removeEventListener("offline", this.handleOffline);
+    window.removeEventListener("beforeunload", this.handleBeforeUnload);
     for (const tus of this.uploads.values()) void tus.abort(false);
     this.uploads.clear();
     this.listeners.clear();

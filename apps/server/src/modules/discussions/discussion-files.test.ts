@@ -35,7 +35,13 @@ describe("files in a discussion", () => {
     );
 
     const [message] = (await messagesOf(bob, d.id)).body.messages;
-    expect(message).toMatchObject({ id: meta.messageId, type: "file", filename: "plan.pdf", file_url: API.file(uploadId) });
+    expect(message).toMatchObject({
+      id: meta.messageId,
+      type: "file",
+      filename: "plan.pdf",
+      file_url: API.file(uploadId),
+      file_size: 2000,
+    });
     const download = await bob.raw("GET", API.file(uploadId));
     expect(download.status).toBe(200);
     expect(Buffer.from(await download.arrayBuffer()).equals(data)).toBe(true);

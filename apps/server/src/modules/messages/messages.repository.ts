@@ -41,6 +41,7 @@ const messageColumns = [
   "time",
   "url",
   "created_at",
+  "file_size",
   "device_id",
   "device_name",
 ] as const satisfies readonly (keyof MessagesTable)[];

@@ -41,7 +41,7 @@ export function assertPlausibleDay(dayKey: string, now: number) {
 }
 
 /** A message as a send asks for it: text by default, or a file message (uploads). */
-export type SendInput = SendMessageInput & { type?: Message["type"]; filename?: string; file_url?: string };
+export type SendInput = SendMessageInput & { type?: Message["type"]; filename?: string; file_url?: string; file_size?: number };
 
 /** The row a send stores for a new message, in a day (personal) or a discussion (no day, no device). */
 export function newMessageRow(
@@ -61,6 +61,7 @@ export function newMessageRow(
     time: input.time,
     url: "",
     created_at: where.now,
+    file_size: input.file_size ?? null,
     device_id: where.device?.id ?? null,
     device_name: where.device?.name ?? null,
   };

@@ -206,6 +206,7 @@ export function createUploadsService(deps: {
         type: messageTypeOf(mime),
         filename: meta.filename,
         file_url: API.file(upload.id),
+        file_size: upload.size ?? 0,
       };
       // A send that finds the id taken answers the message there: this upload's own when its finish is retried,
       // else one sent with that id while the upload ran.

@@ -51,7 +51,13 @@ describe("resumable uploads", () => {
     await live.waitFor((r) => r.some((m) => m.type === "event" && m.event.kind === "message.created"));
     const created = live.events().find((e) => e.event.kind === "message.created");
     const message = created?.event.kind === "message.created" ? created.event.message : undefined;
-    expect(message).toMatchObject({ id: meta.messageId, type: "image", filename: "holiday photo.png", content: "" });
+    expect(message).toMatchObject({
+      id: meta.messageId,
+      type: "image",
+      filename: "holiday photo.png",
+      content: "",
+      file_size: data.length,
+    });
     const days = await owner.get<{ days: DateMessages[] }>(API.days);
     expect(days.body.days[0]).toMatchObject({ last_message: "holiday photo.png", last_message_type: "image" });
 

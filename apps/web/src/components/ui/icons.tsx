@@ -209,3 +209,47 @@ export const KeyIcon = (p: P) => (
     <path d="m10.7 12.3 9.8-9.8M17 6l3 3M14.5 8.5l2 2" />
   </Icon>
 );
+const PAGE = "M14 2H6a2 2 0 0 0-2 2v16a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V8zM14 2v6h6";
+export const FileIcon = (p: P) => (
+  <Icon {...p}>
+    <path d={PAGE} />
+  </Icon>
+);
+export const FileTextIcon = (p: P) => (
+  <Icon {...p}>
+    <path d={PAGE} />
+    <path d="M16 13H8M16 17H8M10 9H8" />
+  </Icon>
+);
+export const FilePdfIcon = (p: P) => (
+  <Icon {...p}>
+    <path d={PAGE} />
+    <path d="M9 18v-5h1.5a1.5 1.5 0 0 1 0 3H9" />
+  </Icon>
+);
+export const ImageIcon = (p: P) => (
+  <Icon {...p}>
+    <rect x="3" y="3" width="18" height="18" rx="2" />
+    <circle cx="9" cy="9" r="2" />
+    <path d="m21 15-3.1-3.1a2 2 0 0 0-2.8 0L6 21" />
+  </Icon>
+);
+export const VideoIcon = (p: P) => (
+  <Icon {...p}>
+    <path d="m16 13 5.2 3.5a.5.5 0 0 0 .8-.4V7.9a.5.5 0 0 0-.8-.4L16 11" />
+    <rect x="2" y="6" width="14" height="12" rx="2" />
+  </Icon>
+);
+export const AudioIcon = (p: P) => (
+  <Icon {...p}>
+    <path d="M9 18V5l12-2v13" />
+    <circle cx="6" cy="18" r="3" />
+    <circle cx="18" cy="16" r="3" />
+  </Icon>
+);
+export const ArchiveIcon = (p: P) => (
+  <Icon {...p}>
+    <rect x="2" y="3" width="20" height="5" rx="1" />
+    <path d="M4 8v11a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V8M10 12h4" />
+  </Icon>
+);

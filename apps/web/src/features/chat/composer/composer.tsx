@@ -1,10 +1,11 @@
 import { messageFormSchema, TEXT, UPLOAD_TEXT } from "@daysync/shared";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useId, useRef, useState } from "react";
+import { type ClipboardEvent, type FormEvent, type KeyboardEvent, useCallback, useEffect, useId, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import { useLocation } from "react-router";
 import { toast } from "react-toastify";
 import { PaperclipIcon, SendIcon } from "../../../components/ui/icons.tsx";
+import { announceSent, registerComposer, shortcutsDisabledAt } from "../../../lib/chat-focus.ts";
 import { checkFiles } from "../uploads/file-checks.ts";
 import { StagedFiles } from "../uploads/staged-files.tsx";
 import { useFileDrop } from "../uploads/use-file-drop.ts";
@@ -23,25 +24,53 @@ interface ComposerProps {
   discussionId?: string;
 }
 
-const uploaded = (file: File) =>
+/** How long a pick waits for the plan and storage checks before staging anyway (the server refuses what does not fit). */
+const CHECKS_WAIT_MS = 3000;
+
+/** The offer under the box after text was pasted into it while empty. */
+export const SEND_PASTED = "Send what you pasted";
+
+/** One notice for one Send's files, however many there were. */
+const notifySent = (files: File[]) =>
   toast.success(
-    <>
-      {UPLOAD_TEXT.success} <span className="toast-detail">{file.name}</span>
-    </>,
+    files.length === 1 ? (
+      <>
+        {UPLOAD_TEXT.success} <span className="toast-detail">{files[0]?.name}</span>
+      </>
+    ) : (
+      `${files.length} files sent`
+    ),
   );
 
-/** The footer: text, and files attached, dropped anywhere on the page, or pasted, each with its own upload row. */
+const within = <T,>(promise: Promise<T>, ms: number): Promise<T | undefined> =>
+  Promise.race([promise.catch(() => undefined), new Promise<undefined>((resolve) => setTimeout(resolve, ms))]);
+
+/** A pointer that can hover: a computer, where a focused message box does not cover the page with a keyboard. */
+const hasFinePointer = () => typeof window !== "undefined" && window.matchMedia?.("(hover: hover) and (pointer: fine)").matches === true;
+
+/** The footer: text, and files attached, dropped anywhere on the page, or pasted, each with its own upload row. One Send sends both. */
 export function Composer({ onSent, discussionId }: ComposerProps) {
   const limit = useUploadLimit();
   const readStorage = useReadStorage();
-  const queue = useUploadQueue({ onUploaded: uploaded, discussionId });
+  const queue = useUploadQueue({ onBatchSent: notifySent, discussionId });
   const [refusals, setRefusals] = useState<string[]>([]);
   const { stage, getRows, sendAll } = queue;
   const { refetch } = limit;
 
   const addFiles = useCallback(
     async (files: File[]) => {
-      const [plan, storage] = await Promise.all([limit.data ?? refetch().then((r) => r.data), readStorage()]);
+      // Offline, or with a slow server, the pick is not held up: what is known is checked, the rest the server checks.
+      const online = navigator.onLine;
+      const [plan, storage] = await Promise.all([
+        limit.data ??
+          (online
+            ? within(
+                refetch().then((r) => r.data),
+                CHECKS_WAIT_MS,
+              )
+            : undefined),
+        within(readStorage(), CHECKS_WAIT_MS),
+      ]);
       // Staged files have not reached the server yet: the storage it reports does not count them.
       const pending = getRows()
         .filter((r) => r.status === "initial")
@@ -53,7 +82,7 @@ export function Composer({ onSent, discussionId }: ComposerProps) {
     [limit.data, refetch, readStorage, getRows, stage],
   );
   const onFiles = useCallback((files: File[]) => void addFiles(files), [addFiles]);
-  /** The message's Send (or Enter) also sends the staged files, so a pasted image goes with one key. */
+  /** Sends the staged files; false when there were none. */
   const sendFiles = useCallback(() => {
     const ready = getRows().some((r) => r.status === "initial" && !r.queued);
     if (ready) sendAll();
@@ -89,27 +118,60 @@ interface TextComposerProps extends ComposerProps {
   maxLabel?: string;
 }
 
+const normalised = (text: string) => text.replace(/\r\n?/g, "\n");
+
 function TextComposer({ onSent, discussionId, onFiles, sendFiles, maxLabel }: TextComposerProps) {
   const send = useSendMessage(discussionId);
   const inputId = useId();
   const errorId = `${inputId}-error`;
   const fileInput = useRef<HTMLInputElement>(null);
-  const { register, handleSubmit, formState, reset, setFocus, getValues, clearErrors } = useForm({
+  const textarea = useRef<HTMLTextAreaElement | null>(null);
+  const { register, handleSubmit, formState, reset, setFocus, getValues, setValue, clearErrors, watch } = useForm({
     resolver: zodResolver(messageFormSchema),
     defaultValues: { message: "" },
   });
   const error = formState.errors.message?.message;
+  // Text pasted into the empty box: while the box holds just that, one key sends it.
+  const [pasted, setPasted] = useState<string | null>(null);
+  const offer = pasted !== null && watch("message") === pasted;
 
-  // 'Today' in the sidebar means "write for today": put the cursor here.
+  // A day or discussion opening, or 'Today' in the sidebar ("write for today"), puts the cursor here; on a
+  // phone only when asked, so its keyboard does not cover the messages each time a day opens.
   const location = useLocation();
   const compose = (location.state as { compose?: boolean } | null)?.compose === true;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the path is when to run it, another day or discussion opened
   useEffect(() => {
-    if (compose) setFocus("message");
-  }, [compose, setFocus]);
+    if (!compose && !hasFinePointer()) return;
+    if (document.activeElement !== textarea.current && shortcutsDisabledAt(document.activeElement)) return;
+    setFocus("message");
+  }, [compose, location.pathname, setFocus]);
+
+  useEffect(() => (textarea.current ? registerComposer(textarea.current) : undefined), []);
+
+  // Text pasted anywhere outside another field lands here; files are staged by the page's paste (useFileDrop).
+  useEffect(() => {
+    const onPaste = (e: globalThis.ClipboardEvent) => {
+      if (shortcutsDisabledAt(e.target) || e.defaultPrevented || e.clipboardData?.files.length) return;
+      const text = e.clipboardData?.getData("text/plain");
+      if (!text) return;
+      e.preventDefault();
+      const before = getValues("message");
+      const value = before ? `${before}${text}` : normalised(text);
+      setValue("message", value);
+      if (!before) setPasted(value);
+      const input = textarea.current;
+      input?.focus();
+      input?.setSelectionRange(value.length, value.length);
+    };
+    window.addEventListener("paste", onPaste);
+    return () => window.removeEventListener("paste", onPaste);
+  }, [getValues, setValue]);
 
   const sendText = handleSubmit(({ message }) => {
     send(message);
+    announceSent();
     reset();
+    setPasted(null);
     setFocus("message");
     onSent?.();
   });
@@ -118,7 +180,10 @@ function TextComposer({ onSent, discussionId, onFiles, sendFiles, maxLabel }: Te
     e?.preventDefault();
     // With files staged, an empty box is not a mistake: the files are what is being sent.
     if (sendFiles() && !getValues("message").trim()) {
+      announceSent();
       clearErrors("message");
+      setFocus("message");
+      onSent?.();
       return;
     }
     void sendText();
@@ -131,6 +196,13 @@ function TextComposer({ onSent, discussionId, onFiles, sendFiles, maxLabel }: Te
       onSubmit();
     }
   };
+
+  const onTextPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    const text = e.clipboardData.getData("text/plain");
+    if (text && !e.clipboardData.files.length && getValues("message") === "") setPasted(normalised(text));
+  };
+
+  const { ref: registerRef, ...field } = register("message");
 
   return (
     <form className="composer-text" onSubmit={onSubmit} noValidate>
@@ -166,7 +238,12 @@ function TextComposer({ onSent, discussionId, onFiles, sendFiles, maxLabel }: Te
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? errorId : `${inputId}-hint`}
           onKeyDown={onKeyDown}
-          {...register("message")}
+          onPaste={onTextPaste}
+          {...field}
+          ref={(el) => {
+            registerRef(el);
+            textarea.current = el;
+          }}
         />
         <button type="submit" className="btn btn-primary composer-send">
           <SendIcon size={18} />
@@ -178,9 +255,15 @@ function TextComposer({ onSent, discussionId, onFiles, sendFiles, maxLabel }: Te
           {error}
         </p>
       ) : (
-        <p className="composer-hint" id={`${inputId}-hint`}>
-          Enter to send · Shift+Enter for a new line · drop or paste files to attach them
-        </p>
+        <div className="composer-hint" id={`${inputId}-hint`} aria-live="polite">
+          {offer ? (
+            <button type="button" className="btn btn-primary btn-sm composer-offer" aria-keyshortcuts="Enter" onClick={() => onSubmit()}>
+              {SEND_PASTED} <kbd>(Enter)</kbd>
+            </button>
+          ) : (
+            "Enter to send · Shift+Enter for a new line · drop or paste files to attach them"
+          )}
+        </div>
       )}
     </form>
   );

@@ -1,6 +1,7 @@
 import { TEXT } from "@daysync/shared";
 import { type ReactNode, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useLocation } from "react-router";
+import { MESSAGES_ID, onSent, registerMessages } from "../../../lib/chat-focus.ts";
 import type { OutboxEntry } from "../../../lib/outbox.ts";
 import { expiresAt } from "./expiry.ts";
 import { MessageItem } from "./message-item.tsx";
@@ -80,14 +81,46 @@ export function MessageList({
 
   // Follow new messages only when the reader is already at the end; a new day opens at its end.
   const lastView = useRef<string | null>(null);
+  // A search result is being shown: it keeps its place.
+  const showingResult = useRef(false);
   useLayoutEffect(() => {
     const el = scroller.current;
+    showingResult.current = Boolean(requested && messages.some((m) => m.id === requested));
     if (!el || total + lines.length === 0) return;
     const newView = lastView.current !== viewKey;
     lastView.current = viewKey;
-    if (requested && messages.some((m) => m.id === requested)) return;
+    if (showingResult.current) return;
     if (newView || nearBottom.current) el.scrollTop = el.scrollHeight;
   }, [viewKey, total, lines.length, requested, messages]);
+
+  // Thumbnails that load, a composer that grows or shrinks: a reader at the end stays at the end, so the
+  // newest message is never left under the composer.
+  const hasList = total > 0;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the list replacing the empty state is a new child to observe
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(() => {
+      if (nearBottom.current && !showingResult.current) el.scrollTop = el.scrollHeight;
+    });
+    observer.observe(el);
+    for (const child of Array.from(el.children)) observer.observe(child);
+    return () => observer.disconnect();
+  }, [hasList]);
+
+  useEffect(() => registerMessages(), []);
+
+  // What one sends is what one wants to see: follow it to the end, even from further up.
+  useEffect(
+    () =>
+      onSent(() => {
+        nearBottom.current = true;
+        showingResult.current = false;
+        const el = scroller.current;
+        if (el) el.scrollTop = el.scrollHeight;
+      }),
+    [],
+  );
 
   // A search result asked for this message: bring it into view and mark it for a moment.
   useEffect(() => {
@@ -101,6 +134,9 @@ export function MessageList({
   return (
     <div
       className="message-scroll"
+      id={MESSAGES_ID}
+      // The skip link's target; focused, the arrow keys scroll the messages.
+      tabIndex={-1}
       ref={scroller}
       onScroll={(e) => {
         const el = e.currentTarget;

@@ -1,8 +1,10 @@
-/** A file message's body: image thumbnail (opens full size), inline audio or video player, and a Download link. */
+/** A file message's body: image thumbnail (opens full size), inline audio or video player; its kind, name, size and a Download link. */
 import type { Message } from "@daysync/shared";
 import { useRef } from "react";
+import { FileKindIcon, fileKindOf } from "./file-kind.tsx";
+import { formatBytes } from "./format-bytes.ts";
 
-export function FileMessageBody({ message }: { message: Pick<Message, "type" | "filename" | "file_url"> }) {
+export function FileMessageBody({ message }: { message: Pick<Message, "type" | "filename" | "file_url" | "file_size"> }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const name = message.filename || "File";
   return (
@@ -29,7 +31,9 @@ export function FileMessageBody({ message }: { message: Pick<Message, "type" | "
         <audio className="file-player" src={message.file_url} controls preload="metadata" aria-label={name} />
       ) : null}
       <p className="message-file">
+        <FileKindIcon kind={fileKindOf(name, message.type)} />
         <span className="message-filename">{name}</span>
+        {message.file_size === undefined ? null : <span className="message-filesize">{formatBytes(message.file_size)}</span>}
         <a className="message-action" href={message.file_url} download={name}>
           Download
         </a>

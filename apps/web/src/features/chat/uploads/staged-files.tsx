@@ -1,5 +1,5 @@
-/** The spec's file picker as a list: one row per staged file, with its status, Pause/Resume and X, and Send. */
-import { TEXT } from "@daysync/shared";
+/** The spec's file picker as a list: one row per staged file, with its status, Pause/Resume and X; the composer's Send sends them. */
+import { FileKindIcon, fileKindOf } from "./file-kind.tsx";
 import { formatBytes } from "./format-bytes.ts";
 import { UploadStatusLine } from "./upload-status.tsx";
 import type { UploadRow, useUploadQueue } from "./use-upload-queue.ts";
@@ -13,6 +13,7 @@ function FileRow({ row, queue }: { row: UploadRow; queue: Queue }) {
     <li className="staged-file" data-status={row.status}>
       <div className="staged-file-head">
         <p className="file-selected">
+          <FileKindIcon kind={fileKindOf(row.file.name, row.file.type)} />
           <span className="file-selected-name">{name}</span> <span className="file-selected-size">{formatBytes(row.file.size)}</span>
         </p>
         {row.status === "uploading" ? (
@@ -35,15 +36,14 @@ function FileRow({ row, queue }: { row: UploadRow; queue: Queue }) {
           ✕
         </button>
       </div>
-      <UploadStatusLine row={row} />
+      <UploadStatusLine row={row} online={queue.online} />
     </li>
   );
 }
 
 export function StagedFiles({ queue }: { queue: Queue }) {
-  const { rows, sendAll } = queue;
+  const { rows } = queue;
   if (!rows.length) return null;
-  const ready = rows.filter((r) => r.status === "initial" && !r.queued).length;
   return (
     <section className="staged-files" aria-label="Files to send">
       <ul className="staged-file-list">
@@ -51,11 +51,6 @@ export function StagedFiles({ queue }: { queue: Queue }) {
           <FileRow key={row.id} row={row} queue={queue} />
         ))}
       </ul>
-      {ready ? (
-        <button type="button" className="btn btn-primary staged-send" onClick={sendAll}>
-          {ready === 1 ? TEXT.sendFile : `Send ${ready} files`}
-        </button>
-      ) : null}
     </section>
   );
 }

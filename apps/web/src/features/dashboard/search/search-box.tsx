@@ -1,9 +1,10 @@
 import { formatDisplayDate } from "@daysync/shared";
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { Link } from "react-router";
 import { CloseIcon, SearchIcon } from "../../../components/ui/icons.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { describeError } from "../../../lib/api-errors.ts";
+import { focusComposer, shortcutsDisabledAt } from "../../../lib/chat-focus.ts";
 import { useSearch } from "../api/search.ts";
 import { HighlightedSnippet } from "./highlighted-snippet.tsx";
 import { useDebouncedValue } from "./use-debounced-value.ts";
@@ -19,8 +20,23 @@ export function SearchBox({ onActiveChange }: { onActiveChange: (active: boolean
   const q = useDebouncedValue(text.trim(), DEBOUNCE_MS).slice(0, 200);
   const search = useSearch(q);
   const active = text.trim().length > 0;
+  const input = useRef<HTMLInputElement>(null);
 
   useEffect(() => onActiveChange(active), [active, onActiveChange]);
+
+  // "/" anywhere but in a field goes to the search, as in most web apps.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "/" || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented || shortcutsDisabledAt(e.target)) return;
+      const field = input.current;
+      if (!field || field.getClientRects().length === 0) return;
+      e.preventDefault();
+      field.focus();
+      field.select();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
 
   return (
     <div className="search">
@@ -31,17 +47,20 @@ export function SearchBox({ onActiveChange }: { onActiveChange: (active: boolean
         <SearchIcon size={16} />
         <input
           id={inputId}
+          ref={input}
           className="search-input"
+          aria-keyshortcuts="/"
           type="search"
           placeholder="Search messages"
           autoComplete="off"
           value={text}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={(e) => {
-            if (e.key === "Escape" && text) {
-              e.stopPropagation();
-              setText("");
-            }
+            // Escape leaves the search: cleared, and back to the message box (or simply out of the field); in
+            // the phone's drawer the same key closes the drawer too.
+            if (e.key !== "Escape") return;
+            setText("");
+            if (!focusComposer()) e.currentTarget.blur();
           }}
         />
         {text ? (

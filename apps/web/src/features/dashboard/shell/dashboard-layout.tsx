@@ -1,6 +1,7 @@
 import { TEXT } from "@daysync/shared";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Outlet, useLocation } from "react-router";
+import { MESSAGES_ID, useMessagesShown } from "../../../lib/chat-focus.ts";
 import { ConnectionStatus } from "./connection-status.tsx";
 import { Sidebar } from "./sidebar.tsx";
 import { TopBar } from "./top-bar.tsx";
@@ -59,6 +60,7 @@ export function DashboardLayout({ sidebarLinks, sidebarSections, topBarActions, 
   return (
     <>
       {children}
+      <SkipToMessages />
       <div className="dash" data-sidebar={expanded ? "open" : "closed"} data-layout={narrow ? "narrow" : "wide"}>
         <Sidebar
           id={SIDEBAR_ID}
@@ -82,5 +84,23 @@ export function DashboardLayout({ sidebarLinks, sidebarSections, topBarActions, 
         </div>
       </div>
     </>
+  );
+}
+
+/** First on the page while a chat is open: past the sidebar and top bar to the messages. */
+function SkipToMessages() {
+  const shown = useMessagesShown();
+  if (!shown) return null;
+  return (
+    <a
+      className="dash-skip-link"
+      href={`#${MESSAGES_ID}`}
+      onClick={(e) => {
+        e.preventDefault();
+        document.getElementById(MESSAGES_ID)?.focus();
+      }}
+    >
+      Skip to messages
+    </a>
   );
 }
