@@ -2,7 +2,7 @@
  * The composition root: picks the adapters from config, opens the database, builds the repositories and services,
  * and mounts every module's routes on the HTTP kernel (`http/`). Modules never import from here.
  */
-import { CONTACT, responseSchemas } from "@daysync/shared";
+import { API, CONTACT, responseSchemas } from "@daysync/shared";
 import type { FastifyInstance } from "fastify";
 import { createAdapters } from "../adapters/adapters.ts";
 import { type Clock, systemClock } from "../clock.ts";
@@ -94,7 +94,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await registerHttpPlugins(app, adapters, clock);
   registerAuth(app, { sessions, clock });
 
-  app.get("/api/health", { schema: answers(responseSchemas.ok) }, async () => ({ ok: true as const }));
+  app.get(API.health, { schema: answers(responseSchemas.ok) }, async () => ({ ok: true as const }));
   const devices = createDevicesService({ clock, unitOfWork, devices: repositories.devices, presence });
   accountsRoutes(app, {
     accounts,
