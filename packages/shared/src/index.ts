@@ -1,4 +1,5 @@
 export * from "./api.ts";
+export * from "./app-routes.ts";
 export * from "./cli-agent.ts";
 export * from "./devices.ts";
 export * from "./discussions.ts";
