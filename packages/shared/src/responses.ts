@@ -118,6 +118,9 @@ export const discussionMessageSchema = messageSchema
 
 export const discussionDetailsSchema = z.object({ discussion: myDiscussionSchema, members: z.array(discussionMemberSchema) });
 
+/** A phone, a tablet, a computer's browser, or the `daysync` command line. */
+export const DEVICE_KINDS = ["phone", "tablet", "computer", "terminal"] as const;
+
 export const signedInDeviceSchema = z.object({
   /** The session id. */
   id: z.string(),
@@ -125,6 +128,8 @@ export const signedInDeviceSchema = z.object({
   name: z.string(),
   browser: z.string(),
   os: z.string(),
+  /** What kind of device, from its User-Agent: the Devices list draws each kind with its own icon. */
+  kind: z.enum(DEVICE_KINDS),
   ip: z.string(),
   /** ms since the epoch */
   signed_in_at: z.number(),
