@@ -1,6 +1,7 @@
 import { RequireSession } from "../features/auth/session-routes.tsx";
 import { DashboardLayout } from "../features/dashboard/shell/dashboard-layout.tsx";
 import { DevicesLink } from "../features/devices/devices-link.tsx";
+import { NameDevicePrompt } from "../features/devices/name-device-prompt.tsx";
 import { useNewDeviceNotice } from "../features/devices/use-new-device-notice.ts";
 import { DiscussionsSection } from "../features/discussions/discussions-section.tsx";
 import { PushBell } from "../features/push/push-bell.tsx";
@@ -29,6 +30,7 @@ export function DashboardRoute() {
             sidebarLinks={<DevicesLink />}
             sidebarSections={<DiscussionsSection headingId="sidebar-discussions" />}
             topBarActions={<PushBell />}
+            notice={<NameDevicePrompt />}
           >
             <DashboardNotices />
           </DashboardLayout>
