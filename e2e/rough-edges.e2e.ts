@@ -233,7 +233,7 @@ describe("a device just signed in", () => {
 
     await laptop.page.goto("/dashboard/devices");
     const rows = laptop.page.getByRole("list", { name: "Signed-in devices" }).getByRole("listitem");
-    await expect.poll(() => rows.count()).toBe(2);
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(2);
     await visible(rows.filter({ hasText: "Nina's iPhone" }).getByRole("img", { name: "Phone" }));
     await visible(rows.filter({ hasText: "This device" }).getByRole("img", { name: "Computer" }));
     // The laptop registered: it was not asked, and its welcome points the phone's camera at its code.
@@ -278,7 +278,7 @@ describe("the register form", () => {
     await page.getByRole("link", { name: "Sign in instead" }).click();
     await page.waitForURL(`${app.server.url}/login`);
     expect(await page.getByLabel("Email", { exact: true }).inputValue()).toBe(email);
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("type"))).toBe("password");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("type")), { timeout: 5_000 }).toBe("password");
     await context.close();
   });
 });
