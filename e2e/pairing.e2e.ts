@@ -76,7 +76,7 @@ describe("sign in with a connected device", () => {
     await newDevice.goto(`${app.server.url}/dashboard/devices`);
     await newDevice.locator(".device-row").nth(1).waitFor();
     expect(await newDevice.locator(".device-row").count()).toBe(2);
-    expect(await newDevice.getByText("This device").count()).toBe(1);
+    expect(await newDevice.getByText("This device", { exact: true }).count()).toBe(1);
     await phone.close();
     await laptop.close();
   });

@@ -85,11 +85,24 @@ export async function hidden(locator: Locator, timeout = 10_000): Promise<void> 
   await locator.waitFor({ state: "hidden", timeout });
 }
 
-/** The validation message tied to a field through aria-describedby, or null when it has none. */
+/** The validation message tied to a field through aria-describedby (beside any hint), or null when it has none. */
 export async function fieldError(page: Page, label: string): Promise<string | null> {
-  const id = await page.getByLabel(label, { exact: true }).getAttribute("aria-describedby");
-  if (!id) return null;
-  return page.locator(`[id="${id}"]`).textContent();
+  const ids = (await page.getByLabel(label, { exact: true }).getAttribute("aria-describedby"))?.split(" ") ?? [];
+  for (const id of ids) {
+    const described = page.locator(`[id="${id}"]`);
+    if (await described.evaluate((el) => el.classList.contains("field-error"))) return described.textContent();
+  }
+  return null;
+}
+
+/** The hint tied to a field through aria-describedby (what it expects, said before anything is typed), or null. */
+export async function fieldHint(page: Page, label: string): Promise<string | null> {
+  const ids = (await page.getByLabel(label, { exact: true }).getAttribute("aria-describedby"))?.split(" ") ?? [];
+  for (const id of ids) {
+    const described = page.locator(`[id="${id}"]`);
+    if (await described.evaluate((el) => el.classList.contains("field-hint"))) return described.textContent();
+  }
+  return null;
 }
 
 /** Waits until a field shows exactly this validation message (null: none). */

@@ -3,13 +3,17 @@ import { PAIRING_API, type PairServerMessage, pairServerMessageSchema } from "@d
 import WebSocket from "ws";
 import { USER_AGENT } from "./api-client.ts";
 
-export type PairingOutcome = Exclude<PairServerMessage, { type: "waiting" }> | { type: "lost"; reason: string };
+export type PairingOutcome = Exclude<PairServerMessage, { type: "waiting" }> | { type: "lost"; reason: string } | { type: "cancelled" };
 
-/** Resolves with the outcome; "lost" when the channel closes first or stays silent past `deadlineMs`. */
+/**
+ * Resolves with the outcome; "lost" when the channel closes first or stays silent past `deadlineMs`, "cancelled" when
+ * `signal` aborts (the person pressed Ctrl+C).
+ */
 export function waitForApproval(
   server: string,
   request: { request_id: string; secret: string },
   deadlineMs: number,
+  signal?: AbortSignal,
 ): Promise<PairingOutcome> {
   return new Promise((resolve) => {
     // No Origin header: the server allows clients that are not browsers.
@@ -19,12 +23,16 @@ export function waitForApproval(
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      signal?.removeEventListener("abort", cancel);
       socket.removeAllListeners();
       socket.on("error", () => {});
       if (socket.readyState === WebSocket.OPEN || socket.readyState === WebSocket.CONNECTING) socket.terminate();
       resolve(outcome);
     };
     const timer = setTimeout(() => settle({ type: "lost", reason: "no answer from the server" }), deadlineMs);
+    const cancel = () => settle({ type: "cancelled" });
+    if (signal?.aborted) return cancel();
+    signal?.addEventListener("abort", cancel, { once: true });
     socket.on("open", () => socket.send(JSON.stringify({ type: "wait", request_id: request.request_id, secret: request.secret })));
     socket.on("message", (raw) => {
       let frame: unknown;

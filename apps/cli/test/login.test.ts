@@ -59,6 +59,13 @@ describe("daysync login by pairing", () => {
     expect(ls.stdout).toContain("Firefox 128 on Linux");
   });
 
+  it("Ctrl+C while waiting for approval says the sign-in was cancelled and exits 130", async () => {
+    const cli = new Terminal(server.url).spawn(["login"]);
+    await cli.waitFor(/Press Ctrl\+C to cancel\./);
+    expect(await cli.kill("SIGINT")).toBe(130);
+    expect(cli.stderr).toContain("Sign-in cancelled.");
+  });
+
   it("says so when the other device denies", async () => {
     const cli = new Terminal(server.url).spawn(["login"]);
     const [, shortCode = ""] = await cli.waitFor(/Code: ([0-9A-Z]{4}-[0-9A-Z]{4})/);
@@ -129,6 +136,13 @@ describe("daysync login --password, logout and devices rm", () => {
     const next = await terminal.run(["send", "hello?"]);
     expect(next.code).toBe(3);
     expect(next.stderr).toContain("This device was signed out");
+  });
+
+  it("a server that does not answer is called unreachable (exit 4), not a missing sign-in", async () => {
+    const out = await new Terminal(server.url).run(["--server", "http://localhost:1", "ls"]);
+    expect(out.code).toBe(4);
+    expect(out.stderr).toContain("Cannot reach the Daysync server at http://localhost:1");
+    expect(out.stderr).not.toContain("Not signed in");
   });
 
   it("without a sign-in, every command names the command to run", async () => {

@@ -1,6 +1,7 @@
 /** Boot: read config, build the app, stop cleanly on a signal, listen. */
 
 import v8 from "node:v8";
+import { addressToOpen } from "./app/address-to-open.ts";
 import { buildApp } from "./app/build-app.ts";
 import { loadConfig } from "./config/config.ts";
 
@@ -27,4 +28,11 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   });
 }
 
+// Fastify logs every address it listens on (each interface of 0.0.0.0) as JSON; a person starting it wants one line to open.
+const level = app.log.level;
+if (level === "info") app.log.level = "warn";
 await app.listen({ port: config.port, host: config.host });
+app.log.level = level;
+const address = app.server.address();
+const port = typeof address === "object" && address ? address.port : config.port;
+process.stdout.write(`Daysync is running at ${addressToOpen(config.host, port)}\n`);

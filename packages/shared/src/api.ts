@@ -4,6 +4,8 @@ export const API = {
   login: "/api/auth/login",
   logout: "/api/auth/logout",
   me: "/api/me",
+  /** GET: answers `{ ok: true }` while the server runs; the CLI asks it to tell "unreachable" from "not signed in". */
+  health: "/api/health",
   /** Like `me`, but answers 200 with `{ user: null }` to a visitor (no error for the browser to log). */
   session: "/api/session",
   retention: "/api/me/retention",

@@ -1,6 +1,6 @@
 /** Signed-in devices of a user (one per session) and Web Push subscriptions of those devices. */
 import { z } from "zod";
-import type { deviceListItemSchema, signedInDeviceSchema } from "./responses.ts";
+import type { DEVICE_KINDS, deviceListItemSchema, signedInDeviceSchema } from "./responses.ts";
 import { chosenName, hasNoNul, isWellFormed, loneSurrogateMessage, nulMessage } from "./text.ts";
 
 export const DEVICES_API = {
@@ -21,6 +21,7 @@ export const PUSH_API = {
 
 export type SignedInDevice = z.infer<typeof signedInDeviceSchema>;
 export type DeviceListItem = z.infer<typeof deviceListItemSchema>;
+export type DeviceKind = (typeof DEVICE_KINDS)[number];
 
 export const deviceIdParamsSchema = z.object({ id: z.uuid("Device id must be a UUID.") });
 

@@ -1,5 +1,6 @@
 export * from "./admin.ts";
 export * from "./api.ts";
+export * from "./app-routes.ts";
 export * from "./cli-agent.ts";
 export * from "./devices.ts";
 export * from "./discussions.ts";

@@ -152,6 +152,9 @@ export const discussionDetailsSchema = z.object({
   member_changes: z.array(memberChangeSchema),
 });
 
+/** A phone, a tablet, a computer's browser, or the `daysync` command line. */
+export const DEVICE_KINDS = ["phone", "tablet", "computer", "terminal"] as const;
+
 export const signedInDeviceSchema = z.object({
   /** The session id. */
   id: z.string(),
@@ -159,6 +162,8 @@ export const signedInDeviceSchema = z.object({
   name: z.string(),
   browser: z.string(),
   os: z.string(),
+  /** What kind of device, from its User-Agent: the Devices list draws each kind with its own icon. */
+  kind: z.enum(DEVICE_KINDS),
   ip: z.string(),
   /** ms since the epoch */
   signed_in_at: z.number(),

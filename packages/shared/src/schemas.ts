@@ -3,7 +3,7 @@ import { z } from "zod";
 import { parseStoredDate, STORED_DATE_PATTERN, STORED_TIME_PATTERN } from "./formats.ts";
 import { PREMIUM_RETENTION_CHOICES } from "./plans.ts";
 import { chosenName, hasNoNul, isWellFormed, loneSurrogateMessage, text } from "./text.ts";
-import { VALIDATION } from "./ui-text.ts";
+import { PASSWORD_MIN_LENGTH, VALIDATION } from "./ui-text.ts";
 
 const email = z
   .string({ error: VALIDATION.emailRequired })
@@ -46,7 +46,7 @@ export const registerFormSchema = z
 export type RegisterInput = z.infer<typeof registerFormSchema>;
 
 /** The server adds its password policy on top of the form's rules. */
-export const registerRequestSchema = registerFormSchema.refine((v) => v.password.length >= 8, {
+export const registerRequestSchema = registerFormSchema.refine((v) => v.password.length >= PASSWORD_MIN_LENGTH, {
   message: VALIDATION.passwordTooShort,
   path: ["password"],
 });

@@ -37,6 +37,9 @@ export const TEXT = {
   newDiscussion: "New",
 } as const;
 
+/** The server's password rule; the register form says it under the field (the spec has no such rule on the client). */
+export const PASSWORD_MIN_LENGTH = 8;
+
 /** Validation messages of the spec (section 5), plus the server's password rule. */
 export const VALIDATION = {
   message: "Enter a message",
@@ -46,7 +49,9 @@ export const VALIDATION = {
   nameRequired: "Enter a name",
   confirmRequired: "Confirm password",
   passwordsMatch: "Passwords must match",
-  passwordTooShort: "Password must be at least 8 characters.",
+  passwordTooShort: `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`,
+  /** Said under the register form's password field before anything is sent. */
+  passwordRule: `At least ${PASSWORD_MIN_LENGTH} characters.`,
 } as const;
 
 export const CONTACT = {

@@ -17,7 +17,7 @@ export function ago(time: number, now: number): string {
 }
 
 export async function listDevices(ctx: Context, options: { json?: boolean }): Promise<void> {
-  const { api } = ctx.signedIn();
+  const { api } = await ctx.signedIn();
   const { devices } = await api.get(DEVICES_API.list, responseSchemas.devices);
   if (options.json) return printJson(devices);
   const now = Date.now();
@@ -39,7 +39,7 @@ function findDevice(devices: DeviceListItem[], id: string): DeviceListItem {
 }
 
 export async function removeDevice(ctx: Context, id: string): Promise<void> {
-  const { api, server } = ctx.signedIn();
+  const { api, server } = await ctx.signedIn();
   const { devices } = await api.get(DEVICES_API.list, responseSchemas.devices);
   const device = findDevice(devices, id);
   await api.send("DELETE", DEVICES_API.one(device.id));

@@ -17,7 +17,7 @@ export interface GetOptions {
 }
 
 export async function get(ctx: Context, target: string, options: GetOptions): Promise<void> {
-  const { api } = ctx.signedIn();
+  const { api } = await ctx.signedIn();
   const message = target === "last" ? await lastMessage(api) : await messageById(api, target);
   if (message.type === "text") return writeText(message.content, options);
   await download(api, message, options);

@@ -9,7 +9,7 @@ import { describeMessage, expiresAt, formatBytes, parseDisplayDate, preview, pri
 export type ListedMessage = Message & { size: number | null; expires_at: number | null };
 
 export async function listDay(ctx: Context, options: { day?: string; json?: boolean }): Promise<void> {
-  const { api } = ctx.signedIn();
+  const { api } = await ctx.signedIn();
   const date = options.day === undefined ? formatStoredDate(new Date()) : parseDisplayDate(options.day);
   if (!date) throw usageError(`"${options.day}" is not a date: write it as DD/MM/YYYY, for example 24/11/2026.`);
   const [{ days }, { user }] = await Promise.all([api.get(API.days, responseSchemas.days), api.get(API.me, responseSchemas.user)]);
@@ -51,7 +51,7 @@ async function sizeOf(api: ApiClient, message: Message): Promise<number | null> 
 }
 
 export async function listDays(ctx: Context, options: { json?: boolean }): Promise<void> {
-  const { api } = ctx.signedIn();
+  const { api } = await ctx.signedIn();
   const { days } = await api.get(API.days, responseSchemas.days);
   if (options.json) return printJson(days);
   if (days.length === 0) return console.log("No days yet.");
@@ -62,7 +62,7 @@ export async function listDays(ctx: Context, options: { json?: boolean }): Promi
 }
 
 export async function search(ctx: Context, words: string[], options: { json?: boolean }): Promise<void> {
-  const { api } = ctx.signedIn();
+  const { api } = await ctx.signedIn();
   const query = searchQuerySchema.safeParse({ q: words.join(" ") });
   if (!query.success) throw usageError(query.error.issues[0]?.message ?? "Type something to search for.");
   const { results } = await api.get(`${API.search}?${new URLSearchParams(query.data)}`, responseSchemas.search);

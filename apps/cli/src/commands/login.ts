@@ -40,6 +40,18 @@ export async function login(ctx: Context, options: LoginOptions): Promise<void> 
 }
 
 async function loginByPairing(api: ApiClient): Promise<{ user: User; token: string }> {
+  // Ctrl+C while waiting ends the wait with a sentence (and exit 130) instead of killing the process mid-line.
+  const interrupt = new AbortController();
+  const onInterrupt = () => interrupt.abort();
+  process.once("SIGINT", onInterrupt);
+  try {
+    return await pairUntilDecided(api, interrupt.signal);
+  } finally {
+    process.off("SIGINT", onInterrupt);
+  }
+}
+
+async function pairUntilDecided(api: ApiClient, signal: AbortSignal): Promise<{ user: User; token: string }> {
   for (let attempt = 1; attempt <= MAX_CODES; attempt++) {
     const { body: request } = await api.json("POST", PAIRING_API.requests, responseSchemas.pairingRequest);
     const link = pairLink(api.server, request.code);
@@ -53,7 +65,7 @@ async function loginByPairing(api: ApiClient): Promise<{ user: User; token: stri
     console.log(`\n  Code: ${formatShortCode(request.short_code)}\n`);
     console.log(`Waiting for approval (the code expires in ${minutes} min). Press Ctrl+C to cancel.`);
 
-    const outcome = await waitForApproval(api.server, request, request.expires_in + 15_000);
+    const outcome = await waitForApproval(api.server, request, request.expires_in + 15_000, signal);
     switch (outcome.type) {
       case "approved": {
         const { body, res } = await api.json("POST", PAIRING_API.exchange, responseSchemas.user, {
@@ -67,6 +79,8 @@ async function loginByPairing(api: ApiClient): Promise<{ user: User; token: stri
       }
       case "denied":
         throw new CliError("The sign-in was denied on the other device.", EXIT.failure);
+      case "cancelled":
+        throw new CliError("\nSign-in cancelled. Nothing was signed in; run daysync login again to start over.", EXIT.interrupted);
       case "expired":
         console.log("\nThe code expired. Here is a new one.");
         break;
@@ -108,7 +122,7 @@ async function loginWithPassword(api: ApiClient, emailOption: string | undefined
 }
 
 export async function logout(ctx: Context): Promise<void> {
-  const { api, server } = ctx.signedIn();
+  const { api, server } = await ctx.signedIn();
   try {
     await api.send("POST", API.logout);
   } catch (error) {

@@ -17,7 +17,7 @@ const SEND_ATTEMPTS = 3;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function send(ctx: Context, words: string[], options: SendOptions): Promise<void> {
-  const { api, session } = ctx.signedIn();
+  const { api, session } = await ctx.signedIn();
   const files = options.file ?? [];
   let text = words.join(" ");
   if (!text && files.length === 0) {

@@ -24,7 +24,7 @@ export interface WatchOptions {
 export type WatchedMessage = Message & { seq: number | null };
 
 export async function watch(ctx: Context, options: WatchOptions): Promise<void> {
-  const { api, session, server } = ctx.signedIn();
+  const { api, session, server } = await ctx.signedIn();
   const clipboard = options.copy ? openClipboard() : undefined;
   const key = `${server} ${session.user.id}`;
   const saved = ctx.store.watchPosition(key);

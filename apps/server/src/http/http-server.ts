@@ -4,7 +4,7 @@ import fastifyCompress from "@fastify/compress";
 import fastifyCookie from "@fastify/cookie";
 import fastifyRateLimit from "@fastify/rate-limit";
 import fastifyWebsocket from "@fastify/websocket";
-import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from "fastify";
 import type { Adapters } from "../adapters/adapters.ts";
 import type { Clock } from "../clock.ts";
 import type { Config, TrustProxy } from "../config/config.ts";
@@ -29,6 +29,19 @@ function trustedProxies(trust: TrustProxy) {
 }
 
 /**
+ * Fastify writes two info lines for every request, which fill the log of a server nobody is debugging: here a request
+ * is one line at debug (with its method, path, status and time), and a failed one still one at error.
+ */
+class QuietRequestLogs extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (error) super.requestCompleted(error, request, reply);
+    else reply.log.debug({ req: request, res: reply, responseTime: reply.elapsedTime }, "request completed");
+  }
+}
+
+/**
  * Fastify with answers typed (and, in tests, checked) by the shared response schemas, the named-error handler,
  * the security headers and the Origin check for writes. `logStream`: where log lines go instead of standard output.
  */
@@ -38,6 +51,7 @@ export function createHttpServer(
 ): ApiServer {
   const app = Fastify({
     logger: { level: config.logLevel, ...(logStream && { stream: logStream }) },
+    logController: new QuietRequestLogs(),
     trustProxy: trustedProxies(config.trustProxy),
     // On close, idle keep-alive connections go at once; requests in flight (an upload's bytes) finish first.
     forceCloseConnections: "idle",

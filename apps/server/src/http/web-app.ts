@@ -1,6 +1,10 @@
-/** Serves the built web app: its files, pages rendered at build time, index.html for the app's own routes; JSON 404s under /api. */
+/**
+ * Serves the built web app: its files, pages rendered at build time, index.html for the app's own routes (and with
+ * status 404 for any other page, where the app shows its error screen); JSON 404s under /api.
+ */
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
+import { isAppPath } from "@daysync/shared";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
 import { errorBody } from "./errors.ts";
@@ -34,8 +38,12 @@ export async function serveWebApp(app: FastifyInstance, webDist: string): Promis
     if (request.url.startsWith("/api/") || request.url === "/api" || !serveWeb || (request.method !== "GET" && request.method !== "HEAD")) {
       return reply.status(404).send(errorBody("not_found", `No route ${request.method} ${request.url.split("?")[0]}.`));
     }
-    // App routes are the React app's to resolve; it shows its own 404 screen.
-    const page = prerendered.get(request.url.split("?")[0] ?? "") ?? "index.html";
-    return reply.header("cache-control", "no-cache").sendFile(page);
+    // The app resolves its own routes; on any other path it shows its error screen, which the status matches.
+    const pathname = request.url.split("?")[0] ?? "";
+    const page = prerendered.get(pathname) ?? "index.html";
+    return reply
+      .status(isAppPath(pathname) ? 200 : 404)
+      .header("cache-control", "no-cache")
+      .sendFile(page);
   });
 }

@@ -42,9 +42,18 @@ describe("serving the built web app", () => {
   });
 
   it("answers every other app route with the app shell", async () => {
-    for (const pathname of ["/dashboard", "/register", "/pair/abc", "/login/extra"]) {
+    for (const pathname of ["/dashboard", "/register", "/pair/abc", "/dashboard/days/d1", "/discussions/join/K3Q9"]) {
       const res = await get(pathname);
       expect(res.status).toBe(200);
+      expect(await res.text()).toBe("<p>app shell</p>");
+    }
+  });
+
+  it("answers a page that is no app route 404, still with the app shell that shows the error screen and its link home", async () => {
+    for (const pathname of ["/nowhere", "/login/extra", "/dashboard/nothing?x=1"]) {
+      const res = await get(pathname);
+      expect(res.status, pathname).toBe(404);
+      expect(res.headers.get("content-type")).toMatch(/^text\/html/);
       expect(await res.text()).toBe("<p>app shell</p>");
     }
   });

@@ -1,11 +1,12 @@
 /** A readable device name ("Chrome 120 on Windows 10") from a User-Agent header, parsed with bowser. */
-import { parseCliUserAgent } from "@daysync/shared";
+import { type DeviceKind, parseCliUserAgent } from "@daysync/shared";
 import Bowser from "bowser";
 
 export interface DeviceName {
   browser: string;
   os: string;
   name: string;
+  kind: DeviceKind;
 }
 
 const UNKNOWN_BROWSER = "Unknown browser";
@@ -32,9 +33,10 @@ export function describeUserAgent(userAgent: string): DeviceName {
 function parseUserAgent(userAgent: string): DeviceName {
   // The command line is named for the machine it runs on: that is what tells two terminals apart.
   const cli = parseCliUserAgent(userAgent);
-  if (cli) return { browser: "daysync CLI", os: cli.system, name: `daysync CLI on ${cli.hostname}` };
+  if (cli) return { browser: "daysync CLI", os: cli.system, name: `daysync CLI on ${cli.hostname}`, kind: "terminal" };
   let browser = UNKNOWN_BROWSER;
   let os = UNKNOWN_OS;
+  let kind: DeviceKind = "computer";
   if (userAgent.trim()) {
     try {
       const parsed = Bowser.parse(userAgent);
@@ -43,9 +45,12 @@ function parseUserAgent(userAgent: string): DeviceName {
       const osVersion = parsed.os.name && FROZEN_VERSION.has(parsed.os.name) ? "" : parsed.os.version;
       const o = parsed.os.name ? `${parsed.os.name} ${osVersion ?? ""}`.trim() : "";
       if (o) os = o;
+      const platform = parsed.platform.type;
+      if (platform === "mobile") kind = "phone";
+      else if (platform === "tablet") kind = "tablet";
     } catch {
       // An odd header is not an error; the device is just described as unknown.
     }
   }
-  return { browser, os, name: `${browser} on ${os}` };
+  return { browser, os, name: `${browser} on ${os}`, kind };
 }

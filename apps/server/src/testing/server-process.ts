@@ -7,6 +7,8 @@ const repoRoot = path.resolve(import.meta.dirname, "../../../..");
 
 export interface ServerProcess {
   url: string;
+  /** What it wrote to standard output so far, when started with `captureOutput`. */
+  output(): string;
   /** SIGTERM: a clean stop. SIGKILL: the process dies at once, as in a crash. */
   stop(signal?: "SIGTERM" | "SIGKILL"): Promise<void>;
 }
@@ -17,12 +19,17 @@ function inheritedEnv(): NodeJS.ProcessEnv {
   return rest;
 }
 
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+/** `captureOutput`: keep standard output for `output()` instead of passing it through. */
+export async function startServerProcess(env: Record<string, string>, options: { captureOutput?: boolean } = {}): Promise<ServerProcess> {
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", path.join(repoRoot, "apps/server/src/main.ts")], {
     cwd: repoRoot,
     env: { ...inheritedEnv(), NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", ...env },
-    stdio: ["ignore", "inherit", "inherit"],
+    stdio: ["ignore", options.captureOutput ? "pipe" : "inherit", "inherit"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
   });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
@@ -43,6 +50,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   }
   return {
     url,
+    output: () => output,
     async stop(signal = "SIGTERM") {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((r) => child.once("exit", r));

@@ -12,7 +12,7 @@ export function ConnectedDevicePanel({ id, onClose }: { id: string; onClose: () 
   const location = useLocation();
   const onSignedIn = (user: User) => {
     // A new session starts from an empty cache, as after a password sign-in.
-    startSession(queryClient, user);
+    startSession(queryClient, user, { newDevice: true });
     void navigate(returnPath(location.state), { replace: true });
   };
   return <PairingPanel id={id} onClose={onClose} onSignedIn={onSignedIn} />;

@@ -3,6 +3,7 @@ import { AdminLink } from "../features/admin/admin-link.tsx";
 import { RequireSession } from "../features/auth/session-routes.tsx";
 import { DashboardLayout } from "../features/dashboard/shell/dashboard-layout.tsx";
 import { DevicesLink } from "../features/devices/devices-link.tsx";
+import { NameDevicePrompt } from "../features/devices/name-device-prompt.tsx";
 import { useNewDeviceNotice } from "../features/devices/use-new-device-notice.ts";
 import { DiscussionsSection } from "../features/discussions/discussions-section.tsx";
 import { PushBell } from "../features/push/push-bell.tsx";
@@ -39,6 +40,7 @@ export function SignedInFrame({ user }: { user: User }) {
         }
         sidebarSections={<DiscussionsSection headingId="sidebar-discussions" />}
         topBarActions={<PushBell />}
+        notice={<NameDevicePrompt />}
       >
         <DashboardNotices />
       </DashboardLayout>

@@ -22,7 +22,7 @@ export function JoinRoute() {
 
   const onSignedIn = (user: User) => {
     // A new session starts from an empty cache, as after a password sign-in.
-    startSession(queryClient, user);
+    startSession(queryClient, user, { newDevice: true });
     void navigate("/dashboard", { replace: true });
   };
   return <JoinPage onSignedIn={onSignedIn} />;

@@ -1,3 +1,4 @@
+import { APP_ROUTES } from "@daysync/shared";
 import { lazy } from "react";
 import type { RouteObject } from "react-router";
 import { PageSpinner } from "../components/ui/spinner.tsx";
@@ -14,17 +15,18 @@ const ConnectedDevicePanel = lazy(async () => ({ default: (await import("./conne
 /**
  * Routes of product.md section 2. Public pages normally render without the router (see main.tsx).
  * The sign-in pages come with the router chunk and are also rendered to HTML at build time
- * (prerender.tsx); the dashboard and the rest load when visited.
+ * (prerender.tsx); the dashboard and the rest load when visited. Every path is one of APP_ROUTES (packages/shared),
+ * the list the server also knows: a page request outside it is answered 404, with this app's error screen.
  */
 export const routes: RouteObject[] = [
   {
-    path: "/",
+    path: APP_ROUTES.landing,
     errorElement: <ErrorScreen />,
     hydrateFallbackElement: <PageSpinner />,
     children: [
       { index: true, lazy: async () => ({ Component: (await import("../features/site/landing-page.tsx")).LandingPage }) },
-      { path: "landing", lazy: async () => ({ Component: (await import("../features/site/landing-page.tsx")).LandingPage }) },
-      { path: "home", lazy: async () => ({ Component: (await import("../features/site/home-page.tsx")).HomePage }) },
+      { path: APP_ROUTES.landingPage, lazy: async () => ({ Component: (await import("../features/site/landing-page.tsx")).LandingPage }) },
+      { path: APP_ROUTES.home, lazy: async () => ({ Component: (await import("../features/site/home-page.tsx")).HomePage }) },
       {
         Component: AppShellRoute,
         children: [
@@ -32,7 +34,7 @@ export const routes: RouteObject[] = [
             Component: GuestOnlyRoute,
             children: [
               {
-                path: "login",
+                path: APP_ROUTES.login,
                 element: (
                   <>
                     <PendingShareNotice />
@@ -40,7 +42,7 @@ export const routes: RouteObject[] = [
                   </>
                 ),
               },
-              { path: "register", Component: RegisterPage },
+              { path: APP_ROUTES.register, Component: RegisterPage },
             ],
           },
           {
@@ -48,41 +50,41 @@ export const routes: RouteObject[] = [
             lazy: async () => ({ Component: (await import("./dashboard-route.tsx")).DashboardRoute }),
             children: [
               {
-                path: "dashboard",
+                path: APP_ROUTES.dashboard,
                 children: [
                   {
                     index: true,
                     lazy: async () => ({ Component: (await import("./day-routes.tsx")).TodayRoute }),
                   },
                   {
-                    path: "home",
+                    path: APP_ROUTES.dashboardHome,
                     lazy: async () => ({ Component: (await import("./day-routes.tsx")).HomeRoute }),
                   },
                   {
-                    path: "days/:dayId",
+                    path: APP_ROUTES.day,
                     lazy: async () => ({ Component: (await import("./day-routes.tsx")).DayRoute }),
                   },
                   {
-                    path: "plan",
+                    path: APP_ROUTES.plan,
                     lazy: async () => ({ Component: (await import("../features/dashboard/plan/plan-page.tsx")).PlanPage }),
                   },
                   {
-                    path: "devices",
+                    path: APP_ROUTES.devices,
                     lazy: async () => ({ Component: (await import("../features/devices/devices-page.tsx")).DevicesPage }),
                   },
                 ],
               },
               // Discussions (issue 13). Their join link opens a screen to pick a name; it never signs a device in.
               {
-                path: "discussions/new",
+                path: APP_ROUTES.newDiscussion,
                 lazy: async () => ({ Component: (await import("./discussion-routes.tsx")).NewDiscussionRoute }),
               },
               {
-                path: "discussions/join/:publicId",
+                path: APP_ROUTES.joinDiscussion,
                 lazy: async () => ({ Component: (await import("./discussion-routes.tsx")).JoinDiscussionRoute }),
               },
               {
-                path: "discussions/:id",
+                path: APP_ROUTES.discussion,
                 lazy: async () => ({ Component: (await import("./discussion-routes.tsx")).DiscussionRoute }),
               },
             ],
@@ -90,19 +92,21 @@ export const routes: RouteObject[] = [
           // Admins only (issue 30); everyone else gets the not-found screen.
           {
             lazy: async () => ({ Component: (await import("./admin-route.tsx")).AdminRoute }),
-            children: [{ path: "admin", lazy: async () => ({ Component: (await import("../features/admin/admin-page.tsx")).AdminPage }) }],
+            children: [
+              { path: APP_ROUTES.admin, lazy: async () => ({ Component: (await import("../features/admin/admin-page.tsx")).AdminPage }) },
+            ],
           },
           // The page of a one-time reset link an admin handed over; the token is in the fragment.
           {
-            path: "reset-password",
+            path: APP_ROUTES.resetPassword,
             lazy: async () => ({ Component: (await import("../features/auth/reset-password-page.tsx")).ResetPasswordPage }),
           },
           // Add a device: the signed-in device shows a code there (decision 013).
-          { path: "pair/add", lazy: async () => ({ Component: (await import("./add-device-route.tsx")).AddDeviceRoute }) },
+          { path: APP_ROUTES.addDevice, lazy: async () => ({ Component: (await import("./add-device-route.tsx")).AddDeviceRoute }) },
           // The only route an Add a device code opens, on the new device; it waits for the approval.
-          { path: "pair/join/:code?", lazy: async () => ({ Component: (await import("./join-route.tsx")).JoinRoute }) },
+          { path: APP_ROUTES.joinPairing, lazy: async () => ({ Component: (await import("./join-route.tsx")).JoinRoute }) },
           // The only route a pairing code opens; a signed-in device approves or denies there.
-          { path: "pair/:code?", lazy: async () => ({ Component: (await import("./pair-route.tsx")).PairRoute }) },
+          { path: APP_ROUTES.pair, lazy: async () => ({ Component: (await import("./pair-route.tsx")).PairRoute }) },
         ],
       },
       { path: "*", Component: NotFound },

@@ -41,11 +41,21 @@ describe("devices", () => {
     expect(describeUserAgent("").name).toBe("Unknown browser on unknown system");
   });
 
+  it("tells phones, tablets and computers apart, for their icons", () => {
+    const IPAD =
+      "Mozilla/5.0 (iPad; CPU OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
+    expect(describeUserAgent(SAFARI_ON_IPHONE).kind).toBe("phone");
+    expect(describeUserAgent(IPAD).kind).toBe("tablet");
+    expect(describeUserAgent(FIREFOX_ON_LINUX).kind).toBe("computer");
+    expect(describeUserAgent("").kind).toBe("computer");
+  });
+
   it("names the command line for the machine it runs on", () => {
     expect(describeUserAgent(cliUserAgent("1.0.0", "build-box", "Linux"))).toEqual({
       browser: "daysync CLI",
       os: "Linux",
       name: "daysync CLI on build-box",
+      kind: "terminal",
     });
     expect(describeUserAgent(cliUserAgent("1.0.0", "Ann's (MacBook); Pro", "macOS")).name).toBe("daysync CLI on Anns MacBook Pro");
     expect(describeUserAgent("daysync-cli/1.0.0").name).toBe("Unknown browser on unknown system");
@@ -63,7 +73,7 @@ describe("devices", () => {
     expect(devices).toHaveLength(3);
     expect(devices.filter((d) => d.current).map((d) => d.name)).toEqual(["Safari 17 on iOS 17.4"]);
     const firefox = devices.find((d) => d.name === "Firefox 128 on Linux");
-    expect(firefox).toMatchObject({ browser: "Firefox 128", os: "Linux", ip: "127.0.0.1", current: false });
+    expect(firefox).toMatchObject({ browser: "Firefox 128", os: "Linux", kind: "computer", ip: "127.0.0.1", current: false });
     expect(firefox?.signed_in_at).toBeTypeOf("number");
     expect(firefox?.last_seen_at).toBeGreaterThanOrEqual(firefox?.signed_in_at ?? 0);
     expect((await laptop.get<DevicesResponse>(DEVICES_API.list)).body.devices.find((d) => d.current)?.name).toBe("Firefox 128 on Linux");

@@ -41,12 +41,10 @@ const pairingAnswered = () => conflict("pairing_answered", "This sign-in request
 const offerUsed = () => conflict("pairing_answered", "This code was already used. Show a new code on the other device.");
 const offerUnclaimed = () => conflict("pairing_unclaimed", "No device has opened this code yet.");
 
-const detailsOf = (row: PairingRow, now: number): PairingRequestDetails => ({
-  ...describeUserAgent(row.user_agent),
-  ip: row.ip,
-  created_at: Number(row.created_at),
-  expires_in: Number(row.expires_at) - now,
-});
+const detailsOf = (row: PairingRow, now: number): PairingRequestDetails => {
+  const { browser, os, name } = describeUserAgent(row.user_agent);
+  return { browser, os, name, ip: row.ip, created_at: Number(row.created_at), expires_in: Number(row.expires_at) - now };
+};
 
 export function createPairingService(deps: {
   pairingRequests: PairingRepository;

@@ -253,3 +253,27 @@ export const ArchiveIcon = (p: P) => (
     <path d="M4 8v11a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V8M10 12h4" />
   </Icon>
 );
+export const SmartphoneIcon = (p: P) => (
+  <Icon {...p}>
+    <rect x="6" y="2" width="12" height="20" rx="2" />
+    <path d="M11 18h2" />
+  </Icon>
+);
+export const TabletIcon = (p: P) => (
+  <Icon {...p}>
+    <rect x="4" y="2" width="16" height="20" rx="2" />
+    <path d="M11 18h2" />
+  </Icon>
+);
+export const LaptopIcon = (p: P) => (
+  <Icon {...p}>
+    <rect x="4" y="4" width="16" height="11" rx="2" />
+    <path d="M2 19h20" />
+  </Icon>
+);
+export const TerminalIcon = (p: P) => (
+  <Icon {...p}>
+    <rect x="2" y="4" width="20" height="16" rx="2" />
+    <path d="m6 9 3 3-3 3M12 15h5" />
+  </Icon>
+);

@@ -1,6 +1,6 @@
 import { type LoginInput, loginSchema, TEXT } from "@daysync/shared";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { type ComponentType, Suspense, useId, useState } from "react";
+import { type ComponentType, Suspense, useEffect, useId, useState } from "react";
 import { useForm } from "react-hook-form";
 import { Link, useLocation, useNavigate } from "react-router";
 import { type BannerMessage, ErrorBanner } from "../../components/ui/error-banner.tsx";
@@ -11,7 +11,7 @@ import { describeError } from "../../lib/api-errors.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
 import { AuthLayout } from "./auth-layout.tsx";
 import { ProviderButtons, ProviderFailure, useProviderFailure, useProviders } from "./provider-buttons.tsx";
-import { returnPath, returnTarget } from "./session-routes.tsx";
+import { carriedEmail, returnPath, returnTarget } from "./session-routes.tsx";
 import { useSignIn } from "./use-auth-mutations.ts";
 
 export interface ConnectedDevicePanelProps {
@@ -30,11 +30,18 @@ export function LoginPage({ ConnectedDevicePanel }: { ConnectedDevicePanel: Comp
   const hydrated = useHydrated();
   const { providers, settled } = useProviders();
   const providerFailure = useProviderFailure(providers, settled, hydrated);
-  const { register, handleSubmit, formState } = useForm<LoginInput>({
+  const { register, handleSubmit, formState, setValue, setFocus } = useForm<LoginInput>({
     resolver: zodResolver(loginSchema),
     mode: "onTouched",
     // No default values: the fields start from the page, so what was typed before hydration is kept.
   });
+  // From the register form's "Sign in instead": its email is filled in, and the password is next.
+  const emailFromRegister = carriedEmail(location.state);
+  useEffect(() => {
+    if (!emailFromRegister) return;
+    setValue("email", emailFromRegister);
+    setFocus("password");
+  }, [emailFromRegister, setValue, setFocus]);
 
   const onSubmit = handleSubmit(async (values) => {
     try {

@@ -1,4 +1,4 @@
-import { type RegisterInput, registerFormSchema, TEXT } from "@daysync/shared";
+import { type RegisterInput, registerFormSchema, TEXT, VALIDATION } from "@daysync/shared";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
@@ -10,7 +10,7 @@ import { ApiError } from "../../lib/api-client.ts";
 import { describeError } from "../../lib/api-errors.ts";
 import { AuthLayout } from "./auth-layout.tsx";
 import { ProviderButtons, useProviders } from "./provider-buttons.tsx";
-import { returnPath } from "./session-routes.tsx";
+import { type ReturnState, returnPath } from "./session-routes.tsx";
 import { useRegister } from "./use-auth-mutations.ts";
 
 const FIELDS = ["name", "email", "password", "confirm_password"] as const;
@@ -23,7 +23,9 @@ export function RegisterPage() {
   const location = useLocation();
   const [banner, setBanner] = useState<BannerMessage | null>(null);
   const { providers } = useProviders();
-  const { register, handleSubmit, formState, setError } = useForm<RegisterInput>({
+  // The email an account already has: the form offers to sign in with it instead.
+  const [takenEmail, setTakenEmail] = useState<string | null>(null);
+  const { register, handleSubmit, formState, setError, watch } = useForm<RegisterInput>({
     resolver: zodResolver(registerFormSchema),
     mode: "onTouched",
     // No default values: the fields start from the page, so what was typed before hydration is kept.
@@ -37,11 +39,14 @@ export function RegisterPage() {
     } catch (error) {
       const text = describeError(error);
       if (error instanceof ApiError && isField(error.field)) setError(error.field, { message: text });
+      if (error instanceof ApiError && error.code === "email_taken") setTakenEmail(values.email);
       setBanner({ text, id: Date.now() });
     }
   });
   const working = formState.isSubmitting;
   const { errors } = formState;
+  const email = watch("email");
+  const signInState: ReturnState = { ...(location.state as ReturnState | null), email: takenEmail ?? undefined };
 
   return (
     <AuthLayout>
@@ -59,11 +64,20 @@ export function RegisterPage() {
           error={errors.email?.message}
           {...register("email")}
         />
+        {takenEmail !== null && takenEmail === email ? (
+          <p className="auth-taken">
+            Is it yours?{" "}
+            <Link to="/login" state={signInState}>
+              Sign in instead
+            </Link>
+          </p>
+        ) : null}
         <TextField
           label="Password"
           type="password"
           autoComplete="new-password"
-          placeholder="At least 8 characters"
+          placeholder="Your password"
+          hint={VALIDATION.passwordRule}
           error={errors.password?.message}
           {...register("password")}
         />

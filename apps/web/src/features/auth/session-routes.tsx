@@ -8,6 +8,14 @@ import "./auth.css";
 
 export interface ReturnState {
   from?: { pathname: string; search: string; hash: string };
+  /** The email typed on the register form, carried to the sign-in form by "Sign in instead". */
+  email?: string;
+}
+
+/** The email carried over from the register form, if any. */
+export function carriedEmail(state: unknown): string | undefined {
+  const email = (state as ReturnState | null)?.email;
+  return typeof email === "string" ? email : undefined;
 }
 
 /** Pages sign-in may return to: only paths of this app, so a crafted state cannot send anyone elsewhere. */

@@ -7,7 +7,7 @@ export function useSignIn() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: LoginInput) => api.post(API.login, input, responseSchemas.user),
-    onSuccess: ({ user }) => startSession(queryClient, user),
+    onSuccess: ({ user }) => startSession(queryClient, user, { newDevice: true }),
   });
 }
 

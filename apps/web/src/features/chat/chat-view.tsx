@@ -65,14 +65,12 @@ function DayChat({ dayId, date, intro }: { dayId: string | null; date: string; i
   return (
     <div className="day-view">
       <header className="day-header">
-        <div>
+        <div className="day-heading">
           <h1 className="day-title">{formatDisplayDate(date)}</h1>
           <p className="day-subtitle">
             {isToday ? <span className="day-pill">Today</span> : null}
-            <span>{weekdayOf(date)}</span>
-            <span aria-hidden="true">·</span>
-            <span>
-              {count} {count === 1 ? "message" : "messages"}
+            <span className="day-facts">
+              {weekdayOf(date)} <span aria-hidden="true">·</span> {count} {count === 1 ? "message" : "messages"}
             </span>
           </p>
         </div>

@@ -1,8 +1,8 @@
-import { type DeviceListItem, formatDisplayDate, formatStoredDate, formatStoredTime } from "@daysync/shared";
+import { type DeviceKind, type DeviceListItem, formatDisplayDate, formatStoredDate, formatStoredTime } from "@daysync/shared";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { toast } from "react-toastify";
-import { DevicesIcon } from "../../components/ui/icons.tsx";
+import { LaptopIcon, SmartphoneIcon, TabletIcon, TerminalIcon } from "../../components/ui/icons.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { ApiError } from "../../lib/api-client.ts";
 import { describeError } from "../../lib/api-errors.ts";
@@ -19,6 +19,13 @@ function lastSeen(ms: number, now: number): string {
   if (minutes < 24 * 60) return `${Math.floor(minutes / 60)} h ago`;
   return dateTime(ms);
 }
+
+const KINDS: Record<DeviceKind, { label: string; Icon: typeof LaptopIcon }> = {
+  phone: { label: "Phone", Icon: SmartphoneIcon },
+  tablet: { label: "Tablet", Icon: TabletIcon },
+  computer: { label: "Computer", Icon: LaptopIcon },
+  terminal: { label: "Command line", Icon: TerminalIcon },
+};
 
 interface DeviceRowProps {
   device: DeviceListItem;
@@ -52,12 +59,13 @@ export function DeviceRow({ device, now, busy, onSignOut }: DeviceRowProps) {
       if (!(error instanceof ApiError && error.field === "name")) toast.error(describeError(error));
     },
   });
+  const kind = KINDS[device.kind];
   const nameError = rename.error instanceof ApiError && rename.error.field === "name" ? rename.error.message : undefined;
 
   return (
     <li className="device-row" data-current={device.current || undefined}>
-      <span className="device-icon" aria-hidden="true">
-        <DevicesIcon size={22} />
+      <span className="device-icon" role="img" aria-label={kind.label} title={kind.label}>
+        <kind.Icon size={22} />
       </span>
       <div className="device-text">
         {renaming ? (

@@ -11,6 +11,7 @@ import { StarIcon } from "../../../components/ui/icons.tsx";
 import { useCurrentUser } from "../../../lib/session-services.ts";
 import { messageLifetimePhrase } from "./message-lifetime.ts";
 import { RetentionPicker } from "./retention-picker.tsx";
+import { StorageMeter } from "./storage-meter.tsx";
 import "../../../components/ui/ui.css";
 import "./plan.css";
 
@@ -66,6 +67,8 @@ export function PlanPage() {
           On the {user.title_subscription}, {messageLifetimePhrase(user.max_message_duration)}.
         </p>
       </section>
+
+      <StorageMeter />
 
       {premium ? (
         <section className="plan-card" aria-label="Retention">

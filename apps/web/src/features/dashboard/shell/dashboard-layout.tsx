@@ -18,12 +18,14 @@ interface DashboardLayoutProps {
   /** Sidebar sections under 'Private messages' (the discussions). */
   sidebarSections?: ReactNode;
   topBarActions?: ReactNode;
+  /** A prompt above the page, under the top bar (naming a device just signed in). */
+  notice?: ReactNode;
   /** Rendered without a place on screen (notices, share outcomes). */
   children?: ReactNode;
 }
 
 /** The signed-in frame: sidebar, top bar and the page. Needs app/session-services-provider.tsx around it. */
-export function DashboardLayout({ sidebarLinks, sidebarSections, topBarActions, children }: DashboardLayoutProps) {
+export function DashboardLayout({ sidebarLinks, sidebarSections, topBarActions, notice, children }: DashboardLayoutProps) {
   const narrow = useMediaQuery(NARROW);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [collapsed, setCollapsed] = useState(false);
@@ -74,6 +76,7 @@ export function DashboardLayout({ sidebarLinks, sidebarSections, topBarActions, 
         <div className="dash-main">
           <TopBar ref={toggleRef} sidebarId={SIDEBAR_ID} expanded={expanded} onToggle={toggle} actions={topBarActions} />
           <ConnectionStatus />
+          {notice}
           <main className="dash-content" id="main">
             <Outlet />
           </main>
