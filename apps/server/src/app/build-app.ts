@@ -2,7 +2,7 @@
  * The composition root: picks the adapters from config, opens the database, builds the repositories and services,
  * and mounts every module's routes on the HTTP kernel (`http/`). Modules never import from here.
  */
-import { API, CONTACT, responseSchemas } from "@daysync/shared";
+import { CONTACT } from "@daysync/shared";
 import type { FastifyInstance } from "fastify";
 import { createAdapters } from "../adapters/adapters.ts";
 import { type Clock, systemClock } from "../clock.ts";
