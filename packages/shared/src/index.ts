@@ -6,6 +6,7 @@ export * from "./entities.ts";
 export * from "./formats.ts";
 export * from "./live.ts";
 export * from "./pairing.ts";
+export * from "./payments.ts";
 export * from "./plans.ts";
 export * from "./responses.ts";
 export * from "./schemas.ts";

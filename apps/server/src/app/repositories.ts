@@ -8,6 +8,7 @@ import { createDiscussionMessagesRepository } from "../modules/discussions/discu
 import { createDiscussionsRepository } from "../modules/discussions/discussions.repository.ts";
 import { createMessagesRepository } from "../modules/messages/messages.repository.ts";
 import { createPairingRepository } from "../modules/pairing/pairing.repository.ts";
+import { createPaymentsRepository } from "../modules/payments/payments.repository.ts";
 import { createPlansRepository } from "../modules/plans/plans.repository.ts";
 import { createPushSubscriptionsRepository } from "../modules/push/push-subscriptions.repository.ts";
 import { createServerKeysRepository } from "../modules/push/server-keys.repository.ts";
@@ -29,6 +30,7 @@ export function createRepositories(db: Db) {
     access: createAccessRepository(db),
     discussionMessages: createDiscussionMessagesRepository(db),
     discussions: createDiscussionsRepository(db),
+    payments: createPaymentsRepository(db),
   };
 }
 

@@ -97,7 +97,26 @@ const envSchema = z.object({
   PREMIUM_STORAGE_BYTES: positiveInt(50 * 1024 * 1024 * 1024),
   /** Incomplete uploads untouched this long are deleted. */
   UPLOAD_EXPIRY_MS: positiveInt(24 * 60 * 60 * 1000),
+  /** Payments through Stripe: on only when every one of `STRIPE_SETTINGS` is set; some but not all stop the start. */
+  STRIPE_SECRET_KEY: z.string().trim().min(1).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().trim().min(1).optional(),
+  STRIPE_PRICE_PREMIUM_MONTHLY: z.string().trim().min(1).optional(),
+  STRIPE_PRICE_EXTENSION_7D: z.string().trim().min(1).optional(),
+  STRIPE_PRICE_EXTENSION_30D: z.string().trim().min(1).optional(),
+  /** Where the Stripe API is: Stripe's own unless set (tests point it at a local fake). */
+  STRIPE_API_URL: z.string().url().default("https://api.stripe.com"),
+  /** A page that takes donations; set, the site shows a Donate link to it. */
+  DONATION_URL: z.string().url().optional(),
 });
+
+/** The settings payments need, all of them. */
+export const STRIPE_SETTINGS = [
+  "STRIPE_SECRET_KEY",
+  "STRIPE_WEBHOOK_SECRET",
+  "STRIPE_PRICE_PREMIUM_MONTHLY",
+  "STRIPE_PRICE_EXTENSION_7D",
+  "STRIPE_PRICE_EXTENSION_30D",
+] as const;
 
 /** `false`: no proxy is trusted; a number: that many hops; a list: the proxies' addresses and CIDRs. */
 export type TrustProxy = false | number | string[];
@@ -111,6 +130,13 @@ export interface SocketLimits {
   livePerSession: number;
   livePerUser: number;
   pairPerAddress: number;
+}
+
+export interface StripeConfig {
+  secretKey: string;
+  webhookSecret: string;
+  apiUrl: string;
+  prices: { premiumMonthly: string; extension7d: string; extension30d: string };
 }
 
 export interface Config {
@@ -138,6 +164,9 @@ export interface Config {
   maxFileBytes: { free: number; premium: number };
   storageBytes: { free: number; premium: number };
   uploadExpiryMs: number;
+  /** Payments through Stripe; undefined: this server takes no payments. */
+  stripe: StripeConfig | undefined;
+  donationUrl: string | undefined;
 }
 
 const repoRoot = path.resolve(import.meta.dirname, "../../../..");
@@ -149,6 +178,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n${problems}`);
   }
   const e = parsed.data;
+  const missing = STRIPE_SETTINGS.filter((name) => !e[name]);
+  if (missing.length > 0 && missing.length < STRIPE_SETTINGS.length) {
+    throw new Error(
+      `Invalid configuration:\n  payments need every Stripe setting; missing: ${missing.join(", ")} (or unset them all to run without payments)`,
+    );
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     env: e.NODE_ENV,
@@ -181,5 +216,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxFileBytes: { free: e.FREE_MAX_FILE_BYTES, premium: e.PREMIUM_MAX_FILE_BYTES },
     storageBytes: { free: e.FREE_STORAGE_BYTES, premium: e.PREMIUM_STORAGE_BYTES },
     uploadExpiryMs: e.UPLOAD_EXPIRY_MS,
+    stripe:
+      e.STRIPE_SECRET_KEY &&
+      e.STRIPE_WEBHOOK_SECRET &&
+      e.STRIPE_PRICE_PREMIUM_MONTHLY &&
+      e.STRIPE_PRICE_EXTENSION_7D &&
+      e.STRIPE_PRICE_EXTENSION_30D
+        ? {
+            secretKey: e.STRIPE_SECRET_KEY,
+            webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+            apiUrl: e.STRIPE_API_URL,
+            prices: {
+              premiumMonthly: e.STRIPE_PRICE_PREMIUM_MONTHLY,
+              extension7d: e.STRIPE_PRICE_EXTENSION_7D,
+              extension30d: e.STRIPE_PRICE_EXTENSION_30D,
+            },
+          }
+        : undefined,
+    donationUrl: e.DONATION_URL,
   };
 }

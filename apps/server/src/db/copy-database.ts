@@ -18,6 +18,10 @@ const TABLES = [
   ["uploads", "id"],
   ["expired_messages", "id"],
   ["server_keys", "name"],
+  ["payment_events", "id"],
+  ["payment_customers", "user_id"],
+  ["payment_subscriptions", "id"],
+  ["payment_checkouts", "id"],
 ] as const satisfies ReadonlyArray<readonly [keyof Database, string]>;
 
 /** Rows per insert: PostgreSQL takes at most 65,535 parameters in one statement. */
