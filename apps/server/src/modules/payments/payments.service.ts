@@ -5,6 +5,7 @@
  * plan by its state as Stripe holds it now, never by the order its events arrive in.
  */
 import {
+  DAY_MS,
   type DiscussionExtensionDays,
   FREE_TYPE_ID,
   type PaymentCheckoutResult,
@@ -27,6 +28,13 @@ import { type CheckoutSession, periodEndOf, type StripeEvent, type StripeGateway
 
 /** Stripe keeps the subscription paid for, or tries again to collect it: Premium until the period's end. */
 const ENTITLED_STATUSES = new Set(["active", "trialing", "past_due"]);
+
+/**
+ * How long past the paid period a Stripe Premium lasts unless Stripe says more. Stripe renews at the period's end
+ * and its event can come a little later: without this, the sweeper would move a paying person to Free (and delete
+ * their older messages) in between. An ended subscription ends the plan at once, by its event.
+ */
+export const RENEWAL_GRACE_MS = DAY_MS;
 
 type EventRecord = Pick<StripeEvent, "id" | "type">;
 
@@ -85,6 +93,7 @@ export function createPaymentsService(deps: {
       return storeEvent(event);
     }
     const periodEnd = periodEndOf(subscription);
+    const until = periodEnd + RENEWAL_GRACE_MS;
     await unitOfWork.forUser(userId, async (work) => {
       const now = clock.now();
       const mine = payments.in(work.trx);
@@ -103,14 +112,14 @@ export function createPaymentsService(deps: {
       const entitled = ENTITLED_STATUSES.has(subscription.status) && periodEnd > now;
       if (entitled) {
         if (fromThis) {
-          if (Number(current.date_expiration_subscription) === periodEnd) return;
-          await mine.markPaidByStripe(current.id, subscription.id, periodEnd);
+          if (Number(current.date_expiration_subscription) === until) return;
+          await mine.markPaidByStripe(current.id, subscription.id, until);
         } else {
           const premium = Number(current.subscription_type_id) === PREMIUM_TYPE_ID;
-          if (premium && Number(current.date_expiration_subscription) >= periodEnd) return;
+          if (premium && Number(current.date_expiration_subscription) >= until) return;
           // Someone already on Premium keeps the retention they chose.
           const id = await locked.startSubscription(userId, PREMIUM_TYPE_ID, now, premium ? current.max_message_duration : undefined);
-          await mine.markPaidByStripe(id, subscription.id, periodEnd);
+          await mine.markPaidByStripe(id, subscription.id, until);
         }
       } else {
         if (!fromThis) return;

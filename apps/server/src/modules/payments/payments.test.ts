@@ -79,7 +79,8 @@ describe("payments on", () => {
     const user = await me(device);
     const subscription = fake.subscriptions.get(fake.lastSession().subscription ?? "");
     expect(user).toMatchObject({ subscription_type_id: PREMIUM_TYPE_ID, payment_mode: "stripe" });
-    expect(Date.parse(user.date_expiration_subscription)).toBe((subscription?.items.data[0]?.current_period_end ?? 0) * 1000);
+    // Until the period paid for ends, and a day of grace for Stripe's renewal to arrive.
+    expect(Date.parse(user.date_expiration_subscription)).toBe((subscription?.items.data[0]?.current_period_end ?? 0) * 1000 + DAY_MS);
     await live.waitFor((r) =>
       r.some((m) => m.type === "event" && m.event.kind === "user.updated" && m.event.user.subscription_type_id === PREMIUM_TYPE_ID),
     );
@@ -139,7 +140,7 @@ describe("payments on", () => {
     const renewedEnd = nowSeconds() + 60 * DAY_S;
     fake.updateSubscription(subscriptionId, { current_period_end: renewedEnd });
     await fake.send("customer.subscription.updated", fake.updateSubscription(subscriptionId, {}));
-    expect(Date.parse((await me(device)).date_expiration_subscription)).toBe(renewedEnd * 1000);
+    expect(Date.parse((await me(device)).date_expiration_subscription)).toBe(renewedEnd * 1000 + DAY_MS);
     // Cancelled: its deletion arrives before an older update that still says active.
     const canceled = fake.updateSubscription(subscriptionId, { status: "canceled" });
     const live = await ready(device);
@@ -161,12 +162,16 @@ describe("payments on", () => {
     expect((await me(again.device)).subscription_type_id).toBe(PREMIUM_TYPE_ID);
   });
 
-  it("ends a paid Premium at the end of its period when Stripe says nothing more", async () => {
+  it("ends a paid Premium a day after its period when Stripe says nothing more", async () => {
     const { device, session } = await upgrading("Eve");
     await fake.pay(session.id);
     await device.request("PUT", API.retention, { max_message_duration: null });
     const end = Date.parse((await me(device)).date_expiration_subscription);
-    clock.advance(end - clock.now() + 1000);
+    // Still Premium just after the period paid for: the renewal may be on its way.
+    clock.advance(end - DAY_MS - clock.now() + 1000);
+    await server.sweeper.sweep();
+    expect((await me(device)).subscription_type_id).toBe(PREMIUM_TYPE_ID);
+    clock.advance(DAY_MS);
     await server.sweeper.sweep();
     expect(await me(device)).toMatchObject({ subscription_type_id: FREE_TYPE_ID, max_message_duration: 15 });
     clock.current = new TestClock().current;
