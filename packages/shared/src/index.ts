@@ -9,6 +9,7 @@ export * from "./formats.ts";
 export * from "./identities.ts";
 export * from "./live.ts";
 export * from "./pairing.ts";
+export * from "./payments.ts";
 export * from "./plans.ts";
 export * from "./responses.ts";
 export * from "./schemas.ts";

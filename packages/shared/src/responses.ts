@@ -23,6 +23,8 @@ export const userSchema = z.object({
   date_subscription: z.string(),
   description_subscription: z.string(),
   date_expiration_subscription: z.string(),
+  /** How the current plan is paid: "stripe" for Premium bought through Stripe; "" when granted. */
+  payment_mode: z.string(),
   /** Creation time, ms since the epoch. */
   timestamps: z.number(),
   /** "admin" may open /admin; absent from servers older than the admin page. */

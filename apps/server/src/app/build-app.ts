@@ -34,6 +34,9 @@ import { createMessagesService } from "../modules/messages/messages.service.ts";
 import { pairingRoutes } from "../modules/pairing/pairing.routes.ts";
 import { createPairingService } from "../modules/pairing/pairing.service.ts";
 import { pairingLiveRoutes } from "../modules/pairing/pairing-live.routes.ts";
+import { paymentsConfigRoute, paymentsRoutes } from "../modules/payments/payments.routes.ts";
+import { createPaymentsService } from "../modules/payments/payments.service.ts";
+import { createStripeGateway } from "../modules/payments/stripe.adapter.ts";
 import { plansRoutes } from "../modules/plans/plans.routes.ts";
 import { createPlansService } from "../modules/plans/plans.service.ts";
 import { pushRoutes } from "../modules/push/push.routes.ts";
@@ -214,6 +217,22 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       );
     }
   });
+  paymentsConfigRoute(app, { payments: config.stripe !== undefined, donation_url: config.donationUrl ?? null });
+  if (config.stripe) {
+    const stripe = createStripeGateway(config.stripe);
+    const payments = createPaymentsService({
+      clock,
+      unitOfWork,
+      stripe,
+      config: config.stripe,
+      payments: repositories.payments,
+      plans: repositories.plans,
+      users,
+      discussions,
+      log: app.log,
+    });
+    paymentsRoutes(app, { payments, stripe });
+  }
   const sweeper = createRetentionSweeper({
     clock,
     unitOfWork,

@@ -12,6 +12,7 @@ import { createDiscussionsRepository } from "../modules/discussions/discussions.
 import { createIdentitiesRepository } from "../modules/identities/identities.repository.ts";
 import { createMessagesRepository } from "../modules/messages/messages.repository.ts";
 import { createPairingRepository } from "../modules/pairing/pairing.repository.ts";
+import { createPaymentsRepository } from "../modules/payments/payments.repository.ts";
 import { createPlansRepository } from "../modules/plans/plans.repository.ts";
 import { createPushSubscriptionsRepository } from "../modules/push/push-subscriptions.repository.ts";
 import { createServerKeysRepository } from "../modules/push/server-keys.repository.ts";
@@ -37,6 +38,7 @@ export function createRepositories(db: Db) {
     admin: createAdminRepository(db),
     accountDeletion: createAccountDeletionRepository(db),
     passwordResets: createPasswordResetsRepository(db),
+    payments: createPaymentsRepository(db),
   };
 }
 

@@ -78,3 +78,39 @@ describe("metrics settings", () => {
     }
   });
 });
+
+describe("payments (Stripe)", () => {
+  const all = {
+    STRIPE_SECRET_KEY: "sk_test_1",
+    STRIPE_WEBHOOK_SECRET: "whsec_1",
+    STRIPE_PRICE_PREMIUM_MONTHLY: "price_p",
+    STRIPE_PRICE_EXTENSION_7D: "price_7",
+    STRIPE_PRICE_EXTENSION_30D: "price_30",
+  };
+
+  it("are off unless configured", () => {
+    expect(loadConfig({}).stripe).toBeUndefined();
+    expect(loadConfig({}).donationUrl).toBeUndefined();
+  });
+
+  it("are on with every setting, against Stripe's own API unless told otherwise", () => {
+    expect(loadConfig(all).stripe).toEqual({
+      secretKey: "sk_test_1",
+      webhookSecret: "whsec_1",
+      apiUrl: "https://api.stripe.com",
+      prices: { premiumMonthly: "price_p", extension7d: "price_7", extension30d: "price_30" },
+    });
+    expect(loadConfig({ ...all, STRIPE_API_URL: "http://127.0.0.1:12111" }).stripe?.apiUrl).toBe("http://127.0.0.1:12111");
+  });
+
+  it("refuses a partial setting at start, naming what is missing", () => {
+    const { STRIPE_WEBHOOK_SECRET: _secret, STRIPE_PRICE_EXTENSION_30D: _price, ...partial } = all;
+    expect(() => loadConfig(partial)).toThrow(/missing: STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_EXTENSION_30D/);
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: "sk_test_1" })).toThrow(/STRIPE_WEBHOOK_SECRET/);
+  });
+
+  it("takes a donation page as a URL", () => {
+    expect(loadConfig({ DONATION_URL: "https://example.com/give" }).donationUrl).toBe("https://example.com/give");
+    expect(() => loadConfig({ DONATION_URL: "give here" })).toThrow(/DONATION_URL/);
+  });
+});

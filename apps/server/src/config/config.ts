@@ -106,7 +106,26 @@ const envSchema = z.object({
   /** Set: GET /metrics is also served, without a token, on this port of METRICS_HOST (default HOST). */
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   METRICS_HOST: z.string().min(1).optional(),
+  /** Payments through Stripe: on only when every one of `STRIPE_SETTINGS` is set; some but not all stop the start. */
+  STRIPE_SECRET_KEY: z.string().trim().min(1).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().trim().min(1).optional(),
+  STRIPE_PRICE_PREMIUM_MONTHLY: z.string().trim().min(1).optional(),
+  STRIPE_PRICE_EXTENSION_7D: z.string().trim().min(1).optional(),
+  STRIPE_PRICE_EXTENSION_30D: z.string().trim().min(1).optional(),
+  /** Where the Stripe API is: Stripe's own unless set (tests point it at a local fake). */
+  STRIPE_API_URL: z.string().url().default("https://api.stripe.com"),
+  /** A page that takes donations; set, the site shows a Donate link to it. */
+  DONATION_URL: z.string().url().optional(),
 });
+
+/** The settings payments need, all of them. */
+export const STRIPE_SETTINGS = [
+  "STRIPE_SECRET_KEY",
+  "STRIPE_WEBHOOK_SECRET",
+  "STRIPE_PRICE_PREMIUM_MONTHLY",
+  "STRIPE_PRICE_EXTENSION_7D",
+  "STRIPE_PRICE_EXTENSION_30D",
+] as const;
 
 /** `false`: no proxy is trusted; a number: that many hops; a list: the proxies' addresses and CIDRs. */
 export type TrustProxy = false | number | string[];
@@ -120,6 +139,13 @@ export interface SocketLimits {
   livePerSession: number;
   livePerUser: number;
   pairPerAddress: number;
+}
+
+export interface StripeConfig {
+  secretKey: string;
+  webhookSecret: string;
+  apiUrl: string;
+  prices: { premiumMonthly: string; extension7d: string; extension30d: string };
 }
 
 export interface Config {
@@ -151,6 +177,9 @@ export interface Config {
   metrics: { token: string | undefined; port: number | undefined; host: string };
   /** PUBLIC_URL and the identity providers (config/identity-providers.ts). */
   identity: IdentityConfig;
+  /** Payments through Stripe; undefined: this server takes no payments. */
+  stripe: StripeConfig | undefined;
+  donationUrl: string | undefined;
 }
 
 const repoRoot = path.resolve(import.meta.dirname, "../../../..");
@@ -165,6 +194,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = parsed.data;
   if (e.METRICS_PORT !== undefined && e.METRICS_PORT === e.PORT) {
     throw new Error(`Invalid configuration:\n  METRICS_PORT: must differ from PORT (${e.PORT})`);
+  }
+  const missing = STRIPE_SETTINGS.filter((name) => !e[name]);
+  if (missing.length > 0 && missing.length < STRIPE_SETTINGS.length) {
+    throw new Error(
+      `Invalid configuration:\n  payments need every Stripe setting; missing: ${missing.join(", ")} (or unset them all to run without payments)`,
+    );
   }
   const dataDir = path.resolve(e.DATA_DIR);
   return {
@@ -200,5 +235,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadExpiryMs: e.UPLOAD_EXPIRY_MS,
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST ?? e.HOST },
     identity,
+    stripe:
+      e.STRIPE_SECRET_KEY &&
+      e.STRIPE_WEBHOOK_SECRET &&
+      e.STRIPE_PRICE_PREMIUM_MONTHLY &&
+      e.STRIPE_PRICE_EXTENSION_7D &&
+      e.STRIPE_PRICE_EXTENSION_30D
+        ? {
+            secretKey: e.STRIPE_SECRET_KEY,
+            webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+            apiUrl: e.STRIPE_API_URL,
+            prices: {
+              premiumMonthly: e.STRIPE_PRICE_PREMIUM_MONTHLY,
+              extension7d: e.STRIPE_PRICE_EXTENSION_7D,
+              extension30d: e.STRIPE_PRICE_EXTENSION_30D,
+            },
+          }
+        : undefined,
+    donationUrl: e.DONATION_URL,
   };
 }

@@ -21,6 +21,10 @@ const TABLES = [
   ["admin_audit", "id"],
   ["password_resets", "token_hash"],
   ["activity_hours", "hour"],
+  ["payment_events", "id"],
+  ["payment_customers", "user_id"],
+  ["payment_subscriptions", "id"],
+  ["payment_checkouts", "id"],
 ] as const satisfies ReadonlyArray<readonly [keyof Database, string]>;
 
 /** Rows per insert: PostgreSQL takes at most 65,535 parameters in one statement. */

@@ -19,6 +19,7 @@ export function presentUser(
     date_subscription: new Date(Number(s.date_subscription)).toISOString(),
     description_subscription: s.description_subscription,
     date_expiration_subscription: new Date(Number(s.date_expiration_subscription)).toISOString(),
+    payment_mode: s.payment_mode,
     timestamps: Number(u.created_at),
     role: u.role,
   };

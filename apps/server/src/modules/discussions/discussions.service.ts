@@ -261,6 +261,41 @@ export function createDiscussionsService(deps: {
       return details(userId, spaceId);
     },
 
+    /**
+     * Whether a member may pay to extend it by `days`: refused before any checkout (404 to a non-member, 409 past
+     * `DISCUSSION_MAX_AHEAD_DAYS`), so that nobody pays for what cannot be granted.
+     */
+    async assertExtendable(userId: string, spaceId: string, days: number): Promise<void> {
+      await allowed(userId, spaceId, "discussion.extend", "You cannot extend this discussion.");
+      const row = await repo.find(spaceId);
+      const now = clock.now();
+      if (!row || row.ends_at <= now) throw noSuchDiscussion();
+      if (!canExtendBy(row.ends_at, days, now)) {
+        throw conflict(
+          API_ERROR_CODES.extensionTooFar,
+          `A discussion can end at most ${DISCUSSION_MAX_AHEAD_DAYS} days from now: this one cannot be extended by ${days} days.`,
+        );
+      }
+    },
+
+    /**
+     * A paid extension, for everyone: `claim`, in the same transaction, says whether this payment is granted now
+     * (false: it was before), so each payment extends once and two payments extend twice. Honoured in full, since
+     * the limit was checked before the checkout. False when nothing was extended (granted before, or the
+     * discussion is gone).
+     */
+    async extendPaid(spaceId: string, days: number, claim: (trx: Work["trx"]) => Promise<boolean>): Promise<boolean> {
+      const now = clock.now();
+      return unitOfWork.forSpace(spaceId, async (work, memberIds) => {
+        const locked = repo.in(work.trx);
+        const row = await locked.find(spaceId);
+        if (!(await claim(work.trx)) || !row || row.ends_at <= now) return false;
+        await locked.setEnd(spaceId, row.ends_at + days * DAY_MS, now);
+        await recordUpserted(work, spaceId, memberIds);
+        return true;
+      });
+    },
+
     /** The creator ends it now, for everyone. */
     async end(userId: string, spaceId: string): Promise<void> {
       await allowed(userId, spaceId, "discussion.end", "Only the creator of this discussion can end it.");

@@ -3,16 +3,25 @@ import {
   DISCUSSION_EXTENSION_DAYS,
   DISCUSSION_MAX_AHEAD_DAYS,
   type DiscussionDetails,
+  type DiscussionExtensionDays,
+  EXTENSION_PRICES,
+  NO_PAYMENTS_NOTE,
+  PAYMENTS_API,
   PREMIUM_TYPE_ID,
+  paymentRedirectSchema,
   renameDiscussionSchema,
   type User,
 } from "@daysync/shared";
-import { type FormEvent, useState } from "react";
+import { useMutation } from "@tanstack/react-query";
+import { type FormEvent, type ReactNode, useState } from "react";
 import { Link } from "react-router";
 import { ConfirmDialog, Modal } from "../../components/ui/dialog.tsx";
 import { HourglassIcon } from "../../components/ui/icons.tsx";
 import { TextField } from "../../components/ui/text-field.tsx";
+import { api } from "../../lib/api-client.ts";
 import { describeError } from "../../lib/api-errors.ts";
+import { goToPayment, usePaymentsConfig } from "../../lib/payments.ts";
+import { CHECKOUT_RETURN_TEXT, useCheckoutReturn } from "../../lib/use-checkout-return.ts";
 import { useNow } from "../../lib/use-now.ts";
 import { useCloseDiscussion, useExtendDiscussion, useRemoveMember, useRenameDiscussion } from "./api/discussions.ts";
 import { SharePanel } from "./share-panel.tsx";
@@ -35,6 +44,7 @@ export function DiscussionHeader({ details, user, openShare = false }: Discussio
   const owner = discussion.role === "owner";
   const close = () => setPanel(null);
   const count = discussion.member_count;
+  const checkoutReturn = useCheckoutReturn();
 
   return (
     <header className="day-header discussion-header">
@@ -49,6 +59,11 @@ export function DiscussionHeader({ details, user, openShare = false }: Discussio
           <span aria-hidden="true">·</span>
           <span>You are {discussion.display_name}</span>
         </p>
+        {checkoutReturn ? (
+          <p className="discussion-checkout-return" role="status">
+            {CHECKOUT_RETURN_TEXT[checkoutReturn]}
+          </p>
+        ) : null}
       </div>
       <div className="discussion-actions">
         <button type="button" className="btn btn-primary btn-sm" onClick={() => setPanel("share")}>
@@ -188,15 +203,18 @@ function RenameDialog({ id, title, onClose }: { id: string; title: string; onClo
 function ExtendDialog({ id, endsAt, premium, onClose }: { id: string; endsAt: number; premium: boolean; onClose: () => void }) {
   const extend = useExtendDiscussion(id);
   const now = useNow();
+  const payments = usePaymentsConfig();
   const allowed = DISCUSSION_EXTENSION_DAYS.filter((days) => canExtendBy(endsAt, days, now));
+  const limitNote =
+    allowed.length < DISCUSSION_EXTENSION_DAYS.length ? (
+      <p>A discussion can end at most {DISCUSSION_MAX_AHEAD_DAYS} days from now.</p>
+    ) : null;
   return (
     <Modal title="Extend discussion" onClose={onClose}>
       {premium ? (
         <>
           <p>Keep it, with its messages and files, longer than planned: from its current end.</p>
-          {allowed.length < DISCUSSION_EXTENSION_DAYS.length ? (
-            <p>A discussion can end at most {DISCUSSION_MAX_AHEAD_DAYS} days from now.</p>
-          ) : null}
+          {limitNote}
           {extend.error ? (
             <p className="field-error" role="alert">
               {describeError(extend.error)}
@@ -219,11 +237,14 @@ function ExtendDialog({ id, endsAt, premium, onClose }: { id: string; endsAt: nu
             ))}
           </div>
         </>
+      ) : payments?.payments ? (
+        <PayExtension id={id} allowed={allowed} limitNote={limitNote} onClose={onClose} />
       ) : (
         <>
           <p>
             <strong>Extending needs Premium.</strong> A discussion lasts 7 days; a member on the Premium plan can add 7 or 30 days.
           </p>
+          {payments ? <p>{NO_PAYMENTS_NOTE}</p> : null}
           <div className="dialog-buttons">
             <button type="button" className="btn btn-secondary" onClick={onClose}>
               Close
@@ -235,6 +256,52 @@ function ExtendDialog({ id, endsAt, premium, onClose }: { id: string; endsAt: nu
         </>
       )}
     </Modal>
+  );
+}
+
+/** Any member pays once, through Stripe Checkout, and the discussion lasts longer for everyone. */
+function PayExtension({
+  id,
+  allowed,
+  limitNote,
+  onClose,
+}: {
+  id: string;
+  allowed: readonly number[];
+  limitNote: ReactNode;
+  onClose: () => void;
+}) {
+  const pay = useMutation({
+    mutationFn: (days: DiscussionExtensionDays) =>
+      api.post(PAYMENTS_API.extensionCheckout, { discussion_id: id, days }, paymentRedirectSchema),
+    onSuccess: ({ url }) => goToPayment(url),
+  });
+  return (
+    <>
+      <p>Keep it, with its messages and files, longer than planned: one member pays, and it lasts longer for everyone.</p>
+      {limitNote}
+      {pay.error ? (
+        <p className="field-error" role="alert">
+          {describeError(pay.error)}
+        </p>
+      ) : null}
+      <div className="dialog-buttons">
+        <button type="button" className="btn btn-secondary" onClick={onClose}>
+          Cancel
+        </button>
+        {DISCUSSION_EXTENSION_DAYS.map((days) => (
+          <button
+            key={days}
+            type="button"
+            className="btn btn-primary"
+            disabled={pay.isPending || !allowed.includes(days)}
+            onClick={() => pay.mutate(days)}
+          >
+            Pay {EXTENSION_PRICES[days]} for {days} days
+          </button>
+        ))}
+      </div>
+    </>
   );
 }
 

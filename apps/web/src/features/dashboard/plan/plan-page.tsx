@@ -1,15 +1,18 @@
 import {
-  CONTACT,
   describeRetention,
   formatDisplayDate,
   formatStoredDate,
   PREMIUM_PLAN,
   PREMIUM_RETENTION_CHOICES,
   PREMIUM_TYPE_ID,
+  STRIPE_PAYMENT_MODE,
 } from "@daysync/shared";
 import { StarIcon } from "../../../components/ui/icons.tsx";
+import { usePaymentsConfig } from "../../../lib/payments.ts";
 import { useCurrentUser } from "../../../lib/session-services.ts";
+import { useCheckoutReturn } from "../../../lib/use-checkout-return.ts";
 import { messageLifetimePhrase } from "./message-lifetime.ts";
+import { CheckoutReturnNotice, ManageSubscriptionButton, NoPaymentsNote, UpgradeButton } from "./plan-payments.tsx";
 import { RetentionPicker } from "./retention-picker.tsx";
 import { StorageMeter } from "./storage-meter.tsx";
 import "../../../components/ui/ui.css";
@@ -28,6 +31,8 @@ function price(perMonth: number): string {
 export function PlanPage() {
   const user = useCurrentUser();
   const premium = user.subscription_type_id === PREMIUM_TYPE_ID;
+  const payments = usePaymentsConfig();
+  const checkoutReturn = useCheckoutReturn();
   const [first, second, third] = PREMIUM_RETENTION_CHOICES.map((c) => describeRetention(c).toLowerCase());
   return (
     <div className="app-page plan-page">
@@ -36,6 +41,8 @@ export function PlanPage() {
         <h1>{user.title_subscription}</h1>
         <p className="plan-description">{user.description_subscription}</p>
       </header>
+
+      <CheckoutReturnNotice result={checkoutReturn} />
 
       <section className="plan-card" aria-labelledby="plan-facts">
         <h2 id="plan-facts" className="visually-hidden">
@@ -74,6 +81,7 @@ export function PlanPage() {
         <section className="plan-card" aria-label="Retention">
           <RetentionPicker current={user.max_message_duration} />
           <p className="plan-note">Changing it applies to the messages you already have, on every device.</p>
+          {payments?.payments && user.payment_mode === STRIPE_PAYMENT_MODE ? <ManageSubscriptionButton /> : null}
         </section>
       ) : (
         <section className="plan-card plan-upsell" aria-labelledby="premium-title">
@@ -84,10 +92,7 @@ export function PlanPage() {
             Choose how long your messages last — {first}, {second} or {third} — instead of {describeRetention(user.max_message_duration)},
             for {price(PREMIUM_PLAN.price_per_month)}.
           </p>
-          <p className="plan-note">
-            There is no online payment yet: Premium is granted by an operator for now. Write to{" "}
-            <a href={`mailto:${CONTACT.email}?subject=Daysync%20Premium`}>{CONTACT.email}</a> to ask for it.
-          </p>
+          {payments === undefined ? null : payments.payments ? <UpgradeButton /> : <NoPaymentsNote />}
         </section>
       )}
     </div>

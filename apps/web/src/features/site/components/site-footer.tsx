@@ -1,8 +1,10 @@
 import { CONTACT, TEXT } from "@daysync/shared";
+import { usePaymentsConfig } from "../../../lib/payments.ts";
 import { BrandLogo } from "./brand-logo.tsx";
 import { SiteLink } from "./site-link.tsx";
 
 export function SiteFooter() {
+  const donationUrl = usePaymentsConfig()?.donation_url;
   return (
     <footer className="site-footer">
       <div className="container site-footer__grid">
@@ -26,6 +28,13 @@ export function SiteFooter() {
               <li>
                 <a href="/#faq">Questions and answers</a>
               </li>
+              {donationUrl ? (
+                <li>
+                  <a href={donationUrl} rel="noopener">
+                    Donate
+                  </a>
+                </li>
+              ) : null}
             </ul>
           </div>
           <div>

@@ -1,12 +1,14 @@
 import { CONTACT } from "@daysync/shared";
 import { useRef } from "react";
+import { usePaymentsConfig } from "../../../lib/payments.ts";
 import { Icon } from "../components/icons.tsx";
 import { InfoDialog } from "../components/info-dialog.tsx";
 import { SectionHeading } from "../components/section-heading.tsx";
 
-/** Donations happen in the mobile app; the button says so rather than doing nothing. */
+/** Donate goes to the server's donation page (`DONATION_URL`); without one, the button says where donations happen. */
 export function DonateSection() {
   const dialog = useRef<HTMLDialogElement>(null);
+  const donationUrl = usePaymentsConfig()?.donation_url;
   return (
     <section id="donate" className="section" aria-labelledby="donate-title">
       <div className="container split">
@@ -14,9 +16,15 @@ export function DonateSection() {
           Daysync Labs is a small team without investors. Donations keep the free plan generous for everyone.
         </SectionHeading>
         <div className="split__action">
-          <button type="button" className="button button--accent button--large" onClick={() => dialog.current?.showModal()}>
-            <Icon name="heart" size={20} /> Donate
-          </button>
+          {donationUrl ? (
+            <a href={donationUrl} rel="noopener" className="button button--accent button--large">
+              <Icon name="heart" size={20} /> Donate
+            </a>
+          ) : (
+            <button type="button" className="button button--accent button--large" onClick={() => dialog.current?.showModal()}>
+              <Icon name="heart" size={20} /> Donate
+            </button>
+          )}
         </div>
       </div>
       <InfoDialog dialogRef={dialog} title="Thank you for thinking of us">

@@ -1,4 +1,5 @@
-import { FREE_PLAN, PREMIUM_PLAN } from "@daysync/shared";
+import { FREE_PLAN, NO_PAYMENTS_NOTE, PREMIUM_PLAN } from "@daysync/shared";
+import { usePaymentsConfig } from "../../../lib/payments.ts";
 import { Icon } from "../components/icons.tsx";
 import { SectionHeading } from "../components/section-heading.tsx";
 import { SiteLink } from "../components/site-link.tsx";
@@ -47,12 +48,30 @@ const PLANS: readonly Plan[] = [
   },
 ];
 
+/** What a paid plan's card offers: the way to buy it where this server takes payments, nothing while that is asked. */
+function PaidCta({ plan, payments }: { plan: Plan; payments: boolean | undefined }) {
+  if (payments === undefined) return null;
+  if (!payments) return <p className="plan__cta plan__soon">Not sold on this server</p>;
+  return plan.name === "Premium" ? (
+    <a href="/dashboard/plan" className="button button--primary plan__cta">
+      Upgrade to Premium
+    </a>
+  ) : (
+    <p className="plan__cta plan__soon">
+      <Icon name="clock" size={18} /> Pay from a discussion's Extend button
+    </p>
+  );
+}
+
 export function PricingSection() {
+  const config = usePaymentsConfig();
   return (
     <section id="pricing" className="section section--alt" aria-labelledby="pricing-title">
       <div className="container">
         <SectionHeading id="pricing-title" eyebrow="Pricing" title="Start free, upgrade when you need to">
-          Every new account starts on Free. Online payment is not open yet: Premium and discussion extensions are coming soon.
+          Every new account starts on Free.
+          {config?.payments ? " Premium and extensions are paid through Stripe: cards, Apple Pay and Google Pay; cancel any time." : null}
+          {config && !config.payments ? ` ${NO_PAYMENTS_NOTE}` : null}
         </SectionHeading>
         <ul className="pricing">
           {PLANS.map((plan) => (
@@ -75,13 +94,18 @@ export function PricingSection() {
                   Create a free account
                 </SiteLink>
               ) : (
-                <p className="plan__cta plan__soon">
-                  <Icon name="clock" size={18} /> Purchase coming soon
-                </p>
+                <PaidCta plan={plan} payments={config?.payments} />
               )}
             </li>
           ))}
         </ul>
+        {config?.donation_url ? (
+          <p className="pricing__donate">
+            <a href={config.donation_url} rel="noopener">
+              <Icon name="heart" size={18} /> Donate to support this server
+            </a>
+          </p>
+        ) : null}
       </div>
     </section>
   );
