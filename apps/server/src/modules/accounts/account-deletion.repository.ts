@@ -20,6 +20,11 @@ export function createAccountDeletionRepository(db: Db) {
         .where((eb) => eb.or([eb("user_id", "=", userId), eb("space_id", "=", userId)]))
         .execute();
       await db.deleteFrom("password_resets").where("user_id", "=", userId).execute();
+      await db.deleteFrom("identities").where("user_id", "=", userId).execute();
+      await db.deleteFrom("auth_flows").where("link_user_id", "=", userId).execute();
+      await db.deleteFrom("payment_checkouts").where("user_id", "=", userId).execute();
+      await db.deleteFrom("payment_subscriptions").where("user_id", "=", userId).execute();
+      await db.deleteFrom("payment_customers").where("user_id", "=", userId).execute();
       await db.deleteFrom("push_subscriptions").where("user_id", "=", userId).execute();
       await db.deleteFrom("sessions").where("user_id", "=", userId).execute();
       await db.deleteFrom("pairing_requests").where("user_id", "=", userId).execute();
