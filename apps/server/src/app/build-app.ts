@@ -209,7 +209,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     storage,
     activity,
   });
-  adminRoutes(app, { admin, resets: passwordResets, publicUrl: config.identity.publicUrl, resetRateLimit: config.loginRateLimit });
+  adminRoutes(app, {
+    admin,
+    resets: passwordResets,
+    publicUrl: config.identity.publicUrlGiven ? config.identity.publicUrl : undefined,
+    resetRateLimit: config.loginRateLimit,
+  });
   app.addHook("onReady", async () => {
     if (!(await admin.hasAdmin())) {
       app.log.warn(

@@ -11,7 +11,7 @@ const google = {
 describe("identity provider settings", () => {
   it("has no provider and PUBLIC_URL on localhost by default", () => {
     const config = loadConfig({ PORT: "9000" });
-    expect(config.identity).toEqual({ publicUrl: "http://localhost:9000", providers: [] });
+    expect(config.identity).toEqual({ publicUrl: "http://localhost:9000", publicUrlGiven: false, providers: [] });
   });
 
   it("reads each listed OpenID Connect provider, with sign-up off by default", () => {

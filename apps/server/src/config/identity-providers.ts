@@ -35,6 +35,8 @@ export type ProviderConfig = OidcProviderConfig | GithubProviderConfig;
 export interface IdentityConfig {
   /** The address people use, without a trailing slash: callback URLs are made from it. */
   publicUrl: string;
+  /** Whether PUBLIC_URL was given: links an admin copies are then made from it, else from the address the admin used. */
+  publicUrlGiven: boolean;
   providers: ProviderConfig[];
 }
 
@@ -149,5 +151,5 @@ export function parseIdentityConfig(env: NodeJS.ProcessEnv, port: number, proble
     const apiUrl = local("GITHUB_API_URL", "https://api.github.com");
     providers.push({ kind: "github", id: "github", label: "GitHub", clientId, clientSecret, allowSignup, allowedDomains, baseUrl, apiUrl });
   }
-  return { publicUrl, providers };
+  return { publicUrl, publicUrlGiven: Boolean(env.PUBLIC_URL?.trim()), providers };
 }

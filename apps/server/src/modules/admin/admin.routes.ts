@@ -18,7 +18,7 @@ import type { AdminService } from "./admin.service.ts";
 
 export function adminRoutes(
   app: ApiServer,
-  deps: { admin: AdminService; resets: PasswordResetService; publicUrl: string; resetRateLimit: RateLimit },
+  deps: { admin: AdminService; resets: PasswordResetService; publicUrl: string | undefined; resetRateLimit: RateLimit },
 ) {
   const { admin } = deps;
   /** The asking admin; a 404 before anything else is read for anyone else. */
@@ -61,7 +61,7 @@ export function adminRoutes(
 
   app.post("/api/admin/accounts/:id/password-reset", { schema: answers(adminResponseSchemas.passwordReset) }, async (request) => {
     const actor = await adminOf(request);
-    const baseUrl = deps.publicUrl;
+    const baseUrl = deps.publicUrl ?? `${request.protocol}://${request.host}`;
     return admin.passwordResetLink(actor, idOf(request), baseUrl);
   });
 
