@@ -3,7 +3,7 @@
  * paused when restarted), and a running clip is told at once by a signal (SIGUSR1 pause, SIGUSR2 resume) where
  * the system has them; it also notices the file changing, which is how it hears of it on Windows.
  */
-import { readFileSync, rmSync, unwatchFile, watchFile, writeFileSync, mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync, unwatchFile, watchFile, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 
@@ -53,10 +53,6 @@ export class ClipPause {
   release(pid: number) {
     const state = this.read();
     if (state.pid === pid) this.write({ ...state, pid: null });
-  }
-
-  remove() {
-    rmSync(this.file, { force: true });
   }
 }
 

@@ -31,7 +31,11 @@ export interface ClipboardTool {
 }
 
 /** Mime types and formats by which password managers mark a copy as secret. */
-export const CONCEALED_TYPES = ["x-kde-passwordManagerHint", "org.nspasteboard.ConcealedType", "ExcludeClipboardContentFromMonitorProcessing"];
+export const CONCEALED_TYPES = [
+  "x-kde-passwordManagerHint",
+  "org.nspasteboard.ConcealedType",
+  "ExcludeClipboardContentFromMonitorProcessing",
+];
 
 const EMPTY: ClipboardSnapshot = { text: null, image: null, concealed: false };
 /** How often X11 is asked for the clipboard, which offers no change event to its command-line tools. */
@@ -168,8 +172,7 @@ function xclip(): ClipboardTool {
 function xsel(): ClipboardTool {
   return {
     name: "xsel (X11)",
-    caveat:
-      "xsel cannot see the marks password managers put on secrets, so concealed copies cannot be skipped: install xclip for that.",
+    caveat: "xsel cannot see the marks password managers put on secrets, so concealed copies cannot be skipped: install xclip for that.",
     watch: (changed) => poll(changed, X11_POLL_MS),
     async read() {
       const ran = await run("xsel", ["--clipboard", "--output"]);
@@ -275,7 +278,8 @@ export function onPath(name: string, env: NodeJS.ProcessEnv = process.env): bool
   return false;
 }
 
-const INSTALL_WL = "install wl-clipboard (Debian/Ubuntu: sudo apt install wl-clipboard; Fedora: sudo dnf install wl-clipboard; Arch: sudo pacman -S wl-clipboard)";
+const INSTALL_WL =
+  "install wl-clipboard (Debian/Ubuntu: sudo apt install wl-clipboard; Fedora: sudo dnf install wl-clipboard; Arch: sudo pacman -S wl-clipboard)";
 const INSTALL_X = "install xclip (Debian/Ubuntu: sudo apt install xclip; Fedora: sudo dnf install xclip; Arch: sudo pacman -S xclip)";
 
 /** The tool for this system's clipboard, or an error that names what to install. */

@@ -92,7 +92,12 @@ export function buildProgram(): Command {
     .option("--receive-only", "only write texts from your other devices into the clipboard")
     .option("--send-only", "only send what is copied here")
     .option("--min-length <n>", "do not send copies shorter than this many characters")
-    .option("--ignore <regex>", "do not send copies that match this regular expression (repeatable)", (value: string, previous: string[]) => [...previous, value], [])
+    .option(
+      "--ignore <regex>",
+      "do not send copies that match this regular expression (repeatable)",
+      (value: string, previous: string[]) => [...previous, value],
+      [],
+    )
     .option("--images", "send copied images too, as files")
     .option("--include-secrets", "also send copies that password managers mark as concealed")
     .option("--pause", "pause the running clip (from another terminal); it stays paused until --resume")

@@ -5,8 +5,8 @@
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { chmodSync, chownSync, writeFileSync } from "node:fs";
-import path from "node:path";
 import { createRequire } from "node:module";
+import path from "node:path";
 import { tempDir } from "./cli-process.ts";
 
 export interface Desktop {
@@ -25,18 +25,39 @@ export function requireTools(tools: string[], packages: string) {
   if (absent.length > 0) throw new Error(`${absent.join(", ")} missing: install them with apt-get install -y ${packages}`);
 }
 
-function runTool(command: string, args: string[], env: Record<string, string>, input?: string): Promise<{ code: number | null; out: string }> {
+function runTool(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  input?: string,
+): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve, reject) => {
     // Copy tools fork a child that keeps serving the clipboard: wait for the exit, not for the pipes.
-    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["pipe", input === undefined ? "pipe" : "ignore", "ignore"] });
+    const child = spawn(command, args, {
+      env: { ...process.env, ...env },
+      stdio: ["pipe", input === undefined ? "pipe" : "ignore", "ignore"],
+    });
     let out = "";
     child.stdout?.on("data", (chunk: Buffer) => {
       out += chunk.toString();
     });
     child.on("error", reject);
+    child.stdin?.on("error", () => {});
     child.on(input === undefined ? "close" : "exit", (code) => resolve({ code, out }));
     child.stdin?.end(input ?? "");
   });
+}
+
+/**
+ * The copy tools return before their background child has taken the clipboard (xclip's request is sent when that
+ * child first waits for events): a copy is done when the clipboard reads back as it.
+ */
+async function landed(paste: () => Promise<string>, text: string, tool: string) {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    if ((await paste()) === text) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${tool} did not take the clipboard`);
 }
 
 const stopProcess = (child: ChildProcess) =>
@@ -62,16 +83,19 @@ export async function startXvfb(): Promise<Desktop> {
     xvfb.once("exit", (code) => reject(new Error(`Xvfb exited with ${code}`)));
   });
   const env = { DISPLAY: `:${number}` };
+  const paste = async () => (await runTool("xclip", ["-selection", "clipboard", "-out"], env)).out;
   return {
     env,
     async copy(text) {
       const ran = await runTool("xclip", ["-selection", "clipboard", "-in"], env, text);
       if (ran.code !== 0) throw new Error(`xclip -in failed with ${ran.code}`);
+      await landed(paste, text, "xclip");
     },
-    async paste() {
-      return (await runTool("xclip", ["-selection", "clipboard", "-out"], env)).out;
+    paste,
+    async stop() {
+      await closeOwner(env.DISPLAY);
+      await stopProcess(xvfb);
     },
-    stop: () => stopProcess(xvfb),
   };
 }
 
@@ -109,7 +133,9 @@ export async function startSway(): Promise<Desktop> {
   const socket = await new Promise<string>((resolve, reject) => {
     const started = Date.now();
     const look = () => {
-      const found = spawnSync("sh", ["-c", `ls '${runtime}' | grep -E '^wayland-[0-9]+$' | head -1`]).stdout.toString().trim();
+      const found = spawnSync("sh", ["-c", `ls '${runtime}' | grep -E '^wayland-[0-9]+$' | head -1`])
+        .stdout.toString()
+        .trim();
       if (found) return resolve(found);
       if (sway.exitCode !== null || Date.now() - started > 15_000) return reject(new Error(`sway did not start: ${log}`));
       setTimeout(look, 100);
@@ -117,15 +143,15 @@ export async function startSway(): Promise<Desktop> {
     look();
   });
   const clientEnv = { XDG_RUNTIME_DIR: runtime, WAYLAND_DISPLAY: socket };
+  const paste = async () => (await runTool("wl-paste", ["--no-newline"], clientEnv)).out;
   return {
     env: clientEnv,
     async copy(text) {
       const ran = await runTool("wl-copy", [], clientEnv, text);
       if (ran.code !== 0) throw new Error(`wl-copy failed with ${ran.code}`);
+      await landed(paste, text, "wl-copy");
     },
-    async paste() {
-      return (await runTool("wl-paste", ["--no-newline"], clientEnv)).out;
-    },
+    paste,
     stop: () => stopProcess(sway),
   };
 }
@@ -142,24 +168,29 @@ interface X11Client {
   terminate(): void;
 }
 
-/**
- * Owns the X11 clipboard with `text` and the mark KeePassXC and KDE's password managers put on a secret
- * (the target x-kde-passwordManagerHint, whose value is "secret"), as xclip alone cannot: it offers one target.
- */
-export async function copyConcealed(display: string, text: string): Promise<() => void> {
+/** One connection per display: the library mixes up InternAtom answers on a second connection of the process. */
+const owners = new Map<string, Promise<{ own(text: string): void; close(): void }>>();
+
+async function clipboardOwner(display: string) {
   const x11 = createRequire(import.meta.url)("x11") as {
-    createClient(options: { display: string }, callback: (error: unknown, display: { client: X11Client; screen: Array<{ root: number }> }) => void): void;
+    createClient(
+      options: { display: string },
+      callback: (error: unknown, display: { client: X11Client; screen: Array<{ root: number }> }) => void,
+    ): void;
   };
   const { client, root } = await new Promise<{ client: X11Client; root: number }>((resolve, reject) =>
     x11.createClient({ display }, (error, d) => (error ? reject(error) : resolve({ client: d.client, root: d.screen[0]?.root ?? 0 }))),
   );
   const atom = (name: string) =>
     new Promise<number>((resolve, reject) => client.InternAtom(false, name, (error, value) => (error ? reject(error) : resolve(value))));
-  const [clipboard, targets, utf8, hint, atomType] = await Promise.all(
-    ["CLIPBOARD", "TARGETS", "UTF8_STRING", "x-kde-passwordManagerHint", "ATOM"].map(atom),
-  );
+  const clipboard = await atom("CLIPBOARD");
+  const targets = await atom("TARGETS");
+  const utf8 = await atom("UTF8_STRING");
+  const hint = await atom("x-kde-passwordManagerHint");
+  const atomType = await atom("ATOM");
   const window = client.AllocID();
   client.CreateWindow(window, root, 0, 0, 1, 1, 0, 0, 0, 0, {});
+  let text = "";
   // Requests still arriving as the connection ends are of no interest.
   client.on("error", () => {});
   client.on("event", (event) => {
@@ -168,17 +199,51 @@ export async function copyConcealed(display: string, text: string): Promise<() =
     let answered = property;
     if (target === targets) {
       const list = Buffer.alloc(12);
-      [targets, utf8, hint].forEach((value, i) => list.writeUInt32LE(value as number, i * 4));
-      client.ChangeProperty(0, requestor as number, property as number, atomType as number, 32, list);
+      [targets, utf8, hint].forEach((value, i) => list.writeUInt32LE(value, i * 4));
+      client.ChangeProperty(0, requestor as number, property as number, atomType, 32, list);
     } else if (target === utf8) {
-      client.ChangeProperty(0, requestor as number, property as number, utf8 as number, 8, Buffer.from(text));
+      client.ChangeProperty(0, requestor as number, property as number, utf8, 8, Buffer.from(text));
     } else if (target === hint) {
-      client.ChangeProperty(0, requestor as number, property as number, utf8 as number, 8, Buffer.from("secret"));
+      client.ChangeProperty(0, requestor as number, property as number, utf8, 8, Buffer.from("secret"));
     } else {
       answered = 0;
     }
-    client.SendEvent(requestor as number, 0, 0, { type: 31, name: "SelectionNotify", seq: 0, time, requestor, selection, target, property: answered });
+    client.SendEvent(requestor as number, 0, 0, {
+      type: 31,
+      name: "SelectionNotify",
+      seq: 0,
+      time,
+      requestor,
+      selection,
+      target,
+      property: answered,
+    });
   });
-  client.SetSelectionOwner(window, clipboard as number, 0);
-  return () => client.terminate();
+  return {
+    own(next: string) {
+      text = next;
+      client.SetSelectionOwner(window, clipboard, 0);
+    },
+    close: () => client.terminate(),
+  };
+}
+
+/**
+ * Owns the X11 clipboard with `text` and the mark KeePassXC and KDE's password managers put on a secret
+ * (the target x-kde-passwordManagerHint, whose value is "secret"), as xclip alone cannot: it offers one target.
+ * It keeps the clipboard until something else is copied.
+ */
+export async function copyConcealed(display: string, text: string): Promise<void> {
+  let owner = owners.get(display);
+  if (!owner) {
+    owner = clipboardOwner(display);
+    owners.set(display, owner);
+  }
+  (await owner).own(text);
+}
+
+async function closeOwner(display: string) {
+  const owner = owners.get(display);
+  owners.delete(display);
+  if (owner) (await owner).close();
 }

@@ -136,6 +136,12 @@ class ClipSession {
   /** The last thing seen in the clipboard (text, or an image's hash): a change is a different one. */
   private lastSeen: string | null = null;
   private readonly written: string[] = [];
+  /**
+   * A text being written here, until the clipboard reads back as it, and what the clipboard held before: the
+   * copy tools return before their background child owns the clipboard, so a read meanwhile still sees the
+   * old content, which is not a new copy.
+   */
+  private landing: { text: string; before: Set<string | null> } | null = null;
   private readonly sentIds = new Set<string>();
   private readonly queue: Outgoing[] = [];
   private sending = false;
@@ -250,7 +256,17 @@ class ClipSession {
   /** Decides whether a new clipboard content is sent. */
   private consider(snapshot: ClipboardSnapshot) {
     const key = keyOf(snapshot);
-    if (key === null || key === this.lastSeen) return;
+    if (key === null) return;
+    if (this.landing) {
+      if (key === this.landing.text) {
+        this.landing = null;
+        this.lastSeen = key;
+        return;
+      }
+      if (this.landing.before.has(key)) return;
+      this.landing = null;
+    }
+    if (key === this.lastSeen) return;
     this.lastSeen = key;
     if (this.paused || this.stopped) return;
     if (snapshot.concealed && !this.options.includeSecrets) {
@@ -297,6 +313,7 @@ class ClipSession {
         } catch (error) {
           if (error instanceof CliError && error.exitCode === EXIT.signedOut) return this.fail(error);
           if (error instanceof ApiError && error.status === 429) {
+            this.notice(`${error.message} The copy waits.`);
             await sleep((error.retryAfterSeconds ?? 5) * 1000);
           } else if (isTemporary(error)) {
             await sleep(Math.min(10_000, 500 * 2 ** Math.min(attempt, 5)));
@@ -361,6 +378,7 @@ class ClipSession {
       },
       onReady: async ({ seq }) => {
         position ??= { seq, last_message_at: Date.now() };
+        if (this.connection === "connecting") this.notice("Connected.");
         this.connection = "connected";
         this.render();
       },
@@ -388,6 +406,7 @@ class ClipSession {
     const text = message.content;
     this.written.push(text);
     if (this.written.length > WRITTEN_MEMORY) this.written.shift();
+    this.landing = { text, before: new Set([...(this.landing?.before ?? []), this.lastSeen]) };
     this.lastSeen = text;
     try {
       await this.tool.write(text);
