@@ -19,7 +19,7 @@ async function startClip(desktop: Desktop, args: string[] = []): Promise<CliProc
   const cli = ann.terminal.spawn(["clip", ...args], { env: desktop.env });
   running.push(cli);
   // Starting the command (TypeScript through tsx) is slow on a busy machine.
-  await cli.waitFor(/Syncing the clipboard with[^]*Connected\./, { stream: "stderr", timeoutMs: 30_000 });
+  await cli.waitFor(/Syncing the clipboard with[\s\S]*Connected\./, { stream: "stderr", timeoutMs: 30_000 });
   return cli;
 }
 

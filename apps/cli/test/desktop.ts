@@ -199,7 +199,7 @@ async function clipboardOwner(display: string) {
     let answered = property;
     if (target === targets) {
       const list = Buffer.alloc(12);
-      [targets, utf8, hint].forEach((value, i) => list.writeUInt32LE(value, i * 4));
+      for (const [i, value] of [targets, utf8, hint].entries()) list.writeUInt32LE(value, i * 4);
       client.ChangeProperty(0, requestor as number, property as number, atomType, 32, list);
     } else if (target === utf8) {
       client.ChangeProperty(0, requestor as number, property as number, utf8, 8, Buffer.from(text));
