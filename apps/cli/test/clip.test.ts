@@ -54,12 +54,12 @@ const countLog = (cli: CliProcess, text: string) => cli.stderr.split(text).lengt
 const isCreated = (content: string) => (m: ServerLiveMessage) =>
   m.type === "event" && m.event.kind === "message.created" && m.event.message.content === content;
 
-const desktops: Array<[string, () => Promise<Desktop>]> = [
-  ["X11 (Xvfb with xclip)", startXvfb],
-  ["Wayland (headless sway with wl-clipboard)", startSway],
+const desktops: Array<[string, () => Promise<Desktop>, string]> = [
+  ["X11 (Xvfb with xclip)", startXvfb, "x11"],
+  ["Wayland (headless sway with wl-clipboard)", startSway, "wayland"],
 ];
 
-describe.each(desktops)("daysync clip on %s", (_name, start) => {
+describe.each(desktops)("daysync clip on %s", (_name, start, tag) => {
   let desktop: Desktop;
   beforeAll(async () => {
     desktop = await start();
@@ -90,18 +90,21 @@ describe.each(desktops)("daysync clip on %s", (_name, start) => {
     const before = await serverTexts();
     const cli = await startClip(desktop);
     for (let i = 1; i <= 20; i++) {
-      await desktop.copy(`computer ${i}`);
+      await desktop.copy(`${tag} computer ${i}`);
       await waitForLog(cli, "Sent a copy", i);
-      await sendFromPhone(`phone ${i}`);
+      await sendFromPhone(`${tag} phone ${i}`);
       await waitForLog(cli, "Copied a text from", i);
-      expect(await desktop.paste()).toBe(`phone ${i}`);
+      expect(await desktop.paste()).toBe(`${tag} phone ${i}`);
     }
     // A last copy: whatever clip would have sent back before it has been sent by the time it arrives.
-    await desktop.copy("the end");
+    await desktop.copy(`${tag} the end`);
     await waitForLog(cli, "Sent a copy", 21);
     // Each text once: an echo would be a second message with the same text.
     const after = await serverTexts();
-    const expected = [...Array.from({ length: 20 }, (_, i) => [`computer ${i + 1}`, `phone ${i + 1}`]).flat(), "the end"];
+    const expected = [
+      ...Array.from({ length: 20 }, (_, i) => [`${tag} computer ${i + 1}`, `${tag} phone ${i + 1}`]).flat(),
+      `${tag} the end`,
+    ];
     expect(after).toHaveLength(before.length + expected.length);
     expect(after.filter((t) => expected.includes(t)).sort()).toEqual(expected.sort());
     expect(countLog(cli, "Copied a text from")).toBe(20);

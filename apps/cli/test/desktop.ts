@@ -178,9 +178,19 @@ async function clipboardOwner(display: string) {
       callback: (error: unknown, display: { client: X11Client; screen: Array<{ root: number }> }) => void,
     ): void;
   };
-  const { client, root } = await new Promise<{ client: X11Client; root: number }>((resolve, reject) =>
-    x11.createClient({ display }, (error, d) => (error ? reject(error) : resolve({ client: d.client, root: d.screen[0]?.root ?? 0 }))),
-  );
+  const connect = () =>
+    new Promise<{ client: X11Client; root: number }>((resolve, reject) =>
+      x11.createClient({ display }, (error, d) => (error ? reject(error) : resolve({ client: d.client, root: d.screen[0]?.root ?? 0 }))),
+    );
+  // On a busy machine the server now and then closes a new connection before its set-up: try again.
+  let connected: { client: X11Client; root: number } | undefined;
+  for (let attempt = 1; !connected; attempt++) {
+    connected = await connect().catch((error) => {
+      if (attempt >= 5) throw error;
+      return new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 300));
+    });
+  }
+  const { client, root } = connected;
   const atom = (name: string) =>
     new Promise<number>((resolve, reject) => client.InternAtom(false, name, (error, value) => (error ? reject(error) : resolve(value))));
   const clipboard = await atom("CLIPBOARD");
