@@ -116,6 +116,18 @@ function poll(changed: () => void, everyMs: number): () => void {
 
 const isConcealed = (types: string[]) => types.some((t) => CONCEALED_TYPES.includes(t));
 
+/**
+ * wl-copy, xclip and xsel return before the child they leave behind owns the clipboard: a write is done when the
+ * clipboard reads back as it (or after 3 s, when someone else may have copied meanwhile).
+ */
+async function untilItReads(read: () => Promise<Ran>, text: string): Promise<void> {
+  for (let attempt = 0; attempt < 30; attempt++) {
+    const ran = await read();
+    if (ran.code === 0 && ran.stdout.toString() === text) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 function wayland(): ClipboardTool {
   const types = async () => {
     const ran = await run("wl-paste", ["--list-types"]);
@@ -139,7 +151,10 @@ function wayland(): ClipboardTool {
       }
       return { ...EMPTY, concealed };
     },
-    write: async (text) => void (await mustRun("wl-copy", [], { input: text, forks: true })),
+    async write(text) {
+      await mustRun("wl-copy", [], { input: text, forks: true });
+      await untilItReads(() => run("wl-paste", ["--no-newline", "--type", "text"]), text);
+    },
   };
 }
 
@@ -165,7 +180,10 @@ function xclip(): ClipboardTool {
       }
       return { ...EMPTY, concealed };
     },
-    write: async (text) => void (await mustRun("xclip", ["-selection", "clipboard", "-in"], { input: text, forks: true })),
+    async write(text) {
+      await mustRun("xclip", ["-selection", "clipboard", "-in"], { input: text, forks: true });
+      await untilItReads(() => out("UTF8_STRING"), text);
+    },
   };
 }
 
@@ -178,7 +196,10 @@ function xsel(): ClipboardTool {
       const ran = await run("xsel", ["--clipboard", "--output"]);
       return ran.code === 0 && ran.stdout.length > 0 ? { text: ran.stdout.toString(), image: null, concealed: false } : EMPTY;
     },
-    write: async (text) => void (await mustRun("xsel", ["--clipboard", "--input"], { input: text, forks: true })),
+    async write(text) {
+      await mustRun("xsel", ["--clipboard", "--input"], { input: text, forks: true });
+      await untilItReads(() => run("xsel", ["--clipboard", "--output"]), text);
+    },
   };
 }
 
