@@ -121,6 +121,7 @@ export async function clip(ctx: Context, flags: ClipFlags): Promise<void> {
 
 /** How many texts written here are remembered, so that reading them back is never taken for a new copy. */
 const WRITTEN_MEMORY = 50;
+const SEND_TIMEOUT_MS = 8000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A copy waiting to be sent: the message id is made once, so a retry never sends it twice. */
@@ -338,7 +339,8 @@ class ClipSession {
         time: formatStoredTime(item.at),
       });
       this.sentIds.add(item.id);
-      await this.api.json("POST", API.messages, responseSchemas.message, body);
+      // A request caught in a server's restart can hang: give up sooner than other commands and try again.
+      await this.api.json("POST", API.messages, responseSchemas.message, body, SEND_TIMEOUT_MS);
       this.notice(`Sent a copy (${item.text.length} characters).`);
     } else {
       const dir = mkdtempSync(path.join(tmpdir(), "daysync-clip-"));
