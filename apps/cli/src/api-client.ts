@@ -59,10 +59,17 @@ export class ApiClient {
   }
 
   /** A JSON request whose answer is checked against `schema`. */
-  async json<T>(method: string, pathname: string, schema: z.ZodType<T>, body?: unknown): Promise<{ body: T; res: Response }> {
+  async json<T>(
+    method: string,
+    pathname: string,
+    schema: z.ZodType<T>,
+    body?: unknown,
+    timeoutMs?: number,
+  ): Promise<{ body: T; res: Response }> {
     const res = await this.fetch(method, pathname, {
       body: body === undefined ? undefined : JSON.stringify(body),
       headers: body === undefined ? {} : { "content-type": "application/json" },
+      timeoutMs,
     });
     const text = await res.text();
     const parsed = schema.safeParse(parseJson(text));

@@ -86,6 +86,30 @@ export function buildProgram(): Command {
     .option("--exec <command>", "run this shell command for each new message, the message on its standard input")
     .action(async (options, command: Command) => (await import("./commands/watch.ts")).watch(context(command), options));
 
+  program
+    .command("clip")
+    .description("the clipboard both ways: each text copied here goes to your devices, texts from your other devices land in the clipboard")
+    .option("--receive-only", "only write texts from your other devices into the clipboard")
+    .option("--send-only", "only send what is copied here")
+    .option("--min-length <n>", "do not send copies shorter than this many characters")
+    .option(
+      "--ignore <regex>",
+      "do not send copies that match this regular expression (repeatable)",
+      (value: string, previous: string[]) => [...previous, value],
+      [],
+    )
+    .option("--images", "send copied images too, as files")
+    .option("--include-secrets", "also send copies that password managers mark as concealed")
+    .option("--pause", "pause the running clip (from another terminal); it stays paused until --resume")
+    .option("--resume", "resume a paused clip")
+    .option("--install-service", "start clip at login with these options (systemd user service, launchd agent, Windows Startup folder)")
+    .option("--uninstall-service", "remove that service")
+    .addHelpText(
+      "after",
+      "\nIt never echoes: a text it wrote is not sent back, and a text it sent is not written back.\nPause and resume also with signals: kill -USR1 PID pauses, kill -USR2 PID resumes.\n\nExamples:\n  daysync clip\n  daysync clip --min-length 3 --ignore '^\\d{6}$'\n  daysync clip --install-service",
+    )
+    .action(async (options, command: Command) => (await import("./commands/clip.ts")).clip(context(command), options));
+
   const devices = program
     .command("devices")
     .description("list the signed-in devices of your account")

@@ -75,6 +75,8 @@ export interface NewMessagePush {
   day_id: string;
   discussion_id?: string;
   message_id: string;
+  /** The message's type; a text's notification offers a Copy action (not for a discussion's message). */
+  message_type?: "text" | "image" | "video" | "audio" | "file";
   /** App path to open when the notification is tapped. */
   url: string;
 }
@@ -105,3 +107,20 @@ export async function closeDeletedNotifications(registration: NotificationSource
 
 /** The day view a notification opens. */
 export const dayPath = (dayId: string) => `/dashboard/days/${dayId}`;
+
+/**
+ * The query parameter by which a notification's Copy action asks the app to copy one of the user's messages: a
+ * service worker cannot write the clipboard, so it opens (or focuses) the app at this address and the page copies.
+ */
+export const COPY_MESSAGE_PARAM = "copy";
+
+/** The notification's action that copies its text. */
+export const COPY_ACTION = "copy";
+
+/** Where a tap on a message's notification goes: its day, or with the Copy action the same page asked to copy it. */
+export function notificationTarget(data: unknown, action: string): string {
+  const shown = (data ?? {}) as { url?: unknown; message_id?: unknown; message_type?: unknown; discussion_id?: unknown };
+  const url = typeof shown.url === "string" ? shown.url : "/dashboard";
+  if (action !== COPY_ACTION || shown.message_type !== "text" || shown.discussion_id || typeof shown.message_id !== "string") return url;
+  return `${url}?${COPY_MESSAGE_PARAM}=${encodeURIComponent(shown.message_id)}`;
+}

@@ -138,7 +138,7 @@ async function execFor(api: ApiClient, command: string, message: Message): Promi
 }
 
 /** Live messages created after `since` (ms), oldest first, from the HTTP routes. */
-async function messagesSince(api: ApiClient, since: number): Promise<Message[]> {
+export async function messagesSince(api: ApiClient, since: number): Promise<Message[]> {
   const { days } = await api.get(API.days, responseSchemas.days);
   const found: Message[] = [];
   for (const day of days) {

@@ -9,11 +9,18 @@ import { DiscussionsSection } from "../features/discussions/discussions-section.
 import { PushBell } from "../features/push/push-bell.tsx";
 import { usePendingShares, useShareOutcome } from "../features/share/use-share-outcome.ts";
 import { useSessionServices } from "../lib/session-services.ts";
+import { useCopyRequest, useIncomingTextToasts } from "./clipboard-notices.tsx";
 import { SessionServicesProvider } from "./session-services-provider.tsx";
 
-/** Toasts for a device signing in elsewhere and for what the share sheet sent, now or while signed out. */
+/**
+ * Toasts for a device signing in elsewhere, for what the share sheet sent (now or while signed out), for texts
+ * from the user's other devices (with Copy), and the copy a notification's Copy action asks for.
+ */
 function DashboardNotices() {
-  useNewDeviceNotice(useSessionServices().live);
+  const { live } = useSessionServices();
+  useNewDeviceNotice(live);
+  useIncomingTextToasts(live);
+  useCopyRequest();
   useShareOutcome();
   usePendingShares();
   return null;

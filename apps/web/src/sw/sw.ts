@@ -33,7 +33,7 @@ registerRoute(({ url, request }) => url.pathname === SHARE_TARGET_PATH && reques
 self.addEventListener("push", (event) => event.waitUntil(handlePush(self, event.data)));
 self.addEventListener("notificationclick", (event) => {
   event.notification.close();
-  event.waitUntil(openNotificationTarget(self, event.notification.data));
+  event.waitUntil(openNotificationTarget(self, event.notification.data, event.action));
 });
 
 // A page that has signed in asks for what was shared while signed out, and hears how it went.

@@ -47,6 +47,7 @@ export function payloadOf(message: Message): NewMessagePush {
     body: shortened(text),
     day_id: message.date_message_id,
     message_id: message.id,
+    message_type: message.type,
     url: dayPath(message.date_message_id),
   };
 }

@@ -165,6 +165,7 @@ describe("web push", () => {
       body: "copied on the phone",
       day_id: sent.body.message.date_message_id,
       message_id: sent.body.message.id,
+      message_type: "text",
       url: `/dashboard/days/${sent.body.message.date_message_id}`,
     });
 
