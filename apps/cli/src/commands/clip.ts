@@ -108,7 +108,8 @@ export async function clip(ctx: Context, flags: ClipFlags): Promise<void> {
     console.log(uninstallService());
     return;
   }
-  const { server } = ctx.signedIn();
+  const signedIn = await ctx.signedIn();
+  const { server } = signedIn;
   if (options.installService) {
     const env: Record<string, string> = { DAYSYNC_SERVER: server };
     if (process.env.DAYSYNC_CONFIG_DIR) env.DAYSYNC_CONFIG_DIR = path.resolve(process.env.DAYSYNC_CONFIG_DIR);
@@ -116,7 +117,7 @@ export async function clip(ctx: Context, flags: ClipFlags): Promise<void> {
     console.log(installService({ argv: [process.execPath, bin, ...serviceArgs(flags)], env }));
     return;
   }
-  await new ClipSession(ctx, options, clipboardTool(), pause).run();
+  await new ClipSession(ctx, signedIn, options, clipboardTool(), pause).run();
 }
 
 /** How many texts written here are remembered, so that reading them back is never taken for a new copy. */
@@ -155,11 +156,12 @@ class ClipSession {
 
   constructor(
     private readonly ctx: Context,
+    signedIn: Awaited<ReturnType<Context["signedIn"]>>,
     private readonly options: ClipOptions,
     private readonly tool: ClipboardTool,
     private readonly pause: ClipPause,
   ) {
-    const { api, session, server } = ctx.signedIn();
+    const { api, session, server } = signedIn;
     this.api = api;
     this.server = server;
     this.userId = session.user.id;
