@@ -215,27 +215,14 @@ function ExtendDialog({ id, endsAt, premium, onClose }: { id: string; endsAt: nu
         <>
           <p>Keep it, with its messages and files, longer than planned: from its current end.</p>
           {limitNote}
-          {extend.error ? (
-            <p className="field-error" role="alert">
-              {describeError(extend.error)}
-            </p>
-          ) : null}
-          <div className="dialog-buttons">
-            <button type="button" className="btn btn-secondary" onClick={onClose}>
-              Cancel
-            </button>
-            {DISCUSSION_EXTENSION_DAYS.map((days) => (
-              <button
-                key={days}
-                type="button"
-                className="btn btn-primary"
-                disabled={extend.isPending || !allowed.includes(days)}
-                onClick={() => extend.mutate(days, { onSuccess: onClose })}
-              >
-                Extend by {days} days
-              </button>
-            ))}
-          </div>
+          <ExtensionChoices
+            error={extend.error}
+            pending={extend.isPending}
+            allowed={allowed}
+            label={(days) => `Extend by ${days} days`}
+            onChoose={(days) => extend.mutate(days, { onSuccess: onClose })}
+            onClose={onClose}
+          />
         </>
       ) : payments?.payments ? (
         <PayExtension id={id} allowed={allowed} limitNote={limitNote} onClose={onClose} />
@@ -280,13 +267,36 @@ function PayExtension({
     <>
       <p>Keep it, with its messages and files, longer than planned: one member pays, and it lasts longer for everyone.</p>
       {limitNote}
-      {pay.error ? (
+      <ExtensionChoices
+        error={pay.error}
+        pending={pay.isPending}
+        allowed={allowed}
+        label={(days) => `Pay ${EXTENSION_PRICES[days]} for ${days} days`}
+        onChoose={(days) => pay.mutate(days)}
+        onClose={onClose}
+      />
+    </>
+  );
+}
+
+/** The error of the last try, Cancel, and a button per extension the 90-day limit still allows. */
+function ExtensionChoices(props: {
+  error: Error | null;
+  pending: boolean;
+  allowed: readonly number[];
+  label: (days: DiscussionExtensionDays) => string;
+  onChoose: (days: DiscussionExtensionDays) => void;
+  onClose: () => void;
+}) {
+  return (
+    <>
+      {props.error ? (
         <p className="field-error" role="alert">
-          {describeError(pay.error)}
+          {describeError(props.error)}
         </p>
       ) : null}
       <div className="dialog-buttons">
-        <button type="button" className="btn btn-secondary" onClick={onClose}>
+        <button type="button" className="btn btn-secondary" onClick={props.onClose}>
           Cancel
         </button>
         {DISCUSSION_EXTENSION_DAYS.map((days) => (
@@ -294,10 +304,10 @@ function PayExtension({
             key={days}
             type="button"
             className="btn btn-primary"
-            disabled={pay.isPending || !allowed.includes(days)}
-            onClick={() => pay.mutate(days)}
+            disabled={props.pending || !props.allowed.includes(days)}
+            onClick={() => props.onChoose(days)}
           >
-            Pay {EXTENSION_PRICES[days]} for {days} days
+            {props.label(days)}
           </button>
         ))}
       </div>
