@@ -172,6 +172,23 @@ describe("home page", () => {
   });
 });
 
+describe("privacy page", () => {
+  it("says what the server keeps, for how long and who can read it, linked from the footer and the FAQ", async () => {
+    const { context, page } = await open("/");
+    expect(await page.locator("#faq").getByRole("link", { name: "Privacy" }).getAttribute("href")).toBe("/privacy");
+    await page.getByRole("contentinfo").getByRole("link", { name: "Privacy" }).click();
+    await page.waitForURL(`${app.server.url}/privacy`);
+    await page.getByRole("heading", { level: 1, name: "Privacy" }).waitFor();
+    const headings = await page.locator("main h2").allTextContents();
+    expect(headings).toEqual(["What the server keeps", "For how long", "Who can read it"]);
+    const text = await page.locator("main").textContent();
+    for (const said of ["15 minutes", "7 days", "not end-to-end encrypted", "one-way hash"]) expect(text).toContain(said);
+    const response = await page.request.get(`${app.server.url}/privacy`);
+    expect(response.status()).toBe(200);
+    await context.close();
+  });
+});
+
 describe("theme", () => {
   it("follows the system until the toggle is used, then remembers the choice across reloads", async () => {
     const { context, page } = await open("/", { colorScheme: "dark" });

@@ -4,7 +4,7 @@ import "./styles/tokens.css";
 import "./lib/zod-jitless.ts";
 
 /** Public pages load React and their own code only; every other path loads the router and the app. */
-const PUBLIC_PATHS = new Set(["/", "/landing", "/home"]);
+const PUBLIC_PATHS = new Set(["/", "/landing", "/home", "/privacy"]);
 
 /** Lets the browser paint and answer input between pieces of start-up work, rather than in one long task. */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));

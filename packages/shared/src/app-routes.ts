@@ -7,6 +7,7 @@ export const APP_ROUTES = {
   landing: "/",
   landingPage: "/landing",
   home: "/home",
+  privacy: "/privacy",
   login: "/login",
   register: "/register",
   dashboard: "/dashboard",

@@ -27,6 +27,7 @@ export const routes: RouteObject[] = [
       { index: true, lazy: async () => ({ Component: (await import("../features/site/landing-page.tsx")).LandingPage }) },
       { path: APP_ROUTES.landingPage, lazy: async () => ({ Component: (await import("../features/site/landing-page.tsx")).LandingPage }) },
       { path: APP_ROUTES.home, lazy: async () => ({ Component: (await import("../features/site/home-page.tsx")).HomePage }) },
+      { path: APP_ROUTES.privacy, lazy: async () => ({ Component: (await import("../features/site/privacy-page.tsx")).PrivacyPage }) },
       {
         Component: AppShellRoute,
         children: [

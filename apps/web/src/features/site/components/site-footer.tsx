@@ -28,6 +28,9 @@ export function SiteFooter() {
               <li>
                 <a href="/#faq">Questions and answers</a>
               </li>
+              <li>
+                <SiteLink to="/privacy">Privacy</SiteLink>
+              </li>
               {donationUrl ? (
                 <li>
                   <a href={donationUrl} rel="noopener">

@@ -16,6 +16,9 @@ export function FaqSection() {
             </details>
           ))}
         </div>
+        <p className="faq__more">
+          What the server keeps, for how long, and who can read it: <a href="/privacy">Privacy</a>.
+        </p>
       </div>
     </section>
   );

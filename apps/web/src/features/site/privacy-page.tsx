@@ -1,0 +1,78 @@
+import { CONTACT, DISCUSSION_LIFETIME_MS, FREE_PLAN, TEXT } from "@daysync/shared";
+import { SiteLayout } from "./components/site-layout.tsx";
+import { usePageMeta } from "./hooks/use-page-meta.ts";
+
+const DISCUSSION_DAYS = DISCUSSION_LIFETIME_MS / (24 * 60 * 60 * 1000);
+
+/** /privacy: what the server keeps, for how long, and who can read it (issue 27). */
+export function PrivacyPage() {
+  usePageMeta({
+    title: `${TEXT.productName}: privacy`,
+    description: "What a Daysync server keeps, for how long, and who can read it.",
+    path: "/privacy",
+  });
+  return (
+    <SiteLayout links={[]}>
+      <section className="section privacy" aria-labelledby="privacy-title">
+        <div className="container container--narrow">
+          <h1 id="privacy-title">Privacy</h1>
+          <p>
+            Daysync runs on a server: this one is run by whoever installed it. This page says what that server keeps, for how long, and who
+            can read it.
+          </p>
+
+          <h2>What the server keeps</h2>
+          <ul>
+            <li>Your account: your name, your email, and your password as a one-way hash (never the password itself).</li>
+            <li>If you sign in with Google, GitHub or another provider: which account at that provider is yours and the email it gave.</li>
+            <li>
+              Each signed-in device: its name, the browser or command line it runs, the network address it signed in from, and when it was
+              last seen.
+            </li>
+            <li>
+              What you send: the text of your messages and your files, their names, sizes and times, and which of your devices sent them. In
+              a discussion, the display name you chose there.
+            </li>
+            <li>If you turn on notifications: the address your browser gave to deliver them.</li>
+          </ul>
+
+          <h2>For how long</h2>
+          <ul>
+            <li>
+              Messages and their files: as long as your plan keeps them ({FREE_PLAN.max_message_duration} minutes on Free; 1 hour, 24 hours
+              or without limit on Premium, as you choose). Then they are deleted, files included, and never served again.
+            </li>
+            <li>
+              Discussions: {DISCUSSION_DAYS} days, or longer when a member extends one. When a discussion ends, its messages and files are
+              deleted.
+            </li>
+            <li>An upload you started and did not finish: deleted after a day.</li>
+            <li>A device's sign-in: until you sign it out, from that device or from another.</li>
+            <li>
+              Your account: until it is deleted. Deleting it removes everything above at once: nothing of the account is left in the
+              database or on disk.
+            </li>
+            <li>The server does not log each request; its logs hold warnings and errors, not what you send.</li>
+          </ul>
+
+          <h2>Who can read it</h2>
+          <ul>
+            <li>You, on your signed-in devices.</li>
+            <li>
+              In a discussion, its members read its messages and files and see the display name you chose there; never your email or your
+              other messages.
+            </li>
+            <li>
+              The person who runs this server, and anyone who can read its database, its disk or its backups: messages and files are stored
+              as sent, not end-to-end encrypted.
+            </li>
+            <li>Where this server takes payments, Stripe handles the payment; Daysync keeps only which plan you bought and until when.</li>
+          </ul>
+          <p>
+            Questions: <a href={`mailto:${CONTACT.email}`}>{CONTACT.email}</a>.
+          </p>
+        </div>
+      </section>
+    </SiteLayout>
+  );
+}
