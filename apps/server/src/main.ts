@@ -4,6 +4,7 @@ import v8 from "node:v8";
 import { addressToOpen } from "./app/address-to-open.ts";
 import { buildApp } from "./app/build-app.ts";
 import { loadConfig } from "./config/config.ts";
+import { NO_ADMIN_NOTICE } from "./modules/admin/admin.service.ts";
 
 // Let the old generation grow to twice what outlived the last full GC before the next one (V8 chose less for this
 // server): under load full GCs, whose marking steps hold up live deliveries, come far more rarely, for a larger
@@ -11,7 +12,7 @@ import { loadConfig } from "./config/config.ts";
 v8.setFlagsFromString("--heap-growing-percent=100");
 
 const config = loadConfig();
-const { app } = await buildApp(config, { sweepOnTimer: true });
+const { app, hasAdmin } = await buildApp(config, { sweepOnTimer: true });
 
 /** Longest a stop waits for requests in flight (an upload's bytes) before it gives up on them. */
 const SHUTDOWN_GRACE_MS = 30_000;
@@ -36,3 +37,4 @@ app.log.level = level;
 const address = app.server.address();
 const port = typeof address === "object" && address ? address.port : config.port;
 process.stdout.write(`Daysync is running at ${addressToOpen(config.host, port)}\n`);
+if (!(await hasAdmin())) process.stdout.write(`${NO_ADMIN_NOTICE}\n`);

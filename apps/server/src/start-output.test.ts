@@ -4,6 +4,7 @@ import path from "node:path";
 import { API } from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addressToOpen } from "./app/address-to-open.ts";
+import { NO_ADMIN_NOTICE } from "./modules/admin/admin.service.ts";
 import { type ServerProcess, startServerProcess } from "./testing/server-process.ts";
 
 let dataDir: string;
@@ -24,6 +25,23 @@ describe("what the server prints", () => {
     for (let i = 0; i < 3; i++) expect((await fetch(server.url + API.health)).status).toBe(200);
     await fetch(server.url + API.me);
     // The pipe may deliver the line after the answers: wait for its end, then for anything more to arrive.
+    for (const deadline = Date.now() + 10_000; !server.output().endsWith("\n") && Date.now() < deadline; ) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await fetch(server.url + API.health);
+    // A new installation has no admin yet, and says how it gets one.
+    expect(server.output()).toBe(`Daysync is running at ${server.url}\n${NO_ADMIN_NOTICE}\n`);
+  });
+
+  it("says nothing of admins once there is one", async () => {
+    const registered = await fetch(server.url + API.register, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: "Owner", email: "owner@example.com", password: "correct horse", confirm_password: "correct horse" }),
+    });
+    expect(registered.status).toBe(201);
+    await server.stop("SIGTERM");
+    server = await startServerProcess({ DATA_DIR: dataDir, LOG_LEVEL: "info" }, { captureOutput: true });
     for (const deadline = Date.now() + 10_000; !server.output().endsWith("\n") && Date.now() < deadline; ) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }

@@ -58,6 +58,8 @@ export interface AppParts {
   bus: EventBus;
   sweeper: RetentionSweeper;
   storage: FileStorage;
+  /** Whether the installation has an admin yet: `main.ts` says so at start while it has none. */
+  hasAdmin: () => Promise<boolean>;
 }
 
 export interface BuildOptions {
@@ -215,13 +217,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     publicUrl: config.identity.publicUrlGiven ? config.identity.publicUrl : undefined,
     resetRateLimit: config.loginRateLimit,
   });
-  app.addHook("onReady", async () => {
-    if (!(await admin.hasAdmin())) {
-      app.log.warn(
-        "This server has no admin yet: make one with `npm run admin -- role set EMAIL admin` (a new installation's first account becomes its admin).",
-      );
-    }
-  });
   paymentsConfigRoute(app, { payments: config.stripe !== undefined, donation_url: config.donationUrl ?? null });
   if (config.stripe) {
     const stripe = createStripeGateway(config.stripe);
@@ -295,5 +290,5 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await db.destroy();
   });
 
-  return { app, db, bus, sweeper, storage };
+  return { app, db, bus, sweeper, storage, hasAdmin: admin.hasAdmin };
 }

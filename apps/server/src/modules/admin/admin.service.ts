@@ -21,6 +21,10 @@ import { type Actor, createAuditor } from "./admin-audit.ts";
 const GRANT_MAX_AHEAD_MS = 10 * 365 * DAY_MS;
 
 /** The page and its routes do not exist for anyone but an admin. */
+/** Printed at start while the installation has no admin. */
+export const NO_ADMIN_NOTICE =
+  "This server has no admin yet: the next account to register becomes it, or make one with `npm run admin -- role set EMAIL admin`.";
+
 export const notAnAdmin = () => new AppError(404, "not_found", "No such page.");
 
 export function createAdminService(deps: {

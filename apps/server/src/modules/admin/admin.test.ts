@@ -58,11 +58,6 @@ describe("the admin role", () => {
     expect(user.role).toBe("user");
   });
 
-  it("says in the start log while the installation has no admin", async () => {
-    const messages = log.lines().map((line) => line.msg ?? "");
-    expect(messages.some((m) => m.includes("no admin yet") && m.includes("npm run admin -- role set EMAIL admin"))).toBe(true);
-  });
-
   it("answers 404 on every admin route to a plain user and to a visitor, whatever the body", async () => {
     const { device: plain, user } = await person("Plain");
     const visitor = new Device(server.url);
