@@ -1,4 +1,4 @@
-import { formatDisplayDate, formatStoredDate, TEXT, VALIDATION } from "@daysync/shared";
+import { formatDisplayDate, formatStoredDate, NO_PAYMENTS_NOTE, TEXT, VALIDATION } from "@daysync/shared";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./support/browser.ts";
@@ -180,7 +180,7 @@ describe("dashboard: live sync, outbox, copy, search, plan, logout", () => {
     await visible(messageList(laptop.page).getByText("written in the tunnel"));
   });
 
-  it("shows the plan: title, description, retention and expiry; Premium is granted by an operator", async () => {
+  it("shows the plan: title, description, retention and expiry; this server takes no payments and says who grants Premium", async () => {
     await laptop.page.getByRole("link", { name: /Sam Sync/ }).click();
     await laptop.page.waitForURL("**/dashboard/plan");
     await visible(laptop.page.getByRole("heading", { name: "Free plan" }));
@@ -188,7 +188,7 @@ describe("dashboard: live sync, outbox, copy, search, plan, logout", () => {
     const facts = laptop.page.locator("dl");
     expect(await facts.innerText()).toMatch(/Messages last\s+15 min/);
     expect(await facts.innerText()).toMatch(/Renews on\s+\d{2}\/\d{2}\/\d{4}/);
-    await visible(laptop.page.getByText("Premium is granted by an operator for now", { exact: false }));
+    await visible(laptop.page.getByText(NO_PAYMENTS_NOTE));
   });
 
   it("says plainly on the first-run panel and the plan page that Free messages disappear 15 minutes after sending", async () => {
