@@ -84,5 +84,6 @@ export function runLive(server: string, token: string, watch: LiveWatch) {
   }
 
   client.start();
-  return { done, stop: () => finish() };
+  // `checkNow`: the server answered another request, so a connection waiting out its back-off tries at once.
+  return { done, stop: () => finish(), checkNow: () => client.checkNow() };
 }

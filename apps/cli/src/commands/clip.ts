@@ -147,10 +147,12 @@ class ClipSession {
   private readonly sentIds = new Set<string>();
   private readonly queue: Outgoing[] = [];
   private sending = false;
-  private reading = false;
+  /** The clipboard being read (and read again while it changes meanwhile), until it is done. */
+  private reading: Promise<void> | null = null;
   private readAgain = false;
   private counts = { sent: 0, received: 0 };
   private connection = "connecting";
+  private live: ReturnType<typeof runLive> | undefined;
   private stopped = false;
   private fail: (error: unknown) => void = () => {};
 
@@ -186,6 +188,7 @@ class ClipSession {
           (error) => this.fail(new CliError(`The clipboard cannot be watched any more: ${error.message}`)),
         );
     const live = this.receive();
+    this.live = live;
     const stop = () => live.stop();
     const onPause = () => this.setPaused(true, true);
     const onResume = () => this.setPaused(false, true);
@@ -237,23 +240,25 @@ class ClipSession {
   }
 
   /** Reads the clipboard after a change (one read at a time; changes during a read lead to one more read). */
-  private async clipboardChanged() {
+  private clipboardChanged(): Promise<void> {
     if (this.reading) {
       this.readAgain = true;
-      return;
+      return this.reading;
     }
-    this.reading = true;
-    try {
-      do {
-        this.readAgain = false;
-        const snapshot = await this.tool.read({ images: this.options.images });
-        this.consider(snapshot);
-      } while (this.readAgain && !this.stopped);
-    } catch (error) {
-      this.notice(`Could not read the clipboard: ${(error as Error).message}`);
-    } finally {
-      this.reading = false;
-    }
+    this.reading = (async () => {
+      try {
+        do {
+          this.readAgain = false;
+          const snapshot = await this.tool.read({ images: this.options.images });
+          this.consider(snapshot);
+        } while (this.readAgain && !this.stopped);
+      } catch (error) {
+        this.notice(`Could not read the clipboard: ${(error as Error).message}`);
+      } finally {
+        this.reading = null;
+      }
+    })();
+    return this.reading;
   }
 
   /** Decides whether a new clipboard content is sent. */
@@ -313,6 +318,8 @@ class ClipSession {
           await this.sendOne(item);
           this.queue.shift();
           attempt = 1;
+          // The server is back (after a restart, say): the live connection need not wait out its back-off.
+          if (this.connection !== "connected") this.live?.checkNow();
         } catch (error) {
           if (error instanceof CliError && error.exitCode === EXIT.signedOut) return this.fail(error);
           if (error instanceof ApiError && error.status === 429) {
@@ -407,6 +414,8 @@ class ClipSession {
     if (message.type !== "text" || this.options.sendOnly || this.paused) return;
     // Sent from here (by clip, or by daysync send on this device): it is already in this clipboard or was never meant for it.
     if (this.sentIds.has(message.id) || (this.ownDevice !== null && message.device?.id === this.ownDevice)) return;
+    // A copy made here that the watch has not read yet would be overwritten, and lost: read it first.
+    if (!this.options.receiveOnly) await this.clipboardChanged();
     const text = message.content;
     this.written.push(text);
     if (this.written.length > WRITTEN_MEMORY) this.written.shift();
