@@ -70,7 +70,10 @@ function DayChat({ dayId, date, intro }: { dayId: string | null; date: string; i
           <p className="day-subtitle">
             {isToday ? <span className="day-pill">Today</span> : null}
             <span className="day-facts">
-              {weekdayOf(date)} <span aria-hidden="true">·</span> {count} {count === 1 ? "message" : "messages"}
+              {weekdayOf(date)} <span aria-hidden="true">·</span>{" "}
+              <span>
+                {count} {count === 1 ? "message" : "messages"}
+              </span>
             </span>
           </p>
         </div>
