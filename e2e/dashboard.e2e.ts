@@ -278,10 +278,11 @@ describe("dashboard: live sync, outbox, copy, search, plan, logout", () => {
     // Until its last minute the badge is quiet; then it is emphasised (bold, in warning colours).
     const badge = item.getByText(/Disappears in \d+ (min|s)$/);
     const look = () => badge.evaluate((el) => ({ soon: el.hasAttribute("data-soon"), weight: Number(getComputedStyle(el).fontWeight) }));
-    expect(await look()).toEqual({ soon: false, weight: 400 });
+    // Polled: a countdown tick may replace the element between finding it and reading its style.
+    await expect.poll(look).toEqual({ soon: false, weight: 400 });
     await page.clock.fastForward("14:10");
     await visible(item.getByText(/Disappears in \d+ s$/));
-    expect(await look()).toEqual({ soon: true, weight: 700 });
+    await expect.poll(look).toEqual({ soon: true, weight: 700 });
     await page.clock.fastForward("01:00");
     await hidden(item);
     await visible(page.getByText(TEXT.noMessages));
