@@ -2,6 +2,9 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
+    // Most test files wait on servers, browsers and sockets rather than the CPU: three at once on two cores
+    // (vitest's default there is one) keeps CI well under its time budget.
+    maxWorkers: 3,
     reporters: ["default", ["json", { outputFile: "test-results.json" }]],
     projects: [
       { test: { name: "shared", root: "packages/shared", include: ["src/**/*.test.ts"] } },
@@ -55,7 +58,9 @@ export default defineConfig({
           setupFiles: ["./support/policy-check.ts"],
           testTimeout: 90_000,
           hookTimeout: 90_000,
-          fileParallelism: false,
+          // Two browsers with their servers at a time, after the other projects (a group of its own).
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { parseClipOptions } from "./clip-options.ts";
 import { clipboardTool } from "./clipboard-tools.ts";
-import { parseClipOptions } from "./commands/clip.ts";
 
 describe("daysync clip's options", () => {
   it("are checked with their schema: a clear sentence for each mistake", () => {
