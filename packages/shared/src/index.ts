@@ -16,3 +16,4 @@ export * from "./schemas.ts";
 export * from "./share-target.ts";
 export * from "./text.ts";
 export * from "./ui-text.ts";
+export * from "./settings.ts";
