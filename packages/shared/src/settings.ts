@@ -55,6 +55,8 @@ export const changePasswordSchema = z
   .refine((v) => v.password === v.confirm_password, { message: VALIDATION.passwordsMatch, path: ["confirm_password"] })
   .refine((v) => v.password.length >= PASSWORD_MIN_LENGTH, { message: VALIDATION.passwordTooShort, path: ["password"] });
 export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
+/** What the Settings form sends (`keep_other_devices` may be left out). */
+export type ChangePasswordRequest = z.input<typeof changePasswordSchema>;
 
 export const deleteAccountSchema = z.object({
   /** The account's email, typed to confirm. */

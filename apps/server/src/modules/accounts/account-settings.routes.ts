@@ -1,5 +1,12 @@
 /** The Settings page's routes (issue 26): each asks for the signed-in device, parses with the shared schema, calls the service. */
-import { changeEmailSchema, changeNameSchema, changePasswordSchema, deleteAccountSchema, SETTINGS_API, settingsResponseSchemas } from "@daysync/shared";
+import {
+  changeEmailSchema,
+  changeNameSchema,
+  changePasswordSchema,
+  deleteAccountSchema,
+  SETTINGS_API,
+  settingsResponseSchemas,
+} from "@daysync/shared";
 import type { FastifyRequest } from "fastify";
 import type { RateLimit } from "../../config/config.ts";
 import { type ApiServer, answers } from "../../http/answers.ts";

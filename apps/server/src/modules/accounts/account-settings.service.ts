@@ -83,7 +83,10 @@ export function createAccountSettingsService(deps: {
   return {
     async confirmation(asker: Asker): Promise<{ has_password: boolean; confirmed_until: number | null }> {
       const until = await freshUntil(asker.sessionId);
-      return { has_password: await accounts.hasPassword(asker.userId), confirmed_until: until !== null && until > clock.now() ? until : null };
+      return {
+        has_password: await accounts.hasPassword(asker.userId),
+        confirmed_until: until !== null && until > clock.now() ? until : null,
+      };
     },
 
     changeName: (asker: Asker, name: string) => updateUser(asker.userId, (repo, now) => repo.setName(asker.userId, name, now)),

@@ -78,7 +78,10 @@ describe("email", () => {
       body: { error: { code: "email_taken", field: "email", message: "Another account already uses this email. Choose a different one." } },
     });
 
-    const moved = await device.request<{ user: User }>("PUT", SETTINGS_API.email, { email: newEmail.toUpperCase(), password: "correct horse" });
+    const moved = await device.request<{ user: User }>("PUT", SETTINGS_API.email, {
+      email: newEmail.toUpperCase(),
+      password: "correct horse",
+    });
     expect(moved.status).toBe(200);
     expect(moved.body.user.email).toBe(newEmail);
     await other.live.waitFor((r) => userEvents(r).length > 0);
