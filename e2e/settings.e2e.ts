@@ -108,7 +108,12 @@ it("changes the name, links a provider, changes the password and deletes the acc
   await confirmButton.click();
   await page.waitForURL("**/login");
   await visible(page.getByText(SETTINGS_TEXT.accountDeleted));
-  expect((await page.context().request.get(`${server.url}/api/session`).then((r) => r.json())) as unknown).toEqual({ user: null });
+  expect(
+    (await page
+      .context()
+      .request.get(`${server.url}/api/session`)
+      .then((r) => r.json())) as unknown,
+  ).toEqual({ user: null });
 
   const again = await newDevice(browser, server.url);
   await signIn(again.page, email, "a brand new password");
