@@ -30,6 +30,7 @@ beforeAll(async () => {
       OIDC_EXAMPLE_CLIENT_ID: provider.clientId,
       OIDC_EXAMPLE_CLIENT_SECRET: provider.clientSecret,
       OIDC_EXAMPLE_LABEL: "Example ID",
+      OIDC_EXAMPLE_ALLOW_SIGNUP: "true",
     }),
     launchBrowser(),
   ]);
@@ -120,4 +121,38 @@ it("changes the name, links a provider, changes the password and deletes the acc
   await visible(again.page.getByText("Invalid email or password.").first());
   await again.context.close();
   await laptop.context.close();
+});
+
+it("an account made through a provider sets a password after confirming with its provider, then signs in with it", async () => {
+  provider.accounts.set("pat", { email: "pat@example.org", email_verified: true, name: "Pat Provider" });
+  const { context, page } = await newDevice(browser, server.url);
+  const providerSignIn = async () => {
+    await page.waitForURL((url) => url.origin === provider.issuer);
+    await page.locator('input[name="login"]').fill("pat");
+    await page.locator('input[name="password"]').fill("anything");
+    await page.getByRole("button", { name: "Sign-in" }).click();
+  };
+  await page.goto("/login");
+  await page.getByRole("link", { name: "Continue with Example ID" }).click();
+  await providerSignIn();
+  await page.waitForURL("**/dashboard");
+
+  await page.goto("/dashboard/settings");
+  const section = page.getByRole("region", { name: "Set a password" });
+  await section.getByRole("button", { name: "Confirm with Example ID" }).click();
+  // The provider asks again even though it still knows this browser.
+  await providerSignIn();
+  await page.waitForURL("**/dashboard/settings");
+  await visible(section.getByRole("status").filter({ hasText: "Confirmed: until" }));
+  await section.getByLabel("New password").fill("pat's own password");
+  await section.getByLabel("Confirm password").fill("pat's own password");
+  await section.getByRole("button", { name: "Set password" }).click();
+  await visible(page.getByText("Your password is set: you can sign in with your email too."));
+  await visible(page.getByRole("region", { name: "Password", exact: true }).getByLabel("Current password"));
+
+  const other = await newDevice(browser, server.url);
+  await signIn(other.page, "pat@example.org", "pat's own password");
+  await other.page.waitForURL("**/dashboard");
+  await other.context.close();
+  await context.close();
 });

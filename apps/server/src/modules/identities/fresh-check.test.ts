@@ -63,6 +63,8 @@ async function providerAccount() {
 async function confirmAs(device: Device, login: string): Promise<URL | undefined> {
   const started = await device.post<{ redirect: string }>(SETTINGS_API.confirmWith("open"));
   expect(started.status).toBe(200);
+  // The provider is asked to sign the person in again, not to reuse a session it still has.
+  expect(new URL(started.body.redirect).searchParams.get("prompt")).toBe("login");
   const flowCookie = /daysync_auth_flow=([^;]+)/.exec(started.headers.get("set-cookie") ?? "")?.[1] ?? "";
   const browser = new RedirectBrowser();
   browser.setCookie(host, FLOW, flowCookie);

@@ -119,7 +119,9 @@ export function createIdentitiesService(deps: {
     const linkReturn = linkUserId ? LINK_RETURN : undefined;
     const adapter = adapterOf(providerId, linkReturn);
     const secrets: FlowSecrets = { state: random(), nonce: random(), codeVerifier: random() };
-    const url = await adapter.authorizationUrl(secrets).catch((error: unknown) => failureOf(error, providerId, linkReturn));
+    const url = await adapter
+      .authorizationUrl(secrets, { reauthenticate: confirmSessionId !== null })
+      .catch((error: unknown) => failureOf(error, providerId, linkReturn));
     const flowId = random();
     const now = clock.now();
     await identities.startFlow(
