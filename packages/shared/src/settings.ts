@@ -78,6 +78,4 @@ export const SETTINGS_TEXT = {
   freshCheckNeeded: "Confirm it is you first: sign in again with a linked provider, then try within 10 minutes.",
   deleteEmailMismatch: "Type your account's email exactly as shown to confirm.",
   accountDeleted: "Your account was deleted, with everything in it. Thank you for using Daysync.",
-  /** Said on /login to a device whose account was deleted from another device. */
-  accountGone: "You were signed out.",
 } as const;
