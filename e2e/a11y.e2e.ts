@@ -1,4 +1,4 @@
-/** axe-core in the page: no serious or critical violations on the public pages, sign-in, the dashboard and a discussion. */
+/** axe-core in the page: no serious or critical violations on the public pages, sign-in, the dashboard, Settings and a discussion. */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { API, DISCUSSION_ROUTES, DISCUSSIONS_API, formatStoredDate, formatStoredTime, responseSchemas, TEXT } from "@daysync/shared";
@@ -85,6 +85,18 @@ describe.each(["light", "dark"] as const)("accessibility, %s theme", (theme) => 
     const page = await context.newPage();
     await page.goto(`${app.server.url}/dashboard`);
     await page.getByPlaceholder(TEXT.messagePlaceholder).waitFor();
+    await page.waitForLoadState("networkidle");
+    expect(await audit(page)).toEqual([]);
+    await context.close();
+  });
+
+  it("the Settings page, with the delete form open, has none", async () => {
+    const context = await newContext(theme);
+    await signUp(context);
+    const page = await context.newPage();
+    await page.goto(`${app.server.url}/dashboard/settings`);
+    await page.getByRole("button", { name: "Delete account…" }).click();
+    await page.getByRole("button", { name: "Delete my account forever" }).waitFor();
     await page.waitForLoadState("networkidle");
     expect(await audit(page)).toEqual([]);
     await context.close();

@@ -59,7 +59,7 @@ it("signs in with 'Continue with …' on /login, through the provider's own sign
   expect(((await me.json()) as { user: { email: string } }).user.email).toBe("grace@example.com");
 
   // Its only way in is the provider: listed, and not to be unlinked.
-  await page.goto("/dashboard/devices");
+  await page.goto("/dashboard/settings");
   const methods = page.getByRole("region", { name: "Sign-in methods" });
   await expect(methods.getByRole("button", { name: "Unlink Example ID" }).isDisabled()).resolves.toBe(true);
   await context.close();

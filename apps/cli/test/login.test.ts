@@ -3,6 +3,7 @@ import { hostname } from "node:os";
 import path from "node:path";
 import { API, DEVICES_API, type DevicesResponse, PAIRING_API, type PairingRequestDetails } from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { NO_PASSWORD } from "../../server/src/modules/accounts/password.ts";
 import { Device, startTestServer, type TestServer } from "../../server/src/testing/test-server.ts";
 import { removeTempDirs, Terminal } from "./cli-process.ts";
 import { decodeTerminalQr } from "./terminal-qr.ts";
@@ -89,12 +90,13 @@ describe("daysync login --password, logout and devices rm", () => {
 
   it("points an account with no password (made through a sign-in provider) to daysync login by QR code", async () => {
     await new Device(server.url).register("Provider person", "no-password@example.com");
-    // What an account made through a provider holds instead of a password hash (accounts/password.ts).
-    await server.db.updateTable("users").set({ password_hash: "!none" }).where("email", "=", "no-password@example.com").execute();
+    // What an account made through a provider holds instead of a password hash.
+    await server.db.updateTable("users").set({ password_hash: NO_PASSWORD }).where("email", "=", "no-password@example.com").execute();
     const out = await new Terminal(server.url).run(["login", "--password", "--email", "no-password@example.com"], { input: "!none\n" });
     expect(out.code).toBe(1);
     expect(out.stderr).toContain("Invalid email or password.");
     expect(out.stderr).toContain("run `daysync login` (without --password)");
+    expect(out.stderr).toContain("or set a password in Settings on the web app first.");
   });
 
   it("logout ends the session on the server and forgets it here", async () => {

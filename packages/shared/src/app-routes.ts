@@ -23,6 +23,7 @@ export const APP_ROUTES = {
   pair: "/pair/:code?",
   admin: "/admin",
   resetPassword: "/reset-password",
+  settings: "/dashboard/settings",
 } as const;
 
 const segmentsOf = (path: string) => path.split("/").filter(Boolean);

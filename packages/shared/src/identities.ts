@@ -58,9 +58,9 @@ export const PROVIDER_SIGN_IN_ERRORS = {
   signup_closed: "No Daysync account uses this {label} sign-in, and new accounts cannot be made with {label} here.",
   email_unverified: "{label} has not verified your email address, so no account can be made with it.",
   domain_not_allowed: "Accounts with this email domain cannot be made through {label} here.",
-  account_exists:
-    "An account with this email already exists. Sign in with your email and password, then link {label} under Sign-in methods (on the Devices page).",
+  account_exists: "An account with this email already exists. Sign in as usual, then link {label} from Settings (Sign-in methods).",
   already_linked: "This {label} sign-in is already linked to another Daysync account.",
+  confirm_mismatch: "That {label} sign-in is not linked to this account. Confirm with the one linked here.",
   account_disabled: ACCOUNT_DISABLED_MESSAGE,
 } as const;
 export type ProviderSignInError = keyof typeof PROVIDER_SIGN_IN_ERRORS;

@@ -13,6 +13,7 @@ export * from "./payments.ts";
 export * from "./plans.ts";
 export * from "./responses.ts";
 export * from "./schemas.ts";
+export * from "./settings.ts";
 export * from "./share-target.ts";
 export * from "./text.ts";
 export * from "./ui-text.ts";

@@ -107,11 +107,13 @@ async function loginWithPassword(api: ApiClient, emailOption: string | undefined
   const parsed = loginSchema.safeParse({ email, password });
   if (!parsed.success) throw usageError(parsed.error.issues.map((issue) => issue.message).join(" "));
   const { body, res } = await api.json("POST", API.login, responseSchemas.user, parsed.data).catch((error: unknown) => {
-    // The server answers an account made through a sign-in provider (it has no password) as a wrong password.
+    // The server answers an account made through a sign-in provider (it has no password) as a wrong password, on
+    // purpose (docs/decisions/019-account-settings.md): so the hint comes with every refusal.
     if (error instanceof ApiError && error.code === "invalid_credentials") {
       throw new CliError(
         `${error.message}\nIf you made your account with Google, GitHub or another sign-in provider, it has no password: ` +
-          "run `daysync login` (without --password) and approve the QR code on a device where you are signed in.",
+          "run `daysync login` (without --password) and approve the QR code on a device where you are signed in, " +
+          "or set a password in Settings on the web app first.",
       );
     }
     throw error;

@@ -17,6 +17,8 @@ import { createHttpServer, type LogStream, registerHttpPlugins } from "../http/h
 import { createMetrics, serveMetrics } from "../http/metrics.ts";
 import { serveWebApp } from "../http/web-app.ts";
 import { createAccountDeletionService } from "../modules/accounts/account-deletion.service.ts";
+import { accountSettingsRoutes } from "../modules/accounts/account-settings.routes.ts";
+import { createAccountSettingsService } from "../modules/accounts/account-settings.service.ts";
 import { accountsRoutes } from "../modules/accounts/accounts.routes.ts";
 import { createAccountsService } from "../modules/accounts/accounts.service.ts";
 import { createPasswordResetService } from "../modules/accounts/password-reset.service.ts";
@@ -133,6 +135,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     accounts,
     identities: repositories.identities,
     devices,
+    sessions,
     log: app.log,
   });
   identitiesRoutes(app, { identities, cookieSecure: config.cookieSecure, linkRateLimit: config.loginRateLimit });
@@ -190,22 +193,25 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     resets: repositories.passwordResets,
     devices,
   });
+  const deletion = createAccountDeletionService({
+    unitOfWork,
+    users,
+    accountDeletion: repositories.accountDeletion,
+    devices,
+    discussions,
+    uploads: uploadsService,
+    removeFile: (id) => storage.remove(id),
+    now: clock.now,
+  });
+  const accountSettings = createAccountSettingsService({ clock, unitOfWork, users, sessions, accounts, devices, deletion });
+  accountSettingsRoutes(app, { settings: accountSettings, cookieSecure: config.cookieSecure, passwordRateLimit: config.loginRateLimit });
   const admin = createAdminService({
     clock,
     users,
     admin: repositories.admin,
     plans,
     devices,
-    deletion: createAccountDeletionService({
-      unitOfWork,
-      users,
-      accountDeletion: repositories.accountDeletion,
-      devices,
-      discussions,
-      uploads: uploadsService,
-      removeFile: (id) => storage.remove(id),
-      now: clock.now,
-    }),
+    deletion,
     resets: passwordResets,
     presence,
     storage,

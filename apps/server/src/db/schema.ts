@@ -54,6 +54,8 @@ export interface SessionsTable {
   last_seen_at: number;
   /** The name the user gave the device; null: named from its User-Agent. */
   name: string | null;
+  /** When this session last passed a fresh check at a provider (Settings); null: never. */
+  reauthenticated_at?: number | null;
 }
 
 export interface DateMessagesTable {
@@ -230,6 +232,8 @@ export interface AuthFlowsTable {
   return_to: string;
   /** Set when a signed-in user links this provider to their account. */
   link_user_id: string | null;
+  /** Set when the flow is a fresh check of that session's person (with `link_user_id`), not a link. */
+  confirm_session_id?: string | null;
   expires_at: number;
 }
 

@@ -7,6 +7,7 @@ import { NameDevicePrompt } from "../features/devices/name-device-prompt.tsx";
 import { useNewDeviceNotice } from "../features/devices/use-new-device-notice.ts";
 import { DiscussionsSection } from "../features/discussions/discussions-section.tsx";
 import { PushBell } from "../features/push/push-bell.tsx";
+import { SettingsLink } from "../features/settings/settings-link.tsx";
 import { usePendingShares, useShareOutcome } from "../features/share/use-share-outcome.ts";
 import { useSessionServices } from "../lib/session-services.ts";
 import { useCopyRequest, useIncomingTextToasts } from "./clipboard-notices.tsx";
@@ -42,6 +43,7 @@ export function SignedInFrame({ user }: { user: User }) {
         sidebarLinks={
           <>
             <DevicesLink />
+            <SettingsLink />
             <AdminLink />
           </>
         }

@@ -73,6 +73,10 @@ export const routes: RouteObject[] = [
                     path: APP_ROUTES.devices,
                     lazy: async () => ({ Component: (await import("../features/devices/devices-page.tsx")).DevicesPage }),
                   },
+                  {
+                    path: APP_ROUTES.settings,
+                    lazy: async () => ({ Component: (await import("../features/settings/settings-page.tsx")).SettingsPage }),
+                  },
                 ],
               },
               // Discussions (issue 13). Their join link opens a screen to pick a name; it never signs a device in.

@@ -86,6 +86,11 @@ export function createAccountsService(deps: {
       return signedIn(await createAccount({ ...input, passwordHash: NO_PASSWORD }, link), device);
     },
 
+    /**
+     * An account without a password (made through a provider) is refused as a wrong password is, in the same time:
+     * a distinct answer would tell anyone who types an email that it has an account and how it signs in. The
+     * command line words this refusal with the way out (`daysync login` by QR code); decision 019.
+     */
     async login(input: LoginInput, device: DeviceInfo) {
       const row = await users.credentialsByEmail(input.email.toLowerCase());
       const usable = row && hasPassword(row.password_hash) ? row : undefined;

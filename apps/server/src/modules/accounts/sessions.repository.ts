@@ -117,6 +117,17 @@ export function createSessionsRepository(db: Db) {
       await db.updateTable("sessions").set({ last_seen_at: now }).where("id", "=", sessionId).where("last_seen_at", "<", now).execute();
     },
 
+    /** Stores that the session's person just passed a fresh check at a provider. */
+    async markReauthenticated(sessionId: string, now: number): Promise<void> {
+      await db.updateTable("sessions").set({ reauthenticated_at: now }).where("id", "=", sessionId).execute();
+    },
+
+    /** When the session last passed a fresh check at a provider; null when never (or no such session). */
+    async reauthenticatedAt(sessionId: string): Promise<number | null> {
+      const row = await db.selectFrom("sessions").select("reauthenticated_at").where("id", "=", sessionId).executeTakeFirst();
+      return row?.reauthenticated_at == null ? null : Number(row.reauthenticated_at);
+    },
+
     async remove(sessionId: string): Promise<void> {
       forget(sessionId);
       await db.deleteFrom("sessions").where("id", "=", sessionId).execute();

@@ -35,6 +35,14 @@ export function createUsersRepository(db: Db) {
     async setPasswordHash(userId: string, passwordHash: string, now: number): Promise<void> {
       await db.updateTable("users").set({ password_hash: passwordHash, updated_at: now }).where("id", "=", userId).execute();
     },
+    /** Renames the user, and their personal space's one member with them (decision 016); the name of a discussion member is its own. */
+    async setName(userId: string, name: string, now: number): Promise<void> {
+      await db.updateTable("users").set({ name, updated_at: now }).where("id", "=", userId).execute();
+      await db.updateTable("space_members").set({ display_name: name }).where("id", "=", userId).where("space_id", "=", userId).execute();
+    },
+    async setEmail(userId: string, email: string, now: number): Promise<void> {
+      await db.updateTable("users").set({ email, updated_at: now }).where("id", "=", userId).execute();
+    },
     async adminCount(): Promise<number> {
       const row = await db
         .selectFrom("users")

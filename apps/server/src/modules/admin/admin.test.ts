@@ -17,9 +17,9 @@ import {
   RESET_PASSWORD_API,
   type User,
 } from "@daysync/shared";
-import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAdmin } from "../../admin.ts";
+import { everyRow } from "../../testing/every-row.ts";
 import { LogCapture } from "../../testing/log-capture.ts";
 import { newSubscriptionKeys } from "../../testing/push-service-double.ts";
 import { Device, startTestServer, type TestServer, textMessage } from "../../testing/test-server.ts";
@@ -302,24 +302,6 @@ describe("password reset links", () => {
   });
 });
 
-/** Every row of every table of the server's database, as text. */
-async function everyRow(): Promise<Map<string, string>> {
-  const pg = server.databaseUrl.startsWith("postgres");
-  const tables = pg
-    ? (
-        await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema()`.execute(
-          server.db,
-        )
-      ).rows
-    : (await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(server.db)).rows;
-  const all = new Map<string, string>();
-  for (const { name } of tables) {
-    const rows = (await sql`select * from ${sql.table(name)}`.execute(server.db)).rows;
-    all.set(name, JSON.stringify(rows));
-  }
-  return all;
-}
-
 describe("account deletion", () => {
   it("leaves nothing of the account in any table or in the files folder; its discussions end, its devices are signed out live", async () => {
     const { user, device, email } = await person("Leaving");
@@ -361,7 +343,7 @@ describe("account deletion", () => {
     const otherLive = await otherDevice.live();
     await otherLive.waitFor((r) => r.some((m) => m.type === "ready"));
 
-    const before = await everyRow();
+    const before = await everyRow(server);
     expect([...before.values()].join("").includes(user.id)).toBe(true);
     const res = await admin.request("DELETE", ADMIN_API.account(user.id));
     expect(res).toMatchObject({ status: 200, body: { deleted: true } });
@@ -378,7 +360,7 @@ describe("account deletion", () => {
     const details = await otherDevice.get<{ members: Array<{ display_name: string }> }>(DISCUSSIONS_API.one(others.id));
     expect(details.body.members.map((m) => m.display_name)).toEqual(["Sam"]);
 
-    for (const [table, rows] of await everyRow()) {
+    for (const [table, rows] of await everyRow(server)) {
       expect([table, rows.includes(user.id)]).toEqual([table, false]);
       expect([table, rows.toLowerCase().includes(email)]).toEqual([table, false]);
     }

@@ -54,6 +54,7 @@ export function identitiesRoutes(app: ApiServer, deps: { identities: IdentitiesS
       const query = new URL(request.url, "http://callback.invalid").searchParams;
       const outcome = await identities.finish(providerId, flowId, query, deviceOf(request));
       if (outcome.kind === "linked") return `${outcome.returnTo}?linked=${encodeURIComponent(providerId)}`;
+      if (outcome.kind === "confirmed") return `${outcome.returnTo}?confirmed=${encodeURIComponent(providerId)}`;
       setSessionCookie(reply, outcome.session.token, cookieSecure);
       reply.setCookie(SIGNED_IN_NOTICE_COOKIE, "1", { sameSite: "lax", secure: cookieSecure, path: "/", maxAge: 60 });
       return outcome.returnTo;
@@ -72,6 +73,14 @@ export function identitiesRoutes(app: ApiServer, deps: { identities: IdentitiesS
     const auth = requireAuth(request);
     const { password } = parse(linkProviderSchema, request.body);
     const { flowId, url } = await identities.startLink(auth.userId, request.params.provider, password);
+    reply.setCookie(FLOW_COOKIE, flowId, { ...flowCookie, maxAge: FLOW_LIFETIME_MS / 1000 });
+    return { redirect: url };
+  });
+
+  // Settings: a fresh check at a linked provider, for an account without a password to type.
+  app.post<{ Params: { provider: string } }>("/api/auth/confirm/:provider", linkOptions, async (request, reply) => {
+    const auth = requireAuth(request);
+    const { flowId, url } = await identities.startConfirm(auth.userId, auth.sessionId, request.params.provider);
     reply.setCookie(FLOW_COOKIE, flowId, { ...flowCookie, maxAge: FLOW_LIFETIME_MS / 1000 });
     return { redirect: url };
   });

@@ -12,6 +12,7 @@ import {
   type ProviderSignInError,
   providerSignInMessage,
   registerFormSchema,
+  SETTINGS_ROUTE,
   type User,
 } from "@daysync/shared";
 import type { FastifyBaseLogger } from "fastify";
@@ -20,6 +21,7 @@ import type { Clock } from "../../clock.ts";
 import type { IdentityConfig, ProviderConfig } from "../../config/identity-providers.ts";
 import { AppError, conflict, notFound } from "../../http/errors.ts";
 import type { AccountsService, DeviceInfo } from "../accounts/accounts.service.ts";
+import type { SessionsRepository } from "../accounts/sessions.repository.ts";
 import type { DevicesService } from "../devices/devices.service.ts";
 import { createGithubAdapter } from "./github.adapter.ts";
 import type { IdentitiesRepository } from "./identities.repository.ts";
@@ -29,8 +31,8 @@ import { type FlowSecrets, type ProviderAdapter, ProviderFailure, type ProviderP
 /** How long a started sign-in may take at the provider. */
 export const FLOW_LIFETIME_MS = 10 * 60 * 1000;
 const FALLBACK_RETURN = "/dashboard";
-/** Where linking comes back to: the page with the list of sign-in methods. */
-export const LINK_RETURN = "/dashboard/devices";
+/** Where linking and a fresh check come back to: the page with the list of sign-in methods. */
+export const LINK_RETURN = SETTINGS_ROUTE;
 
 /** A sign-in that did not happen, named for /login to word. */
 export class SignInFailure extends Error {
@@ -46,7 +48,8 @@ export class SignInFailure extends Error {
 
 export type FlowOutcome =
   | { kind: "signed_in"; user: User; session: { id: string; token: string }; returnTo: string }
-  | { kind: "linked"; returnTo: string };
+  | { kind: "linked"; returnTo: string }
+  | { kind: "confirmed"; returnTo: string };
 
 const random = () => randomBytes(32).toString("base64url");
 const nameSchema = registerFormSchema.shape.name;
@@ -84,6 +87,8 @@ export function createIdentitiesService(deps: {
   accounts: AccountsService;
   identities: IdentitiesRepository;
   devices: Pick<DevicesService, "announceSignIn">;
+  /** Where a fresh check at a provider is kept for the session it confirms. */
+  sessions: Pick<SessionsRepository, "markReauthenticated">;
   log: FastifyBaseLogger;
 }) {
   const { clock, accounts, identities, log } = deps;
@@ -105,11 +110,18 @@ export function createIdentitiesService(deps: {
     throw new SignInFailure(code, providerId, linkReturn);
   }
 
-  async function start(providerId: string, returnTo: string, linkUserId: string | null): Promise<{ flowId: string; url: string }> {
+  async function start(
+    providerId: string,
+    returnTo: string,
+    linkUserId: string | null,
+    confirmSessionId: string | null = null,
+  ): Promise<{ flowId: string; url: string }> {
     const linkReturn = linkUserId ? LINK_RETURN : undefined;
     const adapter = adapterOf(providerId, linkReturn);
     const secrets: FlowSecrets = { state: random(), nonce: random(), codeVerifier: random() };
-    const url = await adapter.authorizationUrl(secrets).catch((error: unknown) => failureOf(error, providerId, linkReturn));
+    const url = await adapter
+      .authorizationUrl(secrets, { reauthenticate: confirmSessionId !== null })
+      .catch((error: unknown) => failureOf(error, providerId, linkReturn));
     const flowId = random();
     const now = clock.now();
     await identities.startFlow(
@@ -121,6 +133,7 @@ export function createIdentitiesService(deps: {
         code_verifier: secrets.codeVerifier,
         return_to: returnTo,
         link_user_id: linkUserId,
+        confirm_session_id: confirmSessionId,
         expires_at: now + FLOW_LIFETIME_MS,
       },
       now,
@@ -218,6 +231,20 @@ export function createIdentitiesService(deps: {
       }
     },
 
+    /**
+     * A fresh check for an account without a password (Settings): a new sign-in at one of its linked providers,
+     * which marks the asking session checked (`sessions.reauthenticated_at`) and comes back to Settings.
+     */
+    async startConfirm(userId: string, sessionId: string, providerId: string) {
+      if (!(await identities.ofUser(userId)).some((r) => r.provider === providerId)) throw notFound("linked sign-in method");
+      try {
+        return await start(providerId, LINK_RETURN, userId, sessionId);
+      } catch (error) {
+        if (!(error instanceof SignInFailure)) throw error;
+        throw new AppError(502, error.code, providerSignInMessage(error.code, labelOf(providerId)) ?? error.code);
+      }
+    },
+
     /** The provider's callback: the flow of this browser's cookie, consumed once, then sign-in or link. */
     async finish(providerId: string, flowId: string | undefined, query: URLSearchParams, device: DeviceInfo): Promise<FlowOutcome> {
       const flow = flowId ? await identities.consumeFlow(flowId, clock.now()) : undefined;
@@ -231,6 +258,12 @@ export function createIdentitiesService(deps: {
       if (!flow.link_user_id) return signInWith(adapter, profile, device, flow.return_to);
 
       const known = await identities.find(profile.issuer, profile.subject);
+      if (flow.confirm_session_id) {
+        // A fresh check: the provider vouched again for an identity of this very account.
+        if (known?.user_id !== flow.link_user_id) throw new SignInFailure("confirm_mismatch", providerId, linkReturn);
+        await deps.sessions.markReauthenticated(flow.confirm_session_id, clock.now());
+        return { kind: "confirmed", returnTo: flow.return_to };
+      }
       if (known && known.user_id !== flow.link_user_id) throw new SignInFailure("already_linked", providerId, linkReturn);
       if (!known) {
         const stored = await identities.insertIfNew({

@@ -281,7 +281,7 @@ describe("an identity whose email has an account", () => {
     browser.setCookie(host, FLOW, flowCookie);
     const page = await browser.go(link.body.redirect, { stopAt: atAppPage });
     const linked = await browser.submitForm(page, { login, password: "x" }, { stopAt: atAppPage });
-    expect(linked.location?.pathname).toBe("/dashboard/devices");
+    expect(linked.location?.pathname).toBe("/dashboard/settings");
     expect(linked.location?.searchParams.get("linked")).toBe("open");
 
     const now = await signIn("open", login);

@@ -33,7 +33,7 @@ export function createOidcAdapter(provider: OidcProviderConfig, redirectUri: str
     config: provider,
     check: async () => void (await discover()),
 
-    async authorizationUrl(secrets: FlowSecrets): Promise<string> {
+    async authorizationUrl(secrets: FlowSecrets, options: { reauthenticate?: boolean } = {}): Promise<string> {
       const config = await discover();
       return client
         .buildAuthorizationUrl(config, {
@@ -43,6 +43,7 @@ export function createOidcAdapter(provider: OidcProviderConfig, redirectUri: str
           code_challenge_method: "S256",
           state: secrets.state,
           nonce: secrets.nonce,
+          ...(options.reauthenticate ? { prompt: "login" } : {}),
         })
         .toString();
     },

@@ -22,7 +22,8 @@ export interface ProviderAdapter {
   config: ProviderConfig;
   /** Reaches the provider (discovery); throws a ProviderFailure when it cannot. */
   check(): Promise<void>;
-  authorizationUrl(secrets: FlowSecrets): Promise<string>;
+  /** `reauthenticate`: a fresh check, so the provider asks the person to sign in again where it can (`prompt=login`). */
+  authorizationUrl(secrets: FlowSecrets, options?: { reauthenticate?: boolean }): Promise<string>;
   /** Checks the callback and exchanges its code; throws a ProviderFailure. */
   finish(callbackQuery: URLSearchParams, secrets: FlowSecrets): Promise<ProviderProfile>;
 }

@@ -1,9 +1,10 @@
-import { type RegisterInput, registerFormSchema, TEXT, VALIDATION } from "@daysync/shared";
+import { type RegisterInput, registerFormSchema, TEXT } from "@daysync/shared";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { Link, useLocation, useNavigate } from "react-router";
 import { type BannerMessage, ErrorBanner } from "../../components/ui/error-banner.tsx";
+import { NewPasswordFields } from "../../components/ui/new-password-fields.tsx";
 import { SubmitButton } from "../../components/ui/spinner.tsx";
 import { TextField } from "../../components/ui/text-field.tsx";
 import { ApiError } from "../../lib/api-client.ts";
@@ -72,22 +73,12 @@ export function RegisterPage() {
             </Link>
           </p>
         ) : null}
-        <TextField
+        <NewPasswordFields
           label="Password"
-          type="password"
-          autoComplete="new-password"
           placeholder="Your password"
-          hint={VALIDATION.passwordRule}
-          error={errors.password?.message}
-          {...register("password")}
-        />
-        <TextField
-          label="Confirm password"
-          type="password"
-          autoComplete="new-password"
-          placeholder="Type it again"
-          error={errors.confirm_password?.message}
-          {...register("confirm_password")}
+          password={register("password")}
+          confirm={register("confirm_password")}
+          errors={{ password: errors.password?.message, confirm: errors.confirm_password?.message }}
         />
         <SubmitButton working={working}>{TEXT.register}</SubmitButton>
       </form>

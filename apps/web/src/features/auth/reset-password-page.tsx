@@ -5,8 +5,8 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { Link, useLocation } from "react-router";
 import { type BannerMessage, ErrorBanner } from "../../components/ui/error-banner.tsx";
+import { NewPasswordFields } from "../../components/ui/new-password-fields.tsx";
 import { SubmitButton } from "../../components/ui/spinner.tsx";
-import { TextField } from "../../components/ui/text-field.tsx";
 import { ApiError, api } from "../../lib/api-client.ts";
 import { describeError } from "../../lib/api-errors.ts";
 import { AuthLayout } from "./auth-layout.tsx";
@@ -53,21 +53,10 @@ export function ResetPasswordPage() {
         <>
           <ErrorBanner message={banner} />
           <form className="auth-form" onSubmit={onSubmit} noValidate>
-            <TextField
-              label="New password"
-              type="password"
-              autoComplete="new-password"
-              placeholder="At least 8 characters"
-              error={errors.password?.message}
-              {...register("password")}
-            />
-            <TextField
-              label="Confirm password"
-              type="password"
-              autoComplete="new-password"
-              placeholder="Type it again"
-              error={errors.confirm_password?.message}
-              {...register("confirm_password")}
+            <NewPasswordFields
+              password={register("password")}
+              confirm={register("confirm_password")}
+              errors={{ password: errors.password?.message, confirm: errors.confirm_password?.message }}
             />
             <SubmitButton working={formState.isSubmitting}>Set password</SubmitButton>
           </form>

@@ -9,7 +9,6 @@ import { describeError } from "../../lib/api-errors.ts";
 import { useNow } from "../../lib/use-now.ts";
 import { devicesQueryOptions, reloadDevices, signOutDevice, signOutOtherDevices } from "./api/devices.ts";
 import { DeviceRow } from "./device-row.tsx";
-import { SignInMethods } from "./sign-in-methods.tsx";
 import "../../components/ui/ui.css";
 import "./devices.css";
 
@@ -120,8 +119,6 @@ export function DevicesPage() {
           Scan or type a code
         </Link>
       </section>
-
-      <SignInMethods />
     </div>
   );
 }

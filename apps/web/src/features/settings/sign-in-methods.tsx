@@ -7,6 +7,7 @@ import { KeyIcon } from "../../components/ui/icons.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { TextField } from "../../components/ui/text-field.tsx";
 import { describeError } from "../../lib/api-errors.ts";
+import { reloadConfirmation } from "./api/settings.ts";
 import {
   linkedIdentitiesQueryOptions,
   offeredProvidersQueryOptions,
@@ -16,8 +17,8 @@ import {
 } from "./api/sign-in-methods.ts";
 
 /**
- * Sign-in methods (until the Settings page has them): the password and the linked providers, linking one after
- * the password is entered again, unlinking any but the last way in. Shown where the server offers providers.
+ * Sign-in methods: the password and the linked providers, linking one after the password is entered again,
+ * unlinking any but the last way in. Shown where the server offers providers (or the account has one linked).
  */
 export function SignInMethods() {
   const queryClient = useQueryClient();
@@ -64,7 +65,7 @@ export function SignInMethods() {
         ))}
       </ul>
       {unlinked.length > 0 && has_password ? (
-        <div className="device-actions">
+        <div className="settings-actions">
           {unlinked.map((provider) => (
             <button key={provider.id} type="button" className="btn btn-secondary btn-sm" onClick={() => setLinking(provider)}>
               Link {provider.label}
@@ -72,6 +73,7 @@ export function SignInMethods() {
           ))}
         </div>
       ) : null}
+      {unlinked.length > 0 && !has_password ? <p className="muted">Set a password above to link another provider.</p> : null}
       {linking ? <LinkForm provider={linking} onCancel={() => setLinking(null)} /> : null}
     </section>
   );
@@ -98,7 +100,7 @@ function LinkForm({ provider, onCancel }: { provider: ProviderListItem; onCancel
         onChange={(e) => setPassword(e.target.value)}
         error={link.isError ? describeError(link.error) : undefined}
       />
-      <div className="device-actions">
+      <div className="settings-actions">
         <button type="submit" className="btn btn-primary btn-sm" disabled={!password || link.isPending}>
           {link.isPending ? <Spinner /> : null}
           Continue with {provider.label}
@@ -111,7 +113,10 @@ function LinkForm({ provider, onCancel }: { provider: ProviderListItem; onCancel
   );
 }
 
-/** Back from linking: `?linked=<id>` or `?error=<code>&provider=<id>`, said once, then cleaned from the address. */
+/**
+ * Back from the provider: `?linked=<id>` (a link), `?confirmed=<id>` (a fresh check) or `?error=<code>&provider=<id>`,
+ * said once, then cleaned from the address.
+ */
 function useLinkOutcome(providers: ProviderListItem[] | undefined) {
   const location = useLocation();
   const navigate = useNavigate();
@@ -120,12 +125,18 @@ function useLinkOutcome(providers: ProviderListItem[] | undefined) {
     if (!providers) return;
     const query = new URLSearchParams(location.search);
     const linkedId = query.get("linked");
+    const confirmedId = query.get("confirmed");
     const error = query.get("error");
-    if (!linkedId && !error) return;
-    const label = providers.find((p) => p.id === (linkedId ?? query.get("provider")))?.label;
+    if (!linkedId && !confirmedId && !error) return;
+    const label = providers.find((p) => p.id === (linkedId ?? confirmedId ?? query.get("provider")))?.label;
     if (linkedId) toast.success(`${label ?? "The provider"} is linked: you can sign in with it now.`);
+    else if (confirmedId)
+      toast.success(
+        `Confirmed with ${label ?? "your provider"}. For the next 10 minutes this device can set a password or delete the account.`,
+      );
     else if (error) toast.error(providerSignInMessage(error, label) ?? "The provider could not be linked.");
     reloadSignInMethods(queryClient);
+    reloadConfirmation(queryClient);
     void navigate({ pathname: location.pathname, search: "" }, { replace: true });
   }, [providers, location, navigate, queryClient]);
 }

@@ -1,0 +1,139 @@
+/**
+ * The Settings page (issue 26): name, email, password, and deleting one's own account. What could hurt the
+ * account if a signed-in device were left unattended asks for a fresh check: the current password, or, for an
+ * account made through a provider (no password), a new sign-in there within `FRESH_CHECK_MS`
+ * (`sessions.reauthenticated_at`, set by the identities service's confirm flow).
+ */
+import {
+  type ChangeEmailInput,
+  type ChangePasswordInput,
+  type DeleteAccountInput,
+  FRESH_CHECK_MS,
+  SETTINGS_TEXT,
+  type User,
+} from "@daysync/shared";
+import type { Clock } from "../../clock.ts";
+import { liveEvents } from "../../feed/events.ts";
+import type { UnitOfWork } from "../../feed/unit-of-work.ts";
+import { AppError, badRequest, conflict, notFound } from "../../http/errors.ts";
+import type { DevicesService } from "../devices/devices.service.ts";
+import type { AccountDeletionService } from "./account-deletion.service.ts";
+import type { AccountsService } from "./accounts.service.ts";
+import { loadUser } from "./load-user.ts";
+import { hashPassword } from "./password.ts";
+import type { SessionsRepository } from "./sessions.repository.ts";
+import type { UsersRepository } from "./users.repository.ts";
+
+/** Who asks: the user and the device (session) they ask from. */
+export interface Asker {
+  userId: string;
+  sessionId: string;
+}
+
+const wrongPassword = (field: string) => new AppError(403, "wrong_password", SETTINGS_TEXT.wrongPassword, field);
+const freshCheckNeeded = () => new AppError(403, "fresh_check_required", SETTINGS_TEXT.freshCheckNeeded);
+
+export function createAccountSettingsService(deps: {
+  clock: Clock;
+  unitOfWork: UnitOfWork;
+  users: UsersRepository;
+  sessions: Pick<SessionsRepository, "reauthenticatedAt">;
+  accounts: Pick<AccountsService, "checkPassword" | "hasPassword" | "me">;
+  devices: Pick<DevicesService, "signOutOthers">;
+  deletion: Pick<AccountDeletionService, "deleteAccount">;
+  /** Called after the email changed: the email module sends a verification to the new address when it can. */
+  onEmailChanged?: (userId: string) => Promise<void>;
+}) {
+  const { clock, unitOfWork, users, sessions, accounts } = deps;
+
+  async function freshUntil(sessionId: string): Promise<number | null> {
+    const at = await sessions.reauthenticatedAt(sessionId);
+    return at === null ? null : at + FRESH_CHECK_MS;
+  }
+
+  /**
+   * The fresh check: an account with a password needs it typed (`field` names its input), unless `providerCounts`
+   * and this device passed a provider check within FRESH_CHECK_MS; an account without one needs that check.
+   */
+  async function confirm(asker: Asker, password: string | undefined, field: string, providerCounts: boolean): Promise<void> {
+    if (await accounts.hasPassword(asker.userId)) {
+      if (password) {
+        if (!(await accounts.checkPassword(asker.userId, password))) throw wrongPassword(field);
+        return;
+      }
+      if (providerCounts && ((await freshUntil(asker.sessionId)) ?? 0) > clock.now()) return;
+      throw badRequest("Enter your current password.", field);
+    }
+    if (((await freshUntil(asker.sessionId)) ?? 0) <= clock.now()) throw freshCheckNeeded();
+  }
+
+  /** Writes a change of the user's own record and tells every device of theirs (`user.updated`). */
+  async function updateUser(userId: string, write: (repo: UsersRepository, now: number) => Promise<void>): Promise<User> {
+    const user = await unitOfWork.forUser(userId, async (work) => {
+      const repo = users.in(work.trx);
+      await write(repo, clock.now());
+      const updated = await loadUser(repo, userId);
+      if (updated) await work.record([userId], { kind: "user.updated", userId }, liveEvents.userUpdated(updated));
+      return updated;
+    });
+    if (!user) throw notFound("user");
+    return user;
+  }
+
+  return {
+    async confirmation(asker: Asker): Promise<{ has_password: boolean; confirmed_until: number | null }> {
+      const until = await freshUntil(asker.sessionId);
+      return {
+        has_password: await accounts.hasPassword(asker.userId),
+        confirmed_until: until !== null && until > clock.now() ? until : null,
+      };
+    },
+
+    changeName: (asker: Asker, name: string) => updateUser(asker.userId, (repo, now) => repo.setName(asker.userId, name, now)),
+
+    /** Needs the current password (or, without one, a fresh provider check); 409 when another account has the email. */
+    async changeEmail(asker: Asker, input: ChangeEmailInput): Promise<User> {
+      const email = input.email.toLowerCase();
+      await confirm(asker, input.password, "password", false);
+      const current = await accounts.me(asker.userId);
+      if (current.email === email) return current;
+      const taken = () => conflict("email_taken", "Another account already uses this email. Choose a different one.", "email");
+      if (await users.idByEmail(email)) throw taken();
+      let user: User;
+      try {
+        user = await updateUser(asker.userId, (repo, now) => repo.setEmail(asker.userId, email, now));
+      } catch (error) {
+        // An account took the email between the check and the write: the unique index refused it.
+        if ((await users.idByEmail(email)) !== asker.userId) throw taken();
+        throw error;
+      }
+      await deps.onEmailChanged?.(asker.userId);
+      return user;
+    },
+
+    /**
+     * Changes the password (or gives an account made through a provider its first one, after a fresh provider
+     * check); the account's other devices are signed out unless kept. Answers how many were.
+     */
+    async changePassword(asker: Asker, input: ChangePasswordInput): Promise<number> {
+      await confirm(asker, input.current_password, "current_password", false);
+      const passwordHash = await hashPassword(input.password);
+      await users.setPasswordHash(asker.userId, passwordHash, clock.now());
+      if (input.keep_other_devices) return 0;
+      return deps.devices.signOutOthers(asker.userId, asker.sessionId);
+    },
+
+    /**
+     * After a fresh check (the password, or a provider sign-in) and the account's email typed exactly, deletes
+     * the account and everything of it (account-deletion.service.ts); every device, this one too, is signed out.
+     */
+    async deleteAccount(asker: Asker, input: DeleteAccountInput): Promise<void> {
+      await confirm(asker, input.password, "password", true);
+      const { email } = await accounts.me(asker.userId);
+      if (input.email.trim().toLowerCase() !== email) throw badRequest(SETTINGS_TEXT.deleteEmailMismatch, "email");
+      await deps.deletion.deleteAccount(asker.userId);
+    },
+  };
+}
+
+export type AccountSettingsService = ReturnType<typeof createAccountSettingsService>;
