@@ -28,9 +28,9 @@ import { devicesRoutes } from "../modules/devices/devices.routes.ts";
 import { createDevicesService } from "../modules/devices/devices.service.ts";
 import { discussionsRoutes } from "../modules/discussions/discussions.routes.ts";
 import { createDiscussionsService } from "../modules/discussions/discussions.service.ts";
+import { emailRoutes } from "../modules/email/email.routes.ts";
 import { createEmailLinksService } from "../modules/email/email-links.service.ts";
 import { createEmailVerificationService } from "../modules/email/email-verification.service.ts";
-import { emailRoutes } from "../modules/email/email.routes.ts";
 import { createMailOutbox } from "../modules/email/mail-outbox.ts";
 import { identitiesRoutes } from "../modules/identities/identities.routes.ts";
 import { createIdentitiesService } from "../modules/identities/identities.service.ts";
@@ -270,7 +270,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (mailer) {
     // The SMTP server is reached once at start, without holding the start up: a problem is logged, never fatal.
     app.addHook("onReady", async () => {
-      void mailer.check().catch((err: unknown) => app.log.error({ err }, "SMTP_URL: the mail server does not answer; mails fail until it does"));
+      void mailer
+        .check()
+        .catch((err: unknown) => app.log.error({ err }, "SMTP_URL: the mail server does not answer; mails fail until it does"));
     });
   }
   paymentsConfigRoute(app, { payments: config.stripe !== undefined, donation_url: config.donationUrl ?? null });

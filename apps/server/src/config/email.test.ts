@@ -32,7 +32,10 @@ describe("SMTP_URL and MAIL_FROM", () => {
       [{ SMTP_URL: "smtp://mail.example.org", MAIL_FROM: "not an address" }, /MAIL_FROM: not an email address/],
       [{ SMTP_URL: "smtp://mail.example.org", MAIL_FROM: "Daysync <nobody>" }, /MAIL_FROM: not an email address/],
       [{ MAIL_FROM: FROM }, /MAIL_FROM: set, but SMTP_URL is not/],
-      [{ SMTP_URL: "smtp://mail.example.org", MAIL_FROM: FROM, EMAIL_RATE_LIMIT_MAX: "0" }, /EMAIL_RATE_LIMIT_MAX: must be a positive whole number/],
+      [
+        { SMTP_URL: "smtp://mail.example.org", MAIL_FROM: FROM, EMAIL_RATE_LIMIT_MAX: "0" },
+        /EMAIL_RATE_LIMIT_MAX: must be a positive whole number/,
+      ],
     ];
     for (const [env, message] of cases) {
       expect(() => loadConfig(env), JSON.stringify(env)).toThrow(message);

@@ -261,7 +261,11 @@ describe("password reset links", () => {
     expect(mismatch).toMatchObject({ status: 400, body: { error: { field: "confirm_password" } } });
 
     // The device that used the link is signed in; every other one is signed out.
-    const used = await visitor.post<{ user: User }>(RESET_PASSWORD_API, { token, password: "brand new horse", confirm_password: "brand new horse" });
+    const used = await visitor.post<{ user: User }>(RESET_PASSWORD_API, {
+      token,
+      password: "brand new horse",
+      confirm_password: "brand new horse",
+    });
     expect(used.status).toBe(200);
     expect(used.body.user.id).toBe(user.id);
     expect((await visitor.get(API.me)).status).toBe(200);

@@ -9,8 +9,8 @@ import { AppError, accountDisabled } from "../../http/errors.ts";
 import { createResetLink } from "../accounts/password-reset.service.ts";
 import type { PasswordResetsRepository } from "../accounts/password-resets.repository.ts";
 import type { UsersRepository } from "../accounts/users.repository.ts";
-import type { EmailVerificationService } from "./email-verification.service.ts";
 import type { EmailRepository, Recipient } from "./email.repository.ts";
+import type { EmailVerificationService } from "./email-verification.service.ts";
 import { hashToken, type MailOutbox, newToken } from "./mail-outbox.ts";
 import { passwordResetMail, signInLinkMail } from "./mail-templates.ts";
 

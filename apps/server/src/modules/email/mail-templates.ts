@@ -24,9 +24,21 @@ interface Parts {
 function layout({ subject, greeting, lines, action, after, siteUrl }: Parts): MailContent {
   const product = TEXT.productName;
   const footer = `You get this email because someone asked for it on ${product} (${siteUrl}). If it was not you, you can ignore it: nothing changes until the link is opened.`;
-  const text = [greeting, "", ...lines, "", `${action.label}:`, action.url, "", after, "", "--", `${product} · ${siteUrl}`, footer, ""].join(
-    "\n",
-  );
+  const text = [
+    greeting,
+    "",
+    ...lines,
+    "",
+    `${action.label}:`,
+    action.url,
+    "",
+    after,
+    "",
+    "-- ",
+    `${product} · ${siteUrl}`,
+    footer,
+    "",
+  ].join("\n");
   const paragraph = (s: string) => `<p style="margin:0 0 16px">${escapeHtml(s)}</p>`;
   const html = `<!doctype html>
 <html lang="en">
