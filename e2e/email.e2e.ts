@@ -107,7 +107,7 @@ it("shows a quiet banner with Resend while the address is unverified; the link c
   const { page } = setup;
   await page.goto("/dashboard");
   const banner = page.getByRole("region", { name: "Email not confirmed" });
-  await visible(banner.getByText(`Please confirm your email address: we sent a link to ${email}.`));
+  await visible(banner.getByText(EMAIL_TEXT.unverifiedBanner.replace("{email}", email)));
   const mailed = mailbox.next(email);
   await banner.getByRole("button", { name: EMAIL_TEXT.resend }).click();
   await visible(banner.getByText(EMAIL_TEXT.resent));

@@ -46,7 +46,7 @@ export const EMAIL_TEXT = {
   verifyHeading: "Confirm your email",
   verifying: "Confirming your email…",
   verified: "Thank you: your email address is confirmed.",
-  unverifiedBanner: "Please confirm your email address: we sent a link to {email}.",
+  unverifiedBanner: "Please confirm your email address, {email}: open the link we sent there, or ask for a new one.",
   resend: "Resend",
   resent: "Sent. Check your inbox.",
 } as const;

@@ -14,6 +14,8 @@ import {
   VERIFY_EMAIL_TTL_MS,
 } from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../../testing/free-port.ts";
+import { LOG_LEVEL, LogCapture } from "../../testing/log-capture.ts";
 import { type ReceivedMail, type SmtpMailbox, startSmtpMailbox } from "../../testing/smtp-mailbox.ts";
 import { Device, startTestServer, type TestServer } from "../../testing/test-server.ts";
 
@@ -266,6 +268,30 @@ describe("limits per address", () => {
       expect(third.headers.get("retry-after")).toMatch(/^\d+$/);
     } finally {
       await limited.close();
+    }
+  });
+});
+
+describe("a mail server that is down", () => {
+  it("does not stop the start or change the answer; the problem is logged", async () => {
+    const log = new LogCapture();
+    const down = await startTestServer(
+      { SMTP_URL: `smtp://127.0.0.1:${await freePort()}`, MAIL_FROM: FROM, LOG_LEVEL: "warn" },
+      { logStream: log },
+    );
+    try {
+      const device = new Device(down.url);
+      const user = await device.register("Patient", "patient@example.com");
+      expect(user.email_verified).toBe(false);
+      const res = await new Device(down.url).post(EMAIL_API.forgotPassword, { email: "patient@example.com" });
+      expect(res).toMatchObject({ status: 202, body: { requested: true } });
+      await down.mailSettled();
+      const errors = log.atLeast(LOG_LEVEL.error).map((line) => line.msg);
+      expect(errors).toContain("password_reset mail: the mail was not sent");
+      expect(errors).toContain("verification mail: the mail was not sent");
+      expect((await device.get(API.me)).status).toBe(200);
+    } finally {
+      await down.close();
     }
   });
 });
