@@ -146,7 +146,7 @@ describe("Forgot password?", () => {
     const disabled = await person("Disabled");
     expect((await admin.request("PUT", ADMIN_API.disabled(disabled.user.id))).status).toBe(200);
     const counts = () => [mailbox.to(email).length, mailbox.to(disabled.email).length, mailbox.to("nobody@example.com").length];
-    const before = counts();
+    const [knownBefore = 0, disabledBefore = 0] = counts();
     const answers = [];
     for (const address of [email, "nobody@example.com", disabled.email, email.toUpperCase()]) {
       const res = await new Device(server.url).post(EMAIL_API.forgotPassword, { email: address });
@@ -154,7 +154,7 @@ describe("Forgot password?", () => {
     }
     expect(answers).toEqual(Array(4).fill({ status: 202, body: { requested: true } }));
     await server.mailSettled();
-    expect(counts()).toEqual([before[0] + 2, before[1], 0]);
+    expect(counts()).toEqual([knownBefore + 2, disabledBefore, 0]);
     expect(mailbox.to(email).at(-1)?.subject).toBe("Reset your Daysync password");
   });
 
