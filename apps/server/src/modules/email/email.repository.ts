@@ -50,21 +50,29 @@ export function createEmailRepository(db: Db) {
     },
 
     /**
-     * Counts a mail of `kind` to the account and answers how many it got within the window, this one included. Counted
-     * before sending, so two requests at once cannot both slip under the limit. Older rows of the account go.
+     * Counts a mail of `kind` to the account and answers how many it got within the window, this one included. In one
+     * transaction holding the account's row (the lock every writer of the account takes first), so requests at once
+     * count one after another. Older rows of the account go. Not for a repository already over a transaction.
      */
-    async countSend(userId: string, kind: string, now: number, windowMs: number): Promise<number> {
+    countSend(userId: string, kind: string, now: number, windowMs: number): Promise<number> {
       const since = now - windowMs;
-      await db.deleteFrom("email_sends").where("user_id", "=", userId).where("sent_at", "<=", since).execute();
-      await db.insertInto("email_sends").values({ id: randomUUID(), user_id: userId, kind, sent_at: now }).execute();
-      const row = await db
-        .selectFrom("email_sends")
-        .select((eb) => eb.fn.countAll<number>().as("n"))
-        .where("user_id", "=", userId)
-        .where("kind", "=", kind)
-        .where("sent_at", ">", since)
-        .executeTakeFirst();
-      return Number(row?.n ?? 0);
+      return db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable("users")
+          .set((eb) => ({ seq: eb.ref("seq") }))
+          .where("id", "=", userId)
+          .execute();
+        await trx.deleteFrom("email_sends").where("user_id", "=", userId).where("sent_at", "<=", since).execute();
+        await trx.insertInto("email_sends").values({ id: randomUUID(), user_id: userId, kind, sent_at: now }).execute();
+        const row = await trx
+          .selectFrom("email_sends")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .where("user_id", "=", userId)
+          .where("kind", "=", kind)
+          .where("sent_at", ">", since)
+          .executeTakeFirst();
+        return Number(row?.n ?? 0);
+      });
     },
   };
 }
