@@ -24,6 +24,11 @@ export const APP_ROUTES = {
   admin: "/admin",
   resetPassword: "/reset-password",
   settings: "/dashboard/settings",
+  // Email (issue 26): the two forms of /login's links, and the pages the mailed links open (token in the fragment).
+  forgotPassword: "/forgot-password",
+  emailSignIn: "/sign-in-by-email",
+  signInLink: "/sign-in-link",
+  verifyEmail: "/verify-email",
 } as const;
 
 const segmentsOf = (path: string) => path.split("/").filter(Boolean);

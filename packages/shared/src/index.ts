@@ -4,6 +4,7 @@ export * from "./app-routes.ts";
 export * from "./cli-agent.ts";
 export * from "./devices.ts";
 export * from "./discussions.ts";
+export * from "./email.ts";
 export * from "./entities.ts";
 export * from "./formats.ts";
 export * from "./identities.ts";

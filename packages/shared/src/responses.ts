@@ -29,6 +29,8 @@ export const userSchema = z.object({
   timestamps: z.number(),
   /** "admin" may open /admin; absent from servers older than the admin page. */
   role: z.enum(["admin", "user"]).optional(),
+  /** Whether the person opened a verification link sent to `email`; absent from servers older than email (issue 26). */
+  email_verified: z.boolean().optional(),
 });
 
 /**

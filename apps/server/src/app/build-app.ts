@@ -5,6 +5,7 @@
 import { CONTACT } from "@daysync/shared";
 import type { FastifyInstance } from "fastify";
 import { createAdapters } from "../adapters/adapters.ts";
+import { createSmtpMailer } from "../adapters/mailer.ts";
 import { type Clock, systemClock } from "../clock.ts";
 import type { Config } from "../config/config.ts";
 import { type Db, openDatabase, pingDatabase } from "../db/database.ts";
@@ -29,6 +30,10 @@ import { devicesRoutes } from "../modules/devices/devices.routes.ts";
 import { createDevicesService } from "../modules/devices/devices.service.ts";
 import { discussionsRoutes } from "../modules/discussions/discussions.routes.ts";
 import { createDiscussionsService } from "../modules/discussions/discussions.service.ts";
+import { emailRoutes } from "../modules/email/email.routes.ts";
+import { createEmailLinksService } from "../modules/email/email-links.service.ts";
+import { createEmailVerificationService } from "../modules/email/email-verification.service.ts";
+import { createMailOutbox } from "../modules/email/mail-outbox.ts";
 import { identitiesRoutes } from "../modules/identities/identities.routes.ts";
 import { createIdentitiesService } from "../modules/identities/identities.service.ts";
 import { messagesRoutes } from "../modules/messages/messages.routes.ts";
@@ -62,6 +67,8 @@ export interface AppParts {
   storage: FileStorage;
   /** Whether the installation has an admin yet: `main.ts` says so at start while it has none. */
   hasAdmin: () => Promise<boolean>;
+  /** Resolves when every mail asked for so far is sent or given up (tests read the mailbox after it). */
+  mailSettled: () => Promise<void>;
 }
 
 export interface BuildOptions {
@@ -101,7 +108,28 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     onSubscriberError: (err, change) => app.log.error({ err, kind: change.kind }, "what follows a change failed"),
   });
   const plans = createPlansService({ clock, unitOfWork, plans: repositories.plans, users });
-  const accounts = createAccountsService({ db, clock, sessions, users, plans: repositories.plans });
+  // Mail (issue 26) only with SMTP_URL; without it the verification service is there and sends nothing.
+  const mailer = config.email.smtp ? createSmtpMailer(config.email.smtp, config.email.from) : undefined;
+  const mailOutbox = mailer
+    ? createMailOutbox({ mailer, email: repositories.email, clock, accountLimit: config.email.accountRateLimit, log: app.log })
+    : undefined;
+  const emailVerification = createEmailVerificationService({
+    outbox: mailOutbox,
+    email: repositories.email,
+    users,
+    unitOfWork,
+    clock,
+    siteUrl: config.identity.publicUrl,
+    accountWindowMs: config.email.accountRateLimit.windowMs,
+  });
+  const accounts = createAccountsService({
+    db,
+    clock,
+    sessions,
+    users,
+    plans: repositories.plans,
+    onRegistered: emailVerification.sendLater,
+  });
   const messages = createMessagesService({
     clock,
     unitOfWork,
@@ -203,7 +231,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     removeFile: (id) => storage.remove(id),
     now: clock.now,
   });
-  const accountSettings = createAccountSettingsService({ clock, unitOfWork, users, sessions, accounts, devices, deletion });
+  const accountSettings = createAccountSettingsService({
+    clock,
+    unitOfWork,
+    users,
+    sessions,
+    accounts,
+    devices,
+    deletion,
+    // With SMTP, the new address gets a verification link (after the answer: the mail server may be slow).
+    onEmailChanged: async (userId) => emailVerification.sendLater(userId),
+  });
   accountSettingsRoutes(app, { settings: accountSettings, cookieSecure: config.cookieSecure, passwordRateLimit: config.loginRateLimit });
   const admin = createAdminService({
     clock,
@@ -222,7 +260,37 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     resets: passwordResets,
     publicUrl: config.identity.publicUrlGiven ? config.identity.publicUrl : undefined,
     resetRateLimit: config.loginRateLimit,
+    accounts,
+    devices,
+    cookieSecure: config.cookieSecure,
   });
+  emailRoutes(app, {
+    links:
+      mailOutbox &&
+      createEmailLinksService({
+        outbox: mailOutbox,
+        email: repositories.email,
+        users,
+        resets: repositories.passwordResets,
+        verification: emailVerification,
+        clock,
+        siteUrl: config.identity.publicUrl,
+      }),
+    verification: emailVerification,
+    accounts,
+    devices,
+    cookieSecure: config.cookieSecure,
+    addressRateLimit: config.email.addressRateLimit,
+    useRateLimit: config.loginRateLimit,
+  });
+  if (mailer) {
+    // The SMTP server is reached once at start, without holding the start up: a problem is logged, never fatal.
+    app.addHook("onReady", async () => {
+      void mailer
+        .check()
+        .catch((err: unknown) => app.log.error({ err }, "SMTP_URL: the mail server does not answer; mails fail until it does"));
+    });
+  }
   paymentsConfigRoute(app, { payments: config.stripe !== undefined, donation_url: config.donationUrl ?? null });
   if (config.stripe) {
     const stripe = createStripeGateway(config.stripe);
@@ -291,10 +359,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // A sweep still running would otherwise fail on a closed database and release its lock on a closed Redis.
     await sweeper.settled();
     await live.settled();
+    // Mails asked for before the stop are still sent; their links are in the database by then.
+    await mailOutbox?.settled();
+    mailer?.close();
     await stopActivity();
     await adapters.close();
     await db.destroy();
   });
 
-  return { app, db, bus, sweeper, storage, hasAdmin: admin.hasAdmin };
+  return { app, db, bus, sweeper, storage, hasAdmin: admin.hasAdmin, mailSettled: async () => mailOutbox?.settled() };
 }

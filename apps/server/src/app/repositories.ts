@@ -9,6 +9,7 @@ import { createAdminRepository } from "../modules/admin/admin.repository.ts";
 import { createDevicesRepository } from "../modules/devices/devices.repository.ts";
 import { createDiscussionMessagesRepository } from "../modules/discussions/discussion-messages.repository.ts";
 import { createDiscussionsRepository } from "../modules/discussions/discussions.repository.ts";
+import { createEmailRepository } from "../modules/email/email.repository.ts";
 import { createIdentitiesRepository } from "../modules/identities/identities.repository.ts";
 import { createMessagesRepository } from "../modules/messages/messages.repository.ts";
 import { createPairingRepository } from "../modules/pairing/pairing.repository.ts";
@@ -39,6 +40,7 @@ export function createRepositories(db: Db) {
     accountDeletion: createAccountDeletionRepository(db),
     passwordResets: createPasswordResetsRepository(db),
     payments: createPaymentsRepository(db),
+    email: createEmailRepository(db),
   };
 }
 

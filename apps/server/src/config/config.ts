@@ -4,6 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEFAULT_MAX_DISCUSSION_MEMBERS } from "@daysync/shared";
 import { z } from "zod";
+import { type EmailConfig, parseEmailConfig } from "./email.ts";
 import { type IdentityConfig, parseIdentityConfig } from "./identity-providers.ts";
 
 const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
@@ -177,6 +178,8 @@ export interface Config {
   metrics: { token: string | undefined; port: number | undefined; host: string };
   /** PUBLIC_URL and the identity providers (config/identity-providers.ts). */
   identity: IdentityConfig;
+  /** SMTP_URL, MAIL_FROM and how often mail may be asked for (config/email.ts); `email.smtp` undefined: no mail. */
+  email: EmailConfig;
   /** Payments through Stripe; undefined: this server takes no payments. */
   stripe: StripeConfig | undefined;
   donationUrl: string | undefined;
@@ -188,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
   const problems = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
   const identity = parseIdentityConfig(env, parsed.data?.PORT ?? 8080, problems);
+  const email = parseEmailConfig(env, problems);
   if (!parsed.success || problems.length > 0) {
     throw new Error(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join("\n")}`);
   }
@@ -235,6 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadExpiryMs: e.UPLOAD_EXPIRY_MS,
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST ?? e.HOST },
     identity,
+    email,
     stripe:
       e.STRIPE_SECRET_KEY &&
       e.STRIPE_WEBHOOK_SECRET &&

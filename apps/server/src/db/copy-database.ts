@@ -20,6 +20,8 @@ const TABLES = [
   ["server_keys", "name"],
   ["admin_audit", "id"],
   ["password_resets", "token_hash"],
+  ["email_tokens", "token_hash"],
+  ["email_sends", "id"],
   ["activity_hours", "hour"],
   ["payment_events", "id"],
   ["payment_customers", "user_id"],

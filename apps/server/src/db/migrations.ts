@@ -15,6 +15,7 @@ import { m010Admin } from "./migrations/010_admin.ts";
 import { m011Payments } from "./migrations/011_payments.ts";
 import { m012Identities } from "./migrations/012_identities.ts";
 import { m013MessageFileSize } from "./migrations/013_message_file_size.ts";
+import { m014Email } from "./migrations/014_email.ts";
 import { m015FreshChecks } from "./migrations/015_fresh_checks.ts";
 import type { Database } from "./schema.ts";
 
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   "011_payments": m011Payments,
   "012_identities": m012Identities,
   "013_message_file_size": m013MessageFileSize,
+  "014_email": m014Email,
   "015_fresh_checks": m015FreshChecks,
 };
 

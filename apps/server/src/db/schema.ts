@@ -24,6 +24,8 @@ export interface UsersTable {
   role: "admin" | "user";
   /** Set while an admin has disabled the account: no sign-in, no session. */
   disabled_at: number | null;
+  /** When the person opened a verification link sent to `email`; null until then (and again after a change of it). */
+  email_verified_at: number | null;
 }
 
 export interface SubscriptionsTable {
@@ -260,6 +262,24 @@ export interface PasswordResetsTable {
   expires_at: number;
 }
 
+/** A one-time link sent by mail (issue 26): only the sha256 of its token; `email` is the address it was sent to. */
+export interface EmailTokensTable {
+  token_hash: string;
+  user_id: string;
+  purpose: "verify_email" | "sign_in";
+  email: string;
+  created_at: number;
+  expires_at: number;
+}
+
+/** One mail sent to an account, for the per-account limit; rows older than its window are pruned. */
+export interface EmailSendsTable {
+  id: string;
+  user_id: string;
+  kind: string;
+  sent_at: number;
+}
+
 /** Messages and files sent per hour (its start, ms), for the admin page's figures; each process adds its counts. */
 export interface ActivityHoursTable {
   hour: number;
@@ -286,6 +306,8 @@ export interface Database {
   auth_flows: AuthFlowsTable;
   admin_audit: AdminAuditTable;
   password_resets: PasswordResetsTable;
+  email_tokens: EmailTokensTable;
+  email_sends: EmailSendsTable;
   activity_hours: ActivityHoursTable;
   payment_events: PaymentEventsTable;
   payment_customers: PaymentCustomersTable;

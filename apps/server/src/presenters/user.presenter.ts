@@ -3,7 +3,7 @@ import type { SubscriptionsTable, UsersTable } from "../db/schema.ts";
 
 /** The user as the API shows it: the spec's user document, plan fields from the current subscription. */
 export function presentUser(
-  u: Pick<UsersTable, "id" | "name" | "email" | "actual_subscription_id" | "created_at" | "role">,
+  u: Pick<UsersTable, "id" | "name" | "email" | "actual_subscription_id" | "created_at" | "role" | "email_verified_at">,
   s: SubscriptionsTable,
 ): User {
   return {
@@ -22,5 +22,6 @@ export function presentUser(
     payment_mode: s.payment_mode,
     timestamps: Number(u.created_at),
     role: u.role,
+    email_verified: u.email_verified_at != null,
   };
 }

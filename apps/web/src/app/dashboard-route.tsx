@@ -6,6 +6,7 @@ import { DevicesLink } from "../features/devices/devices-link.tsx";
 import { NameDevicePrompt } from "../features/devices/name-device-prompt.tsx";
 import { useNewDeviceNotice } from "../features/devices/use-new-device-notice.ts";
 import { DiscussionsSection } from "../features/discussions/discussions-section.tsx";
+import { UnverifiedEmailBanner } from "../features/email-verification/unverified-email-banner.tsx";
 import { PushBell } from "../features/push/push-bell.tsx";
 import { SettingsLink } from "../features/settings/settings-link.tsx";
 import { usePendingShares, useShareOutcome } from "../features/share/use-share-outcome.ts";
@@ -49,7 +50,12 @@ export function SignedInFrame({ user }: { user: User }) {
         }
         sidebarSections={<DiscussionsSection headingId="sidebar-discussions" />}
         topBarActions={<PushBell />}
-        notice={<NameDevicePrompt />}
+        notice={
+          <>
+            <UnverifiedEmailBanner />
+            <NameDevicePrompt />
+          </>
+        }
       >
         <DashboardNotices />
       </DashboardLayout>

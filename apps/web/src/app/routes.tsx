@@ -44,6 +44,15 @@ export const routes: RouteObject[] = [
                 ),
               },
               { path: APP_ROUTES.register, Component: RegisterPage },
+              // /login's "Forgot password?" and "Email me a sign-in link" (issue 26; shown only when the server sends mail).
+              {
+                path: APP_ROUTES.forgotPassword,
+                lazy: async () => ({ Component: (await import("../features/auth/email-link-request.tsx")).ForgotPasswordPage }),
+              },
+              {
+                path: APP_ROUTES.emailSignIn,
+                lazy: async () => ({ Component: (await import("../features/auth/email-link-request.tsx")).EmailSignInPage }),
+              },
             ],
           },
           {
@@ -105,6 +114,15 @@ export const routes: RouteObject[] = [
           {
             path: APP_ROUTES.resetPassword,
             lazy: async () => ({ Component: (await import("../features/auth/reset-password-page.tsx")).ResetPasswordPage }),
+          },
+          // The pages of mailed links (issue 26), signed in or not; the token is in the fragment.
+          {
+            path: APP_ROUTES.signInLink,
+            lazy: async () => ({ Component: (await import("../features/auth/email-link-pages.tsx")).SignInLinkPage }),
+          },
+          {
+            path: APP_ROUTES.verifyEmail,
+            lazy: async () => ({ Component: (await import("../features/auth/email-link-pages.tsx")).VerifyEmailPage }),
           },
           // Add a device: the signed-in device shows a code there (decision 013).
           { path: APP_ROUTES.addDevice, lazy: async () => ({ Component: (await import("./add-device-route.tsx")).AddDeviceRoute }) },

@@ -20,6 +20,8 @@ export function createAccountDeletionRepository(db: Db) {
         .where((eb) => eb.or([eb("user_id", "=", userId), eb("space_id", "=", userId)]))
         .execute();
       await db.deleteFrom("password_resets").where("user_id", "=", userId).execute();
+      await db.deleteFrom("email_tokens").where("user_id", "=", userId).execute();
+      await db.deleteFrom("email_sends").where("user_id", "=", userId).execute();
       await db.deleteFrom("identities").where("user_id", "=", userId).execute();
       await db.deleteFrom("auth_flows").where("link_user_id", "=", userId).execute();
       await db.deleteFrom("payment_checkouts").where("user_id", "=", userId).execute();

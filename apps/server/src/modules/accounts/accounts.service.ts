@@ -25,6 +25,8 @@ export function createAccountsService(deps: {
   sessions: SessionsRepository;
   users: UsersRepository;
   plans: PlansRepository;
+  /** Told of each account made with a password (the address's verification mail is sent then). */
+  onRegistered?: (userId: string) => void;
 }) {
   const { db, clock, sessions, users, plans } = deps;
 
@@ -40,7 +42,7 @@ export function createAccountsService(deps: {
    * identity) in it too; 409 when the email is taken.
    */
   async function createAccount(
-    input: { name: string; email: string; passwordHash: string },
+    input: { name: string; email: string; passwordHash: string; emailVerified?: boolean },
     alongside?: (trx: Transaction<Database>, userId: string) => Promise<void>,
   ): Promise<string> {
     const now = clock.now();
@@ -58,6 +60,7 @@ export function createAccountsService(deps: {
         updated_at: now,
         role: "user",
         disabled_at: null,
+        email_verified_at: input.emailVerified ? now : null,
       });
       if (!inserted) throw emailTaken();
       await plans.in(trx).startSubscription(userId, FREE_TYPE_ID, now);
@@ -74,7 +77,9 @@ export function createAccountsService(deps: {
       const email = input.email.toLowerCase();
       if (await users.idByEmail(email)) throw emailTaken();
       const passwordHash = await hashPassword(input.password);
-      return signedIn(await createAccount({ name: input.name, email, passwordHash }), device);
+      const userId = await createAccount({ name: input.name, email, passwordHash });
+      deps.onRegistered?.(userId);
+      return signedIn(userId, device);
     },
 
     /** An account with no password, made through an identity provider that `link` stores in the same transaction. */
@@ -83,7 +88,8 @@ export function createAccountsService(deps: {
       link: (trx: Transaction<Database>, userId: string) => Promise<void>,
       device: DeviceInfo,
     ) {
-      return signedIn(await createAccount({ ...input, passwordHash: NO_PASSWORD }, link), device);
+      // The provider verified the address: sign-up through it requires that.
+      return signedIn(await createAccount({ ...input, passwordHash: NO_PASSWORD, emailVerified: true }, link), device);
     },
 
     /**

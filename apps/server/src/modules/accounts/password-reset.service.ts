@@ -1,9 +1,12 @@
-/** Reset links an admin hands over (or the command line prints): single use, valid 30 minutes, and every device signed out. */
+/**
+ * Reset links an admin hands over, the command line prints or "Forgot password?" mails: single use, valid 30 minutes;
+ * every other device is signed out, and the route signs in the one that used it.
+ */
 import { createHash, randomBytes } from "node:crypto";
 import { PASSWORD_RESET_TTL_MS, RESET_LINK_INVALID_MESSAGE, RESET_PASSWORD_ROUTE } from "@daysync/shared";
 import type { Clock } from "../../clock.ts";
 import type { Db } from "../../db/database.ts";
-import { AppError, notFound } from "../../http/errors.ts";
+import { AppError, accountDisabled, notFound } from "../../http/errors.ts";
 import type { DevicesService } from "../devices/devices.service.ts";
 import { hashPassword } from "./password.ts";
 import type { PasswordResetsRepository } from "./password-resets.repository.ts";
@@ -37,17 +40,23 @@ export function createPasswordResetService(deps: {
   return {
     createLink: (userId: string, baseUrl: string) => createResetLink({ clock, users, resets }, userId, baseUrl),
 
-    /** Sets the new password with a link's token, then signs out every device of the account. */
-    async reset(token: string, password: string): Promise<void> {
+    /**
+     * Sets the new password with a link's token, then signs out every device of the account; the account's id, for
+     * the route to sign in the device that used the link. A disabled account's link does not work (and stays unused).
+     */
+    async reset(token: string, password: string): Promise<string> {
       const passwordHash = await hashPassword(password);
       const now = clock.now();
       const userId = await db.transaction().execute(async (trx) => {
         const owner = await resets.in(trx).consume(hashToken(token), now);
-        if (owner) await users.in(trx).setPasswordHash(owner, passwordHash, now);
+        if (!owner) return undefined;
+        if ((await users.in(trx).standing(owner))?.disabled_at != null) throw accountDisabled();
+        await users.in(trx).setPasswordHash(owner, passwordHash, now);
         return owner;
       });
       if (!userId) throw new AppError(400, "reset_link_invalid", RESET_LINK_INVALID_MESSAGE);
       await deps.devices.endAllSessions(userId);
+      return userId;
     },
   };
 }

@@ -5,7 +5,10 @@ import { FIRST_ADMIN_CLAIM } from "../../db/migrations.ts";
 import type { Database, SubscriptionsTable, UsersTable } from "../../db/schema.ts";
 import { usersWithCurrentPlan } from "../plans/plans.repository.ts";
 
-export type UserWithPlan = Pick<UsersTable, "id" | "name" | "email" | "actual_subscription_id" | "created_at" | "role"> & {
+export type UserWithPlan = Pick<
+  UsersTable,
+  "id" | "name" | "email" | "actual_subscription_id" | "created_at" | "role" | "email_verified_at"
+> & {
   plan: SubscriptionsTable;
 };
 
@@ -40,8 +43,9 @@ export function createUsersRepository(db: Db) {
       await db.updateTable("users").set({ name, updated_at: now }).where("id", "=", userId).execute();
       await db.updateTable("space_members").set({ display_name: name }).where("id", "=", userId).where("space_id", "=", userId).execute();
     },
+    /** A new address is not verified yet: a verification link sent to the old one stops working with it. */
     async setEmail(userId: string, email: string, now: number): Promise<void> {
-      await db.updateTable("users").set({ email, updated_at: now }).where("id", "=", userId).execute();
+      await db.updateTable("users").set({ email, email_verified_at: null, updated_at: now }).where("id", "=", userId).execute();
     },
     async adminCount(): Promise<number> {
       const row = await db
@@ -126,12 +130,13 @@ export function createUsersRepository(db: Db) {
           "users.actual_subscription_id",
           "users.created_at as user_created_at",
           "users.role",
+          "users.email_verified_at",
         ])
         .where("users.id", "=", userId)
         .executeTakeFirst();
       if (!row) return undefined;
-      const { uid, name, email, actual_subscription_id, user_created_at, role, ...plan } = row;
-      return { id: uid, name, email, actual_subscription_id, created_at: user_created_at, role, plan };
+      const { uid, name, email, actual_subscription_id, user_created_at, role, email_verified_at, ...plan } = row;
+      return { id: uid, name, email, actual_subscription_id, created_at: user_created_at, role, email_verified_at, plan };
     },
   };
 }

@@ -7,18 +7,31 @@ import {
   grantPremiumSchema,
   RESET_PASSWORD_API,
   resetPasswordRequestSchema,
+  responseSchemas,
 } from "@daysync/shared";
 import type { FastifyRequest } from "fastify";
 import type { RateLimit } from "../../config/config.ts";
 import { type ApiServer, answers } from "../../http/answers.ts";
+import { setSessionCookie } from "../../http/auth.ts";
 import { rateLimitPer } from "../../http/rate-limit.ts";
 import { parse } from "../../http/validate.ts";
+import type { AccountsService } from "../accounts/accounts.service.ts";
 import type { PasswordResetService } from "../accounts/password-reset.service.ts";
+import type { DevicesService } from "../devices/devices.service.ts";
 import type { AdminService } from "./admin.service.ts";
 
 export function adminRoutes(
   app: ApiServer,
-  deps: { admin: AdminService; resets: PasswordResetService; publicUrl: string | undefined; resetRateLimit: RateLimit },
+  deps: {
+    admin: AdminService;
+    resets: PasswordResetService;
+    publicUrl: string | undefined;
+    resetRateLimit: RateLimit;
+    /** The device that used a reset link is signed in afresh (every other one was signed out). */
+    accounts: Pick<AccountsService, "signIn">;
+    devices: Pick<DevicesService, "announceSignIn">;
+    cookieSecure: boolean;
+  },
 ) {
   const { admin } = deps;
   /** The asking admin; a 404 before anything else is read for anyone else. */
@@ -75,10 +88,14 @@ export function adminRoutes(
     return { entries: await admin.auditLog() };
   });
 
-  // The reset link's page: anyone holding a valid token, signed in or not.
-  app.post(RESET_PASSWORD_API, { config: rateLimitPer("address", deps.resetRateLimit) }, async (request, reply) => {
+  // The reset link's page: anyone holding a valid token, signed in or not; that device ends up signed in.
+  const resetOptions = { config: rateLimitPer("address", deps.resetRateLimit), schema: answers(responseSchemas.user) };
+  app.post(RESET_PASSWORD_API, resetOptions, async (request, reply) => {
     const { token, password } = parse(resetPasswordRequestSchema, request.body);
-    await deps.resets.reset(token, password);
-    return reply.status(204).send();
+    const userId = await deps.resets.reset(token, password);
+    const { user, session } = await deps.accounts.signIn(userId, { userAgent: request.headers["user-agent"] ?? "", ip: request.ip });
+    await deps.devices.announceSignIn(user.id, session.id);
+    setSessionCookie(reply, session.token, deps.cookieSecure);
+    return { user };
   });
 }

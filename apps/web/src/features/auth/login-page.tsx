@@ -1,6 +1,6 @@
-import { type LoginInput, loginSchema, TEXT } from "@daysync/shared";
+import { APP_ROUTES, EMAIL_TEXT, type LoginInput, loginSchema, TEXT } from "@daysync/shared";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { type ComponentType, Suspense, useEffect, useId, useState } from "react";
+import { type ComponentType, type MouseEvent, Suspense, useEffect, useId, useState } from "react";
 import { useForm } from "react-hook-form";
 import { Link, useLocation, useNavigate } from "react-router";
 import { type BannerMessage, ErrorBanner } from "../../components/ui/error-banner.tsx";
@@ -8,6 +8,7 @@ import { QrIcon } from "../../components/ui/icons.tsx";
 import { Spinner, SubmitButton } from "../../components/ui/spinner.tsx";
 import { TextField } from "../../components/ui/text-field.tsx";
 import { describeError } from "../../lib/api-errors.ts";
+import { useEmailEnabled } from "../../lib/email.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
 import { AuthLayout } from "./auth-layout.tsx";
 import { ProviderButtons, ProviderFailure, useProviderFailure, useProviders } from "./provider-buttons.tsx";
@@ -30,7 +31,8 @@ export function LoginPage({ ConnectedDevicePanel }: { ConnectedDevicePanel: Comp
   const hydrated = useHydrated();
   const { providers, settled } = useProviders();
   const providerFailure = useProviderFailure(providers, settled, hydrated);
-  const { register, handleSubmit, formState, setValue, setFocus } = useForm<LoginInput>({
+  const emailEnabled = useEmailEnabled();
+  const { register, handleSubmit, formState, setValue, setFocus, getValues } = useForm<LoginInput>({
     resolver: zodResolver(loginSchema),
     mode: "onTouched",
     // No default values: the fields start from the page, so what was typed before hydration is kept.
@@ -52,6 +54,10 @@ export function LoginPage({ ConnectedDevicePanel }: { ConnectedDevicePanel: Comp
     }
   });
   const working = formState.isSubmitting;
+  const carryEmail = (event: MouseEvent, to: string) => {
+    event.preventDefault();
+    void navigate(to, { state: { ...(location.state as object | null), email: getValues("email") } });
+  };
 
   return (
     <AuthLayout
@@ -93,6 +99,17 @@ export function LoginPage({ ConnectedDevicePanel }: { ConnectedDevicePanel: Comp
         />
         <SubmitButton working={working}>{TEXT.signIn}</SubmitButton>
       </form>
+      {emailEnabled ? (
+        <p className="auth-email-links">
+          {/* The email typed here goes along, so the next page need not ask for it again. */}
+          <Link to={APP_ROUTES.forgotPassword} onClick={(e) => carryEmail(e, APP_ROUTES.forgotPassword)}>
+            {EMAIL_TEXT.forgotPassword}
+          </Link>
+          <Link to={APP_ROUTES.emailSignIn} onClick={(e) => carryEmail(e, APP_ROUTES.emailSignIn)}>
+            {EMAIL_TEXT.emailSignInLink}
+          </Link>
+        </p>
+      ) : null}
       <p className="auth-or">{TEXT.or}</p>
       <button
         type="button"

@@ -1,24 +1,33 @@
-import { RESET_LINK_INVALID_MESSAGE, RESET_PASSWORD_API, type ResetPasswordForm, resetPasswordFormSchema } from "@daysync/shared";
+import {
+  APP_ROUTES,
+  RESET_LINK_INVALID_MESSAGE,
+  RESET_PASSWORD_API,
+  type ResetPasswordForm,
+  resetPasswordFormSchema,
+  responseSchemas,
+} from "@daysync/shared";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
-import { Link, useLocation } from "react-router";
+import { useLocation, useNavigate } from "react-router";
 import { type BannerMessage, ErrorBanner } from "../../components/ui/error-banner.tsx";
+import { toastLoginSuccess } from "../../components/ui/login-toasts.tsx";
 import { NewPasswordFields } from "../../components/ui/new-password-fields.tsx";
 import { SubmitButton } from "../../components/ui/spinner.tsx";
 import { ApiError, api } from "../../lib/api-client.ts";
 import { describeError } from "../../lib/api-errors.ts";
+import { startSession } from "../../lib/session.ts";
 import { AuthLayout } from "./auth-layout.tsx";
 
 /**
- * /reset-password#TOKEN: the page of a one-time link an admin handed over. Sets a new password (the rules of
- * registration); every device of the account is signed out, this one included, so it signs in afresh.
+ * /reset-password#TOKEN: the page of a one-time link an admin handed over or "Forgot password?" mailed. Sets a new
+ * password (the rules of registration); every other device of the account is signed out, and this one is signed in.
  */
 export function ResetPasswordPage() {
   const token = useLocation().hash.slice(1);
   const queryClient = useQueryClient();
-  const [done, setDone] = useState(false);
+  const navigate = useNavigate();
   const [banner, setBanner] = useState<BannerMessage | null>(null);
   const { register, handleSubmit, formState, setError } = useForm<ResetPasswordForm>({
     resolver: zodResolver(resetPasswordFormSchema),
@@ -26,10 +35,10 @@ export function ResetPasswordPage() {
   });
   const onSubmit = handleSubmit(async (values) => {
     try {
-      await api.post(RESET_PASSWORD_API, { token, ...values });
-      // Whoever was signed in on this browser was signed out with every other device.
-      await queryClient.invalidateQueries();
-      setDone(true);
+      const { user } = await api.post(RESET_PASSWORD_API, { token, ...values }, responseSchemas.user);
+      startSession(queryClient, user, { newDevice: true });
+      toastLoginSuccess();
+      await navigate(APP_ROUTES.dashboard, { replace: true });
     } catch (error) {
       const text = describeError(error);
       if (error instanceof ApiError && (error.field === "password" || error.field === "confirm_password")) {
@@ -42,15 +51,9 @@ export function ResetPasswordPage() {
   return (
     <AuthLayout>
       <h1 className="auth-title">Set a new password</h1>
-      {done ? (
+      {token ? (
         <>
-          <p role="status">Your password was changed, and every device of your account was signed out.</p>
-          <p className="auth-switch">
-            <Link to="/login">Sign in with the new password</Link>
-          </p>
-        </>
-      ) : token ? (
-        <>
+          <p className="auth-subtitle">A new password signs out every other device of your account; this one stays signed in.</p>
           <ErrorBanner message={banner} />
           <form className="auth-form" onSubmit={onSubmit} noValidate>
             <NewPasswordFields

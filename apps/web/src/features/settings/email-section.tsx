@@ -8,6 +8,7 @@ import { Spinner } from "../../components/ui/spinner.tsx";
 import { TextField } from "../../components/ui/text-field.tsx";
 import { ApiError } from "../../lib/api-client.ts";
 import { describeError } from "../../lib/api-errors.ts";
+import { useEmailEnabled } from "../../lib/email.ts";
 import { setMe } from "../../lib/session.ts";
 import { useCurrentUser } from "../../lib/session-services.ts";
 import { changeEmail } from "./api/settings.ts";
@@ -19,6 +20,7 @@ import { changeEmail } from "./api/settings.ts";
 export function EmailSection({ hasPassword, freshCheck }: { hasPassword: boolean; freshCheck: ReactNode }) {
   const user = useCurrentUser();
   const queryClient = useQueryClient();
+  const emailEnabled = useEmailEnabled();
   const { register, handleSubmit, formState, setError, reset } = useForm<ChangeEmailInput>({
     resolver: zodResolver(changeEmailSchema),
     mode: "onTouched",
@@ -33,7 +35,9 @@ export function EmailSection({ hasPassword, freshCheck }: { hasPassword: boolean
       const { user: updated } = await changeEmail(hasPassword ? values : { email: values.email });
       setMe(queryClient, updated);
       reset({ email: updated.email, password: "" });
-      toast.success(`Your email is now ${updated.email}.`);
+      toast.success(
+        emailEnabled ? `Your email is now ${updated.email}. We sent a link there to confirm it.` : `Your email is now ${updated.email}.`,
+      );
     } catch (error) {
       const text = describeError(error);
       if (error instanceof ApiError && (error.field === "email" || error.field === "password")) setError(error.field, { message: text });

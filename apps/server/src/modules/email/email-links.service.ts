@@ -1,0 +1,81 @@
+/**
+ * "Forgot password?" and "Email me a sign-in link" (issue 26). Asked for by anyone with an address: the answer never
+ * says whether an account has it, and the work (lookup, link, mail) happens after the answer. Disabled accounts get
+ * no mail, and their links do not work.
+ */
+import { APP_ROUTES, SIGN_IN_LINK_INVALID_MESSAGE, SIGN_IN_LINK_TTL_MS } from "@daysync/shared";
+import type { Clock } from "../../clock.ts";
+import { AppError, accountDisabled } from "../../http/errors.ts";
+import { createResetLink } from "../accounts/password-reset.service.ts";
+import type { PasswordResetsRepository } from "../accounts/password-resets.repository.ts";
+import type { UsersRepository } from "../accounts/users.repository.ts";
+import type { EmailRepository, Recipient } from "./email.repository.ts";
+import type { EmailVerificationService } from "./email-verification.service.ts";
+import { hashToken, type MailOutbox, newToken } from "./mail-outbox.ts";
+import { passwordResetMail, signInLinkMail } from "./mail-templates.ts";
+
+export function createEmailLinksService(deps: {
+  outbox: MailOutbox;
+  email: EmailRepository;
+  users: UsersRepository;
+  resets: PasswordResetsRepository;
+  verification: Pick<EmailVerificationService, "markVerified">;
+  clock: Clock;
+  /** PUBLIC_URL: links in mails start with it, never with the address a request names. */
+  siteUrl: string;
+}) {
+  const { outbox, email, users, resets, clock, siteUrl } = deps;
+
+  /** After the answer: the account with this address, unless there is none or it is disabled, gets `mail`. */
+  function mailTheAccount(address: string, kind: string, mail: (to: Recipient) => Promise<ReturnType<typeof signInLinkMail>>) {
+    outbox.later(`${kind} mail`, async () => {
+      const to = await email.recipientByEmail(address.trim().toLowerCase());
+      if (!to || to.disabled_at !== null) return;
+      await outbox.sendTo(to, kind, () => mail(to));
+    });
+  }
+
+  return {
+    /** A one-time link to set a new password (30 minutes; the reset links an admin hands over). */
+    requestPasswordReset(address: string): void {
+      mailTheAccount(address, "password_reset", async (to) => {
+        const { url } = await createResetLink({ clock, users, resets }, to.id, siteUrl);
+        return passwordResetMail({ name: to.name, url, siteUrl });
+      });
+    },
+
+    /** A one-time link that signs in the device opening it (15 minutes). */
+    requestSignInLink(address: string): void {
+      mailTheAccount(address, "sign_in", async (to) => {
+        const now = clock.now();
+        await email.removeExpiredTokens(now);
+        const token = newToken();
+        await email.insertToken({
+          token_hash: hashToken(token),
+          user_id: to.id,
+          purpose: "sign_in",
+          email: to.email,
+          created_at: now,
+          expires_at: now + SIGN_IN_LINK_TTL_MS,
+        });
+        return signInLinkMail({ name: to.name, url: `${siteUrl}${APP_ROUTES.signInLink}#${token}`, siteUrl });
+      });
+    },
+
+    /**
+     * Uses a sign-in link: the account to sign this device in to. Opening it shows the person reads mail at the
+     * address, so an unverified one that the account still has is verified on the way.
+     */
+    async useSignInLink(token: string): Promise<string> {
+      const link = await email.consumeToken(hashToken(token), "sign_in", clock.now());
+      if (!link) throw new AppError(400, "sign_in_link_invalid", SIGN_IN_LINK_INVALID_MESSAGE);
+      const owner = await email.recipient(link.user_id);
+      if (!owner) throw new AppError(400, "sign_in_link_invalid", SIGN_IN_LINK_INVALID_MESSAGE);
+      if (owner.disabled_at !== null) throw accountDisabled();
+      if (owner.email_verified_at === null && owner.email === link.email) await deps.verification.markVerified(owner.id, owner.email);
+      return owner.id;
+    },
+  };
+}
+
+export type EmailLinksService = ReturnType<typeof createEmailLinksService>;

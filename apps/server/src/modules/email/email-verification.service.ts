@@ -1,0 +1,97 @@
+/**
+ * Verification of an account's address (issue 26): a link to it at registration, on "Resend" and after every change
+ * of the address; single use, 24 hours. An unverified account works as any other; the app shows a banner.
+ */
+import { APP_ROUTES, VERIFY_EMAIL_TTL_MS, VERIFY_LINK_INVALID_MESSAGE } from "@daysync/shared";
+import type { Clock } from "../../clock.ts";
+import { liveEvents } from "../../feed/events.ts";
+import type { UnitOfWork } from "../../feed/unit-of-work.ts";
+import { AppError, accountDisabled, tooManyRequests } from "../../http/errors.ts";
+import { loadUser } from "../accounts/load-user.ts";
+import type { UsersRepository } from "../accounts/users.repository.ts";
+import type { EmailRepository, Recipient } from "./email.repository.ts";
+import { hashToken, type MailOutbox, newToken, type SendOutcome } from "./mail-outbox.ts";
+import { verificationMail } from "./mail-templates.ts";
+
+const invalidLink = () => new AppError(400, "verify_link_invalid", VERIFY_LINK_INVALID_MESSAGE);
+
+export function createEmailVerificationService(deps: {
+  /** Undefined: this server sends no mail, and `send` does nothing. */
+  outbox: MailOutbox | undefined;
+  email: EmailRepository;
+  users: UsersRepository;
+  unitOfWork: UnitOfWork;
+  clock: Clock;
+  /** PUBLIC_URL: links in mails start with it. */
+  siteUrl: string;
+  /** Mails of one kind per account and window (for Resend's 429). */
+  accountWindowMs: number;
+}) {
+  const { outbox, email, users, unitOfWork, clock, siteUrl } = deps;
+
+  async function issue(to: Recipient): Promise<SendOutcome | "skipped"> {
+    if (!outbox || to.disabled_at !== null || to.email_verified_at !== null) return "skipped";
+    return outbox.sendTo(to, "verify_email", async () => {
+      const now = clock.now();
+      await email.removeExpiredTokens(now);
+      const token = newToken();
+      await email.insertToken({
+        token_hash: hashToken(token),
+        user_id: to.id,
+        purpose: "verify_email",
+        email: to.email,
+        created_at: now,
+        expires_at: now + VERIFY_EMAIL_TTL_MS,
+      });
+      return verificationMail({ name: to.name, url: `${siteUrl}${APP_ROUTES.verifyEmail}#${token}`, siteUrl });
+    });
+  }
+
+  /** Marks the address verified if the account still has it, and tells the account's devices (the banner goes). */
+  async function markVerified(userId: string, address: string): Promise<boolean> {
+    return unitOfWork.forUser(userId, async (work) => {
+      if (!(await email.in(work.trx).markVerified(userId, address, clock.now()))) return false;
+      const user = await loadUser(users.in(work.trx), userId);
+      if (user) await work.record([userId], { kind: "user.updated", userId }, liveEvents.userUpdated(user));
+      return true;
+    });
+  }
+
+  /**
+   * Sends the account's current address a verification link, unless this server sends no mail, the address is
+   * verified already, the account is disabled, or it had its share of these mails within the window. An email
+   * change stores the new address with `email_verified_at` null, then calls this. Resolves once sent (or not).
+   */
+  async function send(userId: string): Promise<SendOutcome | "skipped"> {
+    const to = await email.recipient(userId);
+    return to ? issue(to) : "skipped";
+  }
+
+  return {
+    send,
+
+    /** The same, after the current request has been answered (registration does not wait for SMTP). */
+    sendLater(userId: string): void {
+      outbox?.later("verification mail", () => send(userId));
+    },
+
+    /** "Resend" on the banner, by the signed-in person: 429 once the account had its share. */
+    async resend(userId: string): Promise<void> {
+      if ((await send(userId)) === "limited") throw tooManyRequests(Math.ceil(deps.accountWindowMs / 1000), "emails");
+    },
+
+    /** Uses a verification link: the address it was sent to is verified, if the account still has it. */
+    async verify(token: string): Promise<{ email: string }> {
+      const link = await email.consumeToken(hashToken(token), "verify_email", clock.now());
+      if (!link) throw invalidLink();
+      const owner = await email.recipient(link.user_id);
+      if (owner?.disabled_at != null) throw accountDisabled();
+      if (!(await markVerified(link.user_id, link.email))) throw invalidLink();
+      return { email: link.email };
+    },
+
+    markVerified,
+  };
+}
+
+export type EmailVerificationService = ReturnType<typeof createEmailVerificationService>;

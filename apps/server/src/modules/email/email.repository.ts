@@ -1,0 +1,80 @@
+/** One-time links sent by mail (only the sha256 of a token is stored), mails counted per account, and the recipients. */
+import { randomUUID } from "node:crypto";
+import type { Transaction } from "kysely";
+import type { Db } from "../../db/database.ts";
+import type { Database, EmailTokensTable, UsersTable } from "../../db/schema.ts";
+
+export type Recipient = Pick<UsersTable, "id" | "name" | "email" | "disabled_at" | "email_verified_at">;
+export type TokenPurpose = EmailTokensTable["purpose"];
+
+/** Over the database, or over a transaction (`.in(trx)`) for work that must commit together. */
+export function createEmailRepository(db: Db) {
+  const recipients = () => db.selectFrom("users").select(["id", "name", "email", "disabled_at", "email_verified_at"]);
+  return {
+    in: (trx: Transaction<Database>) => createEmailRepository(trx),
+
+    recipient: (userId: string): Promise<Recipient | undefined> => recipients().where("id", "=", userId).executeTakeFirst(),
+    recipientByEmail: (email: string): Promise<Recipient | undefined> => recipients().where("email", "=", email).executeTakeFirst(),
+
+    async insertToken(row: EmailTokensTable): Promise<void> {
+      await db.insertInto("email_tokens").values(row).execute();
+    },
+
+    /**
+     * Uses up the link of this token hash and purpose if it is still valid at `now`: the account and the address it
+     * was sent to, or undefined. One DELETE … RETURNING, so of two uses at once exactly one gets it (both engines).
+     */
+    consumeToken(tokenHash: string, purpose: TokenPurpose, now: number): Promise<{ user_id: string; email: string } | undefined> {
+      return db
+        .deleteFrom("email_tokens")
+        .where("token_hash", "=", tokenHash)
+        .where("purpose", "=", purpose)
+        .where("expires_at", ">", now)
+        .returning(["user_id", "email"])
+        .executeTakeFirst();
+    },
+
+    async removeExpiredTokens(now: number): Promise<void> {
+      await db.deleteFrom("email_tokens").where("expires_at", "<=", now).execute();
+    },
+
+    /** Marks the address verified if the account still has it; false when it changed since the link was sent. */
+    async markVerified(userId: string, email: string, now: number): Promise<boolean> {
+      const result = await db
+        .updateTable("users")
+        .set({ email_verified_at: now, updated_at: now })
+        .where("id", "=", userId)
+        .where("email", "=", email)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    /**
+     * Counts a mail of `kind` to the account and answers how many it got within the window, this one included. In one
+     * transaction holding the account's row (the lock every writer of the account takes first), so requests at once
+     * count one after another. Older rows of the account go. Not for a repository already over a transaction.
+     */
+    countSend(userId: string, kind: string, now: number, windowMs: number): Promise<number> {
+      const since = now - windowMs;
+      return db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable("users")
+          .set((eb) => ({ seq: eb.ref("seq") }))
+          .where("id", "=", userId)
+          .execute();
+        await trx.deleteFrom("email_sends").where("user_id", "=", userId).where("sent_at", "<=", since).execute();
+        await trx.insertInto("email_sends").values({ id: randomUUID(), user_id: userId, kind, sent_at: now }).execute();
+        const row = await trx
+          .selectFrom("email_sends")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .where("user_id", "=", userId)
+          .where("kind", "=", kind)
+          .where("sent_at", ">", since)
+          .executeTakeFirst();
+        return Number(row?.n ?? 0);
+      });
+    },
+  };
+}
+
+export type EmailRepository = ReturnType<typeof createEmailRepository>;

@@ -1,0 +1,140 @@
+/**
+ * Email (issue 26) in real Chromium against a real SMTP server started by the test: Forgot password → the link read
+ * from the mailbox → a new password → signed in on the dashboard; a sign-in link; the unverified banner with Resend,
+ * cleared by the verification link; and a server without SMTP shows none of it.
+ */
+import { API, EMAIL_TEXT, SIGN_IN_LINK_INVALID_MESSAGE, TEXT } from "@daysync/shared";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { freePort } from "../apps/server/src/testing/free-port.ts";
+import { type SmtpMailbox, startSmtpMailbox } from "../apps/server/src/testing/smtp-mailbox.ts";
+import { launchBrowser } from "./support/browser.ts";
+import { hidden, newDevice, openSignInPage, registerViaApi, uniqueEmail, visible } from "./support/daysync.ts";
+import { type RunningServer, startServer } from "./support/server.ts";
+
+let mailbox: SmtpMailbox;
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  mailbox = await startSmtpMailbox();
+  const port = await freePort();
+  [server, browser] = await Promise.all([
+    startServer({
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      SMTP_URL: mailbox.url,
+      MAIL_FROM: "Daysync <noreply@daysync.test>",
+    }),
+    launchBrowser(),
+  ]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await mailbox?.stop();
+});
+
+/** An account made on a device of its own (its verification mail already in the mailbox), and that device. */
+async function account(tag: string) {
+  const email = uniqueEmail(tag);
+  const setup = await newDevice(browser, server.url);
+  const first = mailbox.next(email, { already: 0 });
+  await registerViaApi(setup, server.url, `${tag[0]?.toUpperCase()}${tag.slice(1)} Tester`, email);
+  await first;
+  return { email, setup };
+}
+
+it("Forgot password? → the mailed link → a new password → signed in on the dashboard, the other device signed out", async () => {
+  const { email, setup } = await account("forgetful");
+  const { context, page } = await newDevice(browser, server.url);
+  await openSignInPage(page, "/login");
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("link", { name: EMAIL_TEXT.forgotPassword }).click();
+
+  await visible(page.getByRole("heading", { name: EMAIL_TEXT.forgotHeading }));
+  expect(await page.getByLabel("Email").inputValue()).toBe(email);
+  const mailed = mailbox.next(email);
+  await page.getByRole("button", { name: EMAIL_TEXT.sendResetLink }).click();
+  await visible(page.getByText(EMAIL_TEXT.resetSent));
+
+  const link = mailbox.linkIn(await mailed, "/reset-password");
+  expect(link.startsWith(`${server.url}/reset-password#`)).toBe(true);
+  await page.goto(link);
+  await page.getByLabel("New password").fill("a brand new horse");
+  await page.getByLabel("Confirm password").fill("a brand new horse");
+  await page.getByRole("button", { name: "Set password" }).click();
+
+  await page.waitForURL(`${server.url}/dashboard`);
+  await visible(page.getByText(TEXT.loginSuccessTitle));
+  await visible(page.getByText("Forgetful Tester").first());
+  expect((await setup.context.request.get(`${server.url}${API.me}`)).status()).toBe(401);
+  const signIn = await (await browser.newContext()).request.post(`${server.url}${API.login}`, {
+    data: { email, password: "a brand new horse" },
+  });
+  expect(signIn.status()).toBe(200);
+  await Promise.all([context.close(), setup.context.close()]);
+});
+
+it("Email me a sign-in link → the mailed link signs this device in, with the welcome notice", async () => {
+  const { email, setup } = await account("linked");
+  const { context, page } = await newDevice(browser, server.url);
+  await openSignInPage(page, "/login");
+  await page.getByRole("link", { name: EMAIL_TEXT.emailSignInLink }).click();
+  await visible(page.getByRole("heading", { name: EMAIL_TEXT.signInLinkHeading }));
+  await page.getByLabel("Email").fill(email);
+  const mailed = mailbox.next(email);
+  await page.getByRole("button", { name: EMAIL_TEXT.sendSignInLink }).click();
+  await visible(page.getByText(EMAIL_TEXT.signInLinkSent));
+
+  const link = mailbox.linkIn(await mailed, "/sign-in-link");
+  await page.goto(link);
+  await page.waitForURL(`${server.url}/dashboard`);
+  await visible(page.getByText(TEXT.loginSuccessTitle));
+  await visible(page.getByText(TEXT.loginSuccessBody, { exact: true }));
+  await visible(page.getByText("Linked Tester").first());
+  // A second use of the link is refused, with the spec's 'Login failed'.
+  const second = await newDevice(browser, server.url);
+  await second.page.goto(link);
+  await visible(second.page.getByText(SIGN_IN_LINK_INVALID_MESSAGE));
+  await visible(second.page.getByText(TEXT.loginFailedTitle));
+  await Promise.all([context.close(), setup.context.close(), second.context.close()]);
+});
+
+it("shows a quiet banner with Resend while the address is unverified; the link clears it on every open page", async () => {
+  const { email, setup } = await account("unverified");
+  const { page } = setup;
+  await page.goto("/dashboard");
+  const banner = page.getByRole("region", { name: "Email not confirmed" });
+  await visible(banner.getByText(EMAIL_TEXT.unverifiedBanner.replace("{email}", email)));
+  const mailed = mailbox.next(email);
+  await banner.getByRole("button", { name: EMAIL_TEXT.resend }).click();
+  await visible(banner.getByText(EMAIL_TEXT.resent));
+
+  const tab = await setup.context.newPage();
+  await tab.goto(mailbox.linkIn(await mailed, "/verify-email"));
+  await visible(tab.getByText(EMAIL_TEXT.verified));
+  // The first page heard it live: the banner is gone without a reload.
+  await hidden(banner);
+  await setup.context.close();
+});
+
+it("shows none of it on a server without SMTP", async () => {
+  const plain = await startServer();
+  try {
+    const { context, page } = await newDevice(browser, plain.url);
+    await openSignInPage(page, "/login");
+    // The providers' and email's answers are in once the page has asked.
+    await page.waitForLoadState("networkidle");
+    expect(await page.getByRole("link", { name: EMAIL_TEXT.forgotPassword }).count()).toBe(0);
+    expect(await page.getByRole("link", { name: EMAIL_TEXT.emailSignInLink }).count()).toBe(0);
+    await registerViaApi({ context, page }, plain.url, "No Mail", uniqueEmail("nomail"));
+    await page.goto("/dashboard");
+    await visible(page.getByText("No Mail").first());
+    expect(await page.getByRole("region", { name: "Email not confirmed" }).count()).toBe(0);
+    await context.close();
+  } finally {
+    await plain.stop();
+  }
+});
