@@ -11,6 +11,7 @@ import {
   RESET_PASSWORD_API,
   SIGN_IN_LINK_TTL_MS,
   type User,
+  SETTINGS_API,
   VERIFY_EMAIL_TTL_MS,
 } from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -115,6 +116,21 @@ describe("email verification", () => {
     const limited = await device.post(EMAIL_API.resendVerification);
     expect(limited).toMatchObject({ status: 429, body: { error: { code: "rate_limited" } } });
     expect(mailbox.to(email)).toHaveLength(3);
+  });
+  it("sends a changed address (Settings) its own link; the account is unverified until it is used, and the old link is void", async () => {
+    const { device, email } = await person("Moving");
+    const oldMail = mailbox.to(email)[0];
+    if (!oldMail) throw new Error("no verification mail");
+    const newEmail = `moved.${email}`;
+    const changed = await mailAfter(newEmail, async () => {
+      const answer = await device.request<{ user: User }>("PUT", SETTINGS_API.email, { email: newEmail, password: "correct horse" });
+      expect(answer.status).toBe(200);
+      expect(answer.body.user).toMatchObject({ email: newEmail, email_verified: false });
+    });
+    const old = await device.post(EMAIL_API.verify, { token: tokenOf(mailbox.linkIn(oldMail, "/verify-email")) });
+    expect(old).toMatchObject({ status: 400, body: { error: { code: "verify_link_invalid" } } });
+    expect((await device.post(EMAIL_API.verify, { token: tokenOf(mailbox.linkIn(changed, "/verify-email")) })).status).toBe(200);
+    expect((await device.request<{ user: User }>("GET", API.me)).body.user.email_verified).toBe(true);
   });
 });
 
