@@ -6,9 +6,21 @@ import { pathToFileURL } from "node:url";
 import { API, type DateMessages, type Message, PUSH_API } from "@daysync/shared";
 import { describe, expect, it } from "vitest";
 import { runAdmin } from "../admin.ts";
+import { COPIED_TABLES } from "./copy-database.ts";
 import { createSchemaFor, Device, startTestServer, type TestClock, textMessage } from "../testing/test-server.ts";
 
 const suiteDatabase = process.env.DATABASE_URL ?? "";
+
+it("copies every table the migrations make, but the plans they fill in themselves", async () => {
+  const server = await startTestServer();
+  try {
+    const tables = (await server.db.introspection.getTables()).map((t) => t.name);
+    const own = tables.filter((name) => !name.startsWith("kysely_") && name !== "subscriptions_types");
+    expect(COPIED_TABLES.map(([table]) => table).sort()).toEqual(own.sort());
+  } finally {
+    await server.close();
+  }
+});
 
 describe.runIf(suiteDatabase.startsWith("postgres"))("copying a SQLite installation into PostgreSQL", () => {
   it("copies every account, message, change and the push keys; the copy serves them and carries on", async () => {

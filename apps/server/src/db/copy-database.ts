@@ -3,11 +3,13 @@ import type { Kysely } from "kysely";
 import { type Db, openDatabase } from "./database.ts";
 import type { Database } from "./schema.ts";
 
-/** Parents before children, so foreign keys hold at every insert. Plans are made by the migrations. */
-const TABLES = [
+/** Every table, parents before children so foreign keys hold at every insert. Plans are made by the migrations. */
+export const COPIED_TABLES = [
   ["users", "id"],
   ["subscriptions", "id"],
   ["sessions", "id"],
+  ["identities", "id"],
+  ["auth_flows", "id"],
   ["spaces", "id"],
   ["space_members", "id"],
   ["date_messages", "id"],
@@ -56,7 +58,7 @@ export async function copySqliteToPostgres(
       // A server started on the target before may have made keys; the installation's own keys replace them.
       await trx.deleteFrom("server_keys").execute();
       const counts: Record<string, number> = {};
-      for (const [table, key] of TABLES) counts[table] = await copyTable(source, trx, table, key);
+      for (const [table, key] of COPIED_TABLES) counts[table] = await copyTable(source, trx, table, key);
       return counts;
     });
   } finally {
