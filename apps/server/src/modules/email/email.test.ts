@@ -9,9 +9,9 @@ import {
   LIVE_CLOSE,
   PASSWORD_RESET_TTL_MS,
   RESET_PASSWORD_API,
+  SETTINGS_API,
   SIGN_IN_LINK_TTL_MS,
   type User,
-  SETTINGS_API,
   VERIFY_EMAIL_TTL_MS,
 } from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
