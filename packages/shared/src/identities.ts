@@ -43,8 +43,9 @@ export const linkedIdentitySchema = z.object({
 });
 export type LinkedIdentity = z.infer<typeof linkedIdentitySchema>;
 
+/** The password again; an account without one sends none and needs a fresh check at a provider instead. */
 export const linkProviderSchema = z.object({
-  password: z.string({ error: "Enter a password" }).min(1, "Enter a password").max(256),
+  password: z.string({ error: "Enter a password" }).min(1, "Enter a password").max(256).optional(),
 });
 
 /** Why a sign-in through a provider did not happen; `{label}` is the provider's. */

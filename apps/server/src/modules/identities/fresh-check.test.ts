@@ -76,6 +76,20 @@ const setPassword = (device: Device, password = "first horse 1") =>
   device.request("PUT", SETTINGS_API.password, { password, confirm_password: password });
 
 describe("an account made through a provider", () => {
+  it("links another provider without a password only after a fresh check on this device", async () => {
+    const { login, device } = await providerAccount();
+    const refused = await device.post(IDENTITY_API.link("open"), {});
+    expect(refused).toMatchObject({ status: 403, body: { error: { code: "fresh_check_required" } } });
+    // A password sent for an account that has none counts for nothing.
+    expect((await device.post(IDENTITY_API.link("open"), { password: "guess" })).status).toBe(403);
+    await confirmAs(device, login);
+    const started = await device.post<{ redirect: string }>(IDENTITY_API.link("open"), {});
+    expect(started.status).toBe(200);
+    expect(new URL(started.body.redirect).origin).toBe(new URL(provider.issuer).origin);
+    server.clock.advance(FRESH_CHECK_MS);
+    expect((await device.post(IDENTITY_API.link("open"), {})).body).toMatchObject({ error: { code: "fresh_check_required" } });
+  });
+
   it("sets a first password only after a fresh check at its provider, which lasts 10 minutes for this device only", async () => {
     const { login, email, device } = await providerAccount();
     expect((await device.get(SETTINGS_API.confirmation)).body).toEqual({ has_password: false, confirmed_until: null });

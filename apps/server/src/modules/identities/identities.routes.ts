@@ -72,7 +72,7 @@ export function identitiesRoutes(app: ApiServer, deps: { identities: IdentitiesS
   app.post<{ Params: { provider: string } }>("/api/auth/link/:provider", linkOptions, async (request, reply) => {
     const auth = requireAuth(request);
     const { password } = parse(linkProviderSchema, request.body);
-    const { flowId, url } = await identities.startLink(auth.userId, request.params.provider, password);
+    const { flowId, url } = await identities.startLink(auth, request.params.provider, password);
     reply.setCookie(FLOW_COOKIE, flowId, { ...flowCookie, maxAge: FLOW_LIFETIME_MS / 1000 });
     return { redirect: url };
   });

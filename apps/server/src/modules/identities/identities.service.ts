@@ -6,6 +6,7 @@
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import {
+  FRESH_CHECK_MS,
   type LinkedIdentity,
   type ProviderIcon,
   type ProviderListItem,
@@ -13,13 +14,14 @@ import {
   providerSignInMessage,
   registerFormSchema,
   SETTINGS_ROUTE,
+  SETTINGS_TEXT,
   type User,
 } from "@daysync/shared";
 import type { FastifyBaseLogger } from "fastify";
 import { z } from "zod";
 import type { Clock } from "../../clock.ts";
 import type { IdentityConfig, ProviderConfig } from "../../config/identity-providers.ts";
-import { AppError, conflict, notFound } from "../../http/errors.ts";
+import { AppError, badRequest, conflict, notFound } from "../../http/errors.ts";
 import type { AccountsService, DeviceInfo } from "../accounts/accounts.service.ts";
 import type { SessionsRepository } from "../accounts/sessions.repository.ts";
 import type { DevicesService } from "../devices/devices.service.ts";
@@ -88,7 +90,7 @@ export function createIdentitiesService(deps: {
   identities: IdentitiesRepository;
   devices: Pick<DevicesService, "announceSignIn">;
   /** Where a fresh check at a provider is kept for the session it confirms. */
-  sessions: Pick<SessionsRepository, "markReauthenticated">;
+  sessions: Pick<SessionsRepository, "markReauthenticated" | "reauthenticatedAt">;
   log: FastifyBaseLogger;
 }) {
   const { clock, accounts, identities, log } = deps;
@@ -216,11 +218,23 @@ export function createIdentitiesService(deps: {
 
     startSignIn: (providerId: string, returnTo: unknown) => start(providerId, safeReturnPath(returnTo), null),
 
-    /** After a fresh password check: starts linking the provider to the signed-in account. */
-    async startLink(userId: string, providerId: string, password: string) {
+    /**
+     * After a fresh check: the password, or, for an account without one, a provider check on this device within
+     * FRESH_CHECK_MS (Settings); then starts linking the provider to the signed-in account.
+     */
+    async startLink(asker: { userId: string; sessionId: string }, providerId: string, password: string | undefined) {
+      const { userId } = asker;
       if (!adapters.has(providerId)) throw notFound("sign-in provider");
-      if (!(await accounts.checkPassword(userId, password))) {
-        throw new AppError(403, "wrong_password", "That password is not right.", "password");
+      if (await accounts.hasPassword(userId)) {
+        if (!password) throw badRequest("Enter your password.", "password");
+        if (!(await accounts.checkPassword(userId, password))) {
+          throw new AppError(403, "wrong_password", "That password is not right.", "password");
+        }
+      } else {
+        const checkedAt = await deps.sessions.reauthenticatedAt(asker.sessionId);
+        if (checkedAt === null || checkedAt + FRESH_CHECK_MS <= clock.now()) {
+          throw new AppError(403, "fresh_check_required", SETTINGS_TEXT.freshCheckNeeded);
+        }
       }
       try {
         return await start(providerId, LINK_RETURN, userId);

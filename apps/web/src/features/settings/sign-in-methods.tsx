@@ -7,7 +7,8 @@ import { KeyIcon } from "../../components/ui/icons.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { TextField } from "../../components/ui/text-field.tsx";
 import { describeError } from "../../lib/api-errors.ts";
-import { reloadConfirmation } from "./api/settings.ts";
+import { useNow } from "../../lib/use-now.ts";
+import { confirmationQueryOptions, reloadConfirmation } from "./api/settings.ts";
 import {
   linkedIdentitiesQueryOptions,
   offeredProvidersQueryOptions,
@@ -15,10 +16,11 @@ import {
   startLink,
   unlinkIdentity,
 } from "./api/sign-in-methods.ts";
+import { FreshCheck } from "./fresh-check.tsx";
 
 /**
- * Sign-in methods: the password and the linked providers, linking one after the password is entered again,
- * unlinking any but the last way in. Shown where the server offers providers (or the account has one linked).
+ * Sign-in methods: the password and the linked providers, linking one after a fresh check (the password entered
+ * again, or without one a new sign-in at a linked provider), unlinking any but the last way in. Shown where the server offers providers (or the account has one linked).
  */
 export function SignInMethods() {
   const queryClient = useQueryClient();
@@ -73,9 +75,44 @@ export function SignInMethods() {
           ))}
         </div>
       ) : null}
-      {unlinked.length > 0 && !has_password ? <p className="muted">Set a password above to link another provider.</p> : null}
+      {unlinked.length > 0 && !has_password ? <LinkAfterFreshCheck providers={unlinked} /> : null}
       {linking ? <LinkForm provider={linking} onCancel={() => setLinking(null)} /> : null}
     </section>
+  );
+}
+
+/** An account without a password links another provider once this device is freshly checked at a linked one. */
+function LinkAfterFreshCheck({ providers }: { providers: ProviderListItem[] }) {
+  const confirmation = useQuery(confirmationQueryOptions);
+  const now = useNow();
+  const link = useMutation({
+    mutationFn: (providerId: string) => startLink(providerId),
+    onSuccess: ({ redirect }) => window.location.assign(redirect),
+  });
+  const until = confirmation.data?.confirmed_until;
+  if (!until || until <= now) return <FreshCheck />;
+  return (
+    <>
+      <div className="settings-actions">
+        {providers.map((provider) => (
+          <button
+            key={provider.id}
+            type="button"
+            className="btn btn-secondary btn-sm"
+            disabled={link.isPending}
+            onClick={() => link.mutate(provider.id)}
+          >
+            {link.isPending && link.variables === provider.id ? <Spinner /> : null}
+            Link {provider.label}
+          </button>
+        ))}
+      </div>
+      {link.isError ? (
+        <p className="field-error" role="alert">
+          {describeError(link.error)}
+        </p>
+      ) : null}
+    </>
   );
 }
 
@@ -132,7 +169,7 @@ function useLinkOutcome(providers: ProviderListItem[] | undefined) {
     if (linkedId) toast.success(`${label ?? "The provider"} is linked: you can sign in with it now.`);
     else if (confirmedId)
       toast.success(
-        `Confirmed with ${label ?? "your provider"}. For the next 10 minutes this device can set a password or delete the account.`,
+        `Confirmed with ${label ?? "your provider"}. For the next 10 minutes this device can set a password, link another provider or delete the account.`,
       );
     else if (error) toast.error(providerSignInMessage(error, label) ?? "The provider could not be linked.");
     reloadSignInMethods(queryClient);

@@ -18,8 +18,8 @@ export const linkedIdentitiesQueryOptions = queryOptions({
 
 export const reloadSignInMethods = (queryClient: QueryClient) => void queryClient.invalidateQueries({ queryKey: signInMethodsKey });
 
-/** After the password check, where the browser goes to sign in at the provider. */
-export const startLink = (providerId: string, password: string) =>
-  api.post(IDENTITY_API.link(providerId), { password }, responseSchemas.linkStart);
+/** After the fresh check (the password, or none after a provider check), where the browser goes to sign in at the provider. */
+export const startLink = (providerId: string, password?: string) =>
+  api.post(IDENTITY_API.link(providerId), password ? { password } : {}, responseSchemas.linkStart);
 
 export const unlinkIdentity = (id: string) => apiFetch(IDENTITY_API.identity(id), { method: "DELETE" });
