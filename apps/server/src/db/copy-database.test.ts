@@ -11,16 +11,20 @@ import { COPIED_TABLES } from "./copy-database.ts";
 
 const suiteDatabase = process.env.DATABASE_URL ?? "";
 
-it("copies every table the migrations make, but the plans they fill in themselves", async () => {
-  const server = await startTestServer();
-  try {
-    const tables = (await server.db.introspection.getTables()).map((t) => t.name);
-    const own = tables.filter((name) => !name.startsWith("kysely_") && name !== "subscriptions_types");
-    expect(COPIED_TABLES.map(([table]) => table).sort()).toEqual(own.sort());
-  } finally {
-    await server.close();
-  }
-});
+// On SQLite only: PostgreSQL's introspection sees every test server's schema, and the tables are the same on both.
+it.runIf(!suiteDatabase.startsWith("postgres"))(
+  "copies every table the migrations make, but the plans they fill in themselves",
+  async () => {
+    const server = await startTestServer();
+    try {
+      const tables = (await server.db.introspection.getTables()).map((t) => t.name);
+      const own = tables.filter((name) => !name.startsWith("kysely_") && name !== "subscriptions_types");
+      expect(COPIED_TABLES.map(([table]) => table).sort()).toEqual(own.sort());
+    } finally {
+      await server.close();
+    }
+  },
+);
 
 describe.runIf(suiteDatabase.startsWith("postgres"))("copying a SQLite installation into PostgreSQL", () => {
   it("copies every account, message, change and the push keys; the copy serves them and carries on", async () => {
