@@ -7,39 +7,23 @@
 import { SETTINGS_TEXT, TEXT } from "@daysync/shared";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { freePort } from "../apps/server/src/testing/free-port.ts";
-import { startTestProvider, type TestProvider } from "../apps/server/src/testing/oidc-test-provider.ts";
-import { launchBrowser } from "./support/browser.ts";
+import type { TestProvider } from "../apps/server/src/testing/oidc-test-provider.ts";
 import { newDevice, openSignInPage, PASSWORD, twoDevicesOfOneUser, uniqueEmail, visible } from "./support/daysync.ts";
-import { type RunningServer, startServer } from "./support/server.ts";
+import { type ProviderApp, startProviderApp } from "./support/provider-app.ts";
+import type { RunningServer } from "./support/server.ts";
 
+let app: ProviderApp;
 let provider: TestProvider;
 let server: RunningServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  const port = await freePort();
-  const publicUrl = `http://127.0.0.1:${port}`;
-  provider = await startTestProvider({ redirectUris: [`${publicUrl}/api/auth/oidc/example/callback`] });
-  [server, browser] = await Promise.all([
-    startServer({
-      PORT: String(port),
-      PUBLIC_URL: publicUrl,
-      OIDC_PROVIDERS: "example",
-      OIDC_EXAMPLE_ISSUER: provider.issuer,
-      OIDC_EXAMPLE_CLIENT_ID: provider.clientId,
-      OIDC_EXAMPLE_CLIENT_SECRET: provider.clientSecret,
-      OIDC_EXAMPLE_LABEL: "Example ID",
-      OIDC_EXAMPLE_ALLOW_SIGNUP: "true",
-    }),
-    launchBrowser(),
-  ]);
+  app = await startProviderApp();
+  ({ provider, server, browser } = app);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await provider?.stop();
+  await app?.stop();
 });
 
 async function signIn(page: Page, email: string, password: string) {

@@ -11,7 +11,7 @@ import type { PasswordResetsRepository } from "../accounts/password-resets.repos
 import type { UsersRepository } from "../accounts/users.repository.ts";
 import type { EmailRepository, Recipient } from "./email.repository.ts";
 import type { EmailVerificationService } from "./email-verification.service.ts";
-import { hashToken, type MailOutbox, newToken } from "./mail-outbox.ts";
+import type { MailOutbox } from "./mail-outbox.ts";
 import { passwordResetMail, signInLinkMail } from "./mail-templates.ts";
 
 export function createEmailLinksService(deps: {
@@ -47,17 +47,7 @@ export function createEmailLinksService(deps: {
     /** A one-time link that signs in the device opening it (15 minutes). */
     requestSignInLink(address: string): void {
       mailTheAccount(address, "sign_in", async (to) => {
-        const now = clock.now();
-        await email.removeExpiredTokens(now);
-        const token = newToken();
-        await email.insertToken({
-          token_hash: hashToken(token),
-          user_id: to.id,
-          purpose: "sign_in",
-          email: to.email,
-          created_at: now,
-          expires_at: now + SIGN_IN_LINK_TTL_MS,
-        });
+        const token = await email.issueToken(to, "sign_in", clock.now(), SIGN_IN_LINK_TTL_MS);
         return signInLinkMail({ name: to.name, url: `${siteUrl}${APP_ROUTES.signInLink}#${token}`, siteUrl });
       });
     },
@@ -67,7 +57,7 @@ export function createEmailLinksService(deps: {
      * address, so an unverified one that the account still has is verified on the way.
      */
     async useSignInLink(token: string): Promise<string> {
-      const link = await email.consumeToken(hashToken(token), "sign_in", clock.now());
+      const link = await email.consumeToken(token, "sign_in", clock.now());
       if (!link) throw new AppError(400, "sign_in_link_invalid", SIGN_IN_LINK_INVALID_MESSAGE);
       const owner = await email.recipient(link.user_id);
       if (!owner) throw new AppError(400, "sign_in_link_invalid", SIGN_IN_LINK_INVALID_MESSAGE);

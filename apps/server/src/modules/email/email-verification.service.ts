@@ -10,7 +10,7 @@ import { AppError, accountDisabled, tooManyRequests } from "../../http/errors.ts
 import { loadUser } from "../accounts/load-user.ts";
 import type { UsersRepository } from "../accounts/users.repository.ts";
 import type { EmailRepository, Recipient } from "./email.repository.ts";
-import { hashToken, type MailOutbox, newToken, type SendOutcome } from "./mail-outbox.ts";
+import type { MailOutbox, SendOutcome } from "./mail-outbox.ts";
 import { verificationMail } from "./mail-templates.ts";
 
 const invalidLink = () => new AppError(400, "verify_link_invalid", VERIFY_LINK_INVALID_MESSAGE);
@@ -32,17 +32,7 @@ export function createEmailVerificationService(deps: {
   async function issue(to: Recipient): Promise<SendOutcome | "skipped"> {
     if (!outbox || to.disabled_at !== null || to.email_verified_at !== null) return "skipped";
     return outbox.sendTo(to, "verify_email", async () => {
-      const now = clock.now();
-      await email.removeExpiredTokens(now);
-      const token = newToken();
-      await email.insertToken({
-        token_hash: hashToken(token),
-        user_id: to.id,
-        purpose: "verify_email",
-        email: to.email,
-        created_at: now,
-        expires_at: now + VERIFY_EMAIL_TTL_MS,
-      });
+      const token = await email.issueToken(to, "verify_email", clock.now(), VERIFY_EMAIL_TTL_MS);
       return verificationMail({ name: to.name, url: `${siteUrl}${APP_ROUTES.verifyEmail}#${token}`, siteUrl });
     });
   }
@@ -82,7 +72,7 @@ export function createEmailVerificationService(deps: {
 
     /** Uses a verification link: the address it was sent to is verified, if the account still has it. */
     async verify(token: string): Promise<{ email: string }> {
-      const link = await email.consumeToken(hashToken(token), "verify_email", clock.now());
+      const link = await email.consumeToken(token, "verify_email", clock.now());
       if (!link) throw invalidLink();
       const owner = await email.recipient(link.user_id);
       if (owner?.disabled_at != null) throw accountDisabled();

@@ -1,11 +1,15 @@
 /** One-time links sent by mail (only the sha256 of a token is stored), mails counted per account, and the recipients. */
-import { randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { Transaction } from "kysely";
 import type { Db } from "../../db/database.ts";
 import type { Database, EmailTokensTable, UsersTable } from "../../db/schema.ts";
 
 export type Recipient = Pick<UsersTable, "id" | "name" | "email" | "disabled_at" | "email_verified_at">;
 export type TokenPurpose = EmailTokensTable["purpose"];
+
+/** 256 random bits, URL-safe: what a link carries in its fragment; only its sha256 is stored. */
+const newToken = () => randomBytes(32).toString("base64url");
+const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 /** Over the database, or over a transaction (`.in(trx)`) for work that must commit together. */
 export function createEmailRepository(db: Db) {
@@ -16,26 +20,29 @@ export function createEmailRepository(db: Db) {
     recipient: (userId: string): Promise<Recipient | undefined> => recipients().where("id", "=", userId).executeTakeFirst(),
     recipientByEmail: (email: string): Promise<Recipient | undefined> => recipients().where("email", "=", email).executeTakeFirst(),
 
-    async insertToken(row: EmailTokensTable): Promise<void> {
-      await db.insertInto("email_tokens").values(row).execute();
+    /** A new one-time link for the recipient's current address, valid `ttlMs` from `now`; answers its token. */
+    async issueToken(to: Pick<Recipient, "id" | "email">, purpose: TokenPurpose, now: number, ttlMs: number): Promise<string> {
+      await db.deleteFrom("email_tokens").where("expires_at", "<=", now).execute();
+      const token = newToken();
+      await db
+        .insertInto("email_tokens")
+        .values({ token_hash: hashToken(token), user_id: to.id, purpose, email: to.email, created_at: now, expires_at: now + ttlMs })
+        .execute();
+      return token;
     },
 
     /**
-     * Uses up the link of this token hash and purpose if it is still valid at `now`: the account and the address it
+     * Uses up the link of this token and purpose if it is still valid at `now`: the account and the address it
      * was sent to, or undefined. One DELETE … RETURNING, so of two uses at once exactly one gets it (both engines).
      */
-    consumeToken(tokenHash: string, purpose: TokenPurpose, now: number): Promise<{ user_id: string; email: string } | undefined> {
+    consumeToken(token: string, purpose: TokenPurpose, now: number): Promise<{ user_id: string; email: string } | undefined> {
       return db
         .deleteFrom("email_tokens")
-        .where("token_hash", "=", tokenHash)
+        .where("token_hash", "=", hashToken(token))
         .where("purpose", "=", purpose)
         .where("expires_at", ">", now)
         .returning(["user_id", "email"])
         .executeTakeFirst();
-    },
-
-    async removeExpiredTokens(now: number): Promise<void> {
-      await db.deleteFrom("email_tokens").where("expires_at", "<=", now).execute();
     },
 
     /** Marks the address verified if the account still has it; false when it changed since the link was sent. */

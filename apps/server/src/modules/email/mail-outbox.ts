@@ -1,19 +1,9 @@
-/**
- * How the email module sends: after the answer when a stranger asked (so it takes as long whether or not an account
- * has the address, and an SMTP problem reaches the log, not the asker), and at most a few mails of one kind per
- * account within the window (beyond it nothing is sent).
- */
-import { createHash, randomBytes } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import type { Mailer } from "../../adapters/mailer.ts";
 import type { Clock } from "../../clock.ts";
 import type { RateLimit } from "../../config/config.ts";
 import type { EmailRepository, Recipient } from "./email.repository.ts";
 import type { MailContent } from "./mail-templates.ts";
-
-export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
-/** 256 random bits, URL-safe: what a link carries in its fragment. */
-export const newToken = () => randomBytes(32).toString("base64url");
 
 export type SendOutcome = "sent" | "limited";
 
