@@ -3,43 +3,28 @@
  * its own login page filled in, and back on the dashboard with the spec's welcome notice.
  */
 import { TEXT } from "@daysync/shared";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import type { TestProvider } from "../apps/server/src/testing/oidc-test-provider.ts";
-import { type ProviderApp, startProviderApp } from "./support/provider-app.ts";
-import type { RunningServer } from "./support/server.ts";
+import { expect, it } from "vitest";
+import { useProviderApp } from "./support/provider-app.ts";
 
-let app: ProviderApp;
-let provider: TestProvider;
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  app = await startProviderApp();
-  ({ provider, server, browser } = app);
-});
-
-afterAll(async () => {
-  await app?.stop();
-});
+const app = useProviderApp();
 
 it("signs in with 'Continue with …' on /login, through the provider's own sign-in page, to the dashboard", async () => {
-  provider.accounts.set("grace", { email: "grace@example.com", email_verified: true, name: "Grace Hopper" });
-  const context = await browser.newContext({ baseURL: server.url });
+  app.provider.accounts.set("grace", { email: "grace@example.com", email_verified: true, name: "Grace Hopper" });
+  const context = await app.browser.newContext({ baseURL: app.server.url });
   const page = await context.newPage();
   await page.goto("/login");
   await page.getByRole("link", { name: "Continue with Example ID" }).click();
 
-  await page.waitForURL((url) => url.origin === provider.issuer);
+  await page.waitForURL((url) => url.origin === app.provider.issuer);
   await page.locator('input[name="login"]').fill("grace");
   await page.locator('input[name="password"]').fill("anything");
   await page.getByRole("button", { name: "Sign-in" }).click();
 
-  await page.waitForURL(`${server.url}/dashboard`);
+  await page.waitForURL(`${app.server.url}/dashboard`);
   await page.getByText(TEXT.loginSuccessTitle).waitFor();
   await page.getByText(TEXT.loginSuccessBody, { exact: true }).waitFor();
   await page.getByText("Grace Hopper").first().waitFor();
-  const me = await context.request.get(`${server.url}/api/me`);
+  const me = await context.request.get(`${app.server.url}/api/me`);
   expect(((await me.json()) as { user: { email: string } }).user.email).toBe("grace@example.com");
 
   // Its only way in is the provider: listed, and not to be unlinked.

@@ -5,26 +5,12 @@
  * in again fails).
  */
 import { SETTINGS_TEXT, TEXT } from "@daysync/shared";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import type { TestProvider } from "../apps/server/src/testing/oidc-test-provider.ts";
+import type { Page } from "playwright-core";
+import { expect, it } from "vitest";
 import { newDevice, openSignInPage, PASSWORD, twoDevicesOfOneUser, uniqueEmail, visible } from "./support/daysync.ts";
-import { type ProviderApp, startProviderApp } from "./support/provider-app.ts";
-import type { RunningServer } from "./support/server.ts";
+import { useProviderApp } from "./support/provider-app.ts";
 
-let app: ProviderApp;
-let provider: TestProvider;
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  app = await startProviderApp();
-  ({ provider, server, browser } = app);
-});
-
-afterAll(async () => {
-  await app?.stop();
-});
+const app = useProviderApp();
 
 async function signIn(page: Page, email: string, password: string) {
   await openSignInPage(page, "/login");
@@ -35,8 +21,8 @@ async function signIn(page: Page, email: string, password: string) {
 
 it("changes the name, links a provider, changes the password and deletes the account", async () => {
   const email = uniqueEmail("settings");
-  provider.accounts.set("linda", { email: "linda@example.org", email_verified: true, name: "Linda Link" });
-  const [laptop, phone] = await twoDevicesOfOneUser(browser, server.url, { name: "Sett Ings", email });
+  app.provider.accounts.set("linda", { email: "linda@example.org", email_verified: true, name: "Linda Link" });
+  const [laptop, phone] = await twoDevicesOfOneUser(app.browser, app.server.url, { name: "Sett Ings", email });
   const { page } = laptop;
   await Promise.all([page.goto("/dashboard"), phone.page.goto("/dashboard")]);
 
@@ -60,7 +46,7 @@ it("changes the name, links a provider, changes the password and deletes the acc
   await methods.getByRole("button", { name: "Link Example ID" }).click();
   await methods.getByLabel("Enter your password to link Example ID").fill(PASSWORD);
   await methods.getByRole("button", { name: "Continue with Example ID" }).click();
-  await page.waitForURL((url) => url.origin === provider.issuer);
+  await page.waitForURL((url) => url.origin === app.provider.issuer);
   await page.locator('input[name="login"]').fill("linda");
   await page.locator('input[name="password"]').fill("anything");
   await page.getByRole("button", { name: "Sign-in" }).click();
@@ -96,11 +82,11 @@ it("changes the name, links a provider, changes the password and deletes the acc
   expect(
     (await page
       .context()
-      .request.get(`${server.url}/api/session`)
+      .request.get(`${app.server.url}/api/session`)
       .then((r) => r.json())) as unknown,
   ).toEqual({ user: null });
 
-  const again = await newDevice(browser, server.url);
+  const again = await newDevice(app.browser, app.server.url);
   await signIn(again.page, email, "a brand new password");
   await visible(again.page.getByText("Invalid email or password.").first());
   await again.context.close();
@@ -108,10 +94,10 @@ it("changes the name, links a provider, changes the password and deletes the acc
 });
 
 it("an account made through a provider sets a password after confirming with its provider, then signs in with it", async () => {
-  provider.accounts.set("pat", { email: "pat@example.org", email_verified: true, name: "Pat Provider" });
-  const { context, page } = await newDevice(browser, server.url);
+  app.provider.accounts.set("pat", { email: "pat@example.org", email_verified: true, name: "Pat Provider" });
+  const { context, page } = await newDevice(app.browser, app.server.url);
   const providerSignIn = async () => {
-    await page.waitForURL((url) => url.origin === provider.issuer);
+    await page.waitForURL((url) => url.origin === app.provider.issuer);
     await page.locator('input[name="login"]').fill("pat");
     await page.locator('input[name="password"]').fill("anything");
     await page.getByRole("button", { name: "Sign-in" }).click();
@@ -124,7 +110,7 @@ it("an account made through a provider sets a password after confirming with its
   await page.goto("/dashboard/settings");
   const section = page.getByRole("region", { name: "Set a password" });
   await section.getByRole("button", { name: "Confirm with Example ID" }).click();
-  // The provider asks again even though it still knows this browser.
+  // The provider asks again even though it still knows this app.browser.
   await providerSignIn();
   await page.waitForURL("**/dashboard/settings");
   await visible(section.getByRole("status").filter({ hasText: "Confirmed: until" }));
@@ -134,7 +120,7 @@ it("an account made through a provider sets a password after confirming with its
   await visible(page.getByText("Your password is set: you can sign in with your email too."));
   await visible(page.getByRole("region", { name: "Password", exact: true }).getByLabel("Current password"));
 
-  const other = await newDevice(browser, server.url);
+  const other = await newDevice(app.browser, app.server.url);
   await signIn(other.page, "pat@example.org", "pat's own password");
   await other.page.waitForURL("**/dashboard");
   await other.context.close();

@@ -1,5 +1,6 @@
 /** A Daysync server with one OpenID Connect provider, "Example ID" (sign-up allowed): a real oidc-provider on localhost. */
 import type { Browser } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
 import { freePort } from "../../apps/server/src/testing/free-port.ts";
 import { startTestProvider, type TestProvider } from "../../apps/server/src/testing/oidc-test-provider.ts";
 import { launchBrowser } from "./browser.ts";
@@ -38,6 +39,32 @@ export async function startProviderApp(): Promise<ProviderApp> {
       await browser.close();
       await server.stop();
       await provider.stop();
+    },
+  };
+}
+
+/** Starts the app before this file's tests and stops it after them; its parts can be read once it started. */
+export function useProviderApp(): Omit<ProviderApp, "stop"> {
+  let app: ProviderApp | undefined;
+  beforeAll(async () => {
+    app = await startProviderApp();
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+  const started = () => {
+    if (!app) throw new Error("the app with its provider has not started");
+    return app;
+  };
+  return {
+    get provider() {
+      return started().provider;
+    },
+    get server() {
+      return started().server;
+    },
+    get browser() {
+      return started().browser;
     },
   };
 }
