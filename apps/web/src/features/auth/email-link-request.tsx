@@ -3,9 +3,9 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { Link, useLocation } from "react-router";
+import { EmailField } from "../../components/ui/email-field.tsx";
 import { type BannerMessage, ErrorBanner } from "../../components/ui/error-banner.tsx";
 import { SubmitButton } from "../../components/ui/spinner.tsx";
-import { TextField } from "../../components/ui/text-field.tsx";
 import { api } from "../../lib/api-client.ts";
 import { describeError } from "../../lib/api-errors.ts";
 import { AuthLayout } from "./auth-layout.tsx";
@@ -48,15 +48,7 @@ function EmailLinkRequestPage({ heading, intro, submit, sent, path }: Props) {
           <p className="auth-subtitle">{intro}</p>
           <ErrorBanner message={banner} />
           <form className="auth-form" onSubmit={onSubmit} noValidate>
-            <TextField
-              label="Email"
-              type="email"
-              autoComplete="email"
-              inputMode="email"
-              placeholder="you@example.com"
-              error={formState.errors.email?.message}
-              {...register("email")}
-            />
+            <EmailField error={formState.errors.email?.message} {...register("email")} />
             <SubmitButton working={formState.isSubmitting}>{submit}</SubmitButton>
           </form>
         </>

@@ -3,6 +3,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { type ComponentType, type MouseEvent, Suspense, useEffect, useId, useState } from "react";
 import { useForm } from "react-hook-form";
 import { Link, useLocation, useNavigate } from "react-router";
+import { EmailField } from "../../components/ui/email-field.tsx";
 import { type BannerMessage, ErrorBanner } from "../../components/ui/error-banner.tsx";
 import { QrIcon } from "../../components/ui/icons.tsx";
 import { Spinner, SubmitButton } from "../../components/ui/spinner.tsx";
@@ -80,15 +81,7 @@ export function LoginPage({ ConnectedDevicePanel }: { ConnectedDevicePanel: Comp
       <ErrorBanner message={banner} />
       <ProviderFailure message={providerFailure} />
       <form className="auth-form" onSubmit={onSubmit} noValidate>
-        <TextField
-          label="Email"
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          placeholder="you@example.com"
-          error={formState.errors.email?.message}
-          {...register("email")}
-        />
+        <EmailField error={formState.errors.email?.message} {...register("email")} />
         <TextField
           label="Password"
           type="password"

@@ -3,6 +3,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { Link, useLocation, useNavigate } from "react-router";
+import { EmailField } from "../../components/ui/email-field.tsx";
 import { type BannerMessage, ErrorBanner } from "../../components/ui/error-banner.tsx";
 import { NewPasswordFields } from "../../components/ui/new-password-fields.tsx";
 import { SubmitButton } from "../../components/ui/spinner.tsx";
@@ -56,15 +57,7 @@ export function RegisterPage() {
       <ErrorBanner message={banner} />
       <form className="auth-form" onSubmit={onSubmit} noValidate>
         <TextField label="Name" autoComplete="name" placeholder="Your name" error={errors.name?.message} {...register("name")} />
-        <TextField
-          label="Email"
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          placeholder="you@example.com"
-          error={errors.email?.message}
-          {...register("email")}
-        />
+        <EmailField error={errors.email?.message} {...register("email")} />
         {takenEmail !== null && takenEmail === email ? (
           <p className="auth-taken">
             Is it yours?{" "}

@@ -4,6 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { useForm } from "react-hook-form";
 import { toast } from "react-toastify";
+import { EmailField } from "../../components/ui/email-field.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { TextField } from "../../components/ui/text-field.tsx";
 import { ApiError } from "../../lib/api-client.ts";
@@ -51,14 +52,7 @@ export function EmailSection({ hasPassword, freshCheck }: { hasPassword: boolean
       <p className="muted">You sign in with {user.email}.</p>
       {hasPassword ? null : freshCheck}
       <form className="settings-form" onSubmit={onSubmit} noValidate>
-        <TextField
-          label="New email"
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          error={errors.email?.message}
-          {...register("email")}
-        />
+        <EmailField label="New email" error={errors.email?.message} {...register("email")} />
         {hasPassword ? (
           <TextField
             label="Current password"
