@@ -65,6 +65,8 @@ export class ClipSession {
   private connection = "connecting";
   private live: ReturnType<typeof runLive> | undefined;
   private stopped = false;
+  /** Where the last pause or resume asked is going: a resume takes a clipboard read before it is in effect. */
+  private pausing: boolean;
   private fail: (error: unknown) => void = () => {};
 
   constructor(
@@ -79,6 +81,7 @@ export class ClipSession {
     this.server = server;
     this.userId = session.user.id;
     this.paused = pause.read().paused;
+    this.pausing = this.paused;
     this.status = new StatusLine(process.stderr);
   }
 
@@ -141,12 +144,19 @@ export class ClipSession {
   }
 
   private async setPaused(paused: boolean, save: boolean) {
-    if (paused === this.paused) return;
-    this.paused = paused;
+    // The signal and the pause file's watch both say it: act once.
+    if (paused === this.pausing) return;
+    this.pausing = paused;
     if (save) this.pause.write({ paused, pid: process.pid });
+    // Copies made while paused stay here: what is in the clipboard when the pause ends counts as seen. It is read
+    // while still paused, and "Resumed." said only after, so a copy made once it is said is sent.
+    if (!paused) {
+      const seen = keyOf(await this.tool.read({ images: this.options.images }).catch(() => null));
+      if (this.pausing) return; // paused again during the read
+      this.lastSeen = seen;
+    }
+    this.paused = paused;
     this.notice(paused ? "Paused: nothing is sent or written until daysync clip --resume." : "Resumed.");
-    // Copies made while paused stay here: what is in the clipboard now counts as seen.
-    if (!paused) this.lastSeen = keyOf(await this.tool.read({ images: this.options.images }).catch(() => null));
     this.render();
   }
 
