@@ -221,6 +221,23 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     resets: repositories.passwordResets,
     devices,
   });
+  paymentsConfigRoute(app, { payments: config.stripe !== undefined, donation_url: config.donationUrl ?? null });
+  const stripe = config.stripe ? createStripeGateway(config.stripe) : undefined;
+  const payments =
+    config.stripe && stripe
+      ? createPaymentsService({
+          clock,
+          unitOfWork,
+          stripe,
+          config: config.stripe,
+          payments: repositories.payments,
+          plans: repositories.plans,
+          users,
+          discussions,
+          log: app.log,
+        })
+      : undefined;
+  if (payments && stripe) paymentsRoutes(app, { payments, stripe });
   const deletion = createAccountDeletionService({
     unitOfWork,
     users,
@@ -230,6 +247,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     uploads: uploadsService,
     removeFile: (id) => storage.remove(id),
     now: clock.now,
+    // A Premium subscription at Stripe ends with the account: nobody is charged for an account that is gone.
+    cancelPayments: payments?.cancelSubscriptionsOf,
   });
   const accountSettings = createAccountSettingsService({
     clock,
@@ -290,22 +309,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         .check()
         .catch((err: unknown) => app.log.error({ err }, "SMTP_URL: the mail server does not answer; mails fail until it does"));
     });
-  }
-  paymentsConfigRoute(app, { payments: config.stripe !== undefined, donation_url: config.donationUrl ?? null });
-  if (config.stripe) {
-    const stripe = createStripeGateway(config.stripe);
-    const payments = createPaymentsService({
-      clock,
-      unitOfWork,
-      stripe,
-      config: config.stripe,
-      payments: repositories.payments,
-      plans: repositories.plans,
-      users,
-      discussions,
-      log: app.log,
-    });
-    paymentsRoutes(app, { payments, stripe });
   }
   const sweeper = createRetentionSweeper({
     clock,

@@ -75,6 +75,8 @@ export class StripeFake {
   readonly webhookSecret = `whsec_${randomBytes(16).toString("hex")}`;
   readonly sessions = new Map<string, FakeSession>();
   readonly subscriptions = new Map<string, FakeSubscription>();
+  /** While true, every API call answers 503, as Stripe down would. */
+  down = false;
   readonly customers = new Map<string, Json>();
   /** Our server's webhook URL; set once the server listens. */
   webhookUrl = "";
@@ -229,12 +231,14 @@ export class StripeFake {
       res.writeHead(status, { "content-type": "application/json" });
       res.end(JSON.stringify(value));
     };
+    if (this.down && url.pathname.startsWith("/v1/")) return json(503, { error: { type: "api_error", message: "Stripe is down (fake)" } });
     const missing = () => json(404, { error: { type: "invalid_request_error", message: `No such object: ${url.pathname}` } });
     const route = `${req.method} ${url.pathname}`;
     /** The id a route of the form `re` names in this request, if it is that route. */
     const idIn = (re: RegExp) => route.match(re)?.[1];
     const sessionRead = idIn(/^GET \/v1\/checkout\/sessions\/([\w]+)$/);
     const subscriptionRead = idIn(/^GET \/v1\/subscriptions\/([\w]+)$/);
+    const subscriptionCancel = idIn(/^DELETE \/v1\/subscriptions\/([\w]+)$/);
     const payPage = idIn(/^GET \/pay\/([\w]+)$/);
     const payPost = idIn(/^POST \/pay\/([\w]+)$/);
     const portalPage = idIn(/^GET \/portal\/([\w]+)$/);
@@ -280,6 +284,12 @@ export class StripeFake {
       const id = subscriptionRead;
       const subscription = this.subscriptions.get(id);
       return subscription ? json(200, subscription) : missing();
+    }
+    if (subscriptionCancel !== undefined) {
+      const subscription = this.subscriptions.get(subscriptionCancel);
+      if (!subscription) return missing();
+      subscription.status = "canceled";
+      return json(200, subscription);
     }
     if (route === "POST /v1/billing_portal/sessions") {
       const id = newId("bps");

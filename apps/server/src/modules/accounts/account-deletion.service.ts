@@ -19,10 +19,13 @@ export function createAccountDeletionService(deps: {
   uploads: Pick<UploadsService, "removeUnfinishedBy">;
   removeFile: (uploadId: string) => Promise<void>;
   now: () => number;
+  /** Ends the account's subscriptions at the payment provider; when it fails, nothing is deleted. */
+  cancelPayments?: (userId: string) => Promise<void>;
 }) {
   return {
     async deleteAccount(userId: string): Promise<void> {
       if (!(await deps.users.standing(userId))) throw notFound("account");
+      await deps.cancelPayments?.(userId);
       // First nobody can act as the account any more: no sign-in, and every device signed out live.
       await deps.users.setDisabled(userId, deps.now(), deps.now());
       await deps.devices.endAllSessions(userId);

@@ -57,6 +57,21 @@ export function createPaymentsRepository(db: Db) {
       return row?.user_id;
     },
 
+    /** The account's subscriptions that may still charge it (any status but ended). */
+    async liveSubscriptionsOf(userId: string): Promise<string[]> {
+      const rows = await db
+        .selectFrom("payment_subscriptions")
+        .select("id")
+        .where("user_id", "=", userId)
+        .where("status", "not in", ["canceled", "incomplete_expired"])
+        .execute();
+      return rows.map((r) => r.id);
+    },
+
+    async saveSubscriptionStatus(id: string, status: string, now: number): Promise<void> {
+      await db.updateTable("payment_subscriptions").set({ status, updated_at: now }).where("id", "=", id).execute();
+    },
+
     async saveSubscription(row: { id: string; user_id: string; status: string; current_period_end: number; updated_at: number }) {
       await db
         .insertInto("payment_subscriptions")

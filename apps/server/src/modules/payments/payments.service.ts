@@ -202,6 +202,17 @@ export function createPaymentsService(deps: {
   }
 
   return {
+    /**
+     * Before the account is deleted: its subscriptions end at Stripe now, so nobody is charged for an account that
+     * is gone. A Stripe that cannot be reached stops the deletion (502), with nothing deleted yet.
+     */
+    async cancelSubscriptionsOf(userId: string): Promise<void> {
+      for (const id of await payments.liveSubscriptionsOf(userId)) {
+        await calling("cancelling a subscription", () => stripe.cancelSubscription(id));
+        await payments.saveSubscriptionStatus(id, "canceled", clock.now());
+      }
+    },
+
     /** Stripe Checkout for Premium monthly; refused to someone already on Premium. */
     async checkoutPremium(userId: string, appUrl: string): Promise<{ url: string }> {
       const user = await loadUser(users, userId);

@@ -10,6 +10,7 @@ import {
   FREE_TYPE_ID,
   PAYMENTS_API,
   PREMIUM_TYPE_ID,
+  SETTINGS_API,
   type User,
 } from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -91,6 +92,26 @@ describe("payments on", () => {
     const portal = await device.post<{ url: string }>(PAYMENTS_API.portal);
     expect(portal.status).toBe(200);
     expect(portal.body.url.startsWith(`${fake.url}/portal/`)).toBe(true);
+  });
+
+  it("deleting an account on Premium cancels its subscription at Stripe first; with Stripe down, nothing is deleted", async () => {
+    const { device, email, session } = await upgrading("Leaving");
+    expect((await fake.pay(session.id))?.status).toBe(200);
+    const subscriptionId = fake.lastSession().subscription ?? "";
+    expect(fake.subscriptions.get(subscriptionId)?.status).toBe("active");
+    const confirm = { email, password: "correct horse" };
+
+    fake.down = true;
+    try {
+      const refused = await device.request("DELETE", SETTINGS_API.account, confirm);
+      expect(refused).toMatchObject({ status: 502, body: { error: { code: "payment_provider_unavailable" } } });
+    } finally {
+      fake.down = false;
+    }
+    expect((await me(device)).subscription_type_id).toBe(PREMIUM_TYPE_ID);
+
+    expect((await device.request("DELETE", SETTINGS_API.account, confirm)).status).toBeLessThan(300);
+    expect(fake.subscriptions.get(subscriptionId)?.status).toBe("canceled");
   });
 
   it("refuses a webhook with a bad signature or a stale timestamp, and grants nothing", async () => {

@@ -126,6 +126,16 @@ export function createStripeGateway(config: StripeConfig) {
       return subscriptionSchema.parse(await stripe.subscriptions.retrieve(id));
     },
 
+    /** Ends a subscription now; one Stripe no longer has is ended already. */
+    async cancelSubscription(id: string): Promise<void> {
+      try {
+        await stripe.subscriptions.cancel(id);
+      } catch (error) {
+        if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === "resource_missing") return;
+        throw error;
+      }
+    },
+
     /** Verifies the signature and age of a webhook's raw body; throws `BadSignature`. */
     event(rawBody: Buffer, signature: string): StripeEvent {
       let event: unknown;
