@@ -237,7 +237,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
           log: app.log,
         })
       : undefined;
-  if (payments && stripe) paymentsRoutes(app, { payments, stripe });
+  if (payments && stripe) {
+    const publicUrl = config.identity.publicUrlGiven ? config.identity.publicUrl : undefined;
+    paymentsRoutes(app, { payments, stripe, publicUrl });
+  }
   const deletion = createAccountDeletionService({
     unitOfWork,
     users,

@@ -16,8 +16,6 @@ import { parse } from "../../http/validate.ts";
 import type { PaymentsService } from "./payments.service.ts";
 import { BadSignature, type StripeGateway } from "./stripe.adapter.ts";
 
-/** This app's own address as the browser reached it, for Stripe to send the person back to. */
-const appUrlOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 
 const confirmParams = z.object({ id: checkoutSessionIdSchema });
 
@@ -27,8 +25,18 @@ export function paymentsConfigRoute(app: ApiServer, config: PaymentsConfig) {
 }
 
 /** Mounted only when payments are on: with them off, every payment route is a 404. */
-export function paymentsRoutes(app: ApiServer, deps: { payments: PaymentsService; stripe: StripeGateway }) {
+export function paymentsRoutes(
+  app: ApiServer,
+  deps: {
+    payments: PaymentsService;
+    stripe: StripeGateway;
+    /** PUBLIC_URL when the operator set it; else undefined, and the address the browser used. */
+    publicUrl: string | undefined;
+  },
+) {
   const { payments } = deps;
+  /** Where Stripe sends the person back to: this app's public address. */
+  const appUrlOf = (request: FastifyRequest) => deps.publicUrl ?? `${request.protocol}://${request.host}`;
 
   app.post(PAYMENTS_API.premiumCheckout, { schema: answers(paymentRedirectSchema) }, async (request) => {
     const auth = requireAuth(request);

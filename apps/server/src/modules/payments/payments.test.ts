@@ -114,6 +114,19 @@ describe("payments on", () => {
     expect(fake.subscriptions.get(subscriptionId)?.status).toBe("canceled");
   });
 
+  it("sends the person back to PUBLIC_URL when the operator set it, not to the address the request came in on", async () => {
+    const behindProxy = await startTestServer({ ...fake.env(), PUBLIC_URL: "https://daysync.example.com" }, { clock });
+    try {
+      const who = await person(behindProxy, "Proxied");
+      expect((await who.device.post(PAYMENTS_API.premiumCheckout)).status).toBe(200);
+      const { success_url, cancel_url } = fake.lastSession();
+      expect(success_url.startsWith("https://daysync.example.com/")).toBe(true);
+      expect(cancel_url.startsWith("https://daysync.example.com/")).toBe(true);
+    } finally {
+      await behindProxy.close();
+    }
+  });
+
   it("refuses a webhook with a bad signature or a stale timestamp, and grants nothing", async () => {
     const { device, session } = await upgrading("Sid");
     await fake.pay(session.id, { send: false });
