@@ -16,7 +16,6 @@ import { parse } from "../../http/validate.ts";
 import type { PaymentsService } from "./payments.service.ts";
 import { BadSignature, type StripeGateway } from "./stripe.adapter.ts";
 
-
 const confirmParams = z.object({ id: checkoutSessionIdSchema });
 
 /** Whether this server takes payments: public, answered whether they are on or off. */
