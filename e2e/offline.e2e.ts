@@ -3,7 +3,8 @@
  * messages this device had and the outbox, with the offline banner (not a spinner, not "Daysync is not reachable");
  * back online the waiting message goes; what has expired since is not shown; sign-out leaves nothing behind.
  */
-import { API, type DayMessagesResponse, type DaysResponse, TEXT } from "@daysync/shared";
+import { randomUUID } from "node:crypto";
+import { API, type DayMessagesResponse, type DaysResponse, formatStoredDate, formatStoredTime, TEXT, type User } from "@daysync/shared";
 import { describe, expect, it } from "vitest";
 import { useStartedApp } from "./support/app.ts";
 import { messageList, newDevice, registerViaApi, sendMessage, uniqueEmail, visible } from "./support/daysync.ts";
@@ -60,6 +61,42 @@ describe("offline", () => {
     await page.getByRole("button", { name: TEXT.logout }).click();
     await page.waitForURL(`${app.server.url}/`);
     await expect.poll(kept).toEqual([]);
+    await context.close();
+  });
+
+  it("shows what the server has when this device's copy is older than the position it resumes from", async () => {
+    const { context, page } = await newDevice(app.browser, app.server.url);
+    await registerViaApi({ context, page }, app.server.url, "Rita Resume", uniqueEmail("resume"));
+    const { user } = (await (await context.request.get(`${app.server.url}${API.me}`)).json()) as { user: User };
+    await page.goto("/dashboard");
+    const messages = messageList(page);
+    await sendMessage(page, "in the copy");
+    await visible(messages.getByRole("listitem").filter({ hasText: "in the copy" }).getByText("Sent", { exact: true }));
+    const copyKey = `daysync:offline-cache:${user.id}`;
+    await expect.poll(() => page.evaluate((key) => localStorage.getItem(key)?.includes("in the copy") ?? false, copyKey)).toBe(true);
+    const olderCopy = await page.evaluate((key) => localStorage.getItem(key) ?? "", copyKey);
+
+    // Another device sends; this page applies it and saves its position at once, its copy a moment later.
+    await context.request.post(`${app.server.url}${API.messages}`, {
+      data: { id: randomUUID(), content: "sent from elsewhere", date: formatStoredDate(new Date()), time: formatStoredTime(new Date()) },
+    });
+    await visible(messages.getByText("sent from elsewhere"));
+    // The page goes in between: the copy it leaves is the older one, written just now.
+    await page.close();
+    const again = await context.newPage();
+    // A file of the same origin, so that the app does not start before the copy is put back.
+    await again.goto(`${app.server.url}/favicon.svg`);
+    await again.evaluate(
+      ([key, copy]) => {
+        const stored = JSON.parse(copy) as { entries: Array<{ updatedAt: number }> };
+        for (const entry of stored.entries) entry.updatedAt = Date.now();
+        localStorage.setItem(key, JSON.stringify(stored));
+      },
+      [copyKey, olderCopy] as const,
+    );
+    await again.goto(`${app.server.url}/dashboard`);
+    await visible(messageList(again).getByText("sent from elsewhere"));
+    await visible(messageList(again).getByText("in the copy"));
     await context.close();
   });
 });

@@ -71,7 +71,11 @@ export class OfflineCache {
     for (const name of Object.keys(kinds)) queryClient.setQueryDefaults([name], { gcTime: Number.POSITIVE_INFINITY });
   }
 
-  /** Puts what was kept back into the cache, as old as it is (so it is fetched again), where nothing newer is there. */
+  /**
+   * Puts what was kept back into the cache where nothing newer is there, marked stale: shown at once, and fetched
+   * again as soon as there is a network. The live position is saved at each event but the copy only a moment
+   * later, so a page that goes in between leaves a copy older than the position it would resume from.
+   */
   restore(): void {
     const raw = readStorage(cacheKey(this.userId));
     if (raw === null) return;
@@ -92,6 +96,7 @@ export class OfflineCache {
       if (shown === undefined) continue;
       if ((this.queryClient.getQueryState(key)?.dataUpdatedAt ?? 0) >= updatedAt) continue;
       this.queryClient.setQueryData(key, shown, { updatedAt });
+      void this.queryClient.invalidateQueries({ queryKey: key, exact: true, refetchType: "none" });
     }
   }
 
