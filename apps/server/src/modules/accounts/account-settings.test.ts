@@ -7,24 +7,19 @@ import { randomBytes } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { API, DISCUSSIONS_API, LIVE_CLOSE, SETTINGS_API, SETTINGS_TEXT, type User } from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { person as personOn } from "../../testing/discussion-api.ts";
 import { everyRow, tablesNaming } from "../../testing/every-row.ts";
 import { Device, startTestServer, type TestServer, textMessage } from "../../testing/test-server.ts";
 import { create, metadata, uploadFile } from "../../testing/tus-client.ts";
 
 let server: TestServer;
-let people = 0;
 
 beforeAll(async () => {
   server = await startTestServer({ LOGIN_RATE_LIMIT_MAX: "1000" });
 });
 afterAll(() => server.close());
 
-async function person(name: string) {
-  const device = new Device(server.url);
-  const email = `${name.toLowerCase()}${++people}@example.com`;
-  const user = await device.register(name, email);
-  return { device, user, email };
-}
+const person = (name: string) => personOn(server, name);
 
 /** Another device of the same account, signed in by password, with its live connection open. */
 async function otherDevice(email: string, password = "correct horse") {
@@ -63,7 +58,7 @@ describe("email", () => {
   it("needs the right current password, refuses an email another account has, and signs in with the new one", async () => {
     const { device, email } = await person("Mover");
     const { email: taken } = await person("Holder");
-    const newEmail = `moved${people}@example.com`;
+    const newEmail = `moved.${email}`;
     const other = await otherDevice(email);
 
     const missing = await device.request("PUT", SETTINGS_API.email, { email: newEmail });

@@ -19,6 +19,7 @@ import {
 } from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAdmin } from "../../admin.ts";
+import { person as personOn } from "../../testing/discussion-api.ts";
 import { everyRow } from "../../testing/every-row.ts";
 import { LogCapture } from "../../testing/log-capture.ts";
 import { newSubscriptionKeys } from "../../testing/push-service-double.ts";
@@ -29,7 +30,6 @@ let server: TestServer;
 let log: LogCapture;
 let admin: Device;
 let adminUser: User;
-let people = 0;
 
 beforeAll(async () => {
   log = new LogCapture();
@@ -39,12 +39,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-async function person(name: string) {
-  const device = new Device(server.url);
-  const email = `${name.toLowerCase()}${++people}@example.com`;
-  const user = await device.register(name, email);
-  return { device, user, email };
-}
+const person = (name: string) => personOn(server, name);
 
 const accountOf = async (id: string) =>
   (await admin.get<{ accounts: AdminAccount[] }>(ADMIN_API.accounts)).body.accounts.find((a) => a.id === id);
