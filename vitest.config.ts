@@ -35,6 +35,10 @@ export default defineConfig({
           include: ["src/**/*.test.ts"],
           testTimeout: 30_000,
           hookTimeout: 30_000,
+          // One file at a time, after the others: Kysely's migrator reads the tables of every schema, and a test
+          // server dropping its schema meanwhile fails another's migration ("schema … does not exist").
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
           env: {
             DATABASE_URL: process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test",
             REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379",
@@ -60,7 +64,7 @@ export default defineConfig({
           hookTimeout: 90_000,
           // Two browsers with their servers at a time, after the other projects (a group of its own).
           maxWorkers: 2,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
         },
       },
     ],
