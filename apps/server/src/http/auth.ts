@@ -40,6 +40,9 @@ export function requireAuth(request: FastifyRequest): SessionAuth {
   return request.auth;
 }
 
+/** The device a new session is made for: its browser and address, as the request says them. */
+export const deviceOf = (request: FastifyRequest) => ({ userAgent: request.headers["user-agent"] ?? "", ip: request.ip });
+
 export function setSessionCookie(reply: FastifyReply, token: string, secure: boolean) {
   reply.setCookie(SESSION_COOKIE, token, {
     httpOnly: true,

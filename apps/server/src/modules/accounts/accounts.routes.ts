@@ -1,15 +1,12 @@
 import { API, loginSchema, registerRequestSchema, responseSchemas } from "@daysync/shared";
-import type { FastifyRequest } from "fastify";
 import type { RateLimit } from "../../config/config.ts";
 import { type ApiServer, answers } from "../../http/answers.ts";
-import { clearSessionCookie, requireAuth, setSessionCookie } from "../../http/auth.ts";
+import { clearSessionCookie, deviceOf, requireAuth, setSessionCookie } from "../../http/auth.ts";
 import { rateLimitPer } from "../../http/rate-limit.ts";
 import { parse } from "../../http/validate.ts";
 import type { DevicesService } from "../devices/devices.service.ts";
 import type { AccountsService } from "./accounts.service.ts";
 import type { SessionsRepository } from "./sessions.repository.ts";
-
-const deviceOf = (request: FastifyRequest) => ({ userAgent: request.headers["user-agent"] ?? "", ip: request.ip });
 
 export function accountsRoutes(
   app: ApiServer,

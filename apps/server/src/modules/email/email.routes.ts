@@ -13,10 +13,9 @@ import {
   SIGN_IN_LINK_INVALID_MESSAGE,
   VERIFY_LINK_INVALID_MESSAGE,
 } from "@daysync/shared";
-import type { FastifyRequest } from "fastify";
 import type { RateLimit } from "../../config/config.ts";
 import { type ApiServer, answers } from "../../http/answers.ts";
-import { requireAuth, setSessionCookie } from "../../http/auth.ts";
+import { deviceOf, requireAuth, setSessionCookie } from "../../http/auth.ts";
 import { AppError } from "../../http/errors.ts";
 import { rateLimitPer } from "../../http/rate-limit.ts";
 import { parse } from "../../http/validate.ts";
@@ -94,5 +93,3 @@ export function emailRoutes(
     },
   );
 }
-
-const deviceOf = (request: FastifyRequest) => ({ userAgent: request.headers["user-agent"] ?? "", ip: request.ip });

@@ -7,7 +7,7 @@ import { IDENTITY_API, linkProviderSchema, responseSchemas, SIGNED_IN_NOTICE_COO
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { RateLimit } from "../../config/config.ts";
 import { type ApiServer, answers } from "../../http/answers.ts";
-import { requireAuth, setSessionCookie } from "../../http/auth.ts";
+import { deviceOf, requireAuth, setSessionCookie } from "../../http/auth.ts";
 import { rateLimitPer } from "../../http/rate-limit.ts";
 import { parse } from "../../http/validate.ts";
 import { FLOW_LIFETIME_MS, type IdentitiesService, SignInFailure } from "./identities.service.ts";
@@ -15,7 +15,6 @@ import { FLOW_LIFETIME_MS, type IdentitiesService, SignInFailure } from "./ident
 const FLOW_COOKIE = "daysync_auth_flow";
 /** Each start stores a flow record: enough for people who click twice, too few to fill the table. */
 const START_LIMIT = { max: 60, windowMs: 60_000 };
-const deviceOf = (request: FastifyRequest) => ({ userAgent: request.headers["user-agent"] ?? "", ip: request.ip });
 
 export function identitiesRoutes(app: ApiServer, deps: { identities: IdentitiesService; cookieSecure: boolean; linkRateLimit: RateLimit }) {
   const { identities, cookieSecure } = deps;

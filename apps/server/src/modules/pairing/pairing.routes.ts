@@ -1,12 +1,9 @@
 import { PAIRING_API, pairingCodeParamsSchema, pairingExchangeSchema, pairingOfferParamsSchema, responseSchemas } from "@daysync/shared";
-import type { FastifyRequest } from "fastify";
 import { type ApiServer, answers } from "../../http/answers.ts";
-import { requireAuth, setSessionCookie } from "../../http/auth.ts";
+import { deviceOf, requireAuth, setSessionCookie } from "../../http/auth.ts";
 import { rateLimitPer } from "../../http/rate-limit.ts";
 import { parse } from "../../http/validate.ts";
 import type { PairingService } from "./pairing.service.ts";
-
-const deviceOf = (request: FastifyRequest) => ({ userAgent: request.headers["user-agent"] ?? "", ip: request.ip });
 
 /** Per address and minute: generous for a panel that refreshes every two minutes, tight for guessing short codes. */
 const limit = (max: number) => rateLimitPer("address", { max, windowMs: 60_000 });
