@@ -22,6 +22,7 @@ import { accountSettingsRoutes } from "../modules/accounts/account-settings.rout
 import { createAccountSettingsService } from "../modules/accounts/account-settings.service.ts";
 import { accountsRoutes } from "../modules/accounts/accounts.routes.ts";
 import { createAccountsService } from "../modules/accounts/accounts.service.ts";
+import { createFreshCheck } from "../modules/accounts/fresh-check.ts";
 import { createPasswordResetService } from "../modules/accounts/password-reset.service.ts";
 import { createActivityCounter } from "../modules/admin/activity-counter.ts";
 import { adminRoutes } from "../modules/admin/admin.routes.ts";
@@ -157,6 +158,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     loginRateLimit: config.loginRateLimit,
     registerRateLimit: config.registerRateLimit,
   });
+  const freshCheck = createFreshCheck({ clock, sessions, accounts });
   const identities = createIdentitiesService({
     config: config.identity,
     clock,
@@ -164,6 +166,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     identities: repositories.identities,
     devices,
     sessions,
+    freshCheck,
     log: app.log,
   });
   identitiesRoutes(app, { identities, cookieSecure: config.cookieSecure, linkRateLimit: config.loginRateLimit });
@@ -257,7 +260,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     clock,
     unitOfWork,
     users,
-    sessions,
+    freshCheck,
     accounts,
     devices,
     deletion,

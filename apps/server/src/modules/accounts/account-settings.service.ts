@@ -4,68 +4,34 @@
  * account made through a provider (no password), a new sign-in there within `FRESH_CHECK_MS`
  * (`sessions.reauthenticated_at`, set by the identities service's confirm flow).
  */
-import {
-  type ChangeEmailInput,
-  type ChangePasswordInput,
-  type DeleteAccountInput,
-  FRESH_CHECK_MS,
-  SETTINGS_TEXT,
-  type User,
-} from "@daysync/shared";
+import { type ChangeEmailInput, type ChangePasswordInput, type DeleteAccountInput, SETTINGS_TEXT, type User } from "@daysync/shared";
 import type { Clock } from "../../clock.ts";
 import { liveEvents } from "../../feed/events.ts";
 import type { UnitOfWork } from "../../feed/unit-of-work.ts";
-import { AppError, badRequest, conflict, notFound } from "../../http/errors.ts";
+import { badRequest, conflict, notFound } from "../../http/errors.ts";
 import type { DevicesService } from "../devices/devices.service.ts";
 import type { AccountDeletionService } from "./account-deletion.service.ts";
 import type { AccountsService } from "./accounts.service.ts";
+import type { Asker, FreshCheck } from "./fresh-check.ts";
 import { loadUser } from "./load-user.ts";
 import { hashPassword } from "./password.ts";
-import type { SessionsRepository } from "./sessions.repository.ts";
 import type { UsersRepository } from "./users.repository.ts";
 
-/** Who asks: the user and the device (session) they ask from. */
-export interface Asker {
-  userId: string;
-  sessionId: string;
-}
-
-const wrongPassword = (field: string) => new AppError(403, "wrong_password", SETTINGS_TEXT.wrongPassword, field);
-const freshCheckNeeded = () => new AppError(403, "fresh_check_required", SETTINGS_TEXT.freshCheckNeeded);
+export type { Asker } from "./fresh-check.ts";
 
 export function createAccountSettingsService(deps: {
   clock: Clock;
   unitOfWork: UnitOfWork;
   users: UsersRepository;
-  sessions: Pick<SessionsRepository, "reauthenticatedAt">;
-  accounts: Pick<AccountsService, "checkPassword" | "hasPassword" | "me">;
+  freshCheck: FreshCheck;
+  accounts: Pick<AccountsService, "hasPassword" | "me">;
   devices: Pick<DevicesService, "signOutOthers">;
   deletion: Pick<AccountDeletionService, "deleteAccount">;
   /** Called after the email changed: the email module sends a verification to the new address when it can. */
   onEmailChanged?: (userId: string) => Promise<void>;
 }) {
-  const { clock, unitOfWork, users, sessions, accounts } = deps;
-
-  async function freshUntil(sessionId: string): Promise<number | null> {
-    const at = await sessions.reauthenticatedAt(sessionId);
-    return at === null ? null : at + FRESH_CHECK_MS;
-  }
-
-  /**
-   * The fresh check: an account with a password needs it typed (`field` names its input), unless `providerCounts`
-   * and this device passed a provider check within FRESH_CHECK_MS; an account without one needs that check.
-   */
-  async function confirm(asker: Asker, password: string | undefined, field: string, providerCounts: boolean): Promise<void> {
-    if (await accounts.hasPassword(asker.userId)) {
-      if (password) {
-        if (!(await accounts.checkPassword(asker.userId, password))) throw wrongPassword(field);
-        return;
-      }
-      if (providerCounts && ((await freshUntil(asker.sessionId)) ?? 0) > clock.now()) return;
-      throw badRequest("Enter your current password.", field);
-    }
-    if (((await freshUntil(asker.sessionId)) ?? 0) <= clock.now()) throw freshCheckNeeded();
-  }
+  const { clock, unitOfWork, users, accounts } = deps;
+  const { confirm, freshUntil } = deps.freshCheck;
 
   /** Writes a change of the user's own record and tells every device of theirs (`user.updated`). */
   async function updateUser(userId: string, write: (repo: UsersRepository, now: number) => Promise<void>): Promise<User> {

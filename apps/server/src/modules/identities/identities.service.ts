@@ -6,7 +6,6 @@
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import {
-  FRESH_CHECK_MS,
   type LinkedIdentity,
   type ProviderIcon,
   type ProviderListItem,
@@ -14,15 +13,15 @@ import {
   providerSignInMessage,
   registerFormSchema,
   SETTINGS_ROUTE,
-  SETTINGS_TEXT,
   type User,
 } from "@daysync/shared";
 import type { FastifyBaseLogger } from "fastify";
 import { z } from "zod";
 import type { Clock } from "../../clock.ts";
 import type { IdentityConfig, ProviderConfig } from "../../config/identity-providers.ts";
-import { AppError, badRequest, conflict, notFound } from "../../http/errors.ts";
+import { AppError, conflict, notFound } from "../../http/errors.ts";
 import type { AccountsService, DeviceInfo } from "../accounts/accounts.service.ts";
+import type { FreshCheck } from "../accounts/fresh-check.ts";
 import type { SessionsRepository } from "../accounts/sessions.repository.ts";
 import type { DevicesService } from "../devices/devices.service.ts";
 import { createGithubAdapter } from "./github.adapter.ts";
@@ -90,7 +89,8 @@ export function createIdentitiesService(deps: {
   identities: IdentitiesRepository;
   devices: Pick<DevicesService, "announceSignIn">;
   /** Where a fresh check at a provider is kept for the session it confirms. */
-  sessions: Pick<SessionsRepository, "markReauthenticated" | "reauthenticatedAt">;
+  sessions: Pick<SessionsRepository, "markReauthenticated">;
+  freshCheck: Pick<FreshCheck, "confirm">;
   log: FastifyBaseLogger;
 }) {
   const { clock, accounts, identities, log } = deps;
@@ -225,17 +225,7 @@ export function createIdentitiesService(deps: {
     async startLink(asker: { userId: string; sessionId: string }, providerId: string, password: string | undefined) {
       const { userId } = asker;
       if (!adapters.has(providerId)) throw notFound("sign-in provider");
-      if (await accounts.hasPassword(userId)) {
-        if (!password) throw badRequest("Enter your password.", "password");
-        if (!(await accounts.checkPassword(userId, password))) {
-          throw new AppError(403, "wrong_password", "That password is not right.", "password");
-        }
-      } else {
-        const checkedAt = await deps.sessions.reauthenticatedAt(asker.sessionId);
-        if (checkedAt === null || checkedAt + FRESH_CHECK_MS <= clock.now()) {
-          throw new AppError(403, "fresh_check_required", SETTINGS_TEXT.freshCheckNeeded);
-        }
-      }
+      await deps.freshCheck.confirm(asker, password, "password", false);
       try {
         return await start(providerId, LINK_RETURN, userId);
       } catch (error) {
