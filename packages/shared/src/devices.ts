@@ -61,34 +61,50 @@ export const pushUnsubscribeSchema = z.object({
     .refine(isWellFormed, loneSurrogateMessage("endpoint")),
 });
 
-/** What a push message carries to the service worker (encrypted end to end, RFC 8291). */
-export type PushPayload = NewMessagePush | DeletedMessagesPush;
+/** The fields a sealed push's preview is bound to (decision 020): the service worker opens it with the device's keys. */
+export const sealedPushPreviewSchema = z.object({
+  user_id: z.string(),
+  epoch: z.number().int().positive(),
+  preview: z.string(),
+  date: z.string(),
+  time: z.string(),
+  device_id: z.string(),
+});
+export type SealedPushPreview = z.infer<typeof sealedPushPreviewSchema>;
 
 /**
  * A new message: the service worker shows a notification, one per day (tag `day-<day_id>`). For a discussion's
  * message `day_id` is the discussion's id (one notification per discussion) and `discussion_id` says so.
  */
-export interface NewMessagePush {
-  kind: "message.created";
-  title: string;
-  body: string;
-  day_id: string;
-  discussion_id?: string;
-  message_id: string;
+export const newMessagePushSchema = z.object({
+  kind: z.literal("message.created"),
+  title: z.string(),
+  body: z.string(),
+  day_id: z.string(),
+  discussion_id: z.string().optional(),
+  message_id: z.string(),
   /** The message's type; a text's notification offers a Copy action (not for a discussion's message). */
-  message_type?: "text" | "image" | "video" | "audio" | "file";
+  message_type: z.enum(["text", "image", "video", "audio", "file"]).optional(),
   /** App path to open when the notification is tapped. */
-  url: string;
-}
+  url: z.string(),
+  /** A sealed message (decision 020): `body` is empty, and the service worker opens this preview for the notification. */
+  sealed: sealedPushPreviewSchema.optional(),
+});
+export type NewMessagePush = z.infer<typeof newMessagePushSchema>;
 
 /** Messages were deleted: the service worker closes any notification still showing one of them. */
-export interface DeletedMessagesPush {
-  kind: "messages.deleted";
+export const deletedMessagesPushSchema = z.object({
+  kind: z.literal("messages.deleted"),
   /** These messages went. */
-  message_ids: string[];
+  message_ids: z.array(z.string()),
   /** Every message of these days went (a cleared day: its ids could outgrow a push message). */
-  day_ids: string[];
-}
+  day_ids: z.array(z.string()),
+});
+export type DeletedMessagesPush = z.infer<typeof deletedMessagesPushSchema>;
+
+/** What a push message carries to the service worker (encrypted end to end, RFC 8291), parsed there with this. */
+export const pushPayloadSchema = z.discriminatedUnion("kind", [newMessagePushSchema, deletedMessagesPushSchema]);
+export type PushPayload = z.infer<typeof pushPayloadSchema>;
 
 /** What `closeDeletedNotifications` needs of a service worker registration (the app's and the worker's). */
 interface NotificationSource {

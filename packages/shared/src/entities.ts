@@ -25,4 +25,10 @@ export const API_ERROR_CODES = {
   ownerCannotLeave: "owner_cannot_leave",
   /** 409 to an extension that would end the discussion more than `DISCUSSION_MAX_AHEAD_DAYS` from now. */
   extensionTooFar: "extension_too_far",
+  /** 409 to a sealed send: a device left and the account's key is being replaced; seal it again once it is. */
+  keyRotationDue: "key_rotation_due",
+  /** 409 to a sealed send: it was sealed under another epoch than the account's current one. */
+  keyEpochChanged: "key_epoch_changed",
+  /** 409 to a text sent in clear into the personal space of an account that has a key: devices seal what they send. */
+  encryptionRequired: "encryption_required",
 } as const;

@@ -14,7 +14,7 @@ import type {
   pairingRequestCreatedSchema,
   pairingRequestDetailsSchema,
   pairServerMessageSchema,
-} from "./responses.ts";
+} from "./pairing-responses.ts";
 import { text } from "./text.ts";
 
 export const PAIRING_API = {

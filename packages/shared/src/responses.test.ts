@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { liveEventEnvelopeSchema, pairServerMessageSchema, serverLiveMessageSchema } from "./responses.ts";
+import { pairServerMessageSchema } from "./pairing-responses.ts";
+import { liveEventEnvelopeSchema, serverLiveMessageSchema } from "./responses.ts";
 
 const message = {
   id: "m1",

@@ -6,6 +6,14 @@
  */
 import { z } from "zod";
 import { linkedIdentitySchema, providerListItemSchema } from "./identities.ts";
+import { recoveryStateSchema } from "./key-recovery.ts";
+import { deviceKeySchema, epochReasonSchema, keyRequestStatusSchema, keysStateSchema } from "./keys.ts";
+import {
+  pairingJoinedSchema,
+  pairingOfferCreatedSchema,
+  pairingRequestCreatedSchema,
+  pairingRequestDetailsSchema,
+} from "./pairing-responses.ts";
 
 export const messageTypeSchema = z.enum(["text", "image", "video", "file", "audio"]);
 
@@ -45,6 +53,11 @@ export const daySchema = z.object({
   last_message_type: z.union([messageTypeSchema, z.literal("")]),
   /** The start of the newest live message's text, or its file name. */
   last_message: z.string(),
+  /** Set when `last_message` is a sealed preview (decision 020): the epoch to open it with. */
+  last_message_epoch: z.number().int().positive().optional(),
+  /** With `last_message_epoch`: the message and the sending session the sealed preview is bound to. */
+  last_message_id: z.string().optional(),
+  last_message_device_id: z.string().optional(),
   count_messages: z.number(),
   user_id: z.string(),
   /** Creation time, ms since the epoch. */
@@ -76,6 +89,12 @@ export const messageSchema = z.object({
    * message), and absent for messages stored before devices were recorded.
    */
   device: messageDeviceSchema.optional(),
+  /**
+   * Set when the message was sealed on its device (decision 020): `content` and `preview` are then sealed values of
+   * this epoch; absent for messages stored in clear.
+   */
+  epoch: z.number().int().positive().optional(),
+  preview: z.string().optional(),
 });
 
 export const searchResultSchema = z.object({ message: messageSchema, day: daySchema });
@@ -172,47 +191,43 @@ export const signedInDeviceSchema = z.object({
   /** ms since the epoch */
   signed_in_at: z.number(),
   last_seen_at: z.number(),
+  /**
+   * End-to-end encryption (decision 020): `can_read` holds the account's current key, `waiting` has a key pair but
+   * no other device handed it the current key yet, `none` has made no key pair (not started since the upgrade).
+   */
+  key_status: z.enum(["can_read", "waiting", "none"]),
 });
+
+/**
+ * A locked device's request to be approved by check code (decision 020, section 4.2), as every device of the account
+ * sees it: what the requesting device committed to and, as the exchange goes on, the answering device's key and nonce
+ * and the revealed nonce. Each side computes the check code from these.
+ */
+export const keyRequestSchema = z.object({
+  id: z.string(),
+  /** The requesting session; `device` is how the Devices list shows it (name, browser, address). */
+  session_id: z.string(),
+  device: signedInDeviceSchema,
+  status: keyRequestStatusSchema,
+  requester_public_key: z.string(),
+  requester_key_id: z.string(),
+  commitment: z.string(),
+  /** Once revealed. */
+  requester_nonce: z.string().nullable(),
+  /** Once a device answered: its session, public key and nonce. */
+  approver_session_id: z.string().nullable(),
+  approver_public_key: z.string().nullable(),
+  approver_key_id: z.string().nullable(),
+  approver_nonce: z.string().nullable(),
+  /** ms since the epoch */
+  created_at: z.number(),
+  expires_at: z.number(),
+});
+export type KeyRequest = z.infer<typeof keyRequestSchema>;
 
 export const deviceListItemSchema = signedInDeviceSchema.extend({
   /** The device asking. */
   current: z.boolean(),
-});
-
-/** Answer to POST /api/pair/requests. `secret` stays on the asking device; `code` and `short_code` go on screen. */
-export const pairingRequestCreatedSchema = z.object({
-  request_id: z.string(),
-  code: z.string(),
-  short_code: z.string(),
-  secret: z.string(),
-  /** Milliseconds until the code expires (relative, so clock skew does not matter). */
-  expires_in: z.number(),
-});
-
-/** What the approving device is shown about the device that asks. */
-export const pairingRequestDetailsSchema = z.object({
-  browser: z.string(),
-  os: z.string(),
-  /** Readable name, e.g. "Chrome 120 on Windows 10". */
-  name: z.string(),
-  ip: z.string(),
-  /** When it asked, ms since the epoch. */
-  created_at: z.number(),
-  expires_in: z.number(),
-});
-
-/** Answer to POST /api/pair/offers (Add a device): `code` and `short_code` go on screen. */
-export const pairingOfferCreatedSchema = z.object({
-  offer_id: z.string(),
-  code: z.string(),
-  short_code: z.string(),
-  expires_in: z.number(),
-});
-
-/** Answer to POST /api/pair/join/:code: the new device now waits on /api/pair/live like a pairing request's. */
-export const pairingJoinedSchema = pairingRequestCreatedSchema.omit({ code: true, short_code: true }).extend({
-  /** The signed-in device that will approve, named as in its Devices list. */
-  device_name: z.string(),
 });
 
 /** Every error the API returns has this body. */
@@ -243,6 +258,8 @@ export const responseSchemas = {
   /** POST /api/messages and GET /api/messages/:id */
   message: z.object({ message: messageSchema, day: daySchema }),
   search: z.object({ results: z.array(searchResultSchema) }),
+  /** `next`: the id to ask `before` for the following page; null on the last. */
+  messagesPage: z.object({ messages: z.array(messageSchema), next: z.string().nullable() }),
   /** DELETE /api/messages/:id and DELETE /api/days/:id/messages: how many messages went */
   deleted: z.object({ deleted: z.number().int().nonnegative() }),
   devices: z.object({ devices: z.array(deviceListItemSchema) }),
@@ -267,6 +284,16 @@ export const responseSchemas = {
   discussionMessages: z.object({ discussion: myDiscussionSchema, messages: z.array(discussionMessageSchema) }),
   /** POST /api/discussions/:id/messages (201, or 200 for a resend) */
   discussionMessage: z.object({ message: discussionMessageSchema }),
+  /** GET /api/keys, POST /api/keys/epochs (201) */
+  keys: keysStateSchema,
+  /** PUT /api/keys/device */
+  deviceKey: deviceKeySchema,
+  /** POST /api/keys/requests (201), and each step of one */
+  keyRequest: z.object({ request: keyRequestSchema }),
+  /** GET /api/keys/requests: the account's open requests, oldest first */
+  keyRequests: z.object({ requests: z.array(keyRequestSchema) }),
+  /** GET and PUT /api/keys/recovery */
+  recovery: recoveryStateSchema,
   error: apiErrorBodySchema,
 };
 
@@ -309,6 +336,20 @@ export const liveEventSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("discussion.closed"), id: z.string(), reason: discussionClosedReasonSchema }),
   z.object({ kind: z.literal("discussion.message.created"), message: discussionMessageSchema, discussion: discussionSchema }),
   z.object({ kind: z.literal("discussion.messages.deleted"), discussion_id: z.string(), ids: z.array(z.string()) }),
+  /**
+   * The account has a new key epoch (decision 020): each device reads its wraps with GET /api/keys. `session_id` is
+   * the device that made it.
+   */
+  z.object({ kind: z.literal("key.epoch_created"), epoch: z.number(), reason: epochReasonSchema, session_id: z.string() }),
+  /**
+   * A device that held `epoch` was removed (decision 020, section 7): a device that still holds it makes the next
+   * epoch for the devices that remain, so the removed one cannot read what is sent afterwards.
+   */
+  z.object({ kind: z.literal("key.rotation_due"), epoch: z.number() }),
+  /** A locked device of the account asks to be approved by check code. */
+  z.object({ kind: z.literal("key.requested"), request: keyRequestSchema }),
+  /** A request moved on (answered, revealed, approved, denied, or replaced by a newer one: expired). */
+  z.object({ kind: z.literal("key.request_updated"), request: keyRequestSchema }),
 ]);
 
 const seq = z.number().int().nonnegative();
@@ -326,15 +367,3 @@ export const serverLiveMessageSchema = z.discriminatedUnion("type", [
 
 /** Any event frame, whatever its kind: lets an older client count the sequence past kinds it does not know. */
 export const liveEventEnvelopeSchema = z.object({ type: z.literal("event"), seq });
-
-/** A frame on /api/pair/live. The channel closes after approved, denied, expired, failed or claimed. */
-export const pairServerMessageSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("waiting"), expires_in: z.number() }),
-  z.object({ type: z.literal("approved"), token: z.string() }),
-  z.object({ type: z.literal("denied") }),
-  z.object({ type: z.literal("expired") }),
-  /** The request is unknown, the secret wrong, or its token was already handed out. */
-  z.object({ type: z.literal("failed") }),
-  /** To the device watching its offer (Add a device): this device opened it and waits for Approve or Deny. */
-  z.object({ type: z.literal("claimed"), request: pairingRequestDetailsSchema }),
-]);

@@ -70,13 +70,15 @@ export const messageFormSchema = z.object({
   message: messageText,
 });
 
-/** A text message as sent; the client makes the id so a retried send never duplicates. */
-export const sendMessageSchema = z.object({
+/** What every send names besides its text: the client's id (so a retried send never duplicates) and the device's day and time. */
+export const messageFields = {
   id: z.uuid("Message id must be a UUID."),
-  content: messageText,
   date: storedDate,
   time: storedTime,
-});
+};
+
+/** A text message as sent in clear. */
+export const sendMessageSchema = z.object({ ...messageFields, content: messageText });
 export type SendMessageInput = z.infer<typeof sendMessageSchema>;
 
 /** What the app tells the server when it starts an upload (tus Upload-Metadata). */

@@ -7,7 +7,7 @@ export const SHARE_TARGET_PATH = "/share-target";
 export const SHARED_TEXT_LIMIT = 20_000;
 
 /** How a shared item ended: what the app says about it once it opens. */
-export type ShareOutcome = "saved" | "queued" | "failed";
+export type ShareOutcome = "saved" | "queued" | "locked" | "failed";
 
 /**
  * What is shared while signed out or offline waits in the service worker. The signed-in app asks for it

@@ -1,0 +1,212 @@
+/**
+ * Holding the account's keys on one device (decision 020, section 3), the same in the browser and the CLI: each gives
+ * a store for what the device keeps and a way to reach the server. `sync()` makes this session's key pair and sends
+ * its public half once, makes epoch 1 when the account has none (exactly one of two racing devices wins), and opens
+ * every wrap addressed to this device that the chain rule allows: one this device sealed for itself, or one sealed
+ * by a key listed, with a valid tag, in the roster of an epoch this device already holds. When a device that held the
+ * current epoch was removed, it makes the next epoch for the devices that remain (section 7).
+ */
+
+import type { CreateEpochInput, KeysState, StoredKeyWrap, StoredRosterEntry } from "../keys.ts";
+import { exportPublicKey, importPublicKey, keyId } from "./device-key.ts";
+import type { Bytes } from "./encoding.ts";
+import { deriveEpochKeys, type EpochKeys, makeEpochKey } from "./epoch-keys.ts";
+import type { CryptoKeyPair } from "./key-types.ts";
+import { type RosterRow, rosterTag, verifyRosterRow } from "./roster.ts";
+import { openEpochKey, wrapEpochKey } from "./wraps.ts";
+
+/** What a device keeps of one account: its own pair, for this session only, and the epochs it opened. */
+export interface HeldKeys {
+  keyId: string;
+  pair: CryptoKeyPair;
+  epochs: Map<number, EpochKeys>;
+}
+
+export interface KeyStorage {
+  load(): Promise<HeldKeys | undefined>;
+  /** A new pair for a new session: replaces whatever was kept before, epochs included. */
+  saveDevice(keyId: string, pair: CryptoKeyPair): Promise<void>;
+  /** Keeps an opened epoch (the browser keeps its subkeys, the CLI the key itself) and answers its subkeys. */
+  saveEpoch(epoch: number, epochKey: Bytes): Promise<EpochKeys>;
+  /** Makes the pair this platform can keep (the CLI needs an extractable one to write it to its file). */
+  generatePair(): Promise<CryptoKeyPair>;
+}
+
+export type CreateEpochAnswer = { ok: true; state: KeysState } | { ok: false; code: string };
+
+export interface KeysServer {
+  state(): Promise<KeysState>;
+  setDeviceKey(publicKey: string): Promise<void>;
+  createEpoch(body: CreateEpochInput): Promise<CreateEpochAnswer>;
+}
+
+export type KeyStatus =
+  /** Holds the account's current epoch: reads and sends. */
+  | { state: "ready"; epoch: number; sessionId: string; keys: HeldKeys }
+  /** Signed in, but no device has handed this one the current epoch yet. */
+  | { state: "locked"; epoch: number; sessionId: string; keys: HeldKeys }
+  /** The server knows a key for this session that this device no longer has (its storage was cleared). */
+  | { state: "lost"; sessionId: string };
+
+export class AccountKeys {
+  constructor(
+    private readonly userId: string,
+    private readonly storage: KeyStorage,
+    private readonly server: KeysServer,
+  ) {}
+
+  async sync(): Promise<KeyStatus> {
+    let state = await this.server.state();
+    let held = await this.storage.load();
+    if (state.key_id === null) {
+      held = await this.newDevice();
+      state = await this.server.state();
+    } else if (!held || held.keyId !== state.key_id) {
+      return { state: "lost", sessionId: state.session_id };
+    }
+    if (state.epoch === null) state = await this.firstEpoch(held);
+    await this.openWraps(held, state);
+    if (state.rotation_due && state.epoch !== null && held.epochs.has(state.epoch)) {
+      state = await this.rotate(held, state, state.epoch);
+      await this.openWraps(held, state);
+    }
+    const status = held.epochs.has(state.epoch ?? 0) ? "ready" : "locked";
+    return { state: status, epoch: state.epoch ?? 0, sessionId: state.session_id, keys: held };
+  }
+
+  private async newDevice(): Promise<HeldKeys> {
+    const pair = await this.storage.generatePair();
+    const id = await keyId(pair.publicKey);
+    await this.storage.saveDevice(id, pair);
+    await this.server.setDeviceKey(await exportPublicKey(pair.publicKey));
+    return { keyId: id, pair, epochs: new Map() };
+  }
+
+  /** Epoch 1, wrapped for this device alone; a device that loses the race asks for approval like any other. */
+  private async firstEpoch(held: HeldKeys): Promise<KeysState> {
+    return this.settled(await this.newEpoch(held, { epoch: 1, expected: null, reason: "first" }, []));
+  }
+
+  /**
+   * Start over (decision 020, section 5): epoch n+1 wrapped for this device alone, accepted by the server only while
+   * no other signed-in device holds epoch n. What was sealed before can no longer be read here.
+   */
+  async startOver(): Promise<CreateEpochAnswer> {
+    const state = await this.server.state();
+    const held = await this.storage.load();
+    if (!held || held.keyId !== state.key_id || state.epoch === null) return { ok: false, code: "not_locked" };
+    const answer = await this.newEpoch(held, { epoch: state.epoch + 1, expected: state.epoch, reason: "start_over" }, []);
+    if (answer.ok) await this.openWraps(held, answer.state);
+    return answer;
+  }
+
+  /**
+   * The next epoch, for this device and every other key that still holds the current one and is listed, with a
+   * valid tag, in the current roster: what the server says of who holds it is checked, not taken.
+   */
+  private async rotate(held: HeldKeys, state: KeysState, current: number): Promise<KeysState> {
+    const rosterKey = held.epochs.get(current)?.roster;
+    if (!rosterKey) return state;
+    for (let attempt = 1; ; attempt++) {
+      // The recovery key (kind recovery) is among the holders once a code exists, so it gets the next epoch too.
+      const others: StoredRosterEntry[] = [];
+      for (const keyId of state.holders) {
+        if (keyId === held.keyId) continue;
+        const entry = state.roster.find((row) => row.epoch === current && row.key_id === keyId);
+        if (entry && (await verifyRosterRow(rosterKey, rosterRowOf(this.userId, entry), entry.tag))) others.push(entry);
+      }
+      const answer = await this.newEpoch(held, { epoch: current + 1, expected: current, reason: "rotation" }, others);
+      // A recovery code made since this device read the holders: read them again, once.
+      if (answer.ok || answer.code !== "key_recovery_missing" || attempt > 1) return this.settled(answer);
+      state = await this.server.state();
+      if (state.epoch !== current) return state;
+    }
+  }
+
+  /** The key state after an epoch was posted: the new one, or, if another device was first, the winner's. */
+  private async settled(answer: CreateEpochAnswer): Promise<KeysState> {
+    if (answer.ok) return answer.state;
+    if (answer.code !== "key_epoch_taken") throw new Error(`The account's next key epoch was refused: ${answer.code}`);
+    return this.server.state();
+  }
+
+  /** A fresh epoch key wrapped from this device for itself and `others`. */
+  private async newEpoch(
+    held: HeldKeys,
+    next: Pick<CreateEpochInput, "epoch" | "expected" | "reason">,
+    others: Array<Pick<StoredRosterEntry, "key_id" | "public_key" | "kind">>,
+  ): Promise<CreateEpochAnswer> {
+    const { epoch } = next;
+    const epochKey = makeEpochKey();
+    const keys = await deriveEpochKeys(epochKey, this.userId);
+    const self = { key_id: held.keyId, public_key: await exportPublicKey(held.pair.publicKey), kind: "device" as const };
+    const wraps: CreateEpochInput["wraps"] = [];
+    const roster: CreateEpochInput["roster"] = [];
+    for (const member of [self, ...others]) {
+      const recipient = member === self ? held.pair.publicKey : await importPublicKey(member.public_key);
+      const wrap = await wrapEpochKey(epochKey, { userId: this.userId, epoch }, recipient, { mode: "auth", senderKeyPair: held.pair });
+      wraps.push({ epoch, recipient_key_id: member.key_id, sender_key_id: held.keyId, mode: "auth", ...wrap });
+      const addedBy = member === self ? null : held.keyId;
+      const row: RosterRow = {
+        userId: this.userId,
+        epoch,
+        keyId: member.key_id,
+        publicKey: member.public_key,
+        kind: member.kind,
+        addedByKeyId: addedBy,
+      };
+      roster.push({
+        epoch,
+        key_id: row.keyId,
+        public_key: row.publicKey,
+        kind: row.kind,
+        added_by_key_id: addedBy,
+        tag: await rosterTag(keys.roster, row),
+      });
+    }
+    return this.server.createEpoch({ ...next, wraps, roster });
+  }
+
+  /** Oldest first, so a wrap sent by a key of epoch n is checked against the roster of n once n is open. */
+  private async openWraps(held: HeldKeys, state: KeysState): Promise<void> {
+    const waiting = state.wraps.filter((wrap) => !held.epochs.has(wrap.epoch)).sort((a, b) => a.epoch - b.epoch);
+    for (const wrap of waiting) {
+      const sender = await trustedSender(this.userId, held, wrap, state.roster);
+      if (!sender) continue;
+      try {
+        const epochKey = await openEpochKey(wrap, { userId: this.userId, epoch: wrap.epoch }, held.pair, {
+          mode: "auth",
+          senderPublicKey: sender,
+        });
+        held.epochs.set(wrap.epoch, await this.storage.saveEpoch(wrap.epoch, epochKey));
+      } catch {
+        // A wrap that does not open is not accepted; the device stays locked for that epoch.
+      }
+    }
+  }
+}
+
+export function rosterRowOf(userId: string, entry: StoredRosterEntry): RosterRow {
+  return {
+    userId,
+    epoch: entry.epoch,
+    keyId: entry.key_id,
+    publicKey: entry.public_key,
+    kind: entry.kind,
+    addedByKeyId: entry.added_by_key_id,
+  };
+}
+
+/**
+ * The chain rule for a wrap already on this device's list: the sender's public key when the wrap is this device's
+ * own, or sealed by a key listed with a valid tag in the roster of an epoch this device holds; undefined otherwise.
+ */
+export async function trustedSender(userId: string, held: HeldKeys, wrap: StoredKeyWrap, roster: StoredRosterEntry[]) {
+  if (wrap.mode !== "auth" || !wrap.sender_key_id) return undefined;
+  if (wrap.sender_key_id === held.keyId) return held.pair.publicKey;
+  for (const [epoch, keys] of held.epochs) {
+    const entry = roster.find((row) => row.epoch === epoch && row.key_id === wrap.sender_key_id && row.kind === "device");
+    if (entry && (await verifyRosterRow(keys.roster, rosterRowOf(userId, entry), entry.tag))) return importPublicKey(entry.public_key);
+  }
+  return undefined;
+}

@@ -1,0 +1,174 @@
+/**
+ * File bytes in records (decision 020, section 9). The plaintext is cut into records of 65 536 bytes (the last
+ * shorter; an empty file is one empty record). Each sealed record is `nonce (12) ‖ ciphertext ‖ tag (16)`, AES-256-GCM
+ * under the file's key with a fresh random nonce, so a full record is 65 564 bytes.
+ *
+ * Associated data of record i, as bytes (length of the message id's UTF-8 + 24):
+ *   UTF-8 "daysync/v1/file|<message id>|"  then  i as 8 bytes big-endian  then  "|"  then  one byte, 1 if final else 0.
+ * Index and final flag play STREAM's counter: a record moved, dropped, repeated or cut off, or a file ending on a
+ * record not marked final, fails to open.
+ */
+import { type Bytes, concatBytes, utf8 } from "./encoding.ts";
+import { UndecryptableError } from "./errors.ts";
+import type { CryptoKey } from "./key-types.ts";
+import { importAesKey, openBytes, SEAL_OVERHEAD, sealBytes } from "./primitives.ts";
+
+export const RECORD_SIZE = 65_536;
+export const RECORD_OVERHEAD = SEAL_OVERHEAD;
+export const SEALED_RECORD_SIZE = RECORD_SIZE + RECORD_OVERHEAD;
+
+/** A file's raw key (as opened from its sealed `file_key`, or just made) as the key its records use. */
+export const importFileKey = importAesKey;
+
+export function recordCount(plainLength: number): number {
+  return Math.max(1, Math.ceil(plainLength / RECORD_SIZE));
+}
+
+export function sealedLength(plainLength: number): number {
+  if (!Number.isSafeInteger(plainLength) || plainLength < 0) throw new RangeError("A file length is a whole number of bytes");
+  return plainLength + RECORD_OVERHEAD * recordCount(plainLength);
+}
+
+/** The inverse of sealedLength; RangeError for a length no file seals to. */
+export function plainLength(sealed: number): number {
+  if (!Number.isSafeInteger(sealed) || sealed < RECORD_OVERHEAD) throw new RangeError(`${sealed} bytes is no sealed file's length`);
+  const count = Math.ceil(sealed / SEALED_RECORD_SIZE);
+  const plain = sealed - count * RECORD_OVERHEAD;
+  if (sealedLength(plain) !== sealed) throw new RangeError(`${sealed} bytes is no sealed file's length`);
+  return plain;
+}
+
+export function recordAad(messageId: string, index: number, final: boolean): Bytes {
+  const tail = new Uint8Array(10);
+  new DataView(tail.buffer).setBigUint64(0, BigInt(index));
+  tail[8] = 0x7c; // "|"
+  tail[9] = final ? 1 : 0;
+  return concatBytes(utf8(`daysync/v1/file|${messageId}|`), tail);
+}
+
+export async function sealRecord(fileKey: CryptoKey, messageId: string, index: number, final: boolean, plaintext: Bytes): Promise<Bytes> {
+  if (plaintext.length > RECORD_SIZE || (!final && plaintext.length !== RECORD_SIZE))
+    throw new RangeError("Only the final record is short");
+  return sealBytes(fileKey, recordAad(messageId, index, final), plaintext);
+}
+
+export function openRecord(fileKey: CryptoKey, messageId: string, index: number, final: boolean, sealed: Bytes): Promise<Bytes> {
+  return openBytes(fileKey, recordAad(messageId, index, final), sealed, `File record ${index}`);
+}
+
+/** Whole records covering a range, in both coordinates; ends are exclusive, `lastRecord` inclusive. */
+export interface RecordRange {
+  firstRecord: number;
+  lastRecord: number;
+  plainStart: number;
+  plainEnd: number;
+  sealedStart: number;
+  sealedEnd: number;
+}
+
+function recordRange(plain: number, firstRecord: number, lastRecord: number): RecordRange {
+  const final = recordCount(plain) - 1;
+  return {
+    firstRecord,
+    lastRecord,
+    plainStart: firstRecord * RECORD_SIZE,
+    plainEnd: lastRecord === final ? plain : (lastRecord + 1) * RECORD_SIZE,
+    sealedStart: firstRecord * SEALED_RECORD_SIZE,
+    sealedEnd: lastRecord === final ? sealedLength(plain) : (lastRecord + 1) * SEALED_RECORD_SIZE,
+  };
+}
+
+/**
+ * The records holding plaintext bytes [start, end) of a file of `plain` bytes (a player's Range): fetch
+ * sealedStart..sealedEnd, open, and drop `start - plainStart` bytes in front. An empty range maps to the record at start.
+ */
+export function recordsForPlainRange(plain: number, start: number, end: number): RecordRange {
+  if (!(0 <= start && start <= end && end <= plain)) throw new RangeError(`No range ${start}-${end} in ${plain} bytes`);
+  const final = recordCount(plain) - 1;
+  const firstRecord = Math.min(Math.floor(start / RECORD_SIZE), final);
+  return recordRange(plain, firstRecord, Math.max(firstRecord, Math.min(Math.ceil(end / RECORD_SIZE) - 1, final)));
+}
+
+/**
+ * The records of sealed bytes [start, end) (a tus slice): start on a record boundary, end on one or at the sealed
+ * length; an end past the sealed length is cut to it. RangeError otherwise.
+ */
+export function recordsForSealedRange(plain: number, start: number, end: number): RecordRange {
+  const total = sealedLength(plain);
+  const stop = Math.min(end, total);
+  const aligned = start % SEALED_RECORD_SIZE === 0 && (stop % SEALED_RECORD_SIZE === 0 || stop === total);
+  if (!aligned || start >= stop) throw new RangeError(`Sealed range ${start}-${end} is not whole records of ${total} bytes`);
+  return recordRange(plain, start / SEALED_RECORD_SIZE, Math.ceil(stop / SEALED_RECORD_SIZE) - 1);
+}
+
+/**
+ * A source of sealed bytes for an upload (tus-js-client's fileReader): `slice` seals the records of a record-aligned
+ * sealed range from plaintext read through `read(start, end)`. Each call seals afresh with new nonces, so a resumed
+ * upload that reads a changed file never reuses a nonce.
+ */
+export function createSealingSource(options: {
+  fileKey: CryptoKey;
+  messageId: string;
+  plainLength: number;
+  read: (start: number, end: number) => Promise<Uint8Array>;
+}): { size: number; slice: (start: number, end: number) => Promise<Bytes> } {
+  const { fileKey, messageId, plainLength: plain, read } = options;
+  const final = recordCount(plain) - 1;
+  return {
+    size: sealedLength(plain),
+    async slice(start, end) {
+      const range = recordsForSealedRange(plain, start, end);
+      const bytes = await read(range.plainStart, range.plainEnd);
+      if (bytes.length !== range.plainEnd - range.plainStart) throw new RangeError("The file changed size while it was read");
+      const sealed: Bytes[] = [];
+      for (let index = range.firstRecord; index <= range.lastRecord; index++) {
+        const at = (index - range.firstRecord) * RECORD_SIZE;
+        sealed.push(await sealRecord(fileKey, messageId, index, index === final, new Uint8Array(bytes.subarray(at, at + RECORD_SIZE))));
+      }
+      return concatBytes(...sealed);
+    },
+  };
+}
+
+/**
+ * Opens a sealed file while it streams: takes chunks cut anywhere, opens whole records in order and passes their
+ * plaintext on. Errors (UndecryptableError) on a record that does not open, on bytes past the last record, and on an
+ * end before it. `range` (from recordsForPlainRange or recordsForSealedRange) opens only those records; by default
+ * the whole file, whose last record must be marked final.
+ */
+export function openRecordStream(
+  fileKey: CryptoKey,
+  messageId: string,
+  sealedTotal: number,
+  range?: Pick<RecordRange, "firstRecord" | "lastRecord">,
+): TransformStream<Uint8Array, Uint8Array> {
+  const plain = plainLength(sealedTotal);
+  const final = recordCount(plain) - 1;
+  const lastRecord = range?.lastRecord ?? final;
+  let index = range?.firstRecord ?? 0;
+  const sizeOf = (i: number) => (i === final ? sealedTotal - final * SEALED_RECORD_SIZE : SEALED_RECORD_SIZE);
+  const buffer = new Uint8Array(SEALED_RECORD_SIZE);
+  let filled = 0;
+
+  return new TransformStream<Uint8Array, Uint8Array>({
+    async transform(chunk, controller) {
+      let at = 0;
+      while (at < chunk.length) {
+        if (index > lastRecord) throw new UndecryptableError(`File bytes after record ${lastRecord}`);
+        const size = sizeOf(index);
+        const take = Math.min(size - filled, chunk.length - at);
+        buffer.set(chunk.subarray(at, at + take), filled);
+        filled += take;
+        at += take;
+        if (filled === size) {
+          controller.enqueue(await openRecord(fileKey, messageId, index, index === final, buffer.slice(0, size)));
+          filled = 0;
+          index++;
+        }
+      }
+    },
+    flush() {
+      if (index <= lastRecord) throw new UndecryptableError(`A file cut off before record ${index}`);
+    },
+  });
+}

@@ -1,0 +1,84 @@
+/**
+ * @daysync/shared/crypto: the end-to-end encryption of decision 020, on WebCrypto and @hpke/core only, so the same
+ * code runs in the page, the service worker and Node. Kept out of @daysync/shared's main entry so the server never
+ * loads it.
+ */
+
+/** What devices say of what they cannot open, beside what opens it. */
+export { SEALED_TEXT } from "../sealed-messages.ts";
+export { AccountKeys, type CreateEpochAnswer, type HeldKeys, type KeyStatus, type KeyStorage, type KeysServer } from "./account-keys.ts";
+export { checkCode, checkCommitment, makeCheckNonce, verifyCheckCommitment } from "./check-code.ts";
+export { exportDeviceKeyPair, exportPublicKey, generateDeviceKeyPair, importDeviceKeyPair, importPublicKey, keyId } from "./device-key.ts";
+export { type Bytes, fromBase64Url, fromUtf8, toBase64Url, utf8 } from "./encoding.ts";
+export { deriveEpochKeys, type EpochKeys, makeEpochKey } from "./epoch-keys.ts";
+export { UndecryptableError } from "./errors.ts";
+export {
+  createSealingSource,
+  importFileKey,
+  openRecord,
+  openRecordStream,
+  plainLength,
+  RECORD_SIZE,
+  type RecordRange,
+  recordsForPlainRange,
+  recordsForSealedRange,
+  SEALED_RECORD_SIZE,
+  sealedLength,
+  sealRecord,
+} from "./file-records.ts";
+export { ApprovalRefusedError, type ApprovalStep, type KeyApprovalServer, KeyApprover, KeyRequester } from "./key-approval.ts";
+export {
+  type AskingKey,
+  askingKey,
+  HANDOVER_TEXT,
+  type HandoverOutcome,
+  makeHandover,
+  pairingFragment,
+  receiveHandover,
+  secretOfFragment,
+  verifyAskingKey,
+} from "./key-handover.ts";
+export type { CryptoKey, CryptoKeyPair } from "./key-types.ts";
+export { memoryKeyStorage } from "./memory-key-storage.ts";
+export { derivePairingKeys, keyProof, makePairingSecret, pairingPskId, verifyKeyProof } from "./pairing-secret.ts";
+export {
+  makeRecoveryKit,
+  RECOVERY_TEXT,
+  RecoveryRefusedError,
+  type RecoveryServer,
+  unlockWithRecoveryCode,
+} from "./recovery.ts";
+export {
+  deriveRecoveryKeys,
+  makeRecoveryCode,
+  openRecoveryAnchor,
+  parseRecoveryCode,
+  RecoveryCodeError,
+  type RecoveryKeys,
+  sealRecoveryAnchor,
+} from "./recovery-code.ts";
+export { type RosterRow, rosterTag, verifyRosterRow } from "./roster.ts";
+export {
+  type HeldEpochs,
+  type Opened,
+  openDayPreview,
+  openMessage,
+  openPushPreview,
+  previewOf,
+  type SealedDayFields,
+  type SealedMessageFields,
+  type Sealer,
+  sealTextMessage,
+} from "./sealed-message.ts";
+export {
+  makeFileKey,
+  openFileKey,
+  openValue,
+  parseSealedValue,
+  SEALED_VALUE_PATTERN,
+  type SealedField,
+  type SealedPlace,
+  sealFileKey,
+  sealValue,
+} from "./sealed-value.ts";
+export { openEpochKey, type Wrap, type WrapOpener, type WrapPlace, type WrapSender, wrapEpochKey } from "./wraps.ts";

@@ -1,0 +1,70 @@
+/**
+ * Wraps (decision 020, sections 3, 4 and 6): the 32-byte epoch key sealed for one recipient public key with HPKE
+ * (RFC 9180) single-shot, info `daysync/v1/epoch|<user id>|<epoch>|<recipient key id>`.
+ * - `psk` mode, for the QR handover: both ends hold the psk derived from the link's secret (pairing-secret.ts).
+ * - `auth` mode, device to device and to the recovery key: the opener names the sender's public key, so a wrap from
+ *   any other key fails.
+ * A wrap that does not open throws UndecryptableError.
+ */
+
+import { keyId } from "./device-key.ts";
+import { type Bytes, fromBase64Url, toBase64Url, utf8 } from "./encoding.ts";
+import { EPOCH_KEY_LENGTH } from "./epoch-keys.ts";
+import { UndecryptableError } from "./errors.ts";
+import type { CryptoKey, CryptoKeyPair } from "./key-types.ts";
+import { hpkeSuite } from "./suite.ts";
+
+export interface Wrap {
+  enc: string;
+  ciphertext: string;
+}
+
+export interface WrapPlace {
+  userId: string;
+  epoch: number;
+}
+
+/** `pskId` as pairing-secret.ts builds it. */
+export type WrapSender = { mode: "psk"; psk: Bytes; pskId: string } | { mode: "auth"; senderKeyPair: CryptoKeyPair };
+export type WrapOpener = { mode: "psk"; psk: Bytes; pskId: string } | { mode: "auth"; senderPublicKey: CryptoKey };
+
+export function wrapInfo(place: WrapPlace, recipientKeyId: string): string {
+  return `daysync/v1/epoch|${place.userId}|${place.epoch}|${recipientKeyId}`;
+}
+
+function presharedKey(psk: Bytes, pskId: string) {
+  return { key: psk, id: utf8(pskId) };
+}
+
+export async function wrapEpochKey(epochKey: Bytes, place: WrapPlace, recipientPublicKey: CryptoKey, sender: WrapSender): Promise<Wrap> {
+  if (epochKey.length !== EPOCH_KEY_LENGTH) throw new TypeError(`An epoch key is ${EPOCH_KEY_LENGTH} bytes`);
+  const info = utf8(wrapInfo(place, await keyId(recipientPublicKey)));
+  const { enc, ct } = await hpkeSuite().seal(
+    sender.mode === "psk"
+      ? { recipientPublicKey, info, psk: presharedKey(sender.psk, sender.pskId) }
+      : { recipientPublicKey, info, senderKey: sender.senderKeyPair },
+    epochKey,
+  );
+  return { enc: toBase64Url(new Uint8Array(enc)), ciphertext: toBase64Url(new Uint8Array(ct)) };
+}
+
+/** The recipient's whole pair: its private key is non-extractable, so its public half cannot be derived from it. */
+export async function openEpochKey(wrap: Wrap, place: WrapPlace, recipientKeyPair: CryptoKeyPair, opener: WrapOpener): Promise<Bytes> {
+  const what = `The key for epoch ${place.epoch}`;
+  let opened: ArrayBuffer;
+  try {
+    const info = utf8(wrapInfo(place, await keyId(recipientKeyPair.publicKey)));
+    const enc = fromBase64Url(wrap.enc);
+    const ciphertext = fromBase64Url(wrap.ciphertext);
+    opened = await hpkeSuite().open(
+      opener.mode === "psk"
+        ? { recipientKey: recipientKeyPair, enc, info, psk: presharedKey(opener.psk, opener.pskId) }
+        : { recipientKey: recipientKeyPair, enc, info, senderPublicKey: opener.senderPublicKey },
+      ciphertext,
+    );
+  } catch (cause) {
+    throw new UndecryptableError(what, { cause });
+  }
+  if (opened.byteLength !== EPOCH_KEY_LENGTH) throw new UndecryptableError(what);
+  return new Uint8Array(opened);
+}
