@@ -8,20 +8,80 @@ const ME = { userId: "me" };
  * The actors, as the facts the server reads about them: the owner of a personal space, a discussion's creator, a
  * member, a member who was removed (or left: no membership any more), another account, and nobody signed in. In a
  * personal space the owner is also the author of what is asked about; in a discussion, "member" asks about their own
- * message and "creator" about someone else's.
+ * message and "creator" about someone else's. For the account's keys: the owner's device holds the current epoch
+ * and no other does, the creator's and another device do, the member's device and no other do not; the removed and
+ * the other actor ask about another account's keys. The owner's and the creator's devices showed the recovery code's
+ * proof, the member's did not.
  */
 type Who = "owner" | "creator" | "member" | "removed" | "other" | "anonymous";
 
 const facts: Record<Who, { actor: Actor; subject: Subject }> = {
-  owner: { actor: ME, subject: { membership: { kind: "personal", role: "owner" }, authorId: "me", deviceOwnerId: "me" } },
+  owner: {
+    actor: ME,
+    subject: {
+      membership: { kind: "personal", role: "owner" },
+      authorId: "me",
+      deviceOwnerId: "me",
+      keyOwnerId: "me",
+      keyHolders: { self: true, others: false },
+      recoveryProof: true,
+    },
+  },
   creator: {
     actor: ME,
-    subject: { membership: { kind: "discussion", role: "owner" }, authorId: "someone", deviceOwnerId: "me" },
+    subject: {
+      membership: { kind: "discussion", role: "owner" },
+      authorId: "someone",
+      deviceOwnerId: "me",
+      keyOwnerId: "me",
+      keyHolders: { self: true, others: true },
+      recoveryProof: true,
+    },
   },
-  member: { actor: ME, subject: { membership: { kind: "discussion", role: "member" }, authorId: "me", deviceOwnerId: "me" } },
-  removed: { actor: ME, subject: { membership: undefined, authorId: "me", deviceOwnerId: "someone" } },
-  other: { actor: { userId: "other" }, subject: { membership: undefined, authorId: "me", deviceOwnerId: "me" } },
-  anonymous: { actor: undefined, subject: { membership: { kind: "personal", role: "owner" }, authorId: "me", deviceOwnerId: "me" } },
+  member: {
+    actor: ME,
+    subject: {
+      membership: { kind: "discussion", role: "member" },
+      authorId: "me",
+      deviceOwnerId: "me",
+      keyOwnerId: "me",
+      keyHolders: { self: false, others: false },
+      recoveryProof: false,
+    },
+  },
+  removed: {
+    actor: ME,
+    subject: {
+      membership: undefined,
+      authorId: "me",
+      deviceOwnerId: "someone",
+      keyOwnerId: "someone",
+      keyHolders: { self: true, others: false },
+      recoveryProof: true,
+    },
+  },
+  other: {
+    actor: { userId: "other" },
+    subject: {
+      membership: undefined,
+      authorId: "me",
+      deviceOwnerId: "me",
+      keyOwnerId: "me",
+      keyHolders: { self: true, others: false },
+      recoveryProof: true,
+    },
+  },
+  anonymous: {
+    actor: undefined,
+    subject: {
+      membership: { kind: "personal", role: "owner" },
+      authorId: "me",
+      deviceOwnerId: "me",
+      keyOwnerId: "me",
+      keyHolders: { self: true, others: false },
+      recoveryProof: true,
+    },
+  },
 };
 
 const WHO: Who[] = ["owner", "creator", "member", "removed", "other", "anonymous"];
@@ -41,6 +101,11 @@ const allowed: Record<Action, Who[]> = {
   "discussion.remove_member": ["creator"],
   "device.rename": ["owner", "creator", "member"],
   "device.sign_out": ["owner", "creator", "member"],
+  "key.rotate": ["owner", "creator"],
+  "key.start_over": ["owner", "member"],
+  "key.approve_device": ["owner", "creator"],
+  "key.manage_recovery": ["owner", "creator"],
+  "key.recover": ["owner", "creator"],
 };
 
 describe("policies", () => {

@@ -29,7 +29,17 @@ export type Action =
   | "discussion.leave"
   | "discussion.remove_member"
   | "device.rename"
-  | "device.sign_out";
+  | "device.sign_out"
+  /** Make the account's next key epoch as a rotation: only a device that holds the current one. */
+  | "key.rotate"
+  /** Make the next key epoch from nothing (Start over): only while no other device holds the current one. */
+  | "key.start_over"
+  /** Answer, approve or deny another device's check-code request: only a device that holds the current epoch. */
+  | "key.approve_device"
+  /** Make, replace or remove the account's recovery code: only a device that holds the current epoch. */
+  | "key.manage_recovery"
+  /** Add oneself to the account's epochs with what the recovery code opened: only with the proof the code gives. */
+  | "key.recover";
 
 export interface Subject {
   /** The actor's membership of the space the action is about. */
@@ -38,6 +48,12 @@ export interface Subject {
   authorId?: string;
   /** The user whose device the action is about. */
   deviceOwnerId?: string;
+  /** The account whose keys the action is about. */
+  keyOwnerId?: string;
+  /** Who holds the account's current key epoch: the asking device, any other signed-in device of the account. */
+  keyHolders?: { self: boolean; others: boolean };
+  /** Whether the asking device showed the proof derived from the account's recovery code. */
+  recoveryProof?: boolean;
 }
 
 const member = (subject: Subject) => subject.membership !== undefined;
@@ -61,6 +77,11 @@ const rules: Record<Action, (actor: { userId: string }, subject: Subject) => boo
   "discussion.remove_member": (_, s) => inDiscussion(s) && creator(s),
   "device.rename": (actor, s) => s.deviceOwnerId === actor.userId,
   "device.sign_out": (actor, s) => s.deviceOwnerId === actor.userId,
+  "key.rotate": (actor, s) => s.keyOwnerId === actor.userId && s.keyHolders?.self === true,
+  "key.start_over": (actor, s) => s.keyOwnerId === actor.userId && s.keyHolders?.others === false,
+  "key.approve_device": (actor, s) => s.keyOwnerId === actor.userId && s.keyHolders?.self === true,
+  "key.manage_recovery": (actor, s) => s.keyOwnerId === actor.userId && s.keyHolders?.self === true,
+  "key.recover": (actor, s) => s.keyOwnerId === actor.userId && s.recoveryProof === true,
 };
 
 export function may(actor: Actor, action: Action, subject: Subject): boolean {

@@ -37,6 +37,7 @@ import { createEmailVerificationService } from "../modules/email/email-verificat
 import { createMailOutbox } from "../modules/email/mail-outbox.ts";
 import { identitiesRoutes } from "../modules/identities/identities.routes.ts";
 import { createIdentitiesService } from "../modules/identities/identities.service.ts";
+import { createKeyHandover } from "../modules/keys/key-handover.ts";
 import { messagesRoutes } from "../modules/messages/messages.routes.ts";
 import { createMessagesService } from "../modules/messages/messages.service.ts";
 import { pairingRoutes } from "../modules/pairing/pairing.routes.ts";
@@ -57,6 +58,7 @@ import { createUploadsService } from "../modules/uploads/uploads.service.ts";
 import { liveRoutes } from "../realtime/live.routes.ts";
 import { createDiskStorage } from "../storage/disk-storage.ts";
 import type { FileStorage } from "../storage/file-storage.ts";
+import { registerKeyRoutes } from "./key-routes.ts";
 import { createRepositories } from "./repositories.ts";
 import { subscribeSideEffects } from "./side-effects.ts";
 
@@ -173,7 +175,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Each provider is reached once at start, without holding the start up: a problem is logged, never fatal.
   app.addHook("onReady", async () => void identities.checkAll());
   plansRoutes(app, { plans });
-  const pairing = createPairingService({ pairingRequests: repositories.pairingRequests, users, clock, bus, sessions, devices });
+  const keyHandover = createKeyHandover({ clock, unitOfWork, keys: repositories.keys });
+  const pairing = createPairingService({
+    pairingRequests: repositories.pairingRequests,
+    users,
+    clock,
+    bus,
+    sessions,
+    devices,
+    keyHandover,
+  });
   const vapid = await loadOrCreateVapidKeys(repositories.serverKeys, config.dataDir, clock.now());
   const push = createPushService({
     subscriptions: repositories.pushSubscriptions,
@@ -331,6 +342,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   devicesRoutes(app, { devices, cookieSecure: config.cookieSecure });
+  registerKeyRoutes(app, { clock, unitOfWork, repositories });
   pairingRoutes(app, { pairing, cookieSecure: config.cookieSecure });
   pairingLiveRoutes(app, { pairing, bus, limits: config.socketLimits });
   pushRoutes(app, { push });

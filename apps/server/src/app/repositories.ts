@@ -11,6 +11,9 @@ import { createDiscussionMessagesRepository } from "../modules/discussions/discu
 import { createDiscussionsRepository } from "../modules/discussions/discussions.repository.ts";
 import { createEmailRepository } from "../modules/email/email.repository.ts";
 import { createIdentitiesRepository } from "../modules/identities/identities.repository.ts";
+import { createKeyRecoveryRepository } from "../modules/keys/key-recovery.repository.ts";
+import { createKeyRequestsRepository } from "../modules/keys/key-requests.repository.ts";
+import { createKeysRepository } from "../modules/keys/keys.repository.ts";
 import { createMessagesRepository } from "../modules/messages/messages.repository.ts";
 import { createPairingRepository } from "../modules/pairing/pairing.repository.ts";
 import { createPaymentsRepository } from "../modules/payments/payments.repository.ts";
@@ -41,6 +44,9 @@ export function createRepositories(db: Db) {
     passwordResets: createPasswordResetsRepository(db),
     payments: createPaymentsRepository(db),
     email: createEmailRepository(db),
+    keys: createKeysRepository(db),
+    keyRequests: createKeyRequestsRepository(db),
+    keyRecovery: createKeyRecoveryRepository(db),
   };
 }
 

@@ -17,6 +17,11 @@ import { m012Identities } from "./migrations/012_identities.ts";
 import { m013MessageFileSize } from "./migrations/013_message_file_size.ts";
 import { m014Email } from "./migrations/014_email.ts";
 import { m015FreshChecks } from "./migrations/015_fresh_checks.ts";
+import { m016Keys } from "./migrations/016_keys.ts";
+import { m017KeyRequests } from "./migrations/017_key_requests.ts";
+import { m018PairingKeys } from "./migrations/018_pairing_keys.ts";
+import { m019SealedMessages } from "./migrations/019_sealed_messages.ts";
+import { m020KeyRecovery } from "./migrations/020_key_recovery.ts";
 import type { Database } from "./schema.ts";
 
 export { FIRST_ADMIN_CLAIM } from "./migrations/010_admin.ts";
@@ -37,6 +42,11 @@ const migrations: Record<string, Migration> = {
   "013_message_file_size": m013MessageFileSize,
   "014_email": m014Email,
   "015_fresh_checks": m015FreshChecks,
+  "016_keys": m016Keys,
+  "017_key_requests": m017KeyRequests,
+  "018_pairing_keys": m018PairingKeys,
+  "019_sealed_messages": m019SealedMessages,
+  "020_key_recovery": m020KeyRecovery,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

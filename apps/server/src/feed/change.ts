@@ -18,7 +18,10 @@ export type Change =
   | { kind: "discussion.upserted"; discussionId: string }
   | { kind: "discussion.closed"; discussionId: string; reason: DiscussionClosedReason }
   | { kind: "discussion.message.created"; messageId: string }
-  | { kind: "discussion.messages.deleted"; discussionId: string; ids: string[] };
+  | { kind: "discussion.messages.deleted"; discussionId: string; ids: string[] }
+  | { kind: "key.epoch_created"; epoch: number }
+  | { kind: "key.rotation_due"; epoch: number }
+  | { kind: "key.requested" | "key.request_updated"; requestId: string };
 
 /** A change as the log holds it. */
 export interface StoredChange {
@@ -29,6 +32,10 @@ export interface StoredChange {
 const ids = z.array(z.string());
 const discussionDeleted = z.object({ discussion_id: z.string(), ids });
 const closed = z.string().regex(/^.+:[a-z]+$/);
+const epoch = z
+  .string()
+  .regex(/^[1-9][0-9]{0,9}$/)
+  .transform(Number);
 
 /** The ref of a change. The formats are those rows already written have, so old logs replay unchanged. */
 export function refOf(change: Change): string {
@@ -52,6 +59,12 @@ export function refOf(change: Change): string {
       return `${change.discussionId}:${change.reason}`;
     case "discussion.messages.deleted":
       return JSON.stringify({ discussion_id: change.discussionId, ids: change.ids });
+    case "key.epoch_created":
+    case "key.rotation_due":
+      return String(change.epoch);
+    case "key.requested":
+    case "key.request_updated":
+      return change.requestId;
   }
 }
 
@@ -93,6 +106,14 @@ export function changeOf(stored: { kind: string; ref: string }): Change | undefi
       const parsed = discussionDeleted.safeParse(json());
       return parsed.success ? { kind: stored.kind, discussionId: parsed.data.discussion_id, ids: parsed.data.ids } : undefined;
     }
+    case "key.epoch_created":
+    case "key.rotation_due": {
+      const parsed = epoch.safeParse(ref);
+      return parsed.success ? { kind: stored.kind, epoch: parsed.data } : undefined;
+    }
+    case "key.requested":
+    case "key.request_updated":
+      return { kind: stored.kind, requestId: ref };
     default:
       return undefined;
   }

@@ -20,10 +20,21 @@ export interface LoggedChange {
 }
 
 // The send's two statements here, built once (see `compiledOnce`).
-const nextSeqAndRetentionQuery = compiledOnce<"userId", { seq: number; minutes: number | null }>(
-  (_db, p) => sql<{ seq: number; minutes: number | null }>`update users set seq = seq + 1 where id = ${p.userId}
-    returning seq, ${retentionMinutesOfUserRow} as minutes`,
+type ClaimRow = { seq: number; minutes: number | null; key_epoch: number | null; key_rotation_due_at: number | null };
+const nextSeqAndRetentionQuery = compiledOnce<"userId", ClaimRow>(
+  (_db, p) => sql<ClaimRow>`update users set seq = seq + 1 where id = ${p.userId}
+    returning seq, ${retentionMinutesOfUserRow} as minutes, key_epoch, key_rotation_due_at`,
 );
+
+/** What a send learns with its sequence number, from the user's row it has just locked. */
+export interface Claimed {
+  seq: number;
+  retentionMinutes: number | null;
+  /** The account's current key epoch (decision 020); null before its first device made one. */
+  keyEpoch: number | null;
+  /** A device that held the key left and the next epoch is not made yet. */
+  keyRotationDue: boolean;
+}
 const recordQuery = compiledOnce<"userId" | "seq" | "kind" | "ref" | "now", unknown>((db: Db, p) =>
   db.insertInto("user_events").values({ user_id: p.userId, seq: p.seq, kind: p.kind, ref: p.ref, created_at: p.now }),
 );
@@ -105,10 +116,17 @@ export function createChangesRepository(db: Db) {
      * unlimited, or no such user: then no seq either). A send starts with it: it locks the user's row first, as
      * every transaction that appends changes does (see `unit-of-work.ts`), and saves the plan's look-up.
      */
-    async nextSeqAndRetention(userId: string): Promise<{ seq: number; retentionMinutes: number | null } | undefined> {
+    async nextSeqAndRetention(userId: string): Promise<Claimed | undefined> {
       const { rows } = await nextSeqAndRetentionQuery(db, { userId });
       const row = rows[0];
-      return row && { seq: Number(row.seq), retentionMinutes: row.minutes === null ? null : Number(row.minutes) };
+      return (
+        row && {
+          seq: Number(row.seq),
+          retentionMinutes: row.minutes === null ? null : Number(row.minutes),
+          keyEpoch: row.key_epoch === null ? null : Number(row.key_epoch),
+          keyRotationDue: row.key_rotation_due_at !== null,
+        }
+      );
     },
 
     /** The sequence number of the user's newest change, 0 for none. */

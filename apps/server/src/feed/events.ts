@@ -4,7 +4,7 @@
  * facts, so a device that resumes ends exactly where a device that was live through the change is.
  */
 import type { LiveEvent, User } from "@daysync/shared";
-import type { DateMessagesTable, MessagesTable } from "../db/schema.ts";
+import type { DateMessagesTable, KeyEpochsTable, MessagesTable } from "../db/schema.ts";
 import { type DeviceRow, presentDevice } from "../presenters/devices.presenter.ts";
 import {
   type DiscussionRow,
@@ -15,6 +15,7 @@ import {
   presentMember,
   presentMemberChanges,
 } from "../presenters/discussion.presenter.ts";
+import { type KeyRequestRow, presentKeyRequest } from "../presenters/key-requests.presenter.ts";
 import { presentDay, presentMessage } from "../presenters/messages.presenter.ts";
 import type { Change } from "./change.ts";
 
@@ -73,4 +74,16 @@ export const liveEvents = {
     discussion_id: change.discussionId,
     ids: change.ids,
   }),
+
+  keyEpochCreated: (row: Pick<KeyEpochsTable, "epoch" | "reason" | "created_by_session_id">): Of<"key.epoch_created"> => ({
+    kind: "key.epoch_created",
+    epoch: Number(row.epoch),
+    reason: row.reason,
+    session_id: row.created_by_session_id,
+  }),
+
+  keyRotationDue: (change: { epoch: number }): Of<"key.rotation_due"> => ({ kind: "key.rotation_due", epoch: change.epoch }),
+  keyRequested: (row: KeyRequestRow): Of<"key.requested"> => ({ kind: "key.requested", request: presentKeyRequest(row) }),
+
+  keyRequestUpdated: (row: KeyRequestRow): Of<"key.request_updated"> => ({ kind: "key.request_updated", request: presentKeyRequest(row) }),
 };

@@ -15,7 +15,7 @@ import type { Transact } from "../db/group-commit.ts";
 import type { Database } from "../db/schema.ts";
 import type { EventBus, UserChange } from "../events/event-bus.ts";
 import type { Change } from "./change.ts";
-import type { ChangesRepository } from "./changes.repository.ts";
+import type { ChangesRepository, Claimed } from "./changes.repository.ts";
 
 /** The device a change came from (none for the server's own: the retention sweep, an operator's command). */
 export interface Origin {
@@ -38,10 +38,10 @@ export interface Work {
   /** Logs `change` to each of these users' logs; `event` reaches their devices once the transaction commits. */
   record(userIds: readonly string[], change: Change, event: LiveEvent): Promise<void>;
   /**
-   * A send's first statement: takes the user's next sequence number and their plan's retention, locking their row
-   * (undefined: no such user). The change is then logged under that number with `recordClaimed`.
+   * A send's first statement: takes the user's next sequence number, their plan's retention and their key state,
+   * locking their row (undefined: no such user). The change is then logged under that number with `recordClaimed`.
    */
-  claimSeq(userId: string): Promise<{ seq: number; retentionMinutes: number | null } | undefined>;
+  claimSeq(userId: string): Promise<Claimed | undefined>;
   recordClaimed(userId: string, seq: number, change: Change, event: LiveEvent): Promise<void>;
 }
 

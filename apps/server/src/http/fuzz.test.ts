@@ -3,37 +3,17 @@
  * content types and tus headers) and both WebSockets (any JSON, non-JSON, binary). Whatever arrives, the
  * server answers below 500, keeps running, and another account's data stays exactly as it was.
  */
-import { createHash } from "node:crypto";
-import { API, DEVICES_API, DISCUSSIONS_API, formatStoredDate, formatStoredTime, PAIRING_API, PUSH_API } from "@daysync/shared";
+import { API, DEVICES_API, DISCUSSIONS_API, formatStoredDate, formatStoredTime, KEYS_API, PAIRING_API, PUSH_API } from "@daysync/shared";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { Device, startTestServer, type TestServer, textMessage } from "../testing/test-server.ts";
 import { b64, metadata, uploadFile } from "../testing/tus-client.ts";
+import { snapshotOf } from "../testing/user-snapshot.ts";
 
 let server: TestServer;
 let attacker: Device;
 let victim: { id: string; device: Device; uploadId: string; dayId: string; messageIds: string[]; discussionId: string };
-
-/** Everything stored of one user, and the bytes of their file. */
-async function snapshotOf(userId: string, uploadId: string) {
-  const { db, storage } = server;
-  const bytes: Buffer[] = [];
-  for await (const chunk of storage.read(uploadId)) bytes.push(chunk as Buffer);
-  return {
-    user: await db.selectFrom("users").selectAll().where("id", "=", userId).executeTakeFirst(),
-    sessions: await db.selectFrom("sessions").selectAll().where("user_id", "=", userId).execute(),
-    days: await db.selectFrom("date_messages").selectAll().where("user_id", "=", userId).execute(),
-    messages: await db.selectFrom("messages").selectAll().where("user_id", "=", userId).execute(),
-    uploads: await db.selectFrom("uploads").selectAll().where("user_id", "=", userId).execute(),
-    push: await db.selectFrom("push_subscriptions").selectAll().where("user_id", "=", userId).execute(),
-    subscriptions: await db.selectFrom("subscriptions").selectAll().where("user_id", "=", userId).execute(),
-    events: await db.selectFrom("user_events").selectAll().where("user_id", "=", userId).execute(),
-    spaces: await db.selectFrom("spaces").selectAll().where("created_by", "=", userId).execute(),
-    memberships: await db.selectFrom("space_members").selectAll().where("user_id", "=", userId).execute(),
-    file: createHash("sha256").update(Buffer.concat(bytes)).digest("hex"),
-  };
-}
 
 beforeAll(async () => {
   // The limits would only turn most generated requests into 429s; they have tests of their own.
@@ -231,6 +211,7 @@ const ROUTES: Array<{ methods: string[]; path: (segment: string) => string; weig
   { methods: ["GET", "DELETE"], path: (s) => `/api/days/${s}/messages` },
   { methods: ["GET", "DELETE"], path: (s) => `/api/messages/${s}` },
   { methods: ["POST"], path: () => API.messages, weight: 4 },
+  { methods: ["GET"], path: (s) => `${API.messages}?before=${s}&limit=${s}` },
   { methods: ["GET"], path: (s) => `${API.search}?q=${s}` },
   { methods: ["GET"], path: (s) => `${API.search}?q=a&q=${s}` },
   { methods: ["GET"], path: () => DEVICES_API.list },
@@ -244,6 +225,13 @@ const ROUTES: Array<{ methods: string[]; path: (segment: string) => string; weig
   { methods: ["POST"], path: (s) => `/api/pair/offers/${s}/approve` },
   { methods: ["POST"], path: (s) => `/api/pair/offers/${s}/deny` },
   { methods: ["POST"], path: (s) => `/api/pair/join/${s}` },
+  { methods: ["GET", "POST"], path: () => KEYS_API.requests },
+  ...(["answer", "reveal", "approve", "deny"] as const).map((step) => ({
+    methods: ["POST" as const],
+    path: (s: string) => `/api/keys/requests/${s}/${step}`,
+  })),
+  { methods: ["GET", "PUT", "DELETE"], path: () => KEYS_API.recovery },
+  { methods: ["POST"], path: () => KEYS_API.recoveryUnlock },
   { methods: ["GET", "POST"], path: () => DISCUSSIONS_API.list, weight: 2 },
   { methods: ["GET", "PATCH", "DELETE"], path: (s) => `/api/discussions/${s}`, weight: 2 },
   { methods: ["POST"], path: (s) => `/api/discussions/join/${s}`, weight: 2 },
@@ -293,7 +281,7 @@ function anyRequest() {
 describe("fuzzing every HTTP route", () => {
   // Thousands of requests: it takes 10 to 20 s alone and more beside the other suites on a shared machine.
   it("answers every generated request below 500, stays up, and leaves another account untouched", { timeout: 120_000 }, async () => {
-    const before = await snapshotOf(victim.id, victim.uploadId);
+    const before = await snapshotOf(server, victim.id, victim.uploadId);
     await fc.assert(
       fc.asyncProperty(anyRequest(), fc.uint8Array({ maxLength: 64 }), async (req, bytes) => {
         const send = async (method: string, path: string, init: { headers?: Record<string, string>; body?: string | Uint8Array }) => {
@@ -319,7 +307,7 @@ describe("fuzzing every HTTP route", () => {
       { numRuns: 2500 },
     );
     expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
-    expect(await snapshotOf(victim.id, victim.uploadId)).toEqual(before);
+    expect(await snapshotOf(server, victim.id, victim.uploadId)).toEqual(before);
   });
 });
 
@@ -364,7 +352,7 @@ async function throwFrames(path: string, frames: Array<string | Buffer>, headers
 describe("fuzzing both WebSockets", () => {
   // Thousands of requests: it takes 10 to 20 s alone and more beside the other suites on a shared machine.
   it("survives any frames on /api/live and /api/pair/live and leaves another account untouched", { timeout: 120_000 }, async () => {
-    const before = await snapshotOf(victim.id, victim.uploadId);
+    const before = await snapshotOf(server, victim.id, victim.uploadId);
     const watcher = await victim.device.live(0);
     await watcher.waitFor((received) => received.some((m) => m.type === "ready"));
     await fc.assert(
@@ -386,7 +374,7 @@ describe("fuzzing both WebSockets", () => {
     expect(watcher.closeCode).toBeUndefined();
     watcher.close();
     // Only the victim's own new message changed their data.
-    const after = await snapshotOf(victim.id, victim.uploadId);
+    const after = await snapshotOf(server, victim.id, victim.uploadId);
     expect(after.messages.filter((m) => m.content !== "still here")).toEqual(before.messages);
     const unchanged = ({ user, days, messages, events, ...rest }: typeof before) => ({ ...rest, user: { ...user, seq: 0 } });
     expect(unchanged(after)).toEqual(unchanged(before));

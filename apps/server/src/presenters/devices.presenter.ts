@@ -12,6 +12,7 @@ export function presentDevice(row: DeviceRow): SignedInDevice {
     ip: row.ip,
     signed_in_at: Number(row.created_at),
     last_seen_at: Number(row.last_seen_at),
+    key_status: row.key_id == null ? "none" : row.holds_current_key ? "can_read" : "waiting",
   };
 }
 
@@ -24,4 +25,8 @@ export interface DeviceRow {
   last_seen_at: number;
   /** The name the user gave it; null: named from its User-Agent. */
   name: string | null;
+  /** Its public key's id; null until the device made its key pair. */
+  key_id?: string | null;
+  /** Holds a wrap of the account's current epoch (SQLite answers 0 or 1, PostgreSQL a boolean). */
+  holds_current_key: boolean | 0 | 1;
 }

@@ -8,6 +8,13 @@ export function presentDay(row: DateMessagesTable): DateMessages {
     last_message_time: row.last_message_time,
     last_message_type: row.last_message_type as MessageType | "",
     last_message: row.last_message,
+    ...(row.last_message_epoch === null
+      ? {}
+      : {
+          last_message_epoch: Number(row.last_message_epoch),
+          last_message_id: row.last_message_id ?? "",
+          last_message_device_id: row.last_message_device_id ?? "",
+        }),
     count_messages: Number(row.count_messages),
     user_id: row.user_id,
     timestamps: Number(row.created_at),
@@ -27,6 +34,7 @@ export function presentMessageContent(row: MessagesTable) {
     url: row.url,
     timestamps: Number(row.created_at),
     ...(row.file_size === null ? {} : { file_size: Number(row.file_size) }),
+    ...(row.epoch === null ? {} : { epoch: Number(row.epoch), preview: row.preview }),
   };
 }
 

@@ -61,7 +61,7 @@ describe("changes the bus lost", () => {
 
     // The sign-out as another process writes it, without its bus messages.
     await server.db.transaction().execute(async (trx) => {
-      await createDevicesRepository(trx).remove(user.id, phoneSession);
+      await createDevicesRepository(trx).remove(user.id, phoneSession, server.clock.now());
       await appendOne(trx, user.id, { kind: "device.signed_out", sessionId: phoneSession }, server.clock.now());
     });
     expect(await phoneLive.waitForClose(2000)).toBe(LIVE_CLOSE.sessionRevoked);

@@ -12,6 +12,8 @@ import type { UsersRepository } from "../modules/accounts/users.repository.ts";
 import type { DevicesRepository } from "../modules/devices/devices.repository.ts";
 import type { DiscussionMessagesRepository } from "../modules/discussions/discussion-messages.repository.ts";
 import type { DiscussionsRepository } from "../modules/discussions/discussions.repository.ts";
+import type { KeyRequestsRepository } from "../modules/keys/key-requests.repository.ts";
+import type { KeysRepository } from "../modules/keys/keys.repository.ts";
 import type { MessagesRepository } from "../modules/messages/messages.repository.ts";
 import type { AccessRepository } from "../modules/spaces/access.repository.ts";
 
@@ -23,6 +25,8 @@ export interface ReplayRepositories {
   access: AccessRepository;
   discussions: DiscussionsRepository;
   discussionMessages: DiscussionMessagesRepository;
+  keys: KeysRepository;
+  keyRequests: KeyRequestsRepository;
 }
 
 /**
@@ -78,7 +82,7 @@ export async function eventOf(
   change: Change,
   reads: ReplayReads,
 ): Promise<LiveEvent | undefined> {
-  const { messages, users, devices, discussions, discussionMessages } = repositories;
+  const { messages, users, devices, discussions, discussionMessages, keys, keyRequests } = repositories;
   switch (change.kind) {
     case "day.upserted": {
       const day = await reads.day(change.dayId);
@@ -142,5 +146,18 @@ export async function eventOf(
     }
     case "discussion.closed":
       return liveEvents.discussionClosed(change);
+    case "key.epoch_created": {
+      const row = await keys.epoch(userId, change.epoch);
+      return row && liveEvents.keyEpochCreated(row);
+    }
+    case "key.rotation_due":
+      return liveEvents.keyRotationDue(change);
+    case "key.requested":
+    case "key.request_updated": {
+      // An expired request is never served again; a device drops it at its expires_at on its own.
+      const row = await keyRequests.request(userId, change.requestId);
+      if (!row || Number(row.expires_at) <= reads.now) return undefined;
+      return change.kind === "key.requested" ? liveEvents.keyRequested(row) : liveEvents.keyRequestUpdated(row);
+    }
   }
 }

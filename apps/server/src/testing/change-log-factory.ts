@@ -36,6 +36,9 @@ export async function seedMessageChanges(db: Db, userId: string, dayId: string, 
         file_size: null,
         device_id: null,
         device_name: null,
+        epoch: null,
+        preview: "",
+        file_key: "",
       }));
       await trx.insertInto("messages").values(messages).execute();
       await trx

@@ -28,6 +28,10 @@ export function createAccountDeletionRepository(db: Db) {
       await db.deleteFrom("payment_subscriptions").where("user_id", "=", userId).execute();
       await db.deleteFrom("payment_customers").where("user_id", "=", userId).execute();
       await db.deleteFrom("push_subscriptions").where("user_id", "=", userId).execute();
+      await db.deleteFrom("key_recovery").where("user_id", "=", userId).execute();
+      await db.deleteFrom("key_wraps").where("user_id", "=", userId).execute();
+      await db.deleteFrom("key_roster").where("user_id", "=", userId).execute();
+      await db.deleteFrom("key_epochs").where("user_id", "=", userId).execute();
       await db.deleteFrom("sessions").where("user_id", "=", userId).execute();
       await db.deleteFrom("pairing_requests").where("user_id", "=", userId).execute();
       await db

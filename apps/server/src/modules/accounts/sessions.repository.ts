@@ -5,6 +5,7 @@ import type { Db } from "../../db/database.ts";
 import type { SessionsTable } from "../../db/schema.ts";
 import { SESSION_LIFETIME_MS, type SessionAuth } from "../../http/auth.ts";
 import { describeUserAgent } from "../../presenters/device-name.ts";
+import { deleteWrapsOfSession } from "../keys/keys.repository.ts";
 
 const TOUCH_EVERY_MS = 60_000;
 /**
@@ -95,6 +96,8 @@ export function createSessionsRepository(db: Db) {
       if (!row) return undefined;
       const lastSeen = Number(row.last_seen_at);
       if (now - lastSeen > SESSION_LIFETIME_MS) {
+        // A device that held the key and expired unseen counts as removed: the next epoch leaves it out.
+        await deleteWrapsOfSession(db, row.user_id, row.id, now);
         await db.deleteFrom("sessions").where("id", "=", row.id).execute();
         return undefined;
       }

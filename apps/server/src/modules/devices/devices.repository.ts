@@ -3,8 +3,9 @@ import type { Transaction } from "kysely";
 import type { Db } from "../../db/database.ts";
 import type { Database } from "../../db/schema.ts";
 import type { DeviceRow } from "../../presenters/devices.presenter.ts";
+import { deleteWrapsOfSession, holdsCurrentKey } from "../keys/keys.repository.ts";
 
-const COLUMNS = ["id", "user_agent", "ip", "created_at", "last_seen_at", "name"] as const;
+const COLUMNS = ["id", "user_agent", "ip", "created_at", "last_seen_at", "name", "key_id"] as const;
 
 /** Over the database, or over a transaction (`.in(trx)`) for work that must commit together. */
 export function createDevicesRepository(db: Db) {
@@ -16,6 +17,7 @@ export function createDevicesRepository(db: Db) {
       return db
         .selectFrom("sessions")
         .select(COLUMNS)
+        .select((eb) => holdsCurrentKey(eb.ref("sessions.user_id"), eb.ref("sessions.key_id")))
         .where("user_id", "=", userId)
         .orderBy("last_seen_at", "desc")
         .orderBy("created_at", "desc")
@@ -23,13 +25,23 @@ export function createDevicesRepository(db: Db) {
     },
 
     find(userId: string, sessionId: string): Promise<DeviceRow | undefined> {
-      return db.selectFrom("sessions").select(COLUMNS).where("user_id", "=", userId).where("id", "=", sessionId).executeTakeFirst();
+      return db
+        .selectFrom("sessions")
+        .select(COLUMNS)
+        .select((eb) => holdsCurrentKey(eb.ref("sessions.user_id"), eb.ref("sessions.key_id")))
+        .where("user_id", "=", userId)
+        .where("id", "=", sessionId)
+        .executeTakeFirst();
     },
 
-    /** Deletes the session only if it belongs to the user; true when it did. */
-    async remove(userId: string, sessionId: string): Promise<boolean> {
+    /**
+     * Deletes the session, and the key wraps it held, only if it belongs to the user: whether it did, and the epoch
+     * now due for rotation if the session held the current one.
+     */
+    async remove(userId: string, sessionId: string, now: number): Promise<{ removed: boolean; rotationDue: number | null }> {
+      const { rotationDue } = await deleteWrapsOfSession(db, userId, sessionId, now);
       const result = await db.deleteFrom("sessions").where("user_id", "=", userId).where("id", "=", sessionId).executeTakeFirst();
-      return Number(result.numDeletedRows) > 0;
+      return { removed: Number(result.numDeletedRows) > 0, rotationDue };
     },
 
     /** Names the user's device, and its messages with it; false when the user has no such device. */

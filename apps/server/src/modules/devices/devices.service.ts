@@ -24,9 +24,14 @@ export function createDevicesService(deps: {
    */
   async function endSession(userId: string, sessionId: string): Promise<boolean> {
     return unitOfWork.forUser(userId, async (work) => {
-      if (!(await devices.in(work.trx).remove(userId, sessionId))) return false;
+      const { removed, rotationDue } = await devices.in(work.trx).remove(userId, sessionId, clock.now());
+      if (!removed) return false;
       const change = { kind: "device.signed_out", sessionId } as const;
       await work.record([userId], change, liveEvents.deviceSignedOut(change));
+      if (rotationDue !== null) {
+        const due = { kind: "key.rotation_due", epoch: rotationDue } as const;
+        await work.record([userId], due, liveEvents.keyRotationDue(due));
+      }
       return true;
     });
   }

@@ -37,6 +37,8 @@ async function storeFile(spaceId: string, authorId: string) {
       created_at: now,
       device_id: null,
       device_name: null,
+      preview: "",
+      file_key: "",
     })
     .execute();
   await server.db

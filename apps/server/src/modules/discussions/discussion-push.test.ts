@@ -1,4 +1,4 @@
-import { DISCUSSIONS_API, type DiscussionMessage, type PushPayload, type User } from "@daysync/shared";
+import { DISCUSSIONS_API, type DiscussionMessage, pushPayloadSchema, type User } from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { aliceBobAndCarol } from "../../testing/discussion-api.ts";
 import { decryptPush, newSubscriptionKeys, type PushServiceDouble, startPushServiceDouble } from "../../testing/push-service-double.ts";
@@ -49,7 +49,7 @@ describe("web push", () => {
     expect(pushes.map((p) => p.path)).toEqual(["/push/bob"]);
     const push = pushes[0];
     if (!push) throw new Error("no push");
-    const payload = JSON.parse(decryptPush(push.body, bobKeys).toString("utf8")) as PushPayload;
+    const payload = pushPayloadSchema.parse(JSON.parse(decryptPush(push.body, bobKeys).toString("utf8")));
     expect(payload).toEqual({
       kind: "message.created",
       title: d.title,

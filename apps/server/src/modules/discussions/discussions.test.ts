@@ -51,6 +51,8 @@ async function storeMessage(spaceId: string, authorId: string, content: string, 
       created_at: at,
       device_id: null,
       device_name: null,
+      preview: "",
+      file_key: "",
     })
     .execute();
   return id;

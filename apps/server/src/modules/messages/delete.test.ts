@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import { API, type DateMessages, type DeletedMessagesPush, type Message, PUSH_API, type User } from "@daysync/shared";
+import { API, type DateMessages, deletedMessagesPushSchema, type Message, PUSH_API, type User } from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAdmin } from "../../admin.ts";
 import { decryptPush, newSubscriptionKeys, type PushServiceDouble, startPushServiceDouble } from "../../testing/push-service-double.ts";
@@ -170,7 +170,7 @@ describe("deleting a message", () => {
     await pushService.waitFor(before + 1);
     const push = pushService.received.slice(before).find((r) => r.path === "/push/nia");
     if (!push) throw new Error("no push");
-    const payload = JSON.parse(decryptPush(push.body, keys).toString("utf8")) as DeletedMessagesPush;
+    const payload = deletedMessagesPushSchema.parse(JSON.parse(decryptPush(push.body, keys).toString("utf8")));
     expect(payload).toEqual({ kind: "messages.deleted", message_ids: [sent.message.id], day_ids: [] });
     live.close();
   });

@@ -10,21 +10,35 @@ import { createPlansRepository } from "../plans/plans.repository.ts";
 
 const SUMMARY_LENGTH = 200;
 
-/** What a day summary shows of its last message: the start of a text, a file's name. */
-export function summaryText(message: Pick<MessagesTable, "type" | "content" | "filename">): string {
+type Summarised = Pick<MessagesTable, "type" | "content" | "filename" | "epoch" | "preview">;
+
+/** What a day summary shows of its last message: the start of a text, a file's name, or a sealed message's sealed preview. */
+export function summaryText(message: Summarised): string {
+  if (message.epoch !== null) return message.preview;
   return message.type === "text" ? message.content.slice(0, SUMMARY_LENGTH) : message.filename;
 }
 
+/** The epoch a day's summary is sealed under (null: in clear); the database's integer may come back as text. */
+const summaryEpoch = (message: Pick<MessagesTable, "epoch">) => (message.epoch === null ? null : Number(message.epoch));
+
 // The send's two statements here, built once (see `compiledOnce`).
-const countIntoDayQuery = compiledOnce<"id" | "userId" | "date" | "dayKey" | "time" | "type" | "summary" | "now", DateMessagesTable>(
+const countIntoDayQuery = compiledOnce<
+  "id" | "userId" | "date" | "dayKey" | "time" | "type" | "summary" | "summaryEpoch" | "messageId" | "deviceId" | "now",
+  DateMessagesTable
+>(
   (_db, p) => sql<DateMessagesTable>`insert into date_messages
-      (id, user_id, date, day_key, last_message_time, last_message_type, last_message, count_messages, created_at, updated_at)
-    values (${p.id}, ${p.userId}, ${p.date}, ${p.dayKey}, ${p.time}, ${p.type}, ${p.summary}, 1, ${p.now}, ${p.now})
+      (id, user_id, date, day_key, last_message_time, last_message_type, last_message, last_message_epoch, last_message_id,
+       last_message_device_id, count_messages, created_at, updated_at)
+    values (${p.id}, ${p.userId}, ${p.date}, ${p.dayKey}, ${p.time}, ${p.type}, ${p.summary}, ${p.summaryEpoch},
+      ${p.messageId}, ${p.deviceId}, 1, ${p.now}, ${p.now})
     on conflict (user_id, day_key) do update set
       count_messages = date_messages.count_messages + 1,
       last_message_time = excluded.last_message_time,
       last_message_type = excluded.last_message_type,
       last_message = excluded.last_message,
+      last_message_epoch = excluded.last_message_epoch,
+      last_message_id = excluded.last_message_id,
+      last_message_device_id = excluded.last_message_device_id,
       updated_at = excluded.updated_at
     returning *`,
 );
@@ -44,6 +58,9 @@ const messageColumns = [
   "file_size",
   "device_id",
   "device_name",
+  "epoch",
+  "preview",
+  "file_key",
 ] as const satisfies readonly (keyof MessagesTable)[];
 const insertMessageQuery = compiledOnce<keyof MessagesTable, { expired: boolean | number }>((db: Db, p) =>
   db
@@ -94,7 +111,18 @@ export function createMessagesRepository(db: Db) {
       })
       .selectFrom("ranked")
       .innerJoin("messages as m", "m.id", "ranked.id")
-      .select(["ranked.live_count", "m.date_message_id", "m.type", "m.time", "m.content", "m.filename"])
+      .select([
+        "ranked.live_count",
+        "m.date_message_id",
+        "m.type",
+        "m.time",
+        "m.content",
+        "m.filename",
+        "m.epoch",
+        "m.preview",
+        "m.id",
+        "m.device_id",
+      ])
       .where("ranked.rank", "=", 1)
       .execute();
     const byDay = new Map(newest.map((m) => [m.date_message_id, m]));
@@ -104,11 +132,23 @@ export function createMessagesRepository(db: Db) {
         ? {
             ...day,
             last_message: summaryText(m),
+            last_message_epoch: summaryEpoch(m),
+            last_message_id: m.id,
+            last_message_device_id: m.device_id,
             last_message_time: m.time,
             last_message_type: m.type,
             count_messages: Number(m.live_count),
           }
-        : { ...day, last_message: "", last_message_time: "", last_message_type: "", count_messages: 0 };
+        : {
+            ...day,
+            last_message: "",
+            last_message_epoch: null,
+            last_message_id: null,
+            last_message_device_id: null,
+            last_message_time: "",
+            last_message_type: "",
+            count_messages: 0,
+          };
     });
   }
 
@@ -124,6 +164,9 @@ export function createMessagesRepository(db: Db) {
           .updateTable("date_messages")
           .set({
             last_message: day.last_message,
+            last_message_epoch: day.last_message_epoch,
+            last_message_id: day.last_message_id,
+            last_message_device_id: day.last_message_device_id,
             last_message_time: day.last_message_time,
             last_message_type: day.last_message_type,
             count_messages: day.count_messages,
@@ -142,7 +185,7 @@ export function createMessagesRepository(db: Db) {
     async countIntoDay(
       userId: string,
       day: { id: string; date: string; dayKey: string },
-      message: Pick<MessagesTable, "type" | "content" | "filename" | "time">,
+      message: Summarised & Pick<MessagesTable, "id" | "device_id" | "time">,
       now: number,
     ): Promise<DateMessagesTable> {
       const { rows } = await countIntoDayQuery(db, {
@@ -153,6 +196,9 @@ export function createMessagesRepository(db: Db) {
         time: message.time,
         type: message.type,
         summary: summaryText(message),
+        summaryEpoch: summaryEpoch(message),
+        messageId: message.id,
+        deviceId: message.device_id,
         now,
       });
       const row = rows[0];
@@ -248,12 +294,30 @@ export function createMessagesRepository(db: Db) {
       return q.orderBy("created_at").orderBy("id").execute();
     },
 
-    /** Live text messages of the user's personal space containing `text` (case-insensitive), newest first. */
+    /**
+     * Live messages of the user's personal space, newest first, from just before `after` (by creation time, then id),
+     * at most `limit`.
+     */
+    async pageMessages(userId: string, since: number | null, after: MessagesTable | undefined, limit: number): Promise<MessagesTable[]> {
+      let q = db.selectFrom("messages").selectAll().where("space_id", "=", userId);
+      if (since !== null) q = q.where("created_at", ">=", since);
+      if (after) {
+        const at = Number(after.created_at);
+        q = q.where((eb) => eb.or([eb("created_at", "<", at), eb.and([eb("created_at", "=", at), eb("id", "<", after.id)])]));
+      }
+      return q.orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute();
+    },
+
+    /**
+     * Live messages in clear of the user's personal space containing `text` (case-insensitive), newest first; sealed
+     * ones are searched on the devices.
+     */
     async searchMessages(userId: string, text: string, since: number | null, limit: number): Promise<MessagesTable[]> {
       let q = db
         .selectFrom("messages")
         .selectAll()
         .where("space_id", "=", userId)
+        .where("epoch", "is", null)
         .where(sql<boolean>`lower(${sql.ref("content")}) like ${`%${escapeLike(text.toLowerCase())}%`} escape '\\'`);
       if (since !== null) q = q.where("created_at", ">=", since);
       return q.orderBy("created_at", "desc").limit(limit).execute();

@@ -4,10 +4,11 @@ import {
   discussionIdParamsSchema,
   discussionMessageParamsSchema,
   messageIdParamsSchema,
+  messagesPageQuerySchema,
   responseSchemas,
   searchQuerySchema,
   sendDiscussionMessageSchema,
-  sendMessageSchema,
+  sendSchemaFor,
 } from "@daysync/shared";
 import type { z } from "zod";
 import type { RateLimit } from "../../config/config.ts";
@@ -46,9 +47,15 @@ export function messagesRoutes(app: ApiServer, deps: { messages: MessagesService
     }) as const;
   app.post(API.messages, sendOptions(responseSchemas.message), async (request, reply) => {
     const auth = requireAuth(request);
-    const input = parse(sendMessageSchema, request.body);
+    const input = parse(sendSchemaFor(request.body), request.body);
     const { message, day, created } = await messages.send(auth, input);
     return reply.status(created ? 201 : 200).send({ message, day });
+  });
+
+  app.get(API.messages, { schema: answers(responseSchemas.messagesPage) }, async (request) => {
+    const auth = requireAuth(request);
+    const { before, limit } = parse(messagesPageQuerySchema, request.query);
+    return messages.page(auth.userId, before, limit);
   });
 
   app.get("/api/messages/:id", { schema: answers(responseSchemas.message) }, async (request) => {

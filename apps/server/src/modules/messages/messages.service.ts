@@ -15,10 +15,12 @@ import {
   type MyDiscussion,
   type SearchResult,
   type SendMessageInput,
+  type SendSealedMessageInput,
 } from "@daysync/shared";
 import { may } from "../../access/policies.ts";
 import type { Clock } from "../../clock.ts";
 import type { MessagesTable } from "../../db/schema.ts";
+import type { Claimed } from "../../feed/changes.repository.ts";
 import { liveEvents } from "../../feed/events.ts";
 import type { UnitOfWork } from "../../feed/unit-of-work.ts";
 import type { SessionAuth } from "../../http/auth.ts";
@@ -40,8 +42,15 @@ export function assertPlausibleDay(dayKey: string, now: number) {
   }
 }
 
-/** A message as a send asks for it: text by default, or a file message (uploads). */
-export type SendInput = SendMessageInput & { type?: Message["type"]; filename?: string; file_url?: string; file_size?: number };
+/** A message as a send asks for it: text by default (in clear, or sealed on the device), or a file message (uploads). */
+export type SendInput = (SendMessageInput | SendSealedMessageInput) & {
+  type?: Message["type"];
+  filename?: string;
+  file_url?: string;
+  file_size?: number;
+};
+
+const sealedEpochOf = (input: SendInput) => ("epoch" in input ? input.epoch : null);
 
 /** The row a send stores for a new message, in a day (personal) or a discussion (no day, no device). */
 export function newMessageRow(
@@ -64,8 +73,31 @@ export function newMessageRow(
     file_size: input.file_size ?? null,
     device_id: where.device?.id ?? null,
     device_name: where.device?.name ?? null,
+    epoch: sealedEpochOf(input),
+    preview: "preview" in input ? input.preview : "",
+    file_key: "",
   };
 }
+
+/**
+ * A sealed message goes in only under the account's current epoch, and not while a rotation is due (decision 020,
+ * section 7): the device keeps it and seals it again under the next epoch, with the same id.
+ */
+function assertSealedUnderCurrentEpoch(epoch: number, claimed: Claimed) {
+  if (claimed.keyRotationDue) {
+    throw conflict(API_ERROR_CODES.keyRotationDue, "Your devices are moving to a new key; this is sent as soon as that is done.");
+  }
+  if (claimed.keyEpoch !== epoch) {
+    throw conflict(API_ERROR_CODES.keyEpochChanged, "This was sealed under another key than your account's current one.");
+  }
+}
+
+/** Once the account has a key, what goes into its days is sealed on the device (decision 020, section 9). */
+const encryptionRequired = () =>
+  conflict(
+    API_ERROR_CODES.encryptionRequired,
+    "Messages to your own days are end-to-end encrypted: send from a device that holds your key (update the app, or approve this device from another one).",
+  );
 
 const presentWithAuthor = (row: MessageWithAuthor) => presentDiscussionMessage(row, { id: row.author_id, display_name: row.author_name });
 
@@ -179,6 +211,8 @@ export function createMessagesService(deps: {
           // The user's row first, as every writer does (`unit-of-work.ts`).
           const claimed = await work.claimSeq(userId);
           if (!claimed) throw notFound("user");
+          if (message.epoch !== null) assertSealedUnderCurrentEpoch(message.epoch, claimed);
+          else if (claimed.keyEpoch !== null && message.type === "text") throw encryptionRequired();
           const since = cutoffOf(claimed.retentionMinutes, now);
           const messages = repo.in(work.trx);
           const stored = await messages.countIntoDay(userId, { id: randomUUID(), date: input.date, dayKey }, message, now);
@@ -310,6 +344,23 @@ export function createMessagesService(deps: {
         const day = dayById.get(m.date_message_id ?? "");
         return day ? [{ message: presentMessage(m), day }] : [];
       });
+    },
+
+    /**
+     * A page of the user's live personal messages, newest first, starting just before `before` (a live message of
+     * theirs, or 404); devices page through them to search what the server cannot read.
+     */
+    async page(userId: string, before: string | undefined, limit: number): Promise<{ messages: Message[]; next: string | null }> {
+      const since = await cutoff(userId);
+      let after: MessagesTable | undefined;
+      if (before !== undefined) {
+        after = await repo.findMessage(before);
+        const live = after && after.space_id === userId && (since === null || Number(after.created_at) >= since);
+        if (!live) throw notFound("message");
+      }
+      const rows = await repo.pageMessages(userId, since, after, limit + 1);
+      const page = rows.slice(0, limit);
+      return { messages: page.map(presentMessage), next: rows.length > limit ? (page.at(-1)?.id ?? null) : null };
     },
 
     /** The caller's membership of an open discussion, or the 404 (uploads into a discussion ask here). */

@@ -42,7 +42,7 @@ export function createPairingRepository(db: Db) {
      */
     async claim(
       id: string,
-      claim: { secretHash: string; userAgent: string; ip: string },
+      claim: { secretHash: string; userAgent: string; ip: string; publicKey: string | null; keyProof: string | null },
       now: number,
       expiresAt: number,
     ): Promise<boolean> {
@@ -53,6 +53,8 @@ export function createPairingRepository(db: Db) {
           secret_hash: claim.secretHash,
           user_agent: claim.userAgent,
           ip: claim.ip,
+          public_key: claim.publicKey,
+          key_proof: claim.keyProof,
           created_at: now,
           expires_at: expiresAt,
         })
@@ -65,12 +67,20 @@ export function createPairingRepository(db: Db) {
 
     /**
      * pending → approved/denied, only while unexpired; false when another answer (or the clock) won.
-     * `offeredBy`: an offer's request may only be answered by the session that showed it.
+     * `offeredBy`: an offer's request may only be answered by the session that showed it. `handover`: the approval's
+     * key handover as JSON, kept for the exchange.
      */
-    async decide(id: string, status: "approved" | "denied", userId: string, now: number, offeredBy?: string): Promise<boolean> {
+    async decide(
+      id: string,
+      status: "approved" | "denied",
+      userId: string,
+      now: number,
+      offeredBy?: string,
+      handover: string | null = null,
+    ): Promise<boolean> {
       let update = db
         .updateTable("pairing_requests")
-        .set({ status, user_id: userId, decided_at: now })
+        .set({ status, user_id: userId, decided_at: now, handover })
         .where("id", "=", id)
         .where("status", "=", "pending")
         .where("expires_at", ">", now);
@@ -91,11 +101,14 @@ export function createPairingRepository(db: Db) {
       return Number(result.numUpdatedRows) === 1;
     },
 
-    /** approved → used, if the token is this request's and still fresh; false for a replay or a foreign token. */
+    /**
+     * approved → used, if the token is this request's and still fresh; false for a replay or a foreign token. The
+     * handover leaves the row with it (the exchange moves it into the key tables).
+     */
     async consumeToken(id: string, tokenHash: string, now: number): Promise<boolean> {
       const result = await db
         .updateTable("pairing_requests")
-        .set({ status: "used" })
+        .set({ status: "used", handover: null })
         .where("id", "=", id)
         .where("status", "=", "approved")
         .where("token_hash", "=", tokenHash)

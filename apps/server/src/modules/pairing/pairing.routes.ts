@@ -1,4 +1,12 @@
-import { PAIRING_API, pairingCodeParamsSchema, pairingExchangeSchema, pairingOfferParamsSchema, responseSchemas } from "@daysync/shared";
+import {
+  PAIRING_API,
+  pairingApproveSchema,
+  pairingCodeParamsSchema,
+  pairingExchangeSchema,
+  pairingKeySchema,
+  pairingOfferParamsSchema,
+  responseSchemas,
+} from "@daysync/shared";
 import { type ApiServer, answers } from "../../http/answers.ts";
 import { deviceOf, requireAuth, setSessionCookie } from "../../http/auth.ts";
 import { rateLimitPer } from "../../http/rate-limit.ts";
@@ -13,7 +21,8 @@ export function pairingRoutes(app: ApiServer, deps: { pairing: PairingService; c
 
   // Anonymous by design: the device asking has no session yet.
   app.post(PAIRING_API.requests, { config: limit(30), schema: answers(responseSchemas.pairingRequest) }, async (request, reply) => {
-    return reply.status(201).send(await pairing.create(deviceOf(request)));
+    const key = parse(pairingKeySchema, request.body);
+    return reply.status(201).send(await pairing.create(deviceOf(request), key));
   });
 
   app.get("/api/pair/requests/:code", { config: limit(60), schema: answers(responseSchemas.pairingDetails) }, async (request) => {
@@ -25,7 +34,8 @@ export function pairingRoutes(app: ApiServer, deps: { pairing: PairingService; c
   app.post("/api/pair/requests/:code/approve", { config: limit(60) }, async (request, reply) => {
     const auth = requireAuth(request);
     const { code } = parse(pairingCodeParamsSchema, request.params);
-    await pairing.approve(code, auth);
+    const { handover } = parse(pairingApproveSchema, request.body);
+    await pairing.approve(code, auth, handover);
     return reply.status(204).send();
   });
 
@@ -53,7 +63,8 @@ export function pairingRoutes(app: ApiServer, deps: { pairing: PairingService; c
   app.post("/api/pair/offers/:offer_id/approve", { config: limit(60) }, async (request, reply) => {
     const auth = requireAuth(request);
     const { offer_id } = parse(pairingOfferParamsSchema, request.params);
-    await pairing.approveOffer(offer_id, auth);
+    const { handover } = parse(pairingApproveSchema, request.body);
+    await pairing.approveOffer(offer_id, auth, handover);
     return reply.status(204).send();
   });
 
@@ -67,6 +78,7 @@ export function pairingRoutes(app: ApiServer, deps: { pairing: PairingService; c
   // Anonymous: the new device has no session yet; the code is all it has, and it grants nothing by itself.
   app.post("/api/pair/join/:code", { config: limit(30), schema: answers(responseSchemas.pairingJoined) }, async (request, reply) => {
     const { code } = parse(pairingCodeParamsSchema, request.params);
-    return reply.status(201).send(await pairing.join(code, deviceOf(request)));
+    const key = parse(pairingKeySchema, request.body);
+    return reply.status(201).send(await pairing.join(code, deviceOf(request), key));
   });
 }

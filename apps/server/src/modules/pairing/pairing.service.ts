@@ -12,11 +12,14 @@ import {
   LOGIN_TOKEN_TTL_MS,
   normalizeShortCode,
   PAIRING_TTL_MS,
+  type PairingHandover,
   type PairingJoined,
+  type PairingKeyInput,
   type PairingOfferCreated,
   type PairingRequestCreated,
   type PairingRequestDetails,
   type PairServerMessage,
+  pairingHandoverSchema,
   type User,
 } from "@daysync/shared";
 import type { Clock } from "../../clock.ts";
@@ -29,6 +32,8 @@ import { loadUser } from "../accounts/load-user.ts";
 import type { SessionsRepository } from "../accounts/sessions.repository.ts";
 import type { UsersRepository } from "../accounts/users.repository.ts";
 import type { DevicesService } from "../devices/devices.service.ts";
+import type { KeyHandover } from "../keys/key-handover.ts";
+import { keyIdOf } from "../keys/keys.service.ts";
 import type { PairingRepository, PairingRow } from "./pairing.repository.ts";
 import { matchesHash, newCode, newSecret, newShortCode, newToken, sha256 } from "./pairing-codes.ts";
 
@@ -39,12 +44,38 @@ export const loginFailed = () => new AppError(401, "login_failed", "Login failed
 const pairingExpired = () => conflict("pairing_expired", "This code has expired. Show a new code on the other device.");
 const pairingAnswered = () => conflict("pairing_answered", "This sign-in request was already answered.");
 const offerUsed = () => conflict("pairing_answered", "This code was already used. Show a new code on the other device.");
+type Decision = { status: "approved"; handover?: PairingHandover } | { status: "denied" };
+
 const offerUnclaimed = () => conflict("pairing_unclaimed", "No device has opened this code yet.");
 
 const detailsOf = (row: PairingRow, now: number): PairingRequestDetails => {
   const { browser, os, name } = describeUserAgent(row.user_agent);
-  return { browser, os, name, ip: row.ip, created_at: Number(row.created_at), expires_in: Number(row.expires_at) - now };
+  return {
+    request_id: row.id,
+    browser,
+    os,
+    name,
+    ip: row.ip,
+    created_at: Number(row.created_at),
+    expires_in: Number(row.expires_at) - now,
+    public_key: row.public_key ?? null,
+    key_proof: row.key_proof ?? null,
+  };
 };
+
+/** The asking device's key as the row keeps it; its key id is checked now, so a bad key is a 400 naming the field. */
+function keyOf(input: PairingKeyInput): { publicKey: string | null; keyProof: string | null } {
+  if (input.public_key === undefined || input.key_proof === undefined) return { publicKey: null, keyProof: null };
+  keyIdOf(input.public_key);
+  return { publicKey: input.public_key, keyProof: input.key_proof };
+}
+
+/** The handover kept on an approved row; the exchange reads it back through the same schema. */
+function storedHandover(row: PairingRow): PairingHandover | null {
+  if (!row.handover) return null;
+  const parsed = pairingHandoverSchema.safeParse(JSON.parse(row.handover));
+  return parsed.success ? parsed.data : null;
+}
 
 export function createPairingService(deps: {
   pairingRequests: PairingRepository;
@@ -53,8 +84,9 @@ export function createPairingService(deps: {
   bus: EventBus;
   sessions: SessionsRepository;
   devices: DevicesService;
+  keyHandover: KeyHandover;
 }) {
-  const { pairingRequests: repo, users, clock, bus, sessions, devices } = deps;
+  const { pairingRequests: repo, users, clock, bus, sessions, devices, keyHandover } = deps;
 
   /** The request (or, with `offer`, the offer) a QR code or a typed short code points at. */
   async function resolve(code: string, offer = false): Promise<PairingRow> {
@@ -67,13 +99,13 @@ export function createPairingService(deps: {
   /** Whether the row is an offer made by this very session (of this account). */
   const isOwnOffer = (row: PairingRow, auth: SessionAuth): boolean => row.offered_by === auth.sessionId && row.user_id === auth.userId;
 
-  async function decideOffer(offerId: string, auth: SessionAuth, status: "approved" | "denied"): Promise<void> {
+  async function decideOffer(offerId: string, auth: SessionAuth, decision: Decision): Promise<void> {
     const now = clock.now();
     const row = await repo.findById(offerId);
     // Anyone but the session that made the offer is told there is no such offer.
     if (!row || !isOwnOffer(row, auth)) throw notFound("offer");
     if (row.status === "offered") throw Number(row.expires_at) <= now ? pairingExpired() : offerUnclaimed();
-    await answer(row, auth, status, now, auth.sessionId);
+    await answer(row, auth, decision, now, auth.sessionId);
   }
 
   function assertPending(row: PairingRow, now: number): void {
@@ -81,15 +113,21 @@ export function createPairingService(deps: {
     if (Number(row.expires_at) <= now) throw pairingExpired();
   }
 
-  async function decide(code: string, auth: SessionAuth, status: "approved" | "denied"): Promise<void> {
+  async function decide(code: string, auth: SessionAuth, decision: Decision): Promise<void> {
     const now = clock.now();
-    await answer(await resolve(code), auth, status, now);
+    await answer(await resolve(code), auth, decision, now);
   }
 
-  /** Answers a pending request (an opened offer when `offeredBy` is given), and tells the waiting device. */
-  async function answer(row: PairingRow, auth: SessionAuth, status: "approved" | "denied", now: number, offeredBy?: string) {
+  /**
+   * Answers a pending request (an opened offer when `offeredBy` is given), and tells the waiting device. An approval
+   * may carry the key handover for the asking device's key, checked against the approver's own account first.
+   */
+  async function answer(row: PairingRow, auth: SessionAuth, decision: Decision, now: number, offeredBy?: string) {
     assertPending(row, now);
-    if (!(await repo.decide(row.id, status, auth.userId, now, offeredBy))) {
+    const { status } = decision;
+    const handover = status === "approved" ? decision.handover : undefined;
+    if (handover) await keyHandover.check(auth.userId, auth.sessionId, row.public_key ?? null, handover);
+    if (!(await repo.decide(row.id, status, auth.userId, now, offeredBy, handover ? JSON.stringify(handover) : null))) {
       // Another answer won the race (or the code expired meanwhile): say which.
       assertPending((await repo.findById(row.id)) ?? row, now);
       throw pairingAnswered();
@@ -101,7 +139,7 @@ export function createPairingService(deps: {
   function newRow(
     code: string,
     now: number,
-    start: Pick<PairingRow, "secret_hash" | "user_agent" | "ip" | "status" | "user_id" | "offered_by">,
+    start: Pick<PairingRow, "secret_hash" | "user_agent" | "ip" | "status" | "user_id" | "offered_by" | "public_key" | "key_proof">,
   ): PairingRow {
     return {
       id: randomUUID(),
@@ -112,17 +150,21 @@ export function createPairingService(deps: {
       decided_at: null,
       token_hash: null,
       token_expires_at: null,
+      handover: null,
       ...start,
     };
   }
 
   return {
-    async create(device: DeviceInfo): Promise<PairingRequestCreated> {
+    async create(device: DeviceInfo, key: PairingKeyInput = {}): Promise<PairingRequestCreated> {
+      const { publicKey, keyProof } = keyOf(key);
       const now = clock.now();
       await repo.deleteExpiredBefore(now - KEEP_AFTER_EXPIRY_MS);
       const code = newCode();
       const secret = newSecret();
       const row = newRow(code, now, {
+        public_key: publicKey,
+        key_proof: keyProof,
         secret_hash: sha256(secret),
         user_agent: device.userAgent.slice(0, 512),
         ip: device.ip,
@@ -147,6 +189,8 @@ export function createPairingService(deps: {
         status: "offered",
         user_id: auth.userId,
         offered_by: auth.sessionId,
+        public_key: null,
+        key_proof: null,
       });
       await repo.insert(row);
       return { offer_id: row.id, code, short_code: row.short_code, expires_in: PAIRING_TTL_MS };
@@ -156,7 +200,8 @@ export function createPairingService(deps: {
      * The new device opens an offer: once only, while it is fresh. From then on it waits on the pairing
      * channel with its secret, exactly like a device that asked by itself; the approval has PAIRING_TTL_MS.
      */
-    async join(code: string, device: DeviceInfo): Promise<PairingJoined> {
+    async join(code: string, device: DeviceInfo, key: PairingKeyInput = {}): Promise<PairingJoined> {
+      const { publicKey, keyProof } = keyOf(key);
       const now = clock.now();
       const row = await resolve(code, true);
       const offeredBy = row.offered_by;
@@ -166,7 +211,7 @@ export function createPairingService(deps: {
       const approver = await devices.find(row.user_id, offeredBy);
       if (!approver) throw notFound("pairing code");
       const secret = newSecret();
-      const claim = { secretHash: sha256(secret), userAgent: device.userAgent.slice(0, 512), ip: device.ip };
+      const claim = { secretHash: sha256(secret), userAgent: device.userAgent.slice(0, 512), ip: device.ip, publicKey, keyProof };
       if (!(await repo.claim(row.id, claim, now, now + PAIRING_TTL_MS))) {
         const latest = (await repo.findById(row.id)) ?? row;
         if (latest.status !== "offered") throw offerUsed();
@@ -186,8 +231,9 @@ export function createPairingService(deps: {
       return row.status === "pending" ? { type: "claimed", request: detailsOf(row, now) } : null;
     },
 
-    approveOffer: (offerId: string, auth: SessionAuth) => decideOffer(offerId, auth, "approved"),
-    denyOffer: (offerId: string, auth: SessionAuth) => decideOffer(offerId, auth, "denied"),
+    approveOffer: (offerId: string, auth: SessionAuth, handover?: PairingHandover) =>
+      decideOffer(offerId, auth, { status: "approved", handover }),
+    denyOffer: (offerId: string, auth: SessionAuth) => decideOffer(offerId, auth, { status: "denied" }),
 
     /** What the approver sees before deciding. */
     async details(code: string): Promise<PairingRequestDetails> {
@@ -197,8 +243,8 @@ export function createPairingService(deps: {
       return detailsOf(row, now);
     },
 
-    approve: (code: string, auth: SessionAuth) => decide(code, auth, "approved"),
-    deny: (code: string, auth: SessionAuth) => decide(code, auth, "denied"),
+    approve: (code: string, auth: SessionAuth, handover?: PairingHandover) => decide(code, auth, { status: "approved", handover }),
+    deny: (code: string, auth: SessionAuth) => decide(code, auth, { status: "denied" }),
 
     /**
      * What the waiting device should hear now, or null while the request is pending. On the first look
@@ -244,6 +290,7 @@ export function createPairingService(deps: {
       const user = await loadUser(users, row.user_id);
       if (!user) throw loginFailed();
       const session = await sessions.create(row.user_id, device, now);
+      if (row.public_key) await keyHandover.receive(row.user_id, session.id, row.public_key, storedHandover(row));
       await devices.announceSignIn(row.user_id, session.id);
       return { user, session };
     },

@@ -40,16 +40,21 @@ export function isPushServiceUrl(endpoint: string): boolean {
 const shortened = (text: string) => (text.length > BODY_LENGTH ? `${text.slice(0, BODY_LENGTH - 1)}…` : text);
 
 export function payloadOf(message: Message): NewMessagePush {
-  const text = message.type === "text" ? message.content : `📎 ${message.filename}`;
-  return {
+  const where = {
     kind: "message.created",
     title: "New message",
-    body: shortened(text),
     day_id: message.date_message_id,
     message_id: message.id,
     message_type: message.type,
     url: dayPath(message.date_message_id),
-  };
+  } as const;
+  // A sealed message's text is the devices' to read: the service worker opens its sealed preview.
+  if (message.epoch !== undefined) {
+    const { user_id, epoch, preview = "", date, time } = message;
+    return { ...where, body: "", sealed: { user_id, epoch, preview, date, time, device_id: message.device?.id ?? "" } };
+  }
+  const text = message.type === "text" ? message.content : `📎 ${message.filename}`;
+  return { ...where, body: shortened(text) };
 }
 
 /** A discussion's message as the other members' devices show it: the author only by their display name. */

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { API, DEVICES_API, type DevicesResponse, formatStoredDate, formatStoredTime, PUSH_API, type PushPayload } from "@daysync/shared";
+import { API, DEVICES_API, type DevicesResponse, formatStoredDate, formatStoredTime, PUSH_API, pushPayloadSchema } from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import webpush from "web-push";
 import {
@@ -123,7 +123,7 @@ describe("web push", () => {
     expect(requests.map((r) => r.path)).toEqual(["/push/fin-laptop"]);
     const push = requests[0];
     if (!push) throw new Error("no push");
-    const payload = JSON.parse(decryptPush(push.body, laptopKeys).toString("utf8")) as PushPayload;
+    const payload = pushPayloadSchema.parse(JSON.parse(decryptPush(push.body, laptopKeys).toString("utf8")));
     expect(payload).toMatchObject({ kind: "message.created", message_id: meta.message_id });
   });
 
@@ -158,7 +158,7 @@ describe("web push", () => {
     expect(vapid.publicKey).toBe(public_key);
     expect(vapid.claims.sub).toMatch(/^mailto:/);
 
-    const payload = JSON.parse(decryptPush(push.body, laptopKeys).toString("utf8")) as PushPayload;
+    const payload = pushPayloadSchema.parse(JSON.parse(decryptPush(push.body, laptopKeys).toString("utf8")));
     expect(payload).toEqual({
       kind: "message.created",
       title: "New message",
@@ -174,6 +174,41 @@ describe("web push", () => {
     await phone.post(API.messages, { ...textMessage("x", server.clock.now()), id: sent.body.message.id });
     await new Promise((r) => setTimeout(r, 200));
     expect(pushService.received.length).toBe(again);
+  });
+
+  it("carries a sealed message's sealed preview and what binds it, and no text", async () => {
+    const phone = new Device(server.url);
+    const user = await phone.register("Ima", "ima-sealed@example.com");
+    const laptop = new Device(server.url);
+    await laptop.login("ima-sealed@example.com");
+    const laptopKeys = await subscribe(laptop, "/push/ima-laptop");
+    await server.db.updateTable("users").set({ key_epoch: 1 }).where("id", "=", user.id).execute();
+
+    const before = pushService.received.length;
+    const { id, date, time } = textMessage("", server.clock.now());
+    const sealedValue = (n: number) => `v1.1.${"Q".repeat(n)}`;
+    const sent = await phone.post<{ message: { date_message_id: string; device: { id: string } } }>(API.messages, {
+      id,
+      date,
+      time,
+      epoch: 1,
+      content: sealedValue(60),
+      preview: sealedValue(50),
+    });
+    expect(sent.status).toBe(201);
+    await pushService.waitFor(before + 1);
+    const push = pushService.received[before];
+    if (!push) throw new Error("no push");
+    expect(JSON.parse(decryptPush(push.body, laptopKeys).toString("utf8"))).toEqual({
+      kind: "message.created",
+      title: "New message",
+      body: "",
+      day_id: sent.body.message.date_message_id,
+      message_id: id,
+      message_type: "text",
+      url: `/dashboard/days/${sent.body.message.date_message_id}`,
+      sealed: { user_id: user.id, epoch: 1, preview: sealedValue(50), date, time, device_id: sent.body.message.device.id },
+    });
   });
 
   it("lets the push service keep a notification no longer than its message lives", async () => {

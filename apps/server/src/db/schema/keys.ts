@@ -1,0 +1,71 @@
+/** The account keys of decision 020: epochs, their wraps and roster, and check-code requests. */
+
+/** One numbered account key (decision 020); the server never holds the key itself, only its wraps. */
+export interface KeyEpochsTable {
+  user_id: string;
+  epoch: number;
+  /** The session that made it (it may have ended since). */
+  created_by_session_id: string;
+  reason: "first" | "rotation" | "start_over";
+  created_at: number;
+}
+
+/** An epoch key sealed (HPKE) for one recipient key; opaque base64url to the server. */
+export interface KeyWrapsTable {
+  user_id: string;
+  epoch: number;
+  recipient_key_id: string;
+  /** The sealing device's key id, for `auth` mode; null otherwise. */
+  sender_key_id: string | null;
+  mode: "psk" | "auth" | "base";
+  enc: string;
+  ciphertext: string;
+  created_at: number;
+}
+
+/** A key the account trusts in an epoch; `tag` is an HMAC only holders of the epoch key can make. */
+export interface KeyRosterTable {
+  user_id: string;
+  epoch: number;
+  key_id: string;
+  public_key: string;
+  kind: "device" | "recovery";
+  added_by_key_id: string | null;
+  added_at: number;
+  tag: string;
+}
+
+/** A locked device's request to be approved by check code (decision 020, section 4.2). */
+export interface KeyRequestsTable {
+  id: string;
+  user_id: string;
+  /** The requesting (locked) session. */
+  session_id: string;
+  /** SHA-256("daysync/v1/commit" ‖ its public key ‖ its nonce), base64url. */
+  commitment: string;
+  /** The one device that answered; null while pending. */
+  approver_session_id: string | null;
+  approver_nonce: string | null;
+  /** Revealed after the answer; null until then. */
+  requester_nonce: string | null;
+  status: KeyRequestStatus;
+  created_at: number;
+  expires_at: number;
+}
+
+export type KeyRequestStatus = "pending" | "answered" | "revealed" | "approved" | "denied" | "expired";
+
+/** An account's recovery key: its roster rows and wraps are in key_roster and key_wraps, addressed by `key_id`. */
+export interface KeyRecoveryTable {
+  user_id: string;
+  key_id: string;
+  public_key: string;
+  /** The epoch whose key the anchor seals: the current one when the code was made. */
+  anchor_epoch: number;
+  /** base64url(nonce ‖ sealed epoch key ‖ tag), sealed with the anchor key the code gives. */
+  anchor: string;
+  /** base64url of SHA-256 of the proof derived from the code. */
+  proof_hash: string;
+  created_by_session_id: string;
+  created_at: number;
+}

@@ -1,0 +1,82 @@
+/**
+ * A test device's hold on its account's keys, as the web app and the CLI have it: its keys in memory (IndexedDB or
+ * keys.json there), AccountKeys and the recovery code's two uses from the crypto library, over real HTTP.
+ */
+import { KEYS_API, keysStateSchema, recoveryStateSchema, responseSchemas } from "@daysync/shared";
+import {
+  AccountKeys,
+  type CryptoKeyPair,
+  deriveEpochKeys,
+  type EpochKeys,
+  generateDeviceKeyPair,
+  type HeldKeys,
+  type KeyStorage,
+  makeRecoveryKit,
+  type RecoveryServer,
+  unlockWithRecoveryCode,
+} from "@daysync/shared/crypto";
+import type { ApiResponse, Device } from "./test-server.ts";
+
+/** An answer the test did not expect, with its status and body in the message. */
+export class UnexpectedAnswer extends Error {
+  constructor(readonly answer: ApiResponse) {
+    super(`${answer.status} ${JSON.stringify(answer.body)}`);
+  }
+}
+
+function ok(answer: ApiResponse, status = 200): unknown {
+  if (answer.status !== status) throw new UnexpectedAnswer(answer);
+  return answer.body;
+}
+
+/** The recovery routes and the key state, over this device's session. */
+export function recoveryServer(device: Device): RecoveryServer {
+  return {
+    state: async () => keysStateSchema.parse(ok(await device.get(KEYS_API.keys))),
+    recovery: async () => recoveryStateSchema.parse(ok(await device.get(KEYS_API.recovery))),
+    save: async (body) => recoveryStateSchema.parse(ok(await device.request("PUT", KEYS_API.recovery, body))),
+    unlock: async (body) => keysStateSchema.parse(ok(await device.post(KEYS_API.recoveryUnlock, body))),
+  };
+}
+
+export function keyDevice(device: Device, userId: string) {
+  let held: HeldKeys | undefined;
+  const storage: KeyStorage = {
+    load: async () => held,
+    async saveDevice(keyId: string, pair: CryptoKeyPair) {
+      held = { keyId, pair, epochs: new Map<number, EpochKeys>() };
+    },
+    async saveEpoch(epoch, epochKey) {
+      const keys = await deriveEpochKeys(epochKey, userId);
+      held?.epochs.set(epoch, keys);
+      return keys;
+    },
+    generatePair: () => generateDeviceKeyPair(),
+  };
+  const recovery = recoveryServer(device);
+  const keys = new AccountKeys(userId, storage, {
+    state: recovery.state,
+    setDeviceKey: async (publicKey) => {
+      ok(await device.request("PUT", KEYS_API.device, { public_key: publicKey }));
+    },
+    createEpoch: async (body) => {
+      const res = await device.post(KEYS_API.epochs, body);
+      if (res.status === 201) return { ok: true, state: keysStateSchema.parse(res.body) };
+      return { ok: false, code: responseSchemas.error.parse(res.body).error.code };
+    },
+  });
+  const mine = (): HeldKeys => {
+    if (!held) throw new Error("no keys yet");
+    return held;
+  };
+  return {
+    device,
+    keys,
+    held: mine,
+    /** The body of PUT /api/keys/recovery for `code`, made from what this device holds now. */
+    kit: async (code: string) => makeRecoveryKit(userId, mine(), await recovery.state(), code),
+    makeCode: async (code: string) => recovery.save(await makeRecoveryKit(userId, mine(), await recovery.state(), code)),
+    unlock: (typed: string) => unlockWithRecoveryCode(userId, mine(), storage, recovery, typed),
+  };
+}
+export type KeyDevice = ReturnType<typeof keyDevice>;
