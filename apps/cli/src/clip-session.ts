@@ -3,14 +3,14 @@
  * person's own devices, and each text that arrives from their other devices is written into the clipboard.
  * It never echoes (what it wrote is not sent back; what it sent is not written back), skips copies that password
  * managers mark as concealed, filters, pauses, and resumes by sequence number like `watch` after sleep, network
- * changes or a server restart: nothing missed, nothing twice.
+ * changes or a server restart: nothing missed, nothing twice. Texts are sealed and opened with this terminal's keys
+ * (decision 020); a message that does not open is never written into the clipboard.
  */
 import { createHash, randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import {
-  API,
   DEVICES_API,
   formatStoredDate,
   formatStoredTime,
@@ -22,13 +22,16 @@ import {
 import { type ApiClient, ApiError } from "./api-client.ts";
 import type { ClipOptions } from "./clip-options.ts";
 import { type ClipPause, PAUSE_SIGNAL, RESUME_SIGNAL } from "./clip-pause.ts";
+import { StatusLine } from "./clip-status-line.ts";
 import type { ClipboardSnapshot, ClipboardTool } from "./clipboard-tools.ts";
 import { messagesSince } from "./commands/watch.ts";
 import type { WatchPosition } from "./config-store.ts";
 import type { Context } from "./context.ts";
 import { CliError, EXIT } from "./errors.ts";
-import { preview } from "./format.ts";
 import { runLive } from "./live-connection.ts";
+import { LiveMessages } from "./live-messages.ts";
+import { MessageKeys } from "./message-keys.ts";
+import { postSealedText } from "./sealed-send.ts";
 import { uploadFile } from "./upload.ts";
 
 /** How many texts written here are remembered, so that reading them back is never taken for a new copy. */
@@ -68,10 +71,12 @@ export class ClipSession {
   /** Where the last pause or resume asked is going: a resume takes a clipboard read before it is in effect. */
   private pausing: boolean;
   private fail: (error: unknown) => void = () => {};
+  private keys: MessageKeys | undefined;
+  private arriving: LiveMessages | undefined;
 
   constructor(
     private readonly ctx: Context,
-    signedIn: Awaited<ReturnType<Context["signedIn"]>>,
+    private readonly signedIn: Awaited<ReturnType<Context["signedIn"]>>,
     private readonly options: ClipOptions,
     private readonly tool: ClipboardTool,
     private readonly pause: ClipPause,
@@ -88,6 +93,10 @@ export class ClipSession {
   async run(): Promise<void> {
     const devices = await this.api.get(DEVICES_API.list, responseSchemas.devices);
     this.ownDevice = devices.devices.find((d) => d.current)?.id ?? null;
+    this.keys = await MessageKeys.load(this.signedIn, this.ctx.store);
+    this.arriving = new LiveMessages(this.keys, (text) => this.notice(text));
+    const locked = this.keys.notice();
+    if (locked) this.notice(locked);
     // What is in the clipboard before clip starts was copied before: it is not sent.
     this.lastSeen = keyOf(await this.tool.read({ images: this.options.images }));
     if (this.tool.caveat && !this.options.receiveOnly) this.notice(this.tool.caveat);
@@ -269,8 +278,9 @@ export class ClipSession {
         time: formatStoredTime(item.at),
       });
       this.sentIds.add(item.id);
+      if (!this.keys) throw new CliError("clip has not started");
       // A request caught in a server's restart can hang: give up sooner than other commands and try again.
-      await this.api.json("POST", API.messages, responseSchemas.message, body, SEND_TIMEOUT_MS);
+      await postSealedText(this.api, this.keys, body, SEND_TIMEOUT_MS);
       this.notice(`Sent a copy (${item.text.length} characters).`);
     } else {
       const dir = mkdtempSync(path.join(tmpdir(), "daysync-clip-"));
@@ -304,7 +314,8 @@ export class ClipSession {
         },
       },
       onEvent: async (event) => {
-        if (!position || event.kind !== "message.created") return;
+        if (!position) return;
+        if (event.kind !== "message.created") return this.arriving?.onEvent(event);
         await this.arrived(event.message);
         position = { ...position, last_message_at: event.message.timestamps };
       },
@@ -337,7 +348,10 @@ export class ClipSession {
     if (this.sentIds.has(message.id) || (this.ownDevice !== null && message.device?.id === this.ownDevice)) return;
     // A copy made here that the watch has not read yet would be overwritten, and lost: read it first.
     if (!this.options.receiveOnly) await this.clipboardChanged();
-    const text = message.content;
+    const shown = this.arriving ? await this.arriving.open(message) : undefined;
+    if (!shown) return;
+    if (shown.error) return this.notice(`Did not copy a message from ${message.device?.name ?? "another device"}: ${shown.error}`);
+    const text = shown.content;
     this.written.push(text);
     if (this.written.length > WRITTEN_MEMORY) this.written.shift();
     this.landing = { text, before: new Set([...(this.landing?.before ?? []), this.lastSeen]) };
@@ -367,31 +381,3 @@ const fileStamp = (date: Date) => date.toISOString().slice(0, 19).replace(/[:T]/
 /** Worth another try: the server could not be reached, or failed for now. */
 const isTemporary = (error: unknown) =>
   (error instanceof CliError && error.exitCode === EXIT.unreachable) || (error instanceof ApiError && error.status >= 500);
-
-/**
- * In a terminal, one line at the bottom that is rewritten in place, with news printed above it; elsewhere (a
- * service's log) only the news, one line each, and never the text of a copy.
- */
-class StatusLine {
-  private current = "";
-  constructor(private readonly stream: NodeJS.WriteStream) {}
-
-  private get tty() {
-    return this.stream.isTTY === true;
-  }
-
-  show(text: string) {
-    this.current = text;
-    if (this.tty) this.stream.write(`\r\x1b[2K${preview(text, Math.max(20, (this.stream.columns ?? 80) - 1))}`);
-  }
-
-  print(text: string) {
-    if (this.tty) this.stream.write(`\r\x1b[2K${text}\n`);
-    else this.stream.write(`${text}\n`);
-    if (this.tty && this.current) this.show(this.current);
-  }
-
-  clear() {
-    if (this.tty) this.stream.write("\r\x1b[2K");
-  }
-}

@@ -1,6 +1,7 @@
 /**
  * What the command line keeps between runs, in the user's config directory (mode 700; files mode 600):
- * the session token per server, where `watch` stopped per account, and the URLs of unfinished uploads.
+ * the session token per server, where `watch` stopped per account, the URLs of unfinished uploads, and this
+ * terminal's keys per server (decision 020: its key pair and the account's epoch keys it opened).
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -47,6 +48,18 @@ const storedUploadSchema = z.object({
 });
 export type StoredUpload = z.infer<typeof storedUploadSchema>;
 const uploadsFileSchema = z.record(z.string(), storedUploadSchema);
+
+const storedKeysSchema = z.object({
+  user_id: z.string(),
+  key_id: z.string(),
+  /** PKCS#8 and raw public key, base64url. */
+  private_key: z.string(),
+  public_key: z.string(),
+  /** Opened epoch keys by epoch number, base64url. */
+  epochs: z.record(z.string(), z.string()).default({}),
+});
+export type StoredKeys = z.infer<typeof storedKeysSchema>;
+const keysFileSchema = z.record(z.string(), storedKeysSchema);
 
 export class ConfigStore {
   constructor(readonly dir: string) {}
@@ -119,5 +132,19 @@ export class ConfigStore {
   saveUploads(uploads: Record<string, StoredUpload>) {
     if (Object.keys(uploads).length === 0) rmSync(this.file("uploads.json"), { force: true });
     else this.write("uploads.json", uploads);
+  }
+
+  keys(server: string): StoredKeys | undefined {
+    return this.read("keys.json", keysFileSchema, {})[server];
+  }
+
+  saveKeys(server: string, keys: StoredKeys) {
+    this.write("keys.json", { ...this.read("keys.json", keysFileSchema, {}), [server]: keys });
+  }
+
+  deleteKeys(server: string) {
+    const { [server]: _gone, ...rest } = this.read("keys.json", keysFileSchema, {});
+    if (Object.keys(rest).length === 0) rmSync(this.file("keys.json"), { force: true });
+    else this.write("keys.json", rest);
   }
 }

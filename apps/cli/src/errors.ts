@@ -11,6 +11,10 @@ export const EXIT = {
   /** The message or file does not exist (any more): expired, deleted or never there. */
   notFound: 5,
   tooLarge: 6,
+  /** This terminal holds no key of the account's current epoch (not approved yet, or its keys.json is gone). */
+  locked: 7,
+  /** A sealed message or preview did not open: tampered with, or not what any device sent. */
+  undecryptable: 8,
   interrupted: 130,
 } as const;
 

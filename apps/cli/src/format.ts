@@ -1,5 +1,6 @@
 /** How the command line shows things: sizes, dates, columns, and JSON for scripts. */
 import { formatTimeLeft, type Message, parseStoredDate } from "@daysync/shared";
+import type { ShownMessage } from "./shown-messages.ts";
 
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -37,8 +38,9 @@ export function preview(text: string, max = 60): string {
   return first.length > max ? `${first.slice(0, max - 1)}…` : more ? `${first} …` : first;
 }
 
-/** What a message is in one line: its text, or its file name. */
-export const describeMessage = (message: Message) => (message.type === "text" ? preview(message.content) : message.filename);
+/** What a message is in one line: its text, its file name, or why it cannot be read. */
+export const describeMessage = (message: ShownMessage) =>
+  message.error ?? (message.type === "text" ? preview(message.content) : message.filename);
 
 /** When a message disappears (ms since the epoch), or null when the plan keeps it without limit. */
 export function expiresAt(message: Message, retentionMinutes: number | null): number | null {

@@ -5,7 +5,8 @@ import { Context, type GlobalOptions } from "./context.ts";
 
 const EXIT_CODES_HELP = `
 Exit codes: 0 done, 1 failed, 2 wrong usage, 3 not signed in or signed out, 4 server unreachable,
-5 message expired or missing, 6 file too large for the plan, 130 interrupted.`;
+5 message expired or missing, 6 file too large for the plan, 7 this device cannot read yet (approve it from
+another device), 8 a message could not be decrypted, 130 interrupted.`;
 
 export function buildProgram(): Command {
   const program = new Command("daysync")
@@ -63,11 +64,11 @@ export function buildProgram(): Command {
 
   program
     .command("search")
-    .description("find live text messages containing TEXT")
+    .description("find live text messages containing TEXT (sealed ones are opened and matched on this terminal)")
     .argument("<text...>", "what to look for")
     .option("--json", "print a JSON array of results")
     .action(async (text: string[], options, command: Command) =>
-      (await import("./commands/list.ts")).search(context(command), text, options),
+      (await import("./commands/search.ts")).search(context(command), text, options),
     );
 
   program

@@ -1,11 +1,14 @@
 import { spawnSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { API, type DateMessages, type Message, type ServerLiveMessage } from "@daysync/shared";
+import { openMessage, SEALED_TEXT } from "@daysync/shared/crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, textMessage } from "../../server/src/testing/test-server.ts";
+import { startTestServer } from "../../server/src/testing/test-server.ts";
 import { type CliProcess, tempDir } from "./cli-process.ts";
 import { copyConcealed, type Desktop, startSway, startXvfb } from "./desktop.ts";
+import { postSealed, sealerBeside, sendFromBrowser, terminalEpochs } from "./key-holder.ts";
 import { useSignedInTerminal } from "./sign-in.ts";
 
 const ann = useSignedInTerminal();
@@ -23,7 +26,13 @@ async function startClip(desktop: Desktop, args: string[] = []): Promise<CliProc
   return cli;
 }
 
-/** Every text message of Ann's days, oldest first. */
+/** A text as the terminal's keys open it: clip sends sealed (decision 020), and nothing else can read it. */
+async function openedText(message: Message): Promise<string> {
+  const opened = await openMessage(message.user_id, await terminalEpochs(ann.terminal), message);
+  return opened.state === "opened" || opened.state === "clear" ? opened.text : `(${opened.state})`;
+}
+
+/** Every text message of Ann's days, oldest first, opened. */
 async function serverTexts(): Promise<string[]> {
   const days = await ann.browser.get<{ days: DateMessages[] }>(API.days);
   const texts: Message[] = [];
@@ -31,13 +40,12 @@ async function serverTexts(): Promise<string[]> {
     const res = await ann.browser.get<{ messages: Message[] }>(API.dayMessages(day.id));
     texts.push(...res.body.messages.filter((m) => m.type === "text"));
   }
-  return texts.sort((a, b) => a.timestamps - b.timestamps).map((m) => m.content);
+  return Promise.all(texts.sort((a, b) => a.timestamps - b.timestamps).map(openedText));
 }
 
 /** Sends a text from Ann's browser: another device of hers. */
 async function sendFromPhone(content: string) {
-  const res = await ann.browser.post(API.messages, textMessage(content, ann.server.clock.now()));
-  expect(res.status).toBe(201);
+  await sendFromBrowser(ann, content, ann.server.clock.now());
 }
 
 /** Waits until `text` has appeared `times` times on the clip's standard error (counted, not matched: a regular
@@ -51,8 +59,8 @@ async function waitForLog(cli: CliProcess, text: string, times = 1) {
 }
 const countLog = (cli: CliProcess, text: string) => cli.stderr.split(text).length - 1;
 
-const isCreated = (content: string) => (m: ServerLiveMessage) =>
-  m.type === "event" && m.event.kind === "message.created" && m.event.message.content === content;
+const created = (received: ServerLiveMessage[]) =>
+  received.flatMap((m) => (m.type === "event" && m.event.kind === "message.created" ? [m.event.message] : []));
 
 const desktops: Array<[string, () => Promise<Desktop>, string]> = [
   ["X11 (Xvfb with xclip)", startXvfb, "x11"],
@@ -74,8 +82,13 @@ describe.each(desktops)("daysync clip on %s", (_name, start, tag) => {
     await desktop.copy("copied on the computer");
     // From the moment the clipboard holds it (the copy tool's own start-up is not clip's).
     const copied = Date.now();
-    await phone.waitFor((received) => received.some(isCreated("copied on the computer")), 2000);
+    await phone.waitFor((received) => created(received).length > 0, 2000);
     expect(Date.now() - copied).toBeLessThan(2000);
+    const [message] = created(phone.received);
+    // Sealed: the server relayed a value only Ann's devices open.
+    expect(message?.epoch).toBe(1);
+    expect(message?.content).not.toContain("copied on the computer");
+    expect(message && (await openedText(message))).toBe("copied on the computer");
     phone.close();
   });
 
@@ -119,6 +132,20 @@ describe("daysync clip on X11", () => {
   });
   afterAll(async () => {
     await desktop?.stop();
+  });
+
+  it("a text sealed on another device is opened into the clipboard; one that does not open is not", async () => {
+    const cli = await startClip(desktop);
+    const sealer = await sealerBeside(ann.browser, ann.terminal);
+    await postSealed(ann.browser, sealer, "sealed on the phone", ann.server.clock.now());
+    await waitForLog(cli, "Copied a text from");
+    expect(await desktop.paste()).toBe("sealed on the phone");
+    // Sealed as if by another session than the one that sent it: bound to the wrong device, it does not open.
+    await postSealed(ann.browser, { ...sealer, sessionId: randomUUID() }, "moved to another device", ann.server.clock.now());
+    await waitForLog(cli, `: ${SEALED_TEXT.undecryptable}`);
+    expect(await desktop.paste()).toBe("sealed on the phone");
+    expect(cli.stderr).not.toMatch(/v1\.\d+\./);
+    expect(cli.child.exitCode).toBeNull();
   });
 
   it("skips a copy that a password manager marks as concealed, and sends it with --include-secrets", async () => {

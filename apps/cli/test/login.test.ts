@@ -39,8 +39,11 @@ describe("daysync login by pairing", () => {
 
     // The QR code is the pairing link a phone's camera opens; it names the same request as the short code.
     const link = decodeTerminalQr(cli.stdout);
-    expect(link).toMatch(new RegExp(`^${server.url}/pair/[A-Za-z0-9_-]{20,}$`));
-    const byQr = await browser.get<{ request: PairingRequestDetails }>(PAIRING_API.request(link?.split("/").pop() ?? ""));
+    // Its fragment carries the secret of the key handover (decision 020), which never goes to the server.
+    expect(link).toMatch(new RegExp(`^${server.url}/pair/[A-Za-z0-9_-]{20,}#k=[A-Za-z0-9_-]{43}$`));
+    const byQr = await browser.get<{ request: PairingRequestDetails }>(
+      PAIRING_API.request(new URL(link ?? "").pathname.split("/").pop() ?? ""),
+    );
     const byShortCode = await browser.get<{ request: PairingRequestDetails }>(PAIRING_API.request(shortCode));
     expect(byShortCode.body.request.name).toBe(CLI_NAME);
     expect(byQr.body.request.created_at).toBe(byShortCode.body.request.created_at);

@@ -1,10 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { API, formatDisplayDate, formatStoredDate, type Message, type ServerLiveMessage } from "@daysync/shared";
+import { formatDisplayDate, formatStoredDate, type Message, type ServerLiveMessage } from "@daysync/shared";
+import { openMessage } from "@daysync/shared/crypto";
 import { describe, expect, it } from "vitest";
 import { freePort } from "../../server/src/testing/free-port.ts";
-import { startTestServer, textMessage } from "../../server/src/testing/test-server.ts";
+import { startTestServer } from "../../server/src/testing/test-server.ts";
 import type { ListedMessage } from "../src/commands/list.ts";
 import { Terminal } from "./cli-process.ts";
+import { sendFromBrowser, terminalEpochs } from "./key-holder.ts";
 import { registerBrowser, signedInTerminal, useSignedInTerminal } from "./sign-in.ts";
 
 /** The address of a port nothing listens on. */
@@ -23,8 +25,12 @@ describe("daysync send", () => {
     expect(out.code, out.stderr).toBe(0);
     await live.waitFor((r) => created(r).length === 1);
     const [message] = created(live.received);
-    expect(message).toMatchObject({ type: "text", content: "password from the server shell", date: formatStoredDate(new Date()) });
-    expect(out.stdout).toContain(`Sent message ${message?.id}`);
+    // Sealed on the terminal (decision 020): the other device gets a sealed value it opens with the account's key.
+    expect(message).toMatchObject({ type: "text", epoch: 1, date: formatStoredDate(new Date()) });
+    expect(message?.content).toMatch(/^v1\.1\./);
+    const opened = message && (await openMessage(message.user_id, await terminalEpochs(ann.terminal), message));
+    expect(opened).toMatchObject({ state: "opened", text: "password from the server shell" });
+    expect(out.stdout).toContain(`Sent message ${message?.id} (30 characters).`);
     live.close();
   });
 
@@ -81,8 +87,7 @@ describe("daysync ls, days, search and get", () => {
 
   it("get prints a text exactly, by id or the last one", async () => {
     ann.server.clock.advance(1000);
-    const input = textMessage("  https://example.com/a?b=c  ", ann.server.clock.now());
-    await ann.browser.post(API.messages, input);
+    const input = { id: await sendFromBrowser(ann, "  https://example.com/a?b=c  ", ann.server.clock.now()) };
     const byId = await ann.terminal.run(["get", input.id]);
     expect(byId.code).toBe(0);
     expect(byId.stdout).toBe("https://example.com/a?b=c");
@@ -97,8 +102,7 @@ describe("daysync ls, days, search and get", () => {
     expect(gone.stderr).toContain(`No message ${missing}: it has expired, or it never existed.`);
     expect((await ann.terminal.run(["get", "12"])).code).toBe(2);
 
-    const input = textMessage("short-lived", ann.server.clock.now());
-    await ann.browser.post(API.messages, input);
+    const input = { id: await sendFromBrowser(ann, "short-lived", ann.server.clock.now()) };
     expect((await ann.terminal.run(["get", input.id])).stdout).toBe("short-lived");
     ann.server.clock.advance(16 * 60_000);
     const expired = await ann.terminal.run(["get", input.id]);
@@ -109,14 +113,15 @@ describe("daysync ls, days, search and get", () => {
 
 describe("a busy server", () => {
   it("send waits as long as a 429 says and tries again with the same message id", async () => {
-    const strict = await startTestServer({ SEND_RATE_LIMIT_MAX: "1", SEND_RATE_LIMIT_WINDOW_MS: "3000" });
+    // A window long enough that the second send (its key sync first) still falls in it on a loaded machine.
+    const strict = await startTestServer({ SEND_RATE_LIMIT_MAX: "1", SEND_RATE_LIMIT_WINDOW_MS: "8000" });
     try {
       await registerBrowser(strict.url, "bea@example.com");
       const bea = await signedInTerminal(strict.url, "bea@example.com");
       expect((await bea.run(["send", "first"])).code).toBe(0);
       const second = await bea.run(["send", "second"]);
       expect(second.code, second.stderr).toBe(0);
-      expect(second.stderr).toMatch(/Too many messages. Try again in [1-3] seconds. Waiting…/);
+      expect(second.stderr).toMatch(/Too many messages. Try again in [1-8] seconds?. Waiting…/);
       const listed = JSON.parse((await bea.run(["ls", "--json"])).stdout) as Message[];
       // Both were stored at the same test-clock instant, so their order is the ids'; each is there once.
       expect(listed.map((m) => m.content).sort()).toEqual(["first", "second"]);

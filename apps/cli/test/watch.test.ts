@@ -1,10 +1,11 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { API, DEVICES_API, type DevicesResponse } from "@daysync/shared";
+import { DEVICES_API, type DevicesResponse } from "@daysync/shared";
 import { describe, expect, it } from "vitest";
-import { startTestServer, textMessage } from "../../server/src/testing/test-server.ts";
+import { startTestServer } from "../../server/src/testing/test-server.ts";
 import type { WatchedMessage } from "../src/commands/watch.ts";
 import { type CliProcess, tempDir } from "./cli-process.ts";
+import { sendFromBrowser } from "./key-holder.ts";
 import { useSignedInTerminal } from "./sign-in.ts";
 
 const ann = useSignedInTerminal();
@@ -12,13 +13,13 @@ const ann = useSignedInTerminal();
 async function send(content: string) {
   // A second apart, as typed messages are: the catch-up after a reset goes by creation time.
   ann.server.clock.advance(1000);
-  const res = await ann.browser.post(API.messages, textMessage(content, ann.server.clock.now()));
-  expect(res.status).toBe(201);
+  await sendFromBrowser(ann, content, ann.server.clock.now());
 }
 
 async function startWatching(args: string[], env: Record<string, string> = {}): Promise<CliProcess> {
   const cli = ann.terminal.spawn(["watch", ...args], { env });
-  await cli.waitFor(/Watching for new messages/, { stream: "stderr" });
+  // A CLI process starting while the whole suite runs beside it has taken over the default 10 s here.
+  await cli.waitFor(/Watching for new messages/, { stream: "stderr", timeoutMs: 30_000 });
   return cli;
 }
 

@@ -16,14 +16,17 @@ export function ago(time: number, now: number): string {
   return `${Math.floor(hours / 24)} days ago`;
 }
 
+/** Where the device stands with the account's key (decision 020), as Devices on the web says it. */
+const KEY_STATUS: Record<DeviceListItem["key_status"], string> = { can_read: "can read", waiting: "waiting for approval", none: "-" };
+
 export async function listDevices(ctx: Context, options: { json?: boolean }): Promise<void> {
   const { api } = await ctx.signedIn();
   const { devices } = await api.get(DEVICES_API.list, responseSchemas.devices);
   if (options.json) return printJson(devices);
   const now = Date.now();
   printTable(
-    ["ID", "NAME", "LAST SEEN", "IP"],
-    devices.map((d) => [d.id, d.current ? `${d.name} (this device)` : d.name, ago(d.last_seen_at, now), d.ip]),
+    ["ID", "NAME", "LAST SEEN", "IP", "KEY"],
+    devices.map((d) => [d.id, d.current ? `${d.name} (this device)` : d.name, ago(d.last_seen_at, now), d.ip, KEY_STATUS[d.key_status]]),
   );
 }
 

@@ -9,7 +9,9 @@ import { type ApiClient, ApiError } from "../api-client.ts";
 import type { Context } from "../context.ts";
 import { CliError, EXIT, messageGone, usageError } from "../errors.ts";
 import { formatBytes } from "../format.ts";
+import { MessageKeys } from "../message-keys.ts";
 import { progressBar } from "../progress.ts";
+import { isUndecryptable, showMessage } from "../shown-messages.ts";
 
 export interface GetOptions {
   output?: string;
@@ -17,9 +19,10 @@ export interface GetOptions {
 }
 
 export async function get(ctx: Context, target: string, options: GetOptions): Promise<void> {
-  const { api } = await ctx.signedIn();
+  const signedIn = await ctx.signedIn();
+  const { api } = signedIn;
   const message = target === "last" ? await lastMessage(api) : await messageById(api, target);
-  if (message.type === "text") return writeText(message.content, options);
+  if (message.type === "text") return writeText(await openedText(() => MessageKeys.load(signedIn, ctx.store), message), options);
   await download(api, message, options);
 }
 
@@ -43,6 +46,14 @@ async function lastMessage(api: ApiClient): Promise<Message> {
     if (last) return last;
   }
   throw new CliError("There are no messages yet (or they have all expired).", EXIT.notFound);
+}
+
+/** A sealed text opened with this terminal's keys; one that does not open is an error, never written out. */
+async function openedText(loadKeys: () => Promise<MessageKeys>, message: Message): Promise<string> {
+  if (message.epoch === undefined) return message.content;
+  const shown = await showMessage(await loadKeys(), message);
+  if (shown.error) throw new CliError(shown.error, isUndecryptable(shown) ? EXIT.undecryptable : EXIT.locked);
+  return shown.content;
 }
 
 function refuseOverwrite(target: string): CliError {

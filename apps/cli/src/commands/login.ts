@@ -11,10 +11,13 @@ import {
   responseSchemas,
   type User,
 } from "@daysync/shared";
+import { type AskingKey, askingKey, HANDOVER_TEXT, makePairingSecret, pairingFragment } from "@daysync/shared/crypto";
 import QRCode from "qrcode";
+import { fileKeys, receivePairingKeys, terminalKeyPair } from "../account-keys.ts";
 import { ApiClient, ApiError, sessionTokenOf } from "../api-client.ts";
 import type { Context } from "../context.ts";
 import { CliError, EXIT, usageError } from "../errors.ts";
+import { LOCKED_TERMINAL, waitForKeyApproval } from "../key-approval.ts";
 import { waitForApproval } from "../pairing-channel.ts";
 import { ask, readStdinLine } from "../prompt.ts";
 
@@ -30,16 +33,47 @@ export async function login(ctx: Context, options: LoginOptions): Promise<void> 
   const server = ctx.server;
   if (!server) throw usageError("Which server? Give its address: daysync login https://daysync.example.com");
   const api = new ApiClient(server, null);
-  const { user, token } = options.password ? await loginWithPassword(api, options.email) : await loginByPairing(api);
+  const { user, token, pairing } = options.password ? await loginWithPassword(api, options.email) : await loginByPairing(api);
   const previous = ctx.store.session(server);
   ctx.store.saveSession(server, { token, user: { id: user.id, name: user.name, email: user.email }, signed_in_at: Date.now() });
   // The session this terminal had before would linger in the Devices list as a second "daysync CLI".
   if (previous && previous.token !== token) await new ApiClient(server, previous.token).send("POST", API.logout).catch(() => {});
   console.log(`Signed in as ${user.name} (${user.email}) on ${server}.`);
   console.log(`This terminal is listed in Devices as "daysync CLI on ${hostname()}".`);
+  const signedIn = new ApiClient(server, token);
+  if (pairing) {
+    const handover = await receivePairingKeys(signedIn, ctx.store, server, user.id, pairing);
+    if (!handover.ok && handover.reason === "not_verified") console.error(HANDOVER_TEXT.handoverNotVerified);
+  }
+  const parts = fileKeys(signedIn, ctx.store, server, user.id);
+  const status = await parts.keys.sync();
+  if (status.state !== "locked") return;
+  console.log(LOCKED_TERMINAL);
+  // A script piping the password in cannot answer the check code: it stays signed in, locked.
+  if (process.stdin.isTTY !== true) {
+    console.log("Run daysync login --password in a terminal to approve it from another device with the check code.");
+    return;
+  }
+  await waitForKeyApproval(parts, user.id, status.keys, {
+    confirm: async (question) => /^y(es)?$/i.test((await ask(question)).trim()),
+    log: (line) => console.log(line),
+  });
 }
 
-async function loginByPairing(api: ApiClient): Promise<{ user: User; token: string }> {
+/** What a QR login leaves for after the exchange: the terminal's pair, the link's secret and the pairing's id. */
+interface Pairing {
+  asking: AskingKey;
+  secret: string;
+  requestId: string;
+}
+
+interface SignedIn {
+  user: User;
+  token: string;
+  pairing?: Pairing;
+}
+
+async function loginByPairing(api: ApiClient): Promise<SignedIn> {
   // Ctrl+C while waiting ends the wait with a sentence (and exit 130) instead of killing the process mid-line.
   const interrupt = new AbortController();
   const onInterrupt = () => interrupt.abort();
@@ -51,10 +85,13 @@ async function loginByPairing(api: ApiClient): Promise<{ user: User; token: stri
   }
 }
 
-async function pairUntilDecided(api: ApiClient, signal: AbortSignal): Promise<{ user: User; token: string }> {
+async function pairUntilDecided(api: ApiClient, signal: AbortSignal): Promise<SignedIn> {
   for (let attempt = 1; attempt <= MAX_CODES; attempt++) {
-    const { body: request } = await api.json("POST", PAIRING_API.requests, responseSchemas.pairingRequest);
-    const link = pairLink(api.server, request.code);
+    // The link's secret stays in this process: it goes only into the QR code's fragment, never to the server.
+    const secret = makePairingSecret();
+    const asking = await askingKey(terminalKeyPair, secret);
+    const { body: request } = await api.json("POST", PAIRING_API.requests, responseSchemas.pairingRequest, asking.body);
+    const link = pairLink(api.server, request.code) + pairingFragment(secret);
     const minutes = Math.round(request.expires_in / 60_000);
     console.log(`\nSign in this terminal to ${api.server}\n`);
     console.log(await QRCode.toString(link, { type: "terminal", small: true }));
@@ -75,7 +112,7 @@ async function pairUntilDecided(api: ApiClient, signal: AbortSignal): Promise<{ 
         });
         const token = sessionTokenOf(res);
         if (!token) throw new CliError(`${api.server} approved the sign-in but set no session.`);
-        return { user: body.user, token };
+        return { user: body.user, token, pairing: { asking, secret, requestId: request.request_id } };
       }
       case "denied":
         throw new CliError("The sign-in was denied on the other device.", EXIT.failure);
@@ -96,7 +133,7 @@ async function pairUntilDecided(api: ApiClient, signal: AbortSignal): Promise<{ 
   throw new CliError("No one approved the sign-in. Run daysync login again when the other device is at hand.");
 }
 
-async function loginWithPassword(api: ApiClient, emailOption: string | undefined): Promise<{ user: User; token: string }> {
+async function loginWithPassword(api: ApiClient, emailOption: string | undefined): Promise<SignedIn> {
   const interactive = process.stdin.isTTY === true;
   let email = emailOption;
   if (!email) {
@@ -132,5 +169,6 @@ export async function logout(ctx: Context): Promise<void> {
     if (!(error instanceof CliError && error.exitCode === EXIT.signedOut)) throw error;
   }
   ctx.store.deleteSession(server);
+  ctx.store.deleteKeys(server);
   console.log(`Signed out of ${server}.`);
 }

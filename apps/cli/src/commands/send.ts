@@ -1,11 +1,17 @@
-/** `daysync send`: a text message of today from the arguments or standard input, or files with --file. */
+/**
+ * `daysync send`: a text message of today from the arguments or standard input, sealed on this terminal under the
+ * account's current epoch (decision 020, section 8), or files with --file.
+ */
 import { randomUUID } from "node:crypto";
-import { API, formatStoredDate, formatStoredTime, MAX_MESSAGE_LENGTH, responseSchemas, sendMessageSchema } from "@daysync/shared";
+import { formatStoredDate, formatStoredTime, MAX_MESSAGE_LENGTH, sendMessageSchema } from "@daysync/shared";
 import { type ApiClient, ApiError } from "../api-client.ts";
 import type { Context } from "../context.ts";
 import { CliError, EXIT, usageError } from "../errors.ts";
 import { printJson } from "../format.ts";
+import { MessageKeys } from "../message-keys.ts";
 import { readStdin } from "../prompt.ts";
+import { postSealedText } from "../sealed-send.ts";
+import { showMessage } from "../shown-messages.ts";
 import { uploadFile } from "../upload.ts";
 
 export interface SendOptions {
@@ -17,7 +23,8 @@ const SEND_ATTEMPTS = 3;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function send(ctx: Context, words: string[], options: SendOptions): Promise<void> {
-  const { api, session } = await ctx.signedIn();
+  const signedIn = await ctx.signedIn();
+  const { api, session } = signedIn;
   const files = options.file ?? [];
   let text = words.join(" ");
   if (!text && files.length === 0) {
@@ -29,7 +36,8 @@ export async function send(ctx: Context, words: string[], options: SendOptions):
     text = await readStdin();
     if (!text.trim()) throw usageError("Nothing to send: standard input was empty.");
   }
-  if (text) await sendText(api, text, options.json === true);
+  // Only a text is sealed here (decision 020, section 8); files are uploaded as before.
+  if (text) await sendText(() => MessageKeys.load(signedIn, ctx.store), api, text, options.json === true);
   for (const file of files) {
     const sent = await uploadFile(ctx.store, api, session.user.id, file);
     if (options.json) printJson({ message_id: sent.messageId, filename: sent.filename, size: sent.size });
@@ -37,7 +45,7 @@ export async function send(ctx: Context, words: string[], options: SendOptions):
   }
 }
 
-async function sendText(api: ApiClient, text: string, json: boolean): Promise<void> {
+async function sendText(loadKeys: () => Promise<MessageKeys>, api: ApiClient, text: string, json: boolean): Promise<void> {
   const now = new Date();
   const input = sendMessageSchema.safeParse({ id: randomUUID(), content: text, date: formatStoredDate(now), time: formatStoredTime(now) });
   if (!input.success) {
@@ -46,12 +54,14 @@ async function sendText(api: ApiClient, text: string, json: boolean): Promise<vo
       `${input.error.issues[0]?.message ?? "This text cannot be sent."}${tooLong ? " Send it as a file: daysync send --file PATH" : ""}`,
     );
   }
+  const message = input.data;
+  const keys = await loadKeys();
   // The id is made here once, so a retry after a lost answer never stores the message twice.
   for (let attempt = 1; ; attempt++) {
     try {
-      const { body } = await api.json("POST", API.messages, responseSchemas.message, input.data);
-      if (json) printJson(body.message);
-      else console.log(`Sent message ${body.message.id} (${body.message.content.length} characters).`);
+      const sent = await postSealedText(api, keys, message);
+      if (json) printJson(await showMessage(keys, sent));
+      else console.log(`Sent message ${sent.id} (${message.content.length} characters).`);
       return;
     } catch (error) {
       if (attempt >= SEND_ATTEMPTS) throw error;

@@ -1,7 +1,8 @@
 /**
  * `daysync watch`: prints each new message as it arrives. Where it stopped (the last sequence number handled)
  * is saved in the config directory after each message, so after a dropped connection, a server restart or a
- * new run it resumes there: nothing missed, nothing twice.
+ * new run it resumes there: nothing missed, nothing twice. Sealed messages are opened with this terminal's keys;
+ * one that does not open is printed as "This message could not be decrypted", and watching goes on.
  */
 import { spawn } from "node:child_process";
 import { Readable } from "node:stream";
@@ -13,6 +14,9 @@ import type { WatchPosition } from "../config-store.ts";
 import type { Context } from "../context.ts";
 import { printJson } from "../format.ts";
 import { runLive } from "../live-connection.ts";
+import { LiveMessages } from "../live-messages.ts";
+import { MessageKeys } from "../message-keys.ts";
+import type { ShownMessage } from "../shown-messages.ts";
 
 export interface WatchOptions {
   copy?: boolean;
@@ -20,12 +24,20 @@ export interface WatchOptions {
   exec?: string;
 }
 
-/** A message as `watch --json` prints it: the API's message and the sequence number it came with (null after a catch-up). */
-export type WatchedMessage = Message & { seq: number | null };
+/**
+ * A message as `watch --json` prints it: the API's message with its text opened (or `error`) and the sequence number
+ * it came with (null after a catch-up).
+ */
+export type WatchedMessage = ShownMessage & { seq: number | null };
 
 export async function watch(ctx: Context, options: WatchOptions): Promise<void> {
-  const { api, session, server } = await ctx.signedIn();
+  const signedIn = await ctx.signedIn();
+  const { api, session, server } = signedIn;
   const clipboard = options.copy ? openClipboard() : undefined;
+  const keys = await MessageKeys.load(signedIn, ctx.store);
+  const notice = keys.notice();
+  if (notice) process.stderr.write(`${notice}\n`);
+  const arriving = new LiveMessages(keys, (text) => process.stderr.write(`${text}\n`));
   const key = `${server} ${session.user.id}`;
   const saved = ctx.store.watchPosition(key);
   // Without a saved position the first run starts from now: it skips the replay up to its `ready`.
@@ -37,9 +49,12 @@ export async function watch(ctx: Context, options: WatchOptions): Promise<void> 
   };
 
   const handle = async (message: Message, seq: number | null) => {
-    show(message, seq, options.json === true);
-    if (clipboard && message.type === "text") await copy(clipboard, message.content);
-    if (options.exec) await execFor(api, options.exec, message);
+    const shown = await arriving.open(message);
+    show(shown, seq, options.json === true);
+    // What did not open is printed as such, and goes nowhere else.
+    if (shown.error) return;
+    if (clipboard && shown.type === "text") await copy(clipboard, shown.content);
+    if (options.exec) await execFor(api, options.exec, shown);
   };
 
   const live = runLive(server, api.token ?? "", {
@@ -51,7 +66,8 @@ export async function watch(ctx: Context, options: WatchOptions): Promise<void> 
       },
     },
     async onEvent(event, { seq }) {
-      if (!position || event.kind !== "message.created") return;
+      if (!position) return;
+      if (event.kind !== "message.created") return arriving.onEvent(event);
       await handle(event.message, seq);
       // Saved with the sequence number once this event is done.
       position = { ...position, last_message_at: event.message.timestamps };
@@ -84,12 +100,13 @@ export async function watch(ctx: Context, options: WatchOptions): Promise<void> 
   }
 }
 
-function show(message: Message, seq: number | null, json: boolean) {
+function show(message: ShownMessage, seq: number | null, json: boolean) {
   if (json) {
     const watched: WatchedMessage = { ...message, seq };
     return printJson(watched);
   }
-  if (message.type === "text") console.log(`[${message.time}] ${message.content}`);
+  if (message.error) console.log(`[${message.time}] ${message.error}`);
+  else if (message.type === "text") console.log(`[${message.time}] ${message.content}`);
   else console.log(`[${message.time}] ${message.filename} (${message.type}; download it with: daysync get ${message.id})`);
 }
 

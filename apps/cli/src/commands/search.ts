@@ -1,0 +1,85 @@
+/**
+ * `daysync search`: the server finds the messages stored in clear; the sealed ones only a device can read, so this
+ * terminal pages through the live messages, opens them and matches them itself (decision 020, section 8).
+ */
+import {
+  API,
+  type DateMessages,
+  formatDisplayDate,
+  MESSAGES_PAGE_MAX,
+  type Message,
+  responseSchemas,
+  searchQuerySchema,
+} from "@daysync/shared";
+import type { z } from "zod";
+import type { ApiClient } from "../api-client.ts";
+import type { Context } from "../context.ts";
+import { usageError } from "../errors.ts";
+import { describeMessage, printJson, printTable } from "../format.ts";
+import { MessageKeys } from "../message-keys.ts";
+import { type ShownDay, type ShownMessage, showDay, showMessage } from "../shown-messages.ts";
+
+/** One result as `search --json` prints it: the message and its day, both opened. */
+export interface FoundMessage {
+  message: ShownMessage;
+  day: ShownDay;
+}
+
+const PAGE = MESSAGES_PAGE_MAX;
+type MessagesPage = z.infer<typeof responseSchemas.messagesPage>;
+
+export async function search(ctx: Context, words: string[], options: { json?: boolean }): Promise<void> {
+  const signedIn = await ctx.signedIn();
+  const { api } = signedIn;
+  const query = searchQuerySchema.safeParse({ q: words.join(" ") });
+  if (!query.success) throw usageError(query.error.issues[0]?.message ?? "Type something to search for.");
+  const [{ results }, { days }, keys] = await Promise.all([
+    api.get(`${API.search}?${new URLSearchParams(query.data)}`, responseSchemas.search),
+    api.get(API.days, responseSchemas.days),
+    MessageKeys.load(signedIn, ctx.store),
+  ]);
+  const clear = await Promise.all(results.map(({ message }) => showMessage(keys, message)));
+  const sealed = await sealedMatches(api, keys, query.data.q);
+  const dayOf = new Map<string, DateMessages>(days.map((day) => [day.id, day]));
+  for (const { day } of results) dayOf.set(day.id, day);
+  const shownDays = new Map<string, Promise<ShownDay>>();
+  const found: FoundMessage[] = [];
+  const seen = new Set<string>();
+  for (const message of [...clear, ...sealed].sort(newestFirst)) {
+    const day = dayOf.get(message.date_message_id);
+    if (seen.has(message.id) || !day) continue;
+    seen.add(message.id);
+    let shownDay = shownDays.get(day.id);
+    if (!shownDay) {
+      shownDay = showDay(keys, day);
+      shownDays.set(day.id, shownDay);
+    }
+    found.push({ message, day: await shownDay });
+  }
+  if (options.json) return printJson(found);
+  if (found.length === 0) return console.log(`Nothing found for "${query.data.q}".`);
+  printTable(
+    ["DATE", "TIME", "ID", "CONTENT"],
+    found.map(({ message }) => [formatDisplayDate(message.date), message.time, message.id, describeMessage(message)]),
+  );
+}
+
+/** The sealed text messages whose opened text contains `q`, whatever the case, from every page of live messages. */
+async function sealedMatches(api: ApiClient, keys: MessageKeys, q: string): Promise<ShownMessage[]> {
+  const needle = q.toLowerCase();
+  const matches: ShownMessage[] = [];
+  let before: string | null = null;
+  do {
+    const params: URLSearchParams = new URLSearchParams({ limit: String(PAGE), ...(before ? { before } : {}) });
+    const page: MessagesPage = await api.get(`${API.messages}?${params}`, responseSchemas.messagesPage);
+    for (const message of page.messages) {
+      if (message.epoch === undefined || message.type !== "text") continue;
+      const shown = await showMessage(keys, message);
+      if (!shown.error && shown.content.toLowerCase().includes(needle)) matches.push(shown);
+    }
+    before = page.next;
+  } while (before);
+  return matches;
+}
+
+const newestFirst = (a: Message, b: Message) => b.timestamps - a.timestamps || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);

@@ -1,0 +1,81 @@
+/**
+ * The account's keys as one command uses them (decision 020, sections 8 and 10): synced with the server when the
+ * command starts, and again when the account's key changes, with keys.json as the store (as `login` does). Sealing
+ * needs the account's current epoch; opening uses every epoch this terminal holds.
+ */
+import type { DateMessages, Message } from "@daysync/shared";
+import {
+  type HeldEpochs,
+  type KeyStatus,
+  type Opened,
+  openDayPreview,
+  openMessage,
+  SEALED_TEXT,
+  type Sealer,
+} from "@daysync/shared/crypto";
+import { fileKeys } from "./account-keys.ts";
+import type { ApiClient } from "./api-client.ts";
+import type { ConfigStore } from "./config-store.ts";
+import { CliError, EXIT } from "./errors.ts";
+
+export const deviceLocked = () => new CliError(SEALED_TEXT.approveToSend, EXIT.locked);
+
+/** The server knows a key for this session that keys.json no longer holds: only a new sign-in makes another. */
+export const keysLost = (server: string) =>
+  new CliError(
+    `This terminal's key is gone from its config folder, so it can neither read nor send your messages. Sign in again with: daysync login ${server}`,
+    EXIT.locked,
+  );
+
+const NO_EPOCHS: HeldEpochs = new Map();
+
+export class MessageKeys {
+  private status: KeyStatus = { state: "lost", sessionId: "" };
+
+  private constructor(
+    private readonly server: string,
+    private readonly userId: string,
+    private readonly keys: ReturnType<typeof fileKeys>["keys"],
+  ) {}
+
+  /** The keys of the signed-in account, synced: this makes the terminal's pair or the first epoch when there is none. */
+  static async load(signedIn: { api: ApiClient; server: string; session: { user: { id: string } } }, store: ConfigStore) {
+    const { api, server, session } = signedIn;
+    const keys = new MessageKeys(server, session.user.id, fileKeys(api, store, server, session.user.id).keys);
+    await keys.sync();
+    return keys;
+  }
+
+  /** Asks the server again: opens the wraps of new epochs, and makes the next epoch when a rotation is due. */
+  async sync(): Promise<void> {
+    this.status = await this.keys.sync();
+  }
+
+  /** The epochs this terminal holds, for opening. */
+  get epochs(): HeldEpochs {
+    return this.status.state === "lost" ? NO_EPOCHS : this.status.keys.epochs;
+  }
+
+  /** What sends seal with; a terminal without the current epoch cannot send and says how to get it. */
+  sealer(): Sealer {
+    const { status } = this;
+    if (status.state === "lost") throw keysLost(this.server);
+    const keys = status.state === "ready" ? status.keys.epochs.get(status.epoch) : undefined;
+    if (!keys) throw deviceLocked();
+    return { userId: this.userId, sessionId: status.sessionId, epoch: status.epoch, keys };
+  }
+
+  /** Why this terminal cannot read what is sent now, or undefined when it can. */
+  notice(): string | undefined {
+    if (this.status.state === "lost") return keysLost(this.server).message;
+    return this.status.state === "locked" ? SEALED_TEXT.approveToSend : undefined;
+  }
+
+  open(message: Message): Promise<Opened> {
+    return openMessage(this.userId, this.epochs, message);
+  }
+
+  openDay(day: DateMessages): Promise<Opened> {
+    return openDayPreview(this.userId, this.epochs, day);
+  }
+}
