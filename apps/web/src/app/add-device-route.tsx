@@ -3,5 +3,5 @@ import { AddDevicePage } from "../features/pairing/add-device-page.tsx";
 
 /** /pair/add: Add a device needs a signed-in device; a visitor signs in first and comes back. */
 export function AddDeviceRoute() {
-  return <RequireSession>{() => <AddDevicePage />}</RequireSession>;
+  return <RequireSession>{(user) => <AddDevicePage userId={user.id} />}</RequireSession>;
 }

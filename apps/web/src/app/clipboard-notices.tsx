@@ -3,7 +3,7 @@
  * arrives from another of the user's devices while this tab is in front is one tap from the clipboard (the toast's
  * Copy), and a notification's Copy action opens the app at `?copy=<message id>`, which copies that message.
  */
-import { API, COPY_MESSAGE_PARAM, type Message, responseSchemas, TEXT } from "@daysync/shared";
+import { API, COPY_MESSAGE_PARAM, type Message, responseSchemas, SEALED_TEXT, TEXT } from "@daysync/shared";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { useSearchParams } from "react-router";
@@ -12,6 +12,8 @@ import { devicesQueryOptions } from "../features/devices/api/devices.ts";
 import { api } from "../lib/api-client.ts";
 import { copyToClipboard } from "../lib/copy-to-clipboard.ts";
 import type { LiveConnection } from "../lib/live-connection.ts";
+import { openedText } from "../lib/opened-messages.ts";
+import { type SessionServices, useSessionServices } from "../lib/session-services.ts";
 
 const PREVIEW_LENGTH = 80;
 const preview = (text: string) => (text.length > PREVIEW_LENGTH ? `${text.slice(0, PREVIEW_LENGTH - 1)}…` : text);
@@ -38,9 +40,9 @@ function CopyToast({ heading, text, onCopy }: { heading: string; text: string; o
 }
 
 /** Offers a text in a toast with a one-tap Copy (a tap is what every browser accepts for writing the clipboard). */
-function offerCopy(message: Message, heading: string) {
+function offerCopy(message: Message, text: string, heading: string) {
   const toastId = `copy-${message.id}`;
-  toast(<CopyToast heading={heading} text={message.content} onCopy={() => void copyAndSay(toastId, message.content)} />, {
+  toast(<CopyToast heading={heading} text={text} onCopy={() => void copyAndSay(toastId, text)} />, {
     toastId,
     closeOnClick: false,
   });
@@ -52,6 +54,7 @@ function offerCopy(message: Message, heading: string) {
  */
 export function useIncomingTextToasts(live: LiveConnection): void {
   const queryClient = useQueryClient();
+  const services = useSessionServices();
   useEffect(
     () =>
       live.onEvent((event, isLive) => {
@@ -62,12 +65,13 @@ export function useIncomingTextToasts(live: LiveConnection): void {
           .ensureQueryData(devicesQueryOptions)
           .then((devices) => devices.find((d) => d.current)?.id ?? null)
           .catch(() => null)
-          .then((current) => {
+          .then(async (current) => {
             if (current !== null && message.device?.id === current) return;
-            offerCopy(message, `New text from ${message.device?.name ?? "another device"}`);
+            const text = await openedText(services, message);
+            if (text !== null) offerCopy(message, text, `New text from ${message.device?.name ?? "another device"}`);
           });
       }),
-    [live, queryClient],
+    [live, queryClient, services],
   );
 }
 
@@ -76,6 +80,7 @@ export function useIncomingTextToasts(live: LiveConnection): void {
  * Where the browser refuses a copy without a tap (the window was not focused yet), the toast's Copy does it.
  */
 export function useCopyRequest(): void {
+  const services = useSessionServices();
   const [params, setParams] = useSearchParams();
   const id = params.get(COPY_MESSAGE_PARAM);
   const handled = useRef<string | null>(null);
@@ -90,11 +95,11 @@ export function useCopyRequest(): void {
       },
       { replace: true },
     );
-    void copyMessage(id);
-  }, [id, setParams]);
+    void copyMessage(services, id);
+  }, [id, setParams, services]);
 }
 
-async function copyMessage(id: string) {
+async function copyMessage(services: SessionServices, id: string) {
   let message: Message;
   try {
     // The server answers only with the user's own messages: another's id is "not found".
@@ -104,6 +109,8 @@ async function copyMessage(id: string) {
     return;
   }
   if (message.type !== "text") return;
-  if (await copyToClipboard(message.content)) toast.success(TEXT.copied, { autoClose: 3000 });
-  else offerCopy(message, "Tap Copy to put this text in the clipboard");
+  const text = await openedText(services, message);
+  if (text === null) toast.error(SEALED_TEXT.undecryptable);
+  else if (await copyToClipboard(text)) toast.success(TEXT.copied, { autoClose: 3000 });
+  else offerCopy(message, text, "Tap Copy to put this text in the clipboard");
 }

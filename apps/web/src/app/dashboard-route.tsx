@@ -7,6 +7,7 @@ import { NameDevicePrompt } from "../features/devices/name-device-prompt.tsx";
 import { useNewDeviceNotice } from "../features/devices/use-new-device-notice.ts";
 import { DiscussionsSection } from "../features/discussions/discussions-section.tsx";
 import { UnverifiedEmailBanner } from "../features/email-verification/unverified-email-banner.tsx";
+import { KeyApproval } from "../features/keys/key-approval.tsx";
 import { PushBell } from "../features/push/push-bell.tsx";
 import { SettingsLink } from "../features/settings/settings-link.tsx";
 import { usePendingShares, useShareOutcome } from "../features/share/use-share-outcome.ts";
@@ -53,6 +54,7 @@ export function SignedInFrame({ user }: { user: User }) {
         notice={
           <>
             <UnverifiedEmailBanner />
+            <KeyApproval />
             <NameDevicePrompt />
           </>
         }

@@ -2,7 +2,10 @@ import type { User } from "@daysync/shared";
 import { useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useMemo } from "react";
 import { toast } from "react-toastify";
+import { searchAgainWithNewKeys } from "../features/dashboard/api/search.ts";
 import type { CacheChange } from "../lib/cache-changes.ts";
+import { DeviceKeys } from "../lib/device-keys.ts";
+import { forgetKeys } from "../lib/key-store.ts";
 import { LiveConnection } from "../lib/live-connection.ts";
 import { OfflineCache } from "../lib/offline-cache.ts";
 import { Outbox } from "../lib/outbox.ts";
@@ -29,19 +32,28 @@ export function SessionServicesProvider({ user, children }: { user: User; childr
     return cache;
   }, [user.id, queryClient]);
   const services = useMemo(() => {
-    const applyChange = (change: CacheChange) => applyCacheChange(queryClient, change);
-    const outbox = new Outbox(user.id, applyChange);
+    const keys = new DeviceKeys(user.id);
+    const applyChange = (change: CacheChange) => {
+      if (change.kind === "key.epoch_created" || change.kind === "key.rotation_due") void keys.refresh();
+      applyCacheChange(queryClient, change);
+    };
+    const outbox = new Outbox(user.id, applyChange, { seal: (message) => keys.seal(message), catchUp: () => keys.refresh() });
     const live = new LiveConnection({
       userId: user.id,
       queryClient,
       applyEvent: applyChange,
-      onReady: () => void outbox.flush(),
+      onReady: () => {
+        // Back in touch with the server: keys that could not be fetched before are fetched now, then the outbox goes on.
+        if (keys.getStatus().state === "failed") void keys.refresh();
+        void outbox.flush();
+      },
       onSessionEnded: () => {
         toast.info("You were signed out on this device.");
+        void forgetKeys(user.id);
         setMe(queryClient, null);
       },
     });
-    return { applyChange, live, outbox, uploads: uploadQueueFor(user.id) };
+    return { applyChange, live, outbox, uploads: uploadQueueFor(user.id), keys };
   }, [user.id, queryClient]);
   useEffect(() => {
     offlineCache.start();
@@ -50,11 +62,19 @@ export function SessionServicesProvider({ user, children }: { user: User; childr
   useEffect(() => {
     services.outbox.start();
     services.live.start();
+    // What waited for a key goes out, and the device's search opens again with the epochs it holds now.
+    const unsubscribe = services.keys.subscribe(() => {
+      void services.outbox.flush();
+      searchAgainWithNewKeys(queryClient);
+    });
+    void services.keys.refresh();
     return () => {
+      unsubscribe();
       services.live.stop();
       services.outbox.stop();
+      services.keys.stop();
     };
-  }, [services]);
+  }, [services, queryClient]);
   const value = useMemo<SessionServices>(() => ({ user, ...services }), [user, services]);
   return <SessionServicesContext.Provider value={value}>{children}</SessionServicesContext.Provider>;
 }

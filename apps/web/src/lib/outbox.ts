@@ -3,7 +3,17 @@
  * so a reload, a crash or a lost connection never loses them; sent oldest first with the client's id, so a
  * retry (or two tabs sending the same entry) never duplicates. A deletion is held while it can be undone.
  */
-import { API, API_ERROR_CODES, closeDeletedNotifications, DISCUSSIONS_API, responseSchemas, type SendMessageInput } from "@daysync/shared";
+import {
+  API,
+  API_ERROR_CODES,
+  closeDeletedNotifications,
+  DISCUSSIONS_API,
+  isKeyMovedCode,
+  responseSchemas,
+  SEALED_TEXT,
+  type SendMessageInput,
+  type SendSealedMessageInput,
+} from "@daysync/shared";
 import { ApiError, api, apiFetch } from "./api-client.ts";
 import { describeError, isTransientError } from "./api-errors.ts";
 import type { ApplyCacheChange } from "./cache-changes.ts";
@@ -28,6 +38,19 @@ export interface PendingDelete {
   /** Until then (ms since the epoch) it can be undone; 0 once released. */
   holdUntil: number;
 }
+
+/**
+ * How a message to the user's own days is sealed at each try (decision 020, section 8): under the account's
+ * current epoch, so a retry after a rotation is sealed again under the next one.
+ */
+export interface MessageSealing {
+  /** The sealed body, or why it waits: a sentence to show, or none while this device is still finding its keys. */
+  seal(message: SendMessageInput): Promise<{ body: SendSealedMessageInput } | { waiting: string | undefined }>;
+  /** The server said the account's key moved on (409): catch up before sealing again. */
+  catchUp(): Promise<void>;
+}
+
+const SEALING_NOTICES: ReadonlySet<string> = new Set([SEALED_TEXT.approveToSend, SEALED_TEXT.rotating]);
 
 const RETRY_BASE_MS = 2_000;
 const RETRY_MAX_MS = 30_000;
@@ -83,6 +106,7 @@ export class Outbox {
     private readonly userId: string,
     /** Shows what the server answered wherever it is shown (app/ wires it to the features' caches). */
     private readonly applyChange: ApplyCacheChange,
+    private readonly sealing: MessageSealing,
   ) {
     this.entries = this.read();
     this.deletes = this.readDeletes();
@@ -173,8 +197,9 @@ export class Outbox {
     if (await this.sendMessages()) await this.sendDeletes();
   }
 
-  /** Sends the waiting messages; false when it has to stop for now (offline, signed out). */
+  /** Sends the waiting messages; false when it has to stop for now (offline, signed out, no key to seal with). */
   private async sendMessages(): Promise<boolean> {
+    const caughtUp = new Set<string>();
     for (;;) {
       const next = this.read().find((e) => !e.error);
       if (!this.started) return false;
@@ -185,17 +210,31 @@ export class Outbox {
           const { message } = await api.post(DISCUSSIONS_API.messages(next.discussionId), input, responseSchemas.discussionMessage);
           this.applyChange({ kind: "discussion.message.sent", message });
         } else {
-          const { message, day } = await api.post(API.messages, input, responseSchemas.message);
+          const sealed = await this.sealing.seal(input);
+          if ("waiting" in sealed) {
+            this.setNotice(next.id, sealed.waiting);
+            return false;
+          }
+          if (next.notice && SEALING_NOTICES.has(next.notice)) this.setNotice(next.id, undefined);
+          const { message, day } = await api.post(API.messages, sealed.body, responseSchemas.message);
           this.applyChange({ kind: "message.created", message, day });
         }
         this.update((entries) => entries.filter((e) => e.id !== next.id));
         this.retryAttempt = 0;
       } catch (error) {
-        if (isTransientError(error)) {
-          if (error instanceof ApiError && error.status === 429) {
-            const notice = describeError(error);
-            this.update((entries) => entries.map((e) => (e.id === next.id ? { ...e, notice } : e)));
+        if (error instanceof ApiError && isKeyMovedCode(error.code)) {
+          // Sealed under an epoch the account has left: catch up and seal it again, same id; once per run.
+          this.setNotice(next.id, SEALED_TEXT.rotating);
+          if (!caughtUp.has(next.id)) {
+            caughtUp.add(next.id);
+            await this.sealing.catchUp().catch(() => undefined);
+            continue;
           }
+          this.scheduleRetry();
+          return false;
+        }
+        if (isTransientError(error)) {
+          if (error instanceof ApiError && error.status === 429) this.setNotice(next.id, describeError(error));
           this.scheduleRetry();
           return false;
         }
@@ -210,6 +249,12 @@ export class Outbox {
         this.update((entries) => entries.map((e) => (e.id === next.id ? { ...e, error: reason } : e)));
       }
     }
+  }
+
+  /** Why an entry is still waiting, shown in place of "sending" (none: cleared). */
+  private setNotice(id: string, notice: string | undefined): void {
+    if (this.read().find((e) => e.id === id)?.notice === notice) return;
+    this.update((entries) => entries.map((e) => (e.id === id ? { ...e, notice } : e)));
   }
 
   /** Sends the deletions whose time for Undo is over; wakes up again when the next one's is. */

@@ -1,13 +1,14 @@
 import type { User } from "@daysync/shared";
 import { createContext, useContext } from "react";
 import type { ApplyCacheChange } from "./cache-changes.ts";
+import type { DeviceKeys } from "./device-keys.ts";
 import type { LiveConnection } from "./live-connection.ts";
 import type { Outbox } from "./outbox.ts";
 import type { UploadQueue } from "./upload-queue.ts";
 
 /**
  * What one signed-in user has in this tab: the live connection, the outbox (sends and deletions), the
- * upload queue, and the one road of changes into the caches. app/session-services-provider.tsx creates them;
+ * upload queue, this device's hold on the account's keys, and the one road of changes into the caches. app/session-services-provider.tsx creates them;
  * any feature reads them here, so none has to import another.
  */
 export interface SessionServices {
@@ -17,6 +18,7 @@ export interface SessionServices {
   live: LiveConnection;
   outbox: Outbox;
   uploads: UploadQueue;
+  keys: DeviceKeys;
 }
 
 export const SessionServicesContext = createContext<SessionServices | null>(null);

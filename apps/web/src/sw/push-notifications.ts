@@ -2,36 +2,33 @@
  * Web Push in the service worker: a notification per new message, unless Daysync is open and visible; a
  * notification whose message was deleted closes.
  */
-import { COPY_ACTION, closeDeletedNotifications, type DeletedMessagesPush, type NewMessagePush, notificationTarget } from "@daysync/shared";
+import {
+  COPY_ACTION,
+  closeDeletedNotifications,
+  type NewMessagePush,
+  notificationTarget,
+  type PushPayload,
+  pushPayloadSchema,
+  SEALED_TEXT,
+  type SealedPushPreview,
+} from "@daysync/shared";
+import { openPushPreview } from "@daysync/shared/crypto";
+import { browserKeyStorage } from "../lib/key-store.ts";
 
-function readJson(data: PushMessageData | null): Record<string, unknown> | null {
+/** The push's payload, parsed; null for anything else (a push service's test message, a malformed one). */
+function readPayload(data: PushMessageData | null): PushPayload | null {
   try {
-    const value: unknown = data?.json();
-    return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : null;
+    const parsed = pushPayloadSchema.safeParse(data?.json());
+    return parsed.success ? parsed.data : null;
   } catch {
     return null;
   }
 }
 
-const isStringArray = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === "string");
-
-function asNewMessage(value: Record<string, unknown>): NewMessagePush | null {
-  return value.kind === "message.created" && typeof value.url === "string" ? (value as unknown as NewMessagePush) : null;
-}
-
-function asDeleted(value: Record<string, unknown>): DeletedMessagesPush | null {
-  return value.kind === "messages.deleted" && isStringArray(value.message_ids) && isStringArray(value.day_ids)
-    ? { kind: "messages.deleted", message_ids: value.message_ids, day_ids: value.day_ids }
-    : null;
-}
-
 export async function handlePush(sw: ServiceWorkerGlobalScope, data: PushMessageData | null): Promise<void> {
-  const value = readJson(data);
-  if (!value) return;
-  const deleted = asDeleted(value);
-  if (deleted) return closeDeletedNotifications(sw.registration, deleted);
-  const created = asNewMessage(value);
-  if (created) return showMessageNotification(sw, created);
+  const payload = readPayload(data);
+  if (payload?.kind === "messages.deleted") return closeDeletedNotifications(sw.registration, payload);
+  if (payload?.kind === "message.created") return showMessageNotification(sw, payload);
 }
 
 async function showMessageNotification(sw: ServiceWorkerGlobalScope, payload: NewMessagePush): Promise<void> {
@@ -40,7 +37,7 @@ async function showMessageNotification(sw: ServiceWorkerGlobalScope, payload: Ne
   if (windows.some((w) => w.visibilityState === "visible")) return;
   const copyable = payload.message_type === "text" && !payload.discussion_id;
   const options: NotificationOptions & { actions?: Array<{ action: string; title: string }> } = {
-    body: payload.body,
+    body: payload.sealed ? await sealedBody(payload, payload.sealed) : payload.body,
     // One notification per day: a newer message replaces the older one.
     tag: `day-${payload.day_id}`,
     icon: "/icons/icon-192.png",
@@ -77,4 +74,14 @@ export async function openNotificationTarget(sw: ServiceWorkerGlobalScope, data:
     }
   }
   await sw.clients.openWindow(target.href);
+}
+
+/** A sealed message's notification text, opened with this device's keys (the same store the page keeps them in). */
+async function sealedBody(payload: NewMessagePush, sealed: SealedPushPreview): Promise<string> {
+  const held = await browserKeyStorage(sealed.user_id)
+    .load()
+    .catch(() => undefined);
+  const opened = await openPushPreview(held?.epochs ?? new Map(), { ...payload, sealed });
+  if (opened.state === "opened") return opened.preview;
+  return opened.state === "locked" ? SEALED_TEXT.locked : SEALED_TEXT.undecryptable;
 }

@@ -1,23 +1,29 @@
 /**
  * Web Share Target: text and links shared to Daysync become one text message in today's day; each shared
- * file is uploaded (tus, in one PATCH) as a file message. Then the app opens on today. What cannot be sent
- * yet, signed out or offline, is kept in this browser and sent later (deliverPendingShares).
+ * file is uploaded (tus, in one PATCH) as a file message. Then the app opens on today. The text is sealed here,
+ * with the keys the page keeps in IndexedDB (decision 020). What cannot be sent yet (signed out, offline, or this
+ * device not approved to hold the key) is kept in this browser and sent later (deliverPendingShares).
  */
 import {
   API,
   composeSharedText,
   formatStoredDate,
   formatStoredTime,
+  KEYS_API,
+  keysStateSchema,
+  responseSchemas,
   SHARE_FIELDS,
   SHARED_TEXT_LIMIT,
   type ShareOutcome,
 } from "@daysync/shared";
+import { type Sealer, sealTextMessage } from "@daysync/shared/crypto";
+import { browserKeyStorage } from "../lib/key-store.ts";
 
 declare const self: ServiceWorkerGlobalScope & {
   registration: { sync?: { register(tag: string): Promise<void> } };
 };
 
-type Outcome = "saved" | "failed" | "signin" | "offline";
+type Outcome = "saved" | "failed" | "signin" | "offline" | "locked";
 
 /** What one share holds: one text (already composed, with the message id it keeps across retries) and any files. */
 interface Shared {
@@ -41,15 +47,40 @@ const field = (form: FormData, name: string) => {
 
 const base64 = (text: string) => btoa(Array.from(new TextEncoder().encode(text), (b) => String.fromCharCode(b)).join(""));
 
+/** This device's keys for the account's current epoch, as the page keeps them, or why it cannot seal now. */
+async function currentSealer(): Promise<{ sealer: Sealer } | { outcome: Exclude<Outcome, "saved"> }> {
+  const [me, keys] = await Promise.all([
+    fetch(API.me, { credentials: "same-origin" }),
+    fetch(KEYS_API.keys, { credentials: "same-origin" }),
+  ]);
+  if (me.status === 401 || keys.status === 401) return { outcome: "signin" };
+  const user = responseSchemas.user.safeParse(await me.json().catch(() => null));
+  const state = keysStateSchema.safeParse(await keys.json().catch(() => null));
+  if (!user.success || !state.success) return { outcome: "failed" };
+  const userId = user.data.user.id;
+  const { epoch, key_id, session_id } = state.data;
+  const held = await browserKeyStorage(userId)
+    .load()
+    .catch(() => undefined);
+  const epochKeys = epoch !== null && held?.keyId === key_id ? held.epochs.get(epoch) : undefined;
+  if (epoch === null || !epochKeys) return { outcome: "locked" };
+  return { sealer: { userId, sessionId: session_id, epoch, keys: epochKeys } };
+}
+
 async function saveText(shared: Shared, stamp: { date: string; time: string }): Promise<Outcome> {
   try {
+    const sealing = await currentSealer();
+    if ("outcome" in sealing) return sealing.outcome;
+    const message = { id: shared.textId, content: shared.text.slice(0, SHARED_TEXT_LIMIT), ...stamp };
     const res = await fetch(API.messages, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ id: shared.textId, content: shared.text.slice(0, SHARED_TEXT_LIMIT), ...stamp }),
+      body: JSON.stringify(await sealTextMessage(sealing.sealer, message)),
       credentials: "same-origin",
     });
     if (res.status === 401) return "signin";
+    // The account's key moved on since the page last synced: kept, and sealed again once the page has caught up.
+    if (res.status === 409) return "locked";
     return res.ok ? "saved" : "failed";
   } catch {
     return "offline";
@@ -86,16 +117,21 @@ async function uploadFile(file: File, stamp: { date: string; time: string }): Pr
 }
 
 const worst = (outcomes: ShareOutcome[]): ShareOutcome =>
-  outcomes.includes("failed") ? "failed" : outcomes.includes("queued") ? "queued" : "saved";
+  (["failed", "locked", "queued"] as const).find((outcome) => outcomes.includes(outcome)) ?? "saved";
 
 interface SaveResult {
   /** How each item that was tried went. */
   outcomes: ShareOutcome[];
   /** What was not sent, and what it waits for; the caller keeps it. */
-  rest?: { shared: Shared; waitsFor: "signin" | "online" };
+  rest?: { shared: Shared; waitsFor: WaitsFor };
 }
 
-const waitsFor = (outcome: "signin" | "offline") => (outcome === "signin" ? "signin" : "online");
+/** What a kept share waits for: a sign-in, the network, or this device's approval to hold the key. */
+type WaitsFor = "signin" | "online" | "approval";
+const WAITS_FOR: Record<"signin" | "offline" | "locked", WaitsFor> = { signin: "signin", offline: "online", locked: "approval" };
+const isWait = (outcome: Outcome): outcome is keyof typeof WAITS_FOR => outcome in WAITS_FOR;
+/** How a share that waits is reported: "queued" for the network, "locked" for an approval. */
+const reported = (waits: WaitsFor): ShareOutcome => (waits === "approval" ? "locked" : "queued");
 
 /** Saves a share in today's day, in order, until it needs a sign-in or the network. */
 async function save(shared: Shared): Promise<SaveResult> {
@@ -104,13 +140,13 @@ async function save(shared: Shared): Promise<SaveResult> {
   const outcomes: ShareOutcome[] = [];
   if (shared.text) {
     const outcome = await saveText(shared, stamp);
-    if (outcome === "signin" || outcome === "offline") return { outcomes, rest: { shared, waitsFor: waitsFor(outcome) } };
+    if (isWait(outcome)) return { outcomes, rest: { shared, waitsFor: WAITS_FOR[outcome] } };
     outcomes.push(outcome);
   }
   for (const [index, file] of shared.files.entries()) {
     const outcome = await uploadFile(file, stamp);
-    if (outcome === "signin" || outcome === "offline") {
-      return { outcomes, rest: { shared: { ...shared, text: "", files: shared.files.slice(index) }, waitsFor: waitsFor(outcome) } };
+    if (isWait(outcome)) {
+      return { outcomes, rest: { shared: { ...shared, text: "", files: shared.files.slice(index) }, waitsFor: WAITS_FOR[outcome] } };
     }
     outcomes.push(outcome);
   }
@@ -153,7 +189,7 @@ export async function receiveShare({ request }: { request: Request }): Promise<R
   const { outcomes, rest } = await save(fromForm(form));
   if (rest) await keep(`/pending-share/${Date.now()}-${crypto.randomUUID()}`, rest);
   if (rest?.waitsFor === "signin") return Response.redirect("/login?shared=pending", 303);
-  return Response.redirect(`/dashboard?shared=${worst(rest ? [...outcomes, "queued"] : outcomes)}`, 303);
+  return Response.redirect(`/dashboard?shared=${worst(rest ? [...outcomes, reported(rest.waitsFor)] : outcomes)}`, 303);
 }
 
 let delivering: Promise<ShareOutcome | null> | null = null;
@@ -174,7 +210,7 @@ export function deliverPendingShares(): Promise<ShareOutcome | null> {
       outcomes.push(...result.outcomes);
       if (result.rest) {
         await keep(new URL(key.url).pathname, result.rest);
-        if (result.rest.waitsFor === "online") outcomes.push("queued");
+        if (result.rest.waitsFor !== "signin") outcomes.push(reported(result.rest.waitsFor));
         break;
       }
       await cache.delete(key);

@@ -27,6 +27,13 @@ const KINDS: Record<DeviceKind, { label: string; Icon: typeof LaptopIcon }> = {
   terminal: { label: "Command line", Icon: TerminalIcon },
 };
 
+/** Where the device stands with the account's key (decision 020); nothing for one that has made no key yet. */
+const KEY_STATUS: Record<DeviceListItem["key_status"], string | null> = {
+  can_read: "Can read your messages",
+  waiting: "Waiting for approval",
+  none: null,
+};
+
 interface DeviceRowProps {
   device: DeviceListItem;
   now: number;
@@ -90,6 +97,11 @@ export function DeviceRow({ device, now, busy, onSignOut }: DeviceRowProps) {
           {dateTime(device.signed_in_at)}
           {device.name !== `${device.browser} on ${device.os}` ? ` · ${device.browser} on ${device.os}` : null}
         </p>
+        {KEY_STATUS[device.key_status] ? (
+          <p className="device-key" data-key-status={device.key_status}>
+            {KEY_STATUS[device.key_status]}
+          </p>
+        ) : null}
       </div>
       <div className="device-actions">
         {renaming ? null : (

@@ -1,4 +1,5 @@
 import {
+  APP_ROUTES,
   canExtendBy,
   DISCUSSION_EXTENSION_DAYS,
   DISCUSSION_MAX_AHEAD_DAYS,
@@ -10,6 +11,7 @@ import {
   PREMIUM_TYPE_ID,
   paymentRedirectSchema,
   renameDiscussionSchema,
+  SEALED_TEXT,
   type User,
 } from "@daysync/shared";
 import { useMutation } from "@tanstack/react-query";
@@ -58,6 +60,13 @@ export function DiscussionHeader({ details, user, openShare = false }: Discussio
           </span>
           <span aria-hidden="true">·</span>
           <span>You are {discussion.display_name}</span>
+          <span aria-hidden="true">·</span>
+          <Link
+            to={`${APP_ROUTES.privacy}#who-can-read`}
+            title="The server can read what is written in a discussion; your own days are end-to-end encrypted."
+          >
+            {SEALED_TEXT.notEndToEnd}
+          </Link>
         </p>
         {checkoutReturn ? (
           <p className="discussion-checkout-return" role="status">

@@ -4,19 +4,27 @@ import { Link } from "react-router";
 import { CheckIcon } from "../../components/ui/icons.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { describeError } from "../../lib/api-errors.ts";
+import { approvalFor } from "./key-handover.ts";
 import { PairFrame } from "./pair-frame.tsx";
 import { approveOffer, denyOffer } from "./pairing-api.ts";
 import { PairingCodeDisplay } from "./pairing-code-display.tsx";
-import { RequestDecision } from "./pairing-request-review.tsx";
+import { KeyNotVerified, RequestDecision } from "./pairing-request-review.tsx";
 import { useDeviceOffer } from "./use-device-offer.ts";
 
 /** /pair/add on a signed-in device: a code the new device opens, then Approve or Deny what opened it. */
-export function AddDevicePage() {
+export function AddDevicePage({ userId }: { userId: string }) {
   const { state, restart } = useDeviceOffer();
   return (
     <PairFrame home="/dashboard">
       {state.phase === "review" ? (
-        <OfferReview key={state.offerId} offerId={state.offerId} request={state.request} onAnother={restart} />
+        <OfferReview
+          key={state.offerId}
+          offerId={state.offerId}
+          request={state.request}
+          secret={state.secret}
+          userId={userId}
+          onAnother={restart}
+        />
       ) : (
         <>
           <h1>Add a device</h1>
@@ -59,9 +67,34 @@ export function AddDevicePage() {
 }
 
 /** The device that opened the code: what it is, and Approve / Deny (only this device may answer). */
-function OfferReview({ offerId, request, onAnother }: { offerId: string; request: PairingRequestDetails; onAnother: () => void }) {
-  const approve = useMutation({ mutationFn: () => approveOffer(offerId) });
+function OfferReview({
+  offerId,
+  request,
+  secret,
+  userId,
+  onAnother,
+}: {
+  offerId: string;
+  request: PairingRequestDetails;
+  secret: string;
+  userId: string;
+  onAnother: () => void;
+}) {
+  const approve = useMutation({
+    mutationFn: async () => {
+      // A device that opened the code by typing it sends no key: it is approved without one, and asks for it later.
+      const approval = request.public_key ? await approvalFor(secret, request, userId) : {};
+      if (approval === "not_verified") {
+        await denyOffer(offerId);
+        return "not_verified" as const;
+      }
+      await approveOffer(offerId, approval);
+      return "approved" as const;
+    },
+  });
   const deny = useMutation({ mutationFn: () => denyOffer(offerId) });
+
+  if (approve.data === "not_verified") return <KeyNotVerified />;
 
   if (approve.isSuccess || deny.isSuccess) {
     return (

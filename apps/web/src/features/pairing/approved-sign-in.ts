@@ -3,6 +3,9 @@
  * exchange the token for this device's own session; anything else, or a failed exchange, is a failed login.
  */
 import type { User } from "@daysync/shared";
+import { HANDOVER_TEXT } from "@daysync/shared/crypto";
+import { toast } from "react-toastify";
+import { type PairingKeys, takeHandover } from "./key-handover.ts";
 import { exchangeLoginToken } from "./pairing-api.ts";
 import type { SettledOutcome } from "./use-rotating-code.ts";
 
@@ -15,7 +18,7 @@ export interface SignInCallbacks {
 
 export async function signInIfApproved(
   outcome: SettledOutcome,
-  request: { request_id: string; secret: string },
+  request: { request_id: string; secret: string; keys?: PairingKeys },
   setState: (state: SignInPhase) => void,
   active: () => boolean,
   callbacks: SignInCallbacks,
@@ -27,10 +30,22 @@ export async function signInIfApproved(
   setState({ phase: "signing-in" });
   try {
     const { user } = await exchangeLoginToken({ request_id: request.request_id, secret: request.secret, token: outcome.token });
+    // Before the app starts this device's key sync, which then finds the pair and the epochs kept here.
+    if (request.keys) await receiveKeys(user.id, request.keys, request.request_id);
     if (active()) callbacks.onSignedIn(user);
   } catch {
     if (!active()) return;
     setState({ phase: "failed" });
     callbacks.onFailed();
+  }
+}
+
+/** Signed in either way; a handover that does not check out leaves this device locked, and says so until dismissed. */
+async function receiveKeys(userId: string, keys: PairingKeys, requestId: string): Promise<void> {
+  try {
+    const outcome = await takeHandover(userId, keys, requestId);
+    if (!outcome.ok && outcome.reason === "not_verified") toast.error(HANDOVER_TEXT.handoverNotVerified, { autoClose: false });
+  } catch {
+    // Offline or refused: the key sync at start makes this device's key, and it asks for approval.
   }
 }

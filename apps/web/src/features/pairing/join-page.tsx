@@ -1,8 +1,10 @@
 import { JOIN_ROUTE, TEXT, type User } from "@daysync/shared";
+import { useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { AlertIcon } from "../../components/ui/icons.tsx";
 import { toastLoginFailed, toastLoginSuccess } from "../../components/ui/login-toasts.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
+import { takeFragmentSecret } from "./key-handover.ts";
 import { PairFrame } from "./pair-frame.tsx";
 import { ShortCodeForm } from "./short-code-form.tsx";
 import { useJoin } from "./use-join.ts";
@@ -35,8 +37,10 @@ export function JoinPage({ onSignedIn }: { onSignedIn: (user: User) => void }) {
 }
 
 function Joining({ code, onSignedIn }: { code: string; onSignedIn: (user: User) => void }) {
+  const [secret] = useState(takeFragmentSecret);
   const state = useJoin(
     code,
+    secret,
     (user) => {
       toastLoginSuccess();
       onSignedIn(user);

@@ -1,4 +1,7 @@
+import { pairingFragment } from "@daysync/shared/crypto";
+import { useState } from "react";
 import { useNavigate, useParams } from "react-router";
+import { takeFragmentSecret } from "./key-handover.ts";
 import { PairFrame } from "./pair-frame.tsx";
 import { PairingRequestReview } from "./pairing-request-review.tsx";
 import { QrScanner } from "./qr-scanner.tsx";
@@ -8,14 +11,17 @@ import { ShortCodeForm } from "./short-code-form.tsx";
  * /pair/:code on a signed-in device: what asks to be signed in, then Approve or Deny.
  * /pair: find the code first, with the camera or by typing it.
  */
-export function PairPage() {
+/** `userId`: the signed-in account, whose key this device hands over. */
+export function PairPage({ userId }: { userId: string }) {
   const { code } = useParams();
   const navigate = useNavigate();
-  const open = (next: string) => void navigate(`/pair/${encodeURIComponent(next)}`);
+  // The scanner keeps the link's secret: it travels in the fragment to the review, which takes it out again.
+  const open = (next: string, secret?: string | null) =>
+    void navigate(`/pair/${encodeURIComponent(next)}${secret ? pairingFragment(secret) : ""}`);
   return (
     <PairFrame home="/dashboard">
       {code ? (
-        <PairingRequestReview key={code} code={code} />
+        <Review key={code} code={code} userId={userId} />
       ) : (
         <>
           <h1>Sign in another device</h1>
@@ -29,4 +35,9 @@ export function PairPage() {
       )}
     </PairFrame>
   );
+}
+
+function Review({ code, userId }: { code: string; userId: string }) {
+  const [secret] = useState(takeFragmentSecret);
+  return <PairingRequestReview code={code} secret={secret} userId={userId} />;
 }

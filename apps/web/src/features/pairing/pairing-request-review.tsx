@@ -1,10 +1,12 @@
 import type { PairingRequestDetails } from "@daysync/shared";
+import { HANDOVER_TEXT } from "@daysync/shared/crypto";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { AlertIcon, CheckIcon, ShieldIcon } from "../../components/ui/icons.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { describeError } from "../../lib/api-errors.ts";
+import { approvalFor } from "./key-handover.ts";
 import { approvePairing, denyPairing, getPairingRequest } from "./pairing-api.ts";
 
 const timeOf = (ms: number) => new Date(ms).toLocaleTimeString([], { hour: "numeric", minute: "2-digit" });
@@ -76,12 +78,38 @@ function ApproveWarning() {
   );
 }
 
-/** What asks to be signed in, the warning, and Approve / Deny. */
-export function PairingRequestReview({ code }: { code: string }) {
+/** The asking device's key did not check out: the request was denied rather than approved. */
+export function KeyNotVerified() {
+  return (
+    <div className="pair-outcome" role="alert">
+      <AlertIcon size={28} />
+      <h1>Not approved</h1>
+      <p>{HANDOVER_TEXT.keyNotVerified}</p>
+      <p className="pair-links">
+        <Link to="/dashboard">Back to messages</Link>
+      </p>
+    </div>
+  );
+}
+
+/** What asks to be signed in, the warning, and Approve / Deny. `secret`: the QR link's, for the key handover. */
+export function PairingRequestReview({ code, secret, userId }: { code: string; secret: string | null; userId: string }) {
   const details = useQuery({ queryKey: ["pairing-request", code], queryFn: ({ signal }) => getPairingRequest(code, signal), staleTime: 0 });
-  const approve = useMutation({ mutationFn: () => approvePairing(code) });
+  const approve = useMutation({
+    mutationFn: async () => {
+      if (!details.data) throw new Error("Not ready");
+      const approval = await approvalFor(secret, details.data, userId);
+      if (approval === "not_verified") {
+        await denyPairing(code);
+        return "not_verified" as const;
+      }
+      await approvePairing(code, approval);
+      return "approved" as const;
+    },
+  });
   const deny = useMutation({ mutationFn: () => denyPairing(code) });
 
+  if (approve.data === "not_verified") return <KeyNotVerified />;
   if (approve.isSuccess) {
     return (
       <div className="pair-outcome" role="status">

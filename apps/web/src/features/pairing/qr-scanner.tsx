@@ -23,7 +23,7 @@ function stateOfError(error: unknown): ScanState {
 }
 
 /** Reads a QR code from the camera (jsQR on video frames); a Daysync sign-in link gives its code. */
-export function QrScanner({ onCode }: { onCode: (code: string) => void }) {
+export function QrScanner({ onCode }: { onCode: (code: string, secret: string | null) => void }) {
   const [state, setState] = useState<ScanState>("off");
   /** Camera wanted: the stream lives as long as this stays true, whatever the state shows. */
   const [cameraOn, setCameraOn] = useState(false);
@@ -50,11 +50,11 @@ export function QrScanner({ onCode }: { onCode: (code: string) => void }) {
       const frame = context.getImageData(0, 0, canvas.width, canvas.height);
       const found = jsQR(frame.data, frame.width, frame.height, { inversionAttempts: "attemptBoth" });
       if (!found) return;
-      const code = pairCodeFromScan(found.data, window.location.origin);
-      if (!code) return setForeign(true);
+      const scanned = pairCodeFromScan(found.data, window.location.origin);
+      if (!scanned) return setForeign(true);
       clearInterval(timer);
       setCameraOn(false);
-      onCodeRef.current(code);
+      onCodeRef.current(scanned.code, scanned.secret);
     };
 
     (async () => {

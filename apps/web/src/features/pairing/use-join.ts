@@ -6,6 +6,7 @@ import type { PairingJoined, User } from "@daysync/shared";
 import { useEffect, useRef, useState } from "react";
 import { describeError } from "../../lib/api-errors.ts";
 import { signInIfApproved } from "./approved-sign-in.ts";
+import { newAskingKey, type PairingKeys } from "./key-handover.ts";
 import { joinOffer } from "./pairing-api.ts";
 import { type PairingOutcome, waitForApproval } from "./pairing-channel.ts";
 
@@ -20,11 +21,16 @@ export type JoinState =
   | { phase: "error"; message: string };
 
 /** A code is opened once per page load, even when the effect runs twice (React's strict mode). */
-const joins = new Map<string, Promise<PairingJoined>>();
-function joinOnce(code: string): Promise<PairingJoined> {
+type Joined = PairingJoined & { keys?: PairingKeys };
+const joins = new Map<string, Promise<Joined>>();
+function joinOnce(code: string, secret: string | null): Promise<Joined> {
   let join = joins.get(code);
   if (!join) {
-    join = joinOffer(code);
+    join = (async () => {
+      if (!secret) return joinOffer(code);
+      const asking = await newAskingKey(secret);
+      return { ...(await joinOffer(code, asking.body)), keys: { asking, secret } };
+    })();
     joins.set(code, join);
     // A refused or failed attempt may be tried again (a reload, the same link once more); a success never is.
     join.catch(() => joins.delete(code));
@@ -32,7 +38,8 @@ function joinOnce(code: string): Promise<PairingJoined> {
   return join;
 }
 
-export function useJoin(code: string, onSignedIn: (user: User) => void, onFailed: () => void): JoinState {
+/** `secret`: from the QR link's fragment; null for a typed code, which hands over no key. */
+export function useJoin(code: string, secret: string | null, onSignedIn: (user: User) => void, onFailed: () => void): JoinState {
   const [state, setState] = useState<JoinState>({ phase: "joining" });
   const callbacks = useRef({ onSignedIn, onFailed });
   callbacks.current = { onSignedIn, onFailed };
@@ -42,7 +49,7 @@ export function useJoin(code: string, onSignedIn: (user: User) => void, onFailed
     let closeChannel: (() => void) | undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
 
-    const onOutcome = async (outcome: PairingOutcome, joined: PairingJoined) => {
+    const onOutcome = async (outcome: PairingOutcome, joined: Joined) => {
       if (!active) return;
       if (outcome.type === "lost") {
         timer = setTimeout(() => listen(joined), RETRY_AFTER_LOST_MS);
@@ -51,12 +58,12 @@ export function useJoin(code: string, onSignedIn: (user: User) => void, onFailed
       if (outcome.type === "expired") return setState({ phase: "expired" });
       await signInIfApproved(outcome, joined, setState, () => active, callbacks.current);
     };
-    const listen = (joined: PairingJoined) => {
+    const listen = (joined: Joined) => {
       if (active) closeChannel = waitForApproval(joined, (outcome) => void onOutcome(outcome, joined));
     };
 
     setState({ phase: "joining" });
-    joinOnce(code).then(
+    joinOnce(code, secret).then(
       (joined) => {
         if (!active) return;
         setState({ phase: "waiting", deviceName: joined.device_name });
@@ -72,7 +79,7 @@ export function useJoin(code: string, onSignedIn: (user: User) => void, onFailed
       clearTimeout(timer);
       closeChannel?.();
     };
-  }, [code]);
+  }, [code, secret]);
 
   return state;
 }

@@ -29,7 +29,8 @@ export type SettledOutcome = Exclude<PairingOutcome, { type: "expired" } | { typ
 
 export interface RotatingCodeOptions<T extends IssuedCode, Settled> {
   issue: () => Promise<T>;
-  linkFor: (origin: string, code: string) => string;
+  /** The QR link of an issued code (with the key handover's secret in its fragment). */
+  linkFor: (origin: string, issued: T) => string;
   /** When to make the next code unless the channel says otherwise first. */
   renewAfter: (expiresIn: number) => number;
   listen: (issued: T, onOutcome: (outcome: PairingOutcome) => void) => () => void;
@@ -86,7 +87,7 @@ export function useRotatingCode<T extends IssuedCode, Settled extends { phase: s
       try {
         const issued = await issue();
         const deadline = Date.now() + issued.expires_in;
-        const link = linkFor(window.location.origin, issued.code);
+        const link = linkFor(window.location.origin, issued);
         const qr = await QRCode.toDataURL(link, { errorCorrectionLevel: "M", margin: 2, width: 264 });
         if (!active) return;
         setState({ phase: "showing", issued, link, qr, deadline });

@@ -7,11 +7,12 @@ import { EmailSection } from "./email-section.tsx";
 import { FreshCheck } from "./fresh-check.tsx";
 import { NameSection } from "./name-section.tsx";
 import { PasswordSection } from "./password-section.tsx";
+import { RecoveryCodeSection } from "./recovery-code-section.tsx";
 import { SignInMethods } from "./sign-in-methods.tsx";
 import "../../components/ui/ui.css";
 import "./settings.css";
 
-/** /dashboard/settings: the account's name, email, password, sign-in methods, and deleting it. */
+/** /dashboard/settings: the account's name, email, password, sign-in methods, recovery code, and deleting it. */
 export function SettingsPage() {
   const confirmation = useQuery(confirmationQueryOptions);
   const hasPassword = confirmation.data?.has_password;
@@ -29,6 +30,7 @@ export function SettingsPage() {
           <EmailSection hasPassword={hasPassword} freshCheck={<FreshCheck />} />
           <PasswordSection hasPassword={hasPassword} freshCheck={<FreshCheck />} />
           <SignInMethods />
+          <RecoveryCodeSection />
           <DeleteAccountSection hasPassword={hasPassword} freshCheck={<FreshCheck />} />
         </>
       )}

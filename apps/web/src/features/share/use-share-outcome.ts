@@ -1,14 +1,17 @@
 import { PENDING_SHARE_MESSAGES, type ShareOutcome } from "@daysync/shared";
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect } from "react";
+import { useEffect, useSyncExternalStore } from "react";
 import { useSearchParams } from "react-router";
 import { toast } from "react-toastify";
 import { reloadAllButMe } from "../../lib/session.ts";
+import { useSessionServices } from "../../lib/session-services.ts";
 
 // One toast id: a share's outcome is said once, even when two paths report it.
 const NOTICES: Record<ShareOutcome, () => void> = {
   saved: () => toast.success("Shared to today's messages.", { toastId: "share-outcome" }),
   queued: () => toast.info("You are offline: what you shared will be sent when the connection is back.", { toastId: "share-outcome" }),
+  locked: () =>
+    toast.info("What you shared is kept on this device until one of your other devices approves it.", { toastId: "share-outcome" }),
   failed: () => toast.error("Some of what you shared could not be saved. Try sharing it again.", { toastId: "share-outcome" }),
 };
 
@@ -32,12 +35,16 @@ export function useShareOutcome(): void {
 }
 
 /**
- * Signed in: has the service worker send what was shared while signed out or offline, now and whenever
- * the connection comes back, and says how it went.
+ * Signed in: has the service worker send what was shared while signed out, offline or before this device was
+ * approved, once this device holds the account's key (the worker seals with it) and whenever the connection comes
+ * back, and says how it went.
  */
 export function usePendingShares(): void {
   const queryClient = useQueryClient();
+  const { keys } = useSessionServices();
+  const keyReady = useSyncExternalStore(keys.subscribe, () => keys.getStatus().state === "ready");
   useEffect(() => {
+    if (!keyReady) return;
     const worker = navigator.serviceWorker;
     if (!worker) return;
     const onMessage = (event: MessageEvent<{ type?: string; outcome?: unknown }>) => {
@@ -57,5 +64,5 @@ export function usePendingShares(): void {
       worker.removeEventListener("message", onMessage);
       window.removeEventListener("online", deliver);
     };
-  }, [queryClient]);
+  }, [queryClient, keyReady]);
 }

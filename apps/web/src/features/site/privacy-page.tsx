@@ -30,9 +30,12 @@ export function PrivacyPage() {
               last seen.
             </li>
             <li>
-              What you send: the text of your messages and your files, their names, sizes and times, and which of your devices sent them. In
-              a discussion, the display name you chose there.
+              What you send to your own days: the text of your messages end-to-end encrypted (sealed on the device that sends it, with a key
+              only your devices hold), and your files as sent, not encrypted yet; their sizes, times and types, and which of your devices
+              sent them.
             </li>
+            <li>What is written in a discussion, as sent, and the display name you chose there.</li>
+            <li>Your devices' public keys, and your account's key wrapped for each of them (and for a recovery code, if you made one).</li>
             <li>If you turn on notifications: the address your browser gave to deliver them.</li>
           </ul>
 
@@ -55,7 +58,7 @@ export function PrivacyPage() {
             <li>The server does not log each request; its logs hold warnings and errors, not what you send.</li>
           </ul>
 
-          <h2>Who can read it</h2>
+          <h2 id="who-can-read">Who can read it</h2>
           <ul>
             <li>You, on your signed-in devices.</li>
             <li>
@@ -63,8 +66,14 @@ export function PrivacyPage() {
               other messages.
             </li>
             <li>
-              The person who runs this server, and anyone who can read its database, its disk or its backups: messages and files are stored
-              as sent, not end-to-end encrypted.
+              The person who runs this server, and anyone who can read its database, its disk or its backups: not the text of your own
+              messages, its previews or its notifications, which are end-to-end encrypted; but your files and everything in discussions,
+              which are stored as sent, not end-to-end encrypted yet. They also see what no encryption hides here: sizes, times, types,
+              counts, which of your devices sent what, and who is in which discussion.
+            </li>
+            <li>
+              The web app comes from this server: a server run to do harm could send a changed app that reads what it decrypts. The command
+              line, installed from npm, does not depend on it.
             </li>
             <li>Where this server takes payments, Stripe handles the payment; Daysync keeps only which plan you bought and until when.</li>
           </ul>

@@ -1,4 +1,5 @@
 import { memo } from "react";
+import { useShownText } from "../../../lib/opened-messages.ts";
 import { FileMessageBody } from "../uploads/file-message-body.tsx";
 import { CopyButton } from "./copy-button.tsx";
 import { DeleteButton } from "./delete-button.tsx";
@@ -29,6 +30,7 @@ export const MessageItem = memo(function MessageItem({
   discussionId,
 }: MessageItemProps) {
   const isText = message.type === "text";
+  const shown = useShownText(message);
   return (
     <li
       className="message"
@@ -39,9 +41,15 @@ export const MessageItem = memo(function MessageItem({
       <div className="bubble">
         {author ? <p className="message-author">{author}</p> : null}
         {isText ? (
-          <p className="message-text">
-            <LinkifiedText text={message.content} />
-          </p>
+          shown.kind === "text" ? (
+            <p className="message-text">
+              <LinkifiedText text={shown.text} />
+            </p>
+          ) : (
+            <p className="message-text message-sealed" aria-busy={shown.kind === "opening" || undefined}>
+              {shown.kind === "notice" ? shown.text : null}
+            </p>
+          )
         ) : (
           <FileMessageBody message={message} />
         )}
@@ -50,7 +58,7 @@ export const MessageItem = memo(function MessageItem({
           {/* Another member's message: "Sent" would say nothing the reader can use. */}
           {author && author !== "You" ? null : <MessageOrigin device={message.device} />}
           {expiresAt !== null ? <TimeLeft expiresAt={expiresAt} /> : null}
-          {isText ? <CopyButton text={message.content} /> : null}
+          {isText && shown.kind === "text" ? <CopyButton text={shown.text} /> : null}
           {canDelete ? <DeleteButton messageId={message.id} discussionId={discussionId} /> : null}
         </div>
       </div>

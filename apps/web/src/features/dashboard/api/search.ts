@@ -1,26 +1,96 @@
 /** Search results: the query, its key and the writers that keep results current. */
-import { API, type Message, responseSchemas, type SearchResponse } from "@daysync/shared";
-import { keepPreviousData, type QueryClient, useQuery } from "@tanstack/react-query";
+import { API, type DateMessages, type Message, responseSchemas, type SearchResponse } from "@daysync/shared";
+import { openMessage } from "@daysync/shared/crypto";
+import { keepPreviousData, type QueryClient, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../../lib/api-client.ts";
+import { type DeviceKeys, heldEpochsOf } from "../../../lib/device-keys.ts";
+import { useSessionServices } from "../../../lib/session-services.ts";
+import { daysKey } from "./days.ts";
 
 export const searchKey = {
   all: ["search"] as const,
   of: (q: string) => ["search", q] as const,
 };
 
-/** Live messages whose text contains q, newest first. */
+/** This device's opened copy of the sealed messages, searched in memory; a send or a deletion makes it stale. */
+export const sealedCorpusKey = ["sealed-corpus"] as const;
+const CORPUS_STALE_MS = 30_000;
+/** How far back a search on the device pages (of `MESSAGES_PAGE_MAX` each). */
+const CORPUS_PAGES_MAX = 50;
+
+/** The sealed text messages this device can open, opened (`content` holds the text; nothing of it is stored). */
+async function openedCorpus(services: { user: { id: string }; keys: DeviceKeys }, signal: AbortSignal): Promise<Message[]> {
+  const epochs = heldEpochsOf(await services.keys.knownStatus()) ?? new Map();
+  const opened: Message[] = [];
+  let before: string | null = null;
+  for (let page = 0; page < CORPUS_PAGES_MAX; page++) {
+    const query: URLSearchParams = new URLSearchParams(before ? { before } : {});
+    const { messages, next }: { messages: Message[]; next: string | null } = await api.get(
+      `${API.messages}?${query}`,
+      responseSchemas.messagesPage,
+      signal,
+    );
+    for (const message of messages) {
+      if (message.epoch === undefined || message.type !== "text") continue;
+      const result = await openMessage(services.user.id, epochs, message);
+      if (result.state === "opened") opened.push({ ...message, content: result.text, epoch: undefined, preview: undefined });
+    }
+    if (next === null) break;
+    before = next;
+  }
+  return opened;
+}
+
+async function daysById(queryClient: QueryClient, signal: AbortSignal): Promise<Map<string, DateMessages>> {
+  const days = queryClient.getQueryData<DateMessages[]>(daysKey) ?? (await api.get(API.days, responseSchemas.days, signal)).days;
+  return new Map(days.map((d) => [d.id, d]));
+}
+
+const RESULTS_MAX = 50;
+
+/**
+ * Live messages whose text contains q, newest first: the server finds those in clear, this device those sealed
+ * (decision 020: the server cannot read them), among the ones it has opened (`sealedCorpusKey`).
+ */
 export function useSearch(q: string) {
+  const services = useSessionServices();
+  const queryClient = useQueryClient();
   return useQuery({
     queryKey: searchKey.of(q),
-    queryFn: async ({ signal }) => (await api.get(`${API.search}?${new URLSearchParams({ q })}`, responseSchemas.search, signal)).results,
+    queryFn: async ({ signal }) => {
+      const [inClear, sealed] = await Promise.all([
+        api.get(`${API.search}?${new URLSearchParams({ q })}`, responseSchemas.search, signal),
+        queryClient.fetchQuery({ queryKey: sealedCorpusKey, queryFn: () => openedCorpus(services, signal), staleTime: CORPUS_STALE_MS }),
+      ]);
+      const needle = q.toLocaleLowerCase();
+      const matches = sealed.filter((m) => m.content.toLocaleLowerCase().includes(needle));
+      const days = matches.length > 0 ? await daysById(queryClient, signal) : new Map<string, DateMessages>();
+      const found = matches.flatMap((message) => {
+        const day = days.get(message.date_message_id);
+        return day ? [{ message, day }] : [];
+      });
+      return [...inClear.results, ...found].sort((a, b) => b.message.timestamps - a.message.timestamps).slice(0, RESULTS_MAX);
+    },
     enabled: q.length > 0,
     staleTime: 5_000,
     placeholderData: keepPreviousData,
   });
 }
 
+/** This device's keys changed (approved, a new epoch): its searches open the sealed messages again, from the start. */
+export function searchAgainWithNewKeys(queryClient: QueryClient): void {
+  staleSealedCorpus(queryClient);
+  void queryClient.invalidateQueries({ queryKey: searchKey.all });
+}
+
+/** A new message: the next search on the device pages through the messages again. */
+export function staleSealedCorpus(queryClient: QueryClient): void {
+  void queryClient.invalidateQueries({ queryKey: sealedCorpusKey, exact: true, refetchType: "none" });
+}
+
 export function removeFromSearch(queryClient: QueryClient, ids: readonly string[]): void {
   if (ids.length === 0) return;
+  staleSealedCorpus(queryClient);
   const gone = new Set(ids);
   queryClient.setQueriesData<SearchResponse>({ queryKey: searchKey.all }, (old) =>
     old?.results.some((r) => gone.has(r.message.id)) ? { results: old.results.filter((r) => !gone.has(r.message.id)) } : old,

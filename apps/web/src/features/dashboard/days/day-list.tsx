@@ -1,7 +1,8 @@
-import { formatDisplayDate } from "@daysync/shared";
+import { type DateMessages, formatDisplayDate } from "@daysync/shared";
 import { Link, useMatch } from "react-router";
 import { CalendarIcon } from "../../../components/ui/icons.tsx";
 import { describeError } from "../../../lib/api-errors.ts";
+import { useShownDayPreview } from "../../../lib/opened-messages.ts";
 import { useToday } from "../../../lib/use-today.ts";
 import { useDays } from "../api/days.ts";
 
@@ -50,12 +51,23 @@ export function DayList() {
                   {day.date === today ? <span className="day-today">Today</span> : null}
                   <span className="day-time">{day.last_message_time}</span>
                 </span>
-                {day.last_message ? <span className="day-preview">{day.last_message}</span> : null}
+                {day.last_message ? <DayPreview day={day} /> : null}
               </span>
             </Link>
           </li>
         );
       })}
     </ul>
+  );
+}
+
+/** The day's newest message, opened on this device when it was sealed. */
+function DayPreview({ day }: { day: DateMessages }) {
+  const shown = useShownDayPreview(day);
+  if (shown.kind === "opening") return null;
+  return (
+    <span className="day-preview" data-notice={shown.kind === "notice" || undefined}>
+      {shown.text}
+    </span>
   );
 }

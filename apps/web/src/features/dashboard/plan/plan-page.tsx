@@ -1,4 +1,5 @@
 import {
+  APP_ROUTES,
   describeRetention,
   formatDisplayDate,
   formatStoredDate,
@@ -7,6 +8,7 @@ import {
   PREMIUM_TYPE_ID,
   STRIPE_PAYMENT_MODE,
 } from "@daysync/shared";
+import { Link } from "react-router";
 import { StarIcon } from "../../../components/ui/icons.tsx";
 import { usePaymentsConfig } from "../../../lib/payments.ts";
 import { useCurrentUser } from "../../../lib/session-services.ts";
@@ -76,6 +78,16 @@ export function PlanPage() {
       </section>
 
       <StorageMeter />
+
+      <section className="plan-card" aria-labelledby="plan-privacy">
+        <h2 id="plan-privacy">What the server sees</h2>
+        <p className="plan-note">
+          The text of your messages is end-to-end encrypted: only your devices can read it. To keep them for as long as your plan says and
+          to count your storage, the server still sees their sizes, times and types, how many there are, and which of your devices sent
+          each. Files and discussions are not end-to-end encrypted yet.{" "}
+          <Link to={`${APP_ROUTES.privacy}#who-can-read`}>Who can read what</Link>
+        </p>
+      </section>
 
       {premium ? (
         <section className="plan-card" aria-label="Retention">

@@ -2,6 +2,7 @@ import { API } from "@daysync/shared";
 import { useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
 import { api } from "../../../lib/api-client.ts";
+import { forgetKeys } from "../../../lib/key-store.ts";
 import { forgetUser } from "../../../lib/offline-cache.ts";
 import { useSessionServices } from "../../../lib/session-services.ts";
 
@@ -22,5 +23,6 @@ export function useLogout(): () => Promise<void> {
     await navigate("/", { replace: true, flushSync: true });
     queryClient.clear();
     forgetUser(user.id);
+    await forgetKeys(user.id);
   };
 }

@@ -1,0 +1,82 @@
+/**
+ * "Use a recovery code" on a locked device (decision 020, sections 5 and 6), offered when the account has one: the
+ * typed code is checked on the device (its check bits catch a typo), opens the account's keys, and unlocks this device.
+ */
+import { KEYS_API, keysStateSchema } from "@daysync/shared";
+import { RECOVERY_TEXT, RecoveryCodeError, RecoveryRefusedError } from "@daysync/shared/crypto";
+import { useQuery } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { toast } from "react-toastify";
+import { Spinner } from "../../components/ui/spinner.tsx";
+import { TextField } from "../../components/ui/text-field.tsx";
+import { ApiError, api } from "../../lib/api-client.ts";
+import { describeError } from "../../lib/api-errors.ts";
+import type { DeviceKeys } from "../../lib/device-keys.ts";
+
+/** The sentence for what went wrong: the code's own check first, then what it opened, then the server's answer. */
+function whyNot(error: unknown): string {
+  if (error instanceof RecoveryCodeError) return error.reason === "check" ? RECOVERY_TEXT.typo : error.message;
+  if (error instanceof RecoveryRefusedError) return error.message;
+  if (error instanceof ApiError && error.status === 403) return RECOVERY_TEXT.mismatch;
+  return describeError(error);
+}
+
+export function RecoveryUnlock({ keys, onUnlocked }: { keys: DeviceKeys; onUnlocked: () => void }) {
+  // The same query as Start over's, which follows the account's key changes live.
+  const state = useQuery({ queryKey: ["keys-state"], queryFn: () => api.get(KEYS_API.keys, keysStateSchema) });
+  const [open, setOpen] = useState(false);
+  const [typed, setTyped] = useState("");
+  const [error, setError] = useState<string>();
+  const [working, setWorking] = useState(false);
+  if (!state.data?.recovery) return null;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setWorking(true);
+    try {
+      await keys.unlockWithRecoveryCode(typed);
+      toast.success("This device can now read your messages.");
+      onUnlocked();
+    } catch (failure) {
+      setError(whyNot(failure));
+      setWorking(false);
+    }
+  };
+
+  if (!open) {
+    return (
+      <div className="key-approval-actions">
+        <button type="button" className="btn btn-secondary btn-sm" onClick={() => setOpen(true)}>
+          Use a recovery code
+        </button>
+      </div>
+    );
+  }
+  return (
+    <form className="key-approval-recovery" onSubmit={(e) => void submit(e)} noValidate>
+      <TextField
+        label="Recovery code"
+        autoComplete="off"
+        autoCapitalize="characters"
+        spellCheck={false}
+        autoFocus
+        className="field-input key-approval-recovery-input"
+        value={typed}
+        onChange={(e) => {
+          setTyped(e.target.value);
+          setError(undefined);
+        }}
+        error={error}
+      />
+      <div className="key-approval-actions">
+        <button type="submit" className="btn btn-primary btn-sm" disabled={working || typed.trim() === ""}>
+          {working ? <Spinner /> : null}
+          Unlock
+        </button>
+        <button type="button" className="btn btn-ghost btn-sm" disabled={working} onClick={() => setOpen(false)}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,202 @@
+/**
+ * This tab's hold on the account's keys (decision 020): runs AccountKeys against the API with the browser's key
+ * store, once at sign-in and again whenever the account's epochs change, and tells the pages where it stands.
+ */
+import {
+  deviceKeySchema,
+  KEYS_API,
+  type KeyRequest,
+  keysStateSchema,
+  type RecoveryState,
+  recoveryStateSchema,
+  responseSchemas,
+  SEALED_TEXT,
+  type SendMessageInput,
+  type SendSealedMessageInput,
+} from "@daysync/shared";
+import {
+  AccountKeys,
+  type HeldEpochs,
+  type HeldKeys,
+  type KeyApprovalServer,
+  KeyApprover,
+  KeyRequester,
+  type KeyStatus,
+  type KeyStorage,
+  makeRecoveryKit,
+  type RecoveryServer,
+  sealTextMessage,
+  unlockWithRecoveryCode,
+} from "@daysync/shared/crypto";
+import { ApiError, api, apiFetch } from "./api-client.ts";
+import { browserKeyStorage } from "./key-store.ts";
+
+/**
+ * `failed`: the server could not be asked (offline); what this device holds from before still opens messages. Or,
+ * `insecure`, the page is on a plain-http address other than this computer, where browsers give no WebCrypto.
+ */
+export type DeviceKeyStatus = { state: "starting" } | { state: "failed"; keys?: HeldKeys; insecure?: true } | KeyStatus;
+
+/** The epochs this device holds now, by number; undefined while it does not know yet. */
+export function heldEpochsOf(status: DeviceKeyStatus): HeldEpochs | undefined {
+  if (status.state === "starting") return undefined;
+  return "keys" in status ? (status.keys?.epochs ?? new Map()) : new Map();
+}
+
+export class DeviceKeys {
+  private status: DeviceKeyStatus = { state: "starting" };
+  private readonly listeners = new Set<() => void>();
+  private readonly keys: AccountKeys;
+  private readonly storage: KeyStorage;
+  private queue: Promise<void> = Promise.resolve();
+  private stopped = false;
+
+  /** The check-code routes (decision 020, section 4.2) and the account's requests. */
+  readonly approval: KeyApprovalServer & { requests(): Promise<KeyRequest[]> } = {
+    state: () => api.get(KEYS_API.keys, keysStateSchema),
+    requests: async () => (await api.get(KEYS_API.requests, responseSchemas.keyRequests)).requests,
+    ask: async (commitment) => (await api.post(KEYS_API.requests, { commitment }, responseSchemas.keyRequest)).request,
+    answer: async (id, nonce) => (await api.post(KEYS_API.answer(id), { approver_nonce: nonce }, responseSchemas.keyRequest)).request,
+    reveal: async (id, nonce) => (await api.post(KEYS_API.reveal(id), { requester_nonce: nonce }, responseSchemas.keyRequest)).request,
+    approve: async (id, body) => (await api.post(KEYS_API.approve(id), body, responseSchemas.keyRequest)).request,
+    deny: async (id) => (await api.post(KEYS_API.deny(id), undefined, responseSchemas.keyRequest)).request,
+  };
+
+  /** The recovery code's routes (decision 020, section 6). */
+  readonly recovery: RecoveryServer = {
+    state: () => api.get(KEYS_API.keys, keysStateSchema),
+    recovery: () => api.get(KEYS_API.recovery, recoveryStateSchema),
+    save: (body) => api.put(KEYS_API.recovery, body, recoveryStateSchema),
+    unlock: (body) => api.post(KEYS_API.recoveryUnlock, body, keysStateSchema),
+  };
+
+  constructor(private readonly userId: string) {
+    this.storage = browserKeyStorage(userId);
+    this.keys = new AccountKeys(userId, this.storage, {
+      state: () => api.get(KEYS_API.keys, keysStateSchema),
+      setDeviceKey: async (publicKey) => {
+        await api.put(KEYS_API.device, { public_key: publicKey }, deviceKeySchema);
+      },
+      createEpoch: async (body) => {
+        try {
+          return { ok: true, state: await api.post(KEYS_API.epochs, body, keysStateSchema) };
+        } catch (error) {
+          if (error instanceof ApiError && error.status === 409) return { ok: false, code: error.code };
+          throw error;
+        }
+      },
+    });
+  }
+
+  readonly getStatus = (): DeviceKeyStatus => this.status;
+
+  private known: () => void = () => {};
+  private readonly firstStatus = new Promise<void>((resolve) => {
+    this.known = resolve;
+  });
+
+  /** The status once this device knows where it stands: what a page just opened (a notification's Copy) waits for. */
+  async knownStatus(): Promise<DeviceKeyStatus> {
+    await this.firstStatus;
+    return this.status;
+  }
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  /** One sync at a time, in order: a change heard during a sync is looked at after it. */
+  refresh(): Promise<void> {
+    this.queue = this.queue.then(async () => {
+      if (this.stopped) return;
+      if (!globalThis.crypto?.subtle) {
+        this.set({ state: "failed", insecure: true });
+        return;
+      }
+      try {
+        this.set(await this.keys.sync());
+      } catch {
+        // Offline or refused: what this device already holds still counts; the next change or start tries again.
+        if (this.status.state === "starting") this.set({ state: "failed", keys: await this.storage.load().catch(() => undefined) });
+      }
+    });
+    return this.queue;
+  }
+
+  /**
+   * Seals a message to the user's days under the account's current epoch (decision 020, section 8), or says why it
+   * waits: locked until approved; while the keys are being found (or could not be asked for) it waits quietly, and
+   * the outbox tries again when the status changes.
+   */
+  async seal(message: SendMessageInput): Promise<{ body: SendSealedMessageInput } | { waiting: string | undefined }> {
+    await this.queue;
+    const status = this.status;
+    const keys = status.state === "ready" ? status.keys.epochs.get(status.epoch) : undefined;
+    if (status.state === "ready" && keys) {
+      const sealer = { userId: this.userId, sessionId: status.sessionId, epoch: status.epoch, keys };
+      return { body: await sealTextMessage(sealer, message) };
+    }
+    if (status.state === "failed" && status.insecure) return { waiting: SEALED_TEXT.insecure };
+    return { waiting: status.state === "locked" || status.state === "lost" ? SEALED_TEXT.approveToSend : undefined };
+  }
+
+  /** The asking side of a new request, while this device is locked. */
+  requester(): KeyRequester | undefined {
+    return this.status.state === "locked" ? new KeyRequester(this.userId, this.status.keys, this.storage, this.approval) : undefined;
+  }
+
+  /** The answering side of a request, while this device holds the current key. */
+  approver(): KeyApprover | undefined {
+    return this.status.state === "ready" ? new KeyApprover(this.userId, this.status.keys, this.approval) : undefined;
+  }
+
+  /** Start over: a new epoch for this device alone (refused while another device still holds the current one). */
+  async startOver(): Promise<{ ok: true } | { ok: false; code: string }> {
+    const answer = await this.keys.startOver();
+    await this.refresh();
+    return answer.ok ? { ok: true } : answer;
+  }
+
+  /** Saves `code` as the account's recovery code (replacing one before), from this device, which holds the current key. */
+  saveRecoveryCode(code: string): Promise<RecoveryState> {
+    return this.againIfEpochMoved(async () => {
+      if (this.status.state !== "ready") throw new Error("This device cannot read your messages yet, so it cannot make a recovery code.");
+      return this.recovery.save(await makeRecoveryKit(this.userId, this.status.keys, await this.recovery.state(), code));
+    });
+  }
+
+  async removeRecoveryCode(): Promise<void> {
+    await apiFetch(KEYS_API.recovery, { method: "DELETE" });
+  }
+
+  /** Unlocks this locked device with a typed code; RecoveryCodeError and RecoveryRefusedError say what was wrong. */
+  async unlockWithRecoveryCode(typed: string): Promise<void> {
+    await this.againIfEpochMoved(async () => {
+      if (this.status.state !== "locked") return;
+      await unlockWithRecoveryCode(this.userId, this.status.keys, this.storage, this.recovery, typed);
+    });
+    await this.refresh();
+  }
+
+  /** The account's epoch moved on while this device worked (a rotation): catch up, then try once more. */
+  private async againIfEpochMoved<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (!(error instanceof ApiError && error.code === "key_epoch_taken")) throw error;
+      await this.refresh();
+      return work();
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+  }
+
+  private set(status: DeviceKeyStatus) {
+    this.status = status;
+    this.known();
+    for (const listener of this.listeners) listener();
+  }
+}

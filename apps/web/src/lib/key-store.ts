@@ -1,0 +1,76 @@
+/**
+ * Where this browser keeps an account's keys (decision 020, section 3): IndexedDB database `daysync-keys`, one
+ * record per user id, so the service worker can open the same database. The device's private key and the epochs'
+ * subkeys are CryptoKeys stored as they are (structured clone), non-extractable: a script can use them, never read them.
+ */
+import { deriveEpochKeys, type EpochKeys, generateDeviceKeyPair, type HeldKeys, type KeyStorage } from "@daysync/shared/crypto";
+import { type IDBPDatabase, openDB } from "idb";
+
+const DATABASE = "daysync-keys";
+const ACCOUNTS = "accounts";
+
+interface StoredAccount {
+  userId: string;
+  keyId: string;
+  pair: HeldKeys["pair"];
+  epochs: Record<number, EpochKeys>;
+}
+
+function open(): Promise<IDBPDatabase> {
+  return openDB(DATABASE, 1, {
+    upgrade(db) {
+      db.createObjectStore(ACCOUNTS, { keyPath: "userId" });
+    },
+  });
+}
+
+async function read(userId: string): Promise<StoredAccount | undefined> {
+  const db = await open();
+  try {
+    return (await db.get(ACCOUNTS, userId)) as StoredAccount | undefined;
+  } finally {
+    db.close();
+  }
+}
+
+async function write(account: StoredAccount): Promise<void> {
+  const db = await open();
+  try {
+    await db.put(ACCOUNTS, account);
+  } finally {
+    db.close();
+  }
+}
+
+export function browserKeyStorage(userId: string): KeyStorage {
+  return {
+    async load() {
+      const account = await read(userId);
+      if (!account) return undefined;
+      return {
+        keyId: account.keyId,
+        pair: account.pair,
+        epochs: new Map(Object.entries(account.epochs).map(([n, keys]) => [Number(n), keys])),
+      };
+    },
+    saveDevice: (keyId, pair) => write({ userId, keyId, pair, epochs: {} }),
+    async saveEpoch(epoch, epochKey) {
+      const keys = await deriveEpochKeys(epochKey, userId);
+      const account = await read(userId);
+      if (!account) throw new Error("This device's key is gone");
+      await write({ ...account, epochs: { ...account.epochs, [epoch]: keys } });
+      return keys;
+    },
+    generatePair: () => generateDeviceKeyPair(),
+  };
+}
+
+/** Signing out takes this device's keys with it (decision 020, section 3). */
+export async function forgetKeys(userId: string): Promise<void> {
+  const db = await open();
+  try {
+    await db.delete(ACCOUNTS, userId);
+  } finally {
+    db.close();
+  }
+}
