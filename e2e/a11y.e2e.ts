@@ -170,8 +170,11 @@ describe.each(["light", "dark"] as const)("accessibility, %s theme", (theme) => 
     await page.goto(`${app.server.url}/dashboard`);
     const [chooser] = await Promise.all([page.waitForEvent("filechooser"), page.getByRole("button", { name: "Attach files" }).click()]);
     await chooser.setFiles([{ name: "cancel-me.txt", mimeType: "text/plain", buffer: Buffer.from("bye") }]);
+    // Send only once the file is staged, as a person sees it: pressed before, under load, it sent an empty message box
+    // (nothing) and no upload ever started.
+    await page.getByText("Ready to send").waitFor({ timeout: 30_000 });
     await page.getByRole("button", { name: TEXT.send, exact: true }).click();
-    await page.getByText(/^Uploading selected file/).waitFor();
+    await page.getByText(/^Uploading selected file/).waitFor({ timeout: 30_000 });
     await page.getByRole("button", { name: "Cancel cancel-me.txt" }).click();
     await page.getByText("Upload cancelled").waitFor();
     expect(await audit(page)).toEqual([]);

@@ -1,11 +1,15 @@
 /** Add a device, in real Chromium: the signed-in device shows the QR code, a signed-out phone opens it, the first approves. */
-import { TEXT } from "@daysync/shared";
+import { KEYS_API, keysStateSchema, TEXT } from "@daysync/shared";
 import type { BrowserContext } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { useStartedApp } from "./support/app.ts";
 import { readQrFromScreen } from "./support/qr.ts";
 
 const app = useStartedApp();
+
+async function keyState(context: BrowserContext) {
+  return keysStateSchema.parse(await (await context.request.get(`${app.server.url}${KEYS_API.keys}`)).json());
+}
 
 const ANDROID_PHONE =
   "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36";
@@ -35,6 +39,8 @@ describe("add a device", () => {
     const { context: laptop, email, deviceName } = await signedInLaptop();
     const page = await laptop.newPage();
     await page.goto(`${app.server.url}/dashboard/home`);
+    // The laptop, the account's first device, makes its key before it adds anyone.
+    await expect.poll(async () => (await keyState(laptop)).wraps.length, { timeout: 15_000 }).toBe(1);
     await page.getByRole("region", { name: TEXT.atHome }).getByRole("link", { name: "Add a device" }).click();
     await page.getByRole("heading", { name: "Add a device" }).waitFor();
     await page.getByRole("img", { name: /QR code/ }).waitFor();
@@ -42,7 +48,7 @@ describe("add a device", () => {
     await page.getByText(/Code expires in [12]:\d\d/).waitFor();
 
     const link = await readQrFromScreen(page);
-    expect(link).toMatch(new RegExp(`^${app.server.url}/pair/join/[A-Za-z0-9_-]{22,}$`));
+    expect(link).toMatch(new RegExp(`^${app.server.url}/pair/join/[A-Za-z0-9_-]{22,}#k=[A-Za-z0-9_-]{43}$`));
 
     const phone = await signedOutPhone();
     const phonePage = await phone.newPage();
@@ -65,6 +71,11 @@ describe("add a device", () => {
     const me = await phone.request.get(`${app.server.url}/api/me`);
     expect(me.status()).toBe(200);
     expect(((await me.json()) as { user: { email: string } }).user.email).toBe(email);
+
+    // The key came with the approval (decision 020, 4.1), sealed again by the phone for itself.
+    await expect.poll(async () => (await keyState(phone)).wraps.map((wrap) => wrap.mode), { timeout: 15_000 }).toEqual(["auth"]);
+    const handed = await keyState(phone);
+    expect(handed.wraps.map((wrap) => [wrap.epoch, wrap.sender_key_id])).toEqual([[1, handed.key_id]]);
     await phone.close();
     await laptop.close();
   });

@@ -283,7 +283,10 @@ describe("sign-in, registration and routing", () => {
   });
 
   it("does not load the sign-in or dashboard code on the landing page", async () => {
-    const { context, page } = await newDevice(app.browser, app.server.url);
+    // No service worker: once idle it precaches every chunk and then answers /login's scripts itself,
+    // which would make what the page asks for depend on how soon it got there.
+    const context = await app.browser.newContext({ baseURL: app.server.url, serviceWorkers: "block" });
+    const page = await context.newPage();
     const scripts: string[] = [];
     page.on("request", (req) => {
       if (req.resourceType() === "script") scripts.push(new URL(req.url()).pathname);
@@ -294,7 +297,11 @@ describe("sign-in, registration and routing", () => {
     const appOnly = scripts.filter((s) => /\/assets\/app-|dashboard-route|day-routes/.test(s));
     expect(appOnly).toEqual([]);
 
-    await page.goto("/login", { waitUntil: "networkidle" });
+    // The app's chunk comes after a yield to the browser (main.tsx), which a loaded machine can stretch past networkidle.
+    const appChunk = page.waitForRequest((req) => /\/assets\/app-/.test(new URL(req.url()).pathname), { timeout: 30_000 });
+    await page.goto("/login");
+    await appChunk;
+    await page.waitForLoadState("networkidle");
     expect(scripts.some((s) => /\/assets\/app-/.test(s))).toBe(true);
     expect(scripts.filter((s) => /dashboard-route|day-routes/.test(s))).toEqual([]);
     await context.close();

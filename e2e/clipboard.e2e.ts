@@ -1,40 +1,31 @@
 /** The phone's side of the clipboard both ways in real Chromium: the toast's Copy and the notification's Copy action. */
-import { API, formatStoredDate, formatStoredTime, TEXT } from "@daysync/shared";
-import type { APIRequestContext, BrowserContext, Page } from "playwright-core";
+import { SEALED_TEXT, TEXT } from "@daysync/shared";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useStartedApp } from "./support/app.ts";
-import { PASSWORD, uniqueEmail } from "./support/daysync.ts";
+import { sendMessage, signInViaApi, uniqueEmail } from "./support/daysync.ts";
+import { NodeDevice } from "./support/node-device.ts";
 
 const app = useStartedApp();
 
 let phone: BrowserContext;
 let page: Page;
-/** Another device of the same account (its own session): a laptop running daysync clip, say. */
-let laptop: APIRequestContext;
+/** Another device of the same account, holding its key: a laptop running daysync clip, say. */
+let laptop: NodeDevice;
 
-async function sendFrom(device: APIRequestContext, content: string): Promise<{ id: string; dayId: string }> {
-  const now = new Date();
-  const res = await device.post(`${app.server.url}${API.messages}`, {
-    data: { id: crypto.randomUUID(), content, date: formatStoredDate(now), time: formatStoredTime(now) },
-  });
-  expect(res.status()).toBe(201);
-  const { message } = (await res.json()) as { message: { id: string; date_message_id: string } };
+async function sendFrom(device: NodeDevice, content: string): Promise<{ id: string; dayId: string }> {
+  const message = await device.sendSealed(content);
   return { id: message.id, dayId: message.date_message_id };
 }
 
 const clipboardText = () => page.evaluate(() => navigator.clipboard.readText());
 
 beforeAll(async () => {
-  const email = uniqueEmail("clip");
+  laptop = await NodeDevice.register(app.server.url, "Clip", uniqueEmail("clip"));
   phone = await app.browser.newContext({ baseURL: app.server.url });
   await phone.grantPermissions(["clipboard-read", "clipboard-write", "notifications"], { origin: app.server.url });
-  const registered = await phone.request.post(`${app.server.url}${API.register}`, {
-    data: { name: "Clip", email, password: PASSWORD, confirm_password: PASSWORD },
-  });
-  expect(registered.status()).toBe(201);
-  laptop = await app.browser.newContext().then((c) => c.request);
-  expect((await laptop.post(`${app.server.url}${API.login}`, { data: { email, password: PASSWORD } })).status()).toBe(200);
   page = await phone.newPage();
+  await signInViaApi({ context: phone, page }, app.server.url, laptop.email);
   // Toasts are for texts that arrive live: the test sends once the live connection is current.
   const live = new Promise<void>((resolve) =>
     page.on("websocket", (socket) =>
@@ -44,18 +35,25 @@ beforeAll(async () => {
     ),
   );
   await page.goto("/dashboard");
+  // Signed in by password: the laptop approves the phone by check code, so it reads what the laptop seals.
+  await page.getByRole("heading", { name: SEALED_TEXT.approveToSend }).waitFor({ timeout: 15_000 });
+  const { code, approve } = await laptop.compareCodes();
+  await approve();
+  await page.getByRole("button", { name: `Yes, it shows ${code}` }).click();
+  await page.getByRole("heading", { name: SEALED_TEXT.approveToSend }).waitFor({ state: "detached", timeout: 15_000 });
   await page.getByLabel("Message", { exact: true }).waitFor();
   await live;
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
 });
 
 afterAll(async () => {
+  await laptop?.dispose();
   await phone?.close();
 });
 
 describe("clipboard on the phone", () => {
   it("a text from another device shows a toast whose Copy puts it in the clipboard; one's own texts do not", async () => {
-    await sendFrom(phone.request, "sent from this phone");
+    await sendMessage(page, "sent from this phone");
     await sendFrom(laptop, "copied on the laptop");
     const toast = page.locator(".Toastify__toast", { hasText: "copied on the laptop" });
     await toast.getByRole("button", { name: "Copy" }).click();

@@ -1,9 +1,11 @@
 /** The composer as one sends with it: one Send for text and files, files picked offline, the keyboard, and pasting. */
+
 import { TEXT, UPLOAD_TEXT } from "@daysync/shared";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { twoReadingDevices } from "./support/approval.ts";
 import { launchBrowser } from "./support/browser.ts";
-import { chooseFiles, type Device, hidden, messageList, twoDevicesOfOneUser, uniqueEmail, visible } from "./support/daysync.ts";
+import { chooseFiles, type Device, hidden, messageList, uniqueEmail, visible } from "./support/daysync.ts";
 import { type RunningServer, startServer } from "./support/server.ts";
 
 const messageBox = (page: Page) => page.getByLabel("Message", { exact: true });
@@ -54,7 +56,7 @@ describe("the composer", () => {
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    [laptop, phone] = await twoDevicesOfOneUser(browser, server.url, { name: "Cody Composer", email: uniqueEmail("composer") });
+    [laptop, phone] = await twoReadingDevices(browser, server.url, { name: "Cody Composer", email: uniqueEmail("composer") });
     await laptop.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
     await Promise.all([laptop.page.goto("/dashboard"), phone.page.goto("/dashboard")]);
   });

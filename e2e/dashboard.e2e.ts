@@ -1,18 +1,19 @@
 import { formatDisplayDate, formatStoredDate, NO_PAYMENTS_NOTE, TEXT, VALIDATION } from "@daysync/shared";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { twoReadingDevices } from "./support/approval.ts";
 import { launchBrowser } from "./support/browser.ts";
 import {
   type Device,
   expectFieldError,
   hidden,
+  keyStateOf,
   messageList,
   newDevice,
   registerViaApi,
   sendMessage,
   setPlanByOperator,
   signInViaApi,
-  twoDevicesOfOneUser,
   uniqueEmail,
   visible,
 } from "./support/daysync.ts";
@@ -39,7 +40,7 @@ describe("dashboard: live sync, outbox, copy, search, plan, logout", () => {
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    [laptop, phone] = await twoDevicesOfOneUser(browser, server.url, { name: "Sam Sync", email }, { second: { width: 390, height: 844 } });
+    [laptop, phone] = await twoReadingDevices(browser, server.url, { name: "Sam Sync", email }, { second: { width: 390, height: 844 } });
   });
   afterAll(async () => {
     await browser?.close();
@@ -189,6 +190,10 @@ describe("dashboard: live sync, outbox, copy, search, plan, logout", () => {
     expect(await facts.innerText()).toMatch(/Messages last\s+15 min/);
     expect(await facts.innerText()).toMatch(/Renews on\s+\d{2}\/\d{2}\/\d{4}/);
     await visible(laptop.page.getByText(NO_PAYMENTS_NOTE));
+    // What end-to-end encryption leaves the server to see, said plainly (decision 020).
+    const privacy = laptop.page.getByRole("region", { name: "What the server sees" });
+    expect(await privacy.innerText()).toContain("sizes, times and types");
+    expect(await privacy.getByRole("link", { name: "Who can read what" }).getAttribute("href")).toBe("/privacy#who-can-read");
   });
 
   it("says plainly on the first-run panel and the plan page that Free messages disappear 15 minutes after sending", async () => {
@@ -210,9 +215,14 @@ describe("dashboard: live sync, outbox, copy, search, plan, logout", () => {
     await signInViaApi(pocket, server.url, premiumEmail);
     await setPlanByOperator(server.dataDir, premiumEmail, "premium");
 
-    await Promise.all([desk.page.goto("/dashboard/plan"), pocket.page.goto("/dashboard/plan")]);
+    // The desk makes the account's key first; the pocket, signed in by password, then asks to read, and the desk shows
+    // that request above the page: wait for it, or it moves the page under a click.
+    await desk.page.goto("/dashboard/plan");
+    await expect.poll(async () => (await keyStateOf(desk, server.url)).wraps.length, { timeout: 15_000 }).toBe(1);
+    await pocket.page.goto("/dashboard/plan");
     await visible(desk.page.getByRole("heading", { name: "Premium plan" }));
     await visible(pocket.page.getByRole("heading", { name: "Premium plan" }));
+    await visible(desk.page.getByRole("heading", { name: "A device asks to read your messages" }), 15_000);
     const facts = pocket.page.locator("dl");
     expect(await facts.innerText()).toMatch(/Messages last\s+1 hour/);
     expect(await desk.page.getByRole("radio", { name: /^1 hour/ }).isChecked()).toBe(true);

@@ -1,15 +1,17 @@
 /** Deleting in real Chromium: one message with Undo, offline, and a whole day, seen on two devices of one user. */
+
 import { API, formatDisplayDate, formatStoredDate, TEXT } from "@daysync/shared";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { useStartedApp } from "./support/app.ts";
-import { type Device, hidden, messageList, sendMessage, twoDevicesOfOneUser, uniqueEmail, visible } from "./support/daysync.ts";
+import { twoReadingDevices } from "./support/approval.ts";
+import { type Device, hidden, messageList, sendMessage, uniqueEmail, visible } from "./support/daysync.ts";
 
 const app = useStartedApp();
 
 /** A phone and a laptop of one new user, both on today's page. */
 async function twoDevices(tag: string): Promise<{ phone: Device; laptop: Device }> {
-  const [phone, laptop] = await twoDevicesOfOneUser(app.browser, app.server.url, { name: "Dana Delete", email: uniqueEmail(tag) });
+  const [phone, laptop] = await twoReadingDevices(app.browser, app.server.url, { name: "Dana Delete", email: uniqueEmail(tag) });
   for (const { page } of [phone, laptop]) {
     await page.goto("/dashboard");
     await visible(page.getByPlaceholder(TEXT.messagePlaceholder));
@@ -19,19 +21,21 @@ async function twoDevices(tag: string): Promise<{ phone: Device; laptop: Device 
 
 const messageItem = (page: Page, text: string) => messageList(page).getByRole("listitem").filter({ hasText: text });
 
-/** Sends from the phone and waits until both devices show it. */
-async function sendAndSee(phone: Device, laptop: Device, text: string) {
+/** Sends from the phone and waits until both devices show it; its id. */
+async function sendAndSee(phone: Device, laptop: Device, text: string): Promise<string> {
   await sendMessage(phone.page, text);
   await visible(messageItem(phone.page, text));
   await visible(messageItem(laptop.page, text));
+  return (await messageItem(laptop.page, text).getAttribute("id"))?.replace("message-", "") ?? "";
 }
 
-async function serverHas(device: Device, text: string): Promise<boolean> {
+/** Whether the server still serves the message: by id, as what it keeps of the text is sealed. */
+async function serverHas(device: Device, id: string): Promise<boolean> {
   const days = (await (await device.context.request.get(`${app.server.url}${API.days}`)).json()) as { days: Array<{ id: string }> };
   for (const day of days.days) {
     const res = await device.context.request.get(`${app.server.url}${API.dayMessages(day.id)}`);
-    const { messages } = (await res.json()) as { messages: Array<{ content: string }> };
-    if (messages.some((m) => m.content === text)) return true;
+    const { messages } = (await res.json()) as { messages: Array<{ id: string }> };
+    if (messages.some((m) => m.id === id)) return true;
   }
   return false;
 }
@@ -39,8 +43,8 @@ async function serverHas(device: Device, text: string): Promise<boolean> {
 describe("deleting a message", () => {
   it("hides it at once, and once the Undo time is over it is gone on the other device and on the server", async () => {
     const { phone, laptop } = await twoDevices("del");
-    await sendAndSee(phone, laptop, "keep this one");
-    await sendAndSee(phone, laptop, "delete this one");
+    const kept = await sendAndSee(phone, laptop, "keep this one");
+    const deleted = await sendAndSee(phone, laptop, "delete this one");
 
     await messageItem(phone.page, "delete this one").getByRole("button", { name: "Delete message" }).click();
     await hidden(messageItem(phone.page, "delete this one"), 2_000);
@@ -49,8 +53,8 @@ describe("deleting a message", () => {
 
     await hidden(messageItem(laptop.page, "delete this one"), 15_000);
     await visible(messageItem(laptop.page, "keep this one"));
-    expect(await serverHas(phone, "delete this one")).toBe(false);
-    expect(await serverHas(phone, "keep this one")).toBe(true);
+    expect(await serverHas(phone, deleted)).toBe(false);
+    expect(await serverHas(phone, kept)).toBe(true);
     // The day's count follows on both.
     for (const { page } of [phone, laptop]) await visible(page.getByText("1 message", { exact: true }));
     await phone.context.close();
@@ -59,7 +63,7 @@ describe("deleting a message", () => {
 
   it("Undo brings it back: the server and the other device keep it", async () => {
     const { phone, laptop } = await twoDevices("undo");
-    await sendAndSee(phone, laptop, "changed my mind");
+    const id = await sendAndSee(phone, laptop, "changed my mind");
 
     // Keyboard: the Delete button is reachable and works with Enter.
     await messageItem(phone.page, "changed my mind").getByRole("button", { name: "Delete message" }).focus();
@@ -72,7 +76,7 @@ describe("deleting a message", () => {
     await phone.page.waitForTimeout(7_000);
     await visible(messageItem(phone.page, "changed my mind"));
     await visible(messageItem(laptop.page, "changed my mind"));
-    expect(await serverHas(phone, "changed my mind")).toBe(true);
+    expect(await serverHas(phone, id)).toBe(true);
     await phone.page.reload();
     await visible(messageItem(phone.page, "changed my mind"));
     await phone.context.close();
@@ -81,7 +85,7 @@ describe("deleting a message", () => {
 
   it("made offline, waits in the outbox and goes out when the connection is back", async () => {
     const { phone, laptop } = await twoDevices("offdel");
-    await sendAndSee(phone, laptop, "deleted on the train");
+    const id = await sendAndSee(phone, laptop, "deleted on the train");
 
     await phone.context.setOffline(true);
     await messageItem(phone.page, "deleted on the train").getByRole("button", { name: "Delete message" }).click();
@@ -91,12 +95,12 @@ describe("deleting a message", () => {
     // Still hidden here, still there for the other device: nothing reached the server.
     await hidden(messageItem(phone.page, "deleted on the train"), 1_000);
     await visible(messageItem(laptop.page, "deleted on the train"));
-    expect(await serverHas(laptop, "deleted on the train")).toBe(true);
+    expect(await serverHas(laptop, id)).toBe(true);
 
     await phone.context.setOffline(false);
     await phone.page.evaluate(() => window.dispatchEvent(new Event("online")));
     await hidden(messageItem(laptop.page, "deleted on the train"), 20_000);
-    expect(await serverHas(laptop, "deleted on the train")).toBe(false);
+    expect(await serverHas(laptop, id)).toBe(false);
     await phone.context.close();
     await laptop.context.close();
   });
@@ -132,7 +136,8 @@ describe("a notification of a deleted message", () => {
 describe("clearing a day", () => {
   it("asks first, naming how many messages go; Escape cancels; Delete empties the day on both devices", async () => {
     const { phone, laptop } = await twoDevices("clear");
-    for (const text of ["first of three", "second of three", "third of three"]) await sendAndSee(phone, laptop, text);
+    const ids: string[] = [];
+    for (const text of ["first of three", "second of three", "third of three"]) ids.push(await sendAndSee(phone, laptop, text));
     const today = formatDisplayDate(formatStoredDate(new Date()));
 
     await phone.page.getByRole("button", { name: "Clear this day" }).click();
@@ -141,7 +146,7 @@ describe("clearing a day", () => {
     await phone.page.keyboard.press("Escape");
     await hidden(dialog);
     await visible(messageItem(phone.page, "first of three"));
-    expect(await serverHas(phone, "first of three")).toBe(true);
+    expect(await serverHas(phone, ids[0] ?? "")).toBe(true);
 
     await phone.page.getByRole("button", { name: "Clear this day" }).click();
     await visible(dialog);
@@ -152,7 +157,7 @@ describe("clearing a day", () => {
       await visible(page.getByText(TEXT.noMessages), 15_000);
       await hidden(messageItem(page, "of three"));
     }
-    expect(await serverHas(phone, "second of three")).toBe(false);
+    expect(await serverHas(phone, ids[1] ?? "")).toBe(false);
     await phone.context.close();
     await laptop.context.close();
   });

@@ -1,17 +1,9 @@
 import { DEVICES_API, responseSchemas } from "@daysync/shared";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { twoReadingDevices } from "./support/approval.ts";
 import { launchBrowser } from "./support/browser.ts";
-import {
-  type Device,
-  expectFieldError,
-  hidden,
-  messageList,
-  sendMessage,
-  twoDevicesOfOneUser,
-  uniqueEmail,
-  visible,
-} from "./support/daysync.ts";
+import { type Device, expectFieldError, hidden, messageList, sendMessage, uniqueEmail, visible } from "./support/daysync.ts";
 import { type RunningServer, startServer } from "./support/server.ts";
 
 /** The name the server gives this browser's own device. */
@@ -30,7 +22,7 @@ describe("devices: which device sent a message, pending or sent, rename, sign ou
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    [laptop, phone] = await twoDevicesOfOneUser(
+    [laptop, phone] = await twoReadingDevices(
       browser,
       server.url,
       { name: "Dev Ice", email: uniqueEmail("devices") },

@@ -4,7 +4,7 @@
  * A's screen while signed out, registers and lands back on the join screen; A ends it ("You ended this discussion")
  * and B's open view says so. Own messages sit on the other side; joins, leaves and removals show as lines.
  */
-import { API, DISCUSSION_ROUTES, DISCUSSIONS_API, responseSchemas, TEXT } from "@daysync/shared";
+import { API, DISCUSSION_ROUTES, DISCUSSIONS_API, responseSchemas, SEALED_TEXT, TEXT } from "@daysync/shared";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { useStartedApp } from "./support/app.ts";
@@ -61,6 +61,9 @@ describe("discussions", () => {
     await hidden(share);
     await visible(a.page.getByRole("heading", { name: "Trip planning" }));
     await visible(discussionsNav(a.page).getByRole("link", { name: /Trip planning/ }));
+    // Unlike the person's own days, a discussion says the server can read it (decision 020, section 11).
+    const plain = await visible(a.page.getByRole("main").getByRole("link", { name: SEALED_TEXT.notEndToEnd, exact: true }));
+    expect(await plain.getAttribute("href")).toBe("/privacy#who-can-read");
 
     // B: the ID typed as read out (lower case, a space instead of the hyphen), then a name.
     await discussionsNav(b.page).getByLabel("Discussion ID to join").fill(shownId.toLowerCase().replace("-", " "));

@@ -1,13 +1,8 @@
-/**
- * Offline, honestly, in real Chromium with the service worker in control: a reload without the network shows the
- * messages this device had and the outbox, with the offline banner (not a spinner, not "Daysync is not reachable");
- * back online the waiting message goes; what has expired since is not shown; sign-out leaves nothing behind.
- */
-import { randomUUID } from "node:crypto";
-import { API, type DayMessagesResponse, type DaysResponse, formatStoredDate, formatStoredTime, TEXT, type User } from "@daysync/shared";
+import { API, type DayMessagesResponse, type DaysResponse, SEALED_VALUE_PATTERN, TEXT, type User } from "@daysync/shared";
 import { describe, expect, it } from "vitest";
 import { useStartedApp } from "./support/app.ts";
-import { messageList, newDevice, registerViaApi, sendMessage, uniqueEmail, visible } from "./support/daysync.ts";
+import { messageList, newDevice, registerViaApi, sendMessage, signInViaApi, uniqueEmail, visible } from "./support/daysync.ts";
+import { NodeDevice } from "./support/node-device.ts";
 
 const app = useStartedApp();
 const OFFLINE_BANNER = "You’re offline — showing what this device had; messages will be sent when the connection is back";
@@ -44,7 +39,9 @@ describe("offline", () => {
     const days = (await (await context.request.get(`${app.server.url}${API.days}`)).json()) as DaysResponse;
     const dayId = days.days[0]?.id ?? "";
     const stored = (await (await context.request.get(`${app.server.url}${API.dayMessages(dayId)}`)).json()) as DayMessagesResponse;
-    expect(stored.messages.map((m) => m.content)).toEqual(["kept for the road", "typed in the tunnel"]);
+    // Sent once each, sealed on this device: the server keeps no word of them.
+    expect(stored.messages).toHaveLength(2);
+    for (const message of stored.messages) expect(message.content).toMatch(SEALED_VALUE_PATTERN);
 
     // Offline again, 20 minutes later on this device's clock: a Free plan keeps messages 15 minutes, so the kept
     // copy shows the day without them.
@@ -65,21 +62,29 @@ describe("offline", () => {
   });
 
   it("shows what the server has when this device's copy is older than the position it resumes from", async () => {
+    // The other device holds the account's key and approves this one, so each reads what the other seals.
+    const elsewhere = await NodeDevice.register(app.server.url, "Rita Resume", uniqueEmail("resume"));
     const { context, page } = await newDevice(app.browser, app.server.url);
-    await registerViaApi({ context, page }, app.server.url, "Rita Resume", uniqueEmail("resume"));
+    await signInViaApi({ context, page }, app.server.url, elsewhere.email);
     const { user } = (await (await context.request.get(`${app.server.url}${API.me}`)).json()) as { user: User };
     await page.goto("/dashboard");
+    const { code, approve } = await elsewhere.compareCodes();
+    await approve();
+    await page.getByRole("button", { name: `Yes, it shows ${code}` }).click();
     const messages = messageList(page);
     await sendMessage(page, "in the copy");
-    await visible(messages.getByRole("listitem").filter({ hasText: "in the copy" }).getByText("Sent", { exact: true }));
+    const sent = messages.getByRole("listitem").filter({ hasText: "in the copy" });
+    await visible(sent.getByText("Sent", { exact: true }));
+    // The copy keeps the message as the server has it, sealed: found by its id.
+    const sentId = (await sent.getAttribute("id"))?.replace("message-", "") ?? "";
     const copyKey = `daysync:offline-cache:${user.id}`;
-    await expect.poll(() => page.evaluate((key) => localStorage.getItem(key)?.includes("in the copy") ?? false, copyKey)).toBe(true);
+    await expect
+      .poll(() => page.evaluate(([key, id]) => localStorage.getItem(key)?.includes(id) ?? false, [copyKey, sentId] as const))
+      .toBe(true);
     const olderCopy = await page.evaluate((key) => localStorage.getItem(key) ?? "", copyKey);
 
     // Another device sends; this page applies it and saves its position at once, its copy a moment later.
-    await context.request.post(`${app.server.url}${API.messages}`, {
-      data: { id: randomUUID(), content: "sent from elsewhere", date: formatStoredDate(new Date()), time: formatStoredTime(new Date()) },
-    });
+    await elsewhere.sendSealed("sent from elsewhere");
     await visible(messages.getByText("sent from elsewhere"));
     // The page goes in between: the copy it leaves is the older one, written just now.
     await page.close();

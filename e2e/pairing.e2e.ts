@@ -2,8 +2,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { TEXT } from "@daysync/shared";
-import type { BrowserContext, Page } from "playwright-core";
+import { KEYS_API, keysStateSchema, TEXT } from "@daysync/shared";
+import { HANDOVER_TEXT } from "@daysync/shared/crypto";
+import type { BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { useStartedApp } from "./support/app.ts";
 import { launchBrowserWithCamera, writeCameraVideo } from "./support/fake-camera.ts";
@@ -12,9 +13,13 @@ import { readQrFromScreen } from "./support/qr.ts";
 const app = useStartedApp();
 
 let accounts = 0;
+
+async function keyState(context: BrowserContext) {
+  return keysStateSchema.parse(await (await context.request.get(`${app.server.url}${KEYS_API.keys}`)).json());
+}
 /** A browser context with its own signed-in session (the "phone"). */
-async function signedInContext(on = app.browser): Promise<{ context: BrowserContext; email: string }> {
-  const context = await on.newContext({ viewport: { width: 420, height: 860 } });
+async function signedInContext(on = app.browser, options: BrowserContextOptions = {}): Promise<{ context: BrowserContext; email: string }> {
+  const context = await on.newContext({ viewport: { width: 420, height: 860 }, ...options });
   accounts += 1;
   const email = `pair${accounts}@example.com`;
   const res = await context.request.post(`${app.server.url}/api/auth/register`, {
@@ -46,6 +51,8 @@ describe("sign in with a connected device", () => {
     const phoneDashboard = await phone.newPage();
     await phoneDashboard.goto(`${app.server.url}/dashboard`);
     await phoneDashboard.getByRole("button", { name: /notifications/i }).waitFor();
+    // The phone, the account's first device, makes its key before it approves anyone.
+    await expect.poll(async () => (await keyState(phone)).wraps.length, { timeout: 15_000 }).toBe(1);
 
     const laptop = await app.browser.newContext({ viewport: { width: 1280, height: 860 } });
     const newDevice = await laptop.newPage();
@@ -54,7 +61,7 @@ describe("sign in with a connected device", () => {
     await newDevice.getByText(/Code expires in [12]:\d\d/).waitFor();
 
     const link = await readQrFromScreen(newDevice);
-    expect(link).toMatch(new RegExp(`^${app.server.url}/pair/[A-Za-z0-9_-]{22,}$`));
+    expect(link).toMatch(new RegExp(`^${app.server.url}/pair/[A-Za-z0-9_-]{22,}#k=[A-Za-z0-9_-]{43}$`));
 
     const approver = await phone.newPage();
     await approver.goto(link);
@@ -77,8 +84,45 @@ describe("sign in with a connected device", () => {
     await newDevice.locator(".device-row").nth(1).waitFor();
     expect(await newDevice.locator(".device-row").count()).toBe(2);
     expect(await newDevice.getByText("This device", { exact: true }).count()).toBe(1);
+
+    // The key came with the approval (decision 020, 4.1): the new device holds the epoch, in a wrap it sealed again
+    // for itself, so both devices can read.
+    const handed = await keyState(laptop);
+    expect(handed.wraps.map((wrap) => [wrap.epoch, wrap.mode, wrap.sender_key_id])).toEqual([[1, "auth", handed.key_id]]);
+    await expect.poll(async () => newDevice.getByText("Can read your messages").count(), { timeout: 10_000 }).toBe(2);
     await phone.close();
     await laptop.close();
+  });
+
+  it("refuses to approve when the server swaps the asking device's key, and says why", async () => {
+    // The man in the middle: the request's details reach the approving page with another key than the one asked
+    // with. Service workers are blocked so that page.route sees the page's own requests.
+    const { context: approving } = await signedInContext(app.browser, { serviceWorkers: "block" });
+    const dashboard = await approving.newPage();
+    await dashboard.goto(`${app.server.url}/dashboard`);
+    await expect.poll(async () => (await keyState(approving)).wraps.length, { timeout: 15_000 }).toBe(1);
+
+    const stranger = await app.browser.newContext();
+    const newDevice = await stranger.newPage();
+    await showQr(newDevice);
+    const link = (await readQrFromScreen(newDevice)) ?? "";
+    const swapped = Buffer.alloc(32, 7).toString("base64url");
+    const approver = await approving.newPage();
+    await approver.route("**/api/pair/requests/*", async (route) => {
+      const answer = await route.fetch();
+      const body = (await answer.json()) as { request: { public_key: string | null } };
+      await route.fulfill({ response: answer, json: { ...body, request: { ...body.request, public_key: swapped } } });
+    });
+    await approver.goto(link);
+    await approver.getByRole("button", { name: "Approve" }).click();
+    await approver.getByRole("alert").getByText(HANDOVER_TEXT.keyNotVerified).waitFor();
+
+    // Denied rather than approved: the new device is told, holds no session, and no wrap went to any key.
+    await newDevice.getByText(TEXT.loginFailedTitle).first().waitFor();
+    expect((await stranger.request.get(`${app.server.url}/api/me`)).status()).toBe(401);
+    expect((await keyState(approving)).holders).toHaveLength(1);
+    await approving.close();
+    await stranger.close();
   });
 
   it("shows 'Login failed / Try again' when the request is denied (code typed by hand)", async () => {

@@ -1,8 +1,10 @@
 /** The installable app in real Chromium: manifest, service worker, offline shell, share target, notification permission. */
-import { TEXT } from "@daysync/shared";
+import { SEALED_TEXT, SEALED_VALUE_PATTERN, TEXT } from "@daysync/shared";
 import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { useStartedApp } from "./support/app.ts";
+import { signInViaApi, uniqueEmail } from "./support/daysync.ts";
+import { NodeDevice } from "./support/node-device.ts";
 
 const app = useStartedApp();
 const PASSWORD = "correct horse";
@@ -113,7 +115,9 @@ describe("installable app", () => {
       messages: { type: string; content: string; filename: string; file_url: string }[];
     };
     const [text, file] = day.messages;
-    expect(text?.content).toBe("Lemon pasta\nTry this tonight\nhttps://example.com/lemon-pasta");
+    // Sealed by the service worker with this device's key: the server keeps no word of it (decision 020).
+    expect(text?.content).toMatch(SEALED_VALUE_PATTERN);
+    expect(JSON.stringify(day)).not.toContain("Lemon pasta");
     expect(file).toMatchObject({ type: "file", filename: "recette é.txt" });
     expect(await (await context.request.get(new URL(file?.file_url ?? "", app.server.url).href)).text()).toBe("pasta");
     await context.close();
@@ -151,6 +155,7 @@ describe("installable app", () => {
     // Sent once: a reload asks again and finds nothing left to send.
     await page.reload();
     await messages.getByText("recette é.txt").waitFor();
+    await messages.getByText("Try this tonight").waitFor();
     expect(await messages.getByText("Try this tonight").count()).toBe(1);
     await context.close();
   });
@@ -177,10 +182,34 @@ describe("installable app", () => {
     const day = (await (await context.request.get(`${app.server.url}/api/days/${days.days[0]?.id ?? ""}/messages`)).json()) as {
       messages: { type: string; content: string; filename: string }[];
     };
-    expect(day.messages.map((m) => (m.type === "file" ? m.filename : m.content))).toEqual([
-      "Lemon pasta\nTry this tonight\nhttps://example.com/lemon-pasta",
-      "recette é.txt",
-    ]);
+    expect(day.messages.map((m) => m.type)).toEqual(["text", "file"]);
+    expect(day.messages[0]?.content).toMatch(SEALED_VALUE_PATTERN);
+    expect(day.messages[1]?.filename).toBe("recette é.txt");
+    await context.close();
+  });
+
+  it("keeps what a device not yet approved shares, and sends it sealed once another device approves it", async () => {
+    const email = uniqueEmail("pwa-locked");
+    const keyed = await NodeDevice.register(app.server.url, "Pwa Keyed", email);
+    const context = await app.browser.newContext();
+    const page = await context.newPage();
+    await signInViaApi({ context, page }, app.server.url, email);
+    await page.goto(`${app.server.url}/dashboard`);
+    await page.getByRole("heading", { name: SEALED_TEXT.approveToSend }).waitFor({ timeout: 15_000 });
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+
+    await shareFromSheet(page);
+    await page.getByText("What you shared is kept on this device until one of your other devices approves it.").waitFor();
+    expect(await pendingShares(page)).toBe(1);
+
+    const { code, approve } = await keyed.compareCodes();
+    await approve();
+    await page.getByRole("button", { name: `Yes, it shows ${code}` }).click();
+    const messages = page.getByRole("list", { name: "Messages" });
+    await messages.getByText("Try this tonight").waitFor({ timeout: 15_000 });
+    await messages.getByText("recette é.txt").waitFor();
+    await expect.poll(() => pendingShares(page)).toBe(0);
+    await keyed.dispose();
     await context.close();
   });
 

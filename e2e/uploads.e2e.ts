@@ -148,12 +148,15 @@ describe("files across devices", () => {
       if (holdAfterFirst && offsets.length > 1) held.push(route);
       else await route.continue();
     });
+    // Send once the file is staged, as a person sees it: pressed before, under load, nothing was sent.
     const pick = async () => {
       await chooseFiles(laptop.page, file);
+      await visible(laptop.page.getByRole("region", { name: "Files to send" }).getByText("big-video.bin", { exact: true }), 30_000);
       await laptop.page.getByRole("button", { name: TEXT.send, exact: true }).click();
     };
     await pick();
-    await visible(laptop.page.getByText(/^Uploading selected file 40\.00%$/), 15_000);
+    // 8 MiB through the test's route interception: slow on a loaded machine.
+    await visible(laptop.page.getByText(/^Uploading selected file 40\.00%$/), 45_000);
 
     holdAfterFirst = false;
     await laptop.page.reload();

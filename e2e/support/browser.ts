@@ -13,11 +13,11 @@ export const CHROMIUM_ARGS = [
 ];
 
 /** Chromium whose pages' policy violations fail the running test (support/policy-check.ts). */
-export async function launchBrowser(): Promise<Browser> {
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     headless: true,
-    args: CHROMIUM_ARGS,
+    args: [...CHROMIUM_ARGS, ...extraArgs],
   });
   return watchPolicyViolations(browser);
 }

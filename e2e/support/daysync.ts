@@ -2,7 +2,7 @@
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
-import { API } from "@daysync/shared";
+import { API, KEYS_API, keysStateSchema } from "@daysync/shared";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 
 export const PASSWORD = "correct horse battery";
@@ -55,6 +55,11 @@ export async function twoDevicesOfOneUser(
   await registerViaApi(first, baseURL, account.name, account.email);
   await signInViaApi(second, baseURL, account.email);
   return [first, second];
+}
+
+/** The account's keys as this device's session sees them (GET /api/keys). */
+export async function keyStateOf(device: Device, baseURL: string) {
+  return keysStateSchema.parse(await (await device.context.request.get(`${baseURL}${KEYS_API.keys}`)).json());
 }
 
 /**
@@ -135,6 +140,11 @@ export async function chooseFiles(page: Page, files: string | { name: string; mi
   const [chooser] = await Promise.all([page.waitForEvent("filechooser"), page.getByRole("button", { name: "Attach files" }).click()]);
   if (!chooser.isMultiple()) throw new Error("the file chooser takes one file only");
   await chooser.setFiles(files);
+  // Picking is checked (a large file read) before a row shows; pressing Send in between would send nothing.
+  for (const name of typeof files === "string" ? [path.basename(files)] : files.map((f) => f.name)) {
+    const row = page.getByRole("region", { name: "Files to send" }).getByRole("listitem").filter({ hasText: name });
+    await visible(row.or(page.getByRole("alert").filter({ hasText: name })).first(), 30_000);
+  }
 }
 
 /** Every text the upload rows show, however briefly: call the returned function to read them. */

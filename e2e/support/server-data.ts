@@ -34,3 +34,17 @@ export function moveDayTo(dataDir: string, dayId: string, date: string): void {
     db.prepare("UPDATE messages SET date = ? WHERE date_message_id = ?").run(date, dayId);
   });
 }
+
+/** Changes one byte inside a stored message's sealed text, as someone with the database could. */
+export function tamperWithMessage(dataDir: string, messageId: string): void {
+  changeServerData(dataDir, (db) => {
+    const row = db.prepare("SELECT content FROM messages WHERE id = ?").get(messageId) as { content: string } | undefined;
+    if (!row) throw new Error(`No message ${messageId}`);
+    const at = row.content.length - 10;
+    const flipped = row.content[at] === "A" ? "B" : "A";
+    db.prepare("UPDATE messages SET content = ? WHERE id = ?").run(
+      `${row.content.slice(0, at)}${flipped}${row.content.slice(at + 1)}`,
+      messageId,
+    );
+  });
+}

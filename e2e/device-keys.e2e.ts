@@ -1,0 +1,82 @@
+import { APP_ROUTES, TEXT } from "@daysync/shared";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser } from "./support/browser.ts";
+import { type Device, keyStateOf, twoDevicesOfOneUser, uniqueEmail, visible } from "./support/daysync.ts";
+import { type RunningServer, startServer } from "./support/server.ts";
+
+/** What this browser keeps of the account in IndexedDB `daysync-keys`, as the page sees it. */
+function storedKeys(page: Page) {
+  return page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const open = indexedDB.open("daysync-keys");
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error);
+    });
+    if (!db.objectStoreNames.contains("accounts")) return [];
+    const records = await new Promise<Array<{ keyId: string; pair: CryptoKeyPair; epochs: Record<number, unknown> }>>((resolve, reject) => {
+      const all = db.transaction("accounts").objectStore("accounts").getAll();
+      all.onsuccess = () => resolve(all.result);
+      all.onerror = () => reject(all.error);
+    });
+    db.close();
+    return Promise.all(
+      records.map(async (record) => ({
+        keyId: record.keyId,
+        epochs: Object.keys(record.epochs),
+        privateExtractable: record.pair.privateKey.extractable,
+        privateExport: await crypto.subtle.exportKey("pkcs8", record.pair.privateKey).then(
+          () => "exported",
+          () => "refused",
+        ),
+      })),
+    );
+  });
+}
+
+describe("device keys in the browser (decision 020)", () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let laptop: Device;
+  let phone: Device;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    [laptop, phone] = await twoDevicesOfOneUser(browser, server.url, { name: "Kim Keys", email: uniqueEmail("keys") });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it("the first device makes its key pair, keeps the private key non-extractable, and makes the account's first epoch", async () => {
+    await laptop.page.goto(APP_ROUTES.dashboard);
+    await expect.poll(async () => (await keyStateOf(laptop, server.url)).wraps.length, { timeout: 15_000 }).toBe(1);
+    const state = await keyStateOf(laptop, server.url);
+    expect(state.epoch).toBe(1);
+    await expect.poll(async () => (await storedKeys(laptop.page))[0]?.epochs, { timeout: 10_000 }).toEqual(["1"]);
+    const [stored] = await storedKeys(laptop.page);
+    expect(stored).toMatchObject({ keyId: state.key_id, privateExtractable: false, privateExport: "refused" });
+  });
+
+  it("a device signed in by password gets its own key pair but not the key; Devices says which can read", async () => {
+    await phone.page.goto(APP_ROUTES.dashboard);
+    await expect.poll(async () => (await keyStateOf(phone, server.url)).key_id, { timeout: 15_000 }).not.toBeNull();
+    const state = await keyStateOf(phone, server.url);
+    expect(state.epoch).toBe(1);
+    expect(state.wraps).toEqual([]);
+    expect((await storedKeys(phone.page))[0]?.epochs).toEqual([]);
+
+    await laptop.page.goto(APP_ROUTES.devices);
+    const rows = laptop.page.getByRole("list").filter({ hasText: "This device" }).getByRole("listitem");
+    await visible(rows.filter({ hasText: "This device" }).getByText("Can read your messages"));
+    await visible(rows.filter({ hasNotText: "This device" }).getByText("Waiting for approval"));
+  });
+
+  it("logging out takes the device's keys with it", async () => {
+    await laptop.page.goto(APP_ROUTES.dashboard);
+    await laptop.page.getByRole("button", { name: TEXT.logout }).click();
+    await laptop.page.waitForURL((url) => url.pathname === "/");
+    await expect.poll(() => storedKeys(laptop.page), { timeout: 10_000 }).toEqual([]);
+  });
+});

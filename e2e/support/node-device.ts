@@ -1,0 +1,159 @@
+/**
+ * A device of the account that runs in the test's own process, over real HTTP with its own session: it holds keys
+ * (the shared crypto library, kept in memory), so it can seal messages and approve a browser by check code as any
+ * other of the person's devices would, while the browser under test shows what it does.
+ */
+import {
+  API,
+  deviceKeySchema,
+  formatStoredDate,
+  formatStoredTime,
+  KEYS_API,
+  type KeyRequest,
+  keysStateSchema,
+  type Message,
+  responseSchemas,
+} from "@daysync/shared";
+import {
+  AccountKeys,
+  type KeyApprovalServer,
+  KeyApprover,
+  memoryKeyStorage,
+  type Opened,
+  openMessage,
+  sealTextMessage,
+} from "@daysync/shared/crypto";
+import { type APIRequestContext, request } from "playwright-core";
+import { expect } from "vitest";
+import { PASSWORD } from "./daysync.ts";
+
+export class NodeDevice {
+  private constructor(
+    private readonly http: APIRequestContext,
+    readonly userId: string,
+    readonly email: string,
+    private readonly keys: AccountKeys,
+    private readonly storage: ReturnType<typeof memoryKeyStorage>,
+  ) {}
+
+  /** Registers the account from this device: the first device, so it makes the account's first key. */
+  static async register(baseURL: string, name: string, email: string): Promise<NodeDevice> {
+    const http = await request.newContext({ baseURL });
+    const res = await http.post(API.register, { data: { name, email, password: PASSWORD, confirm_password: PASSWORD } });
+    expect(res.status()).toBe(201);
+    const userId = responseSchemas.user.parse(await res.json()).user.id;
+    const storage = memoryKeyStorage(userId);
+    const device = new NodeDevice(http, userId, email, new AccountKeys(userId, storage, server(http)), storage);
+    expect((await device.sync()).state).toBe("ready");
+    return device;
+  }
+
+  sync() {
+    return this.keys.sync();
+  }
+
+  /** Seals a text as this device's outbox would and sends it; the stored message. */
+  async sendSealed(text: string, at = new Date()): Promise<Message> {
+    const status = await this.sync();
+    const epochKeys = status.state === "ready" ? status.keys.epochs.get(status.epoch) : undefined;
+    if (status.state !== "ready" || !epochKeys) throw new Error(`This device cannot seal: ${status.state}`);
+    const sealer = { userId: this.userId, sessionId: status.sessionId, epoch: status.epoch, keys: epochKeys };
+    const body = await sealTextMessage(sealer, {
+      id: crypto.randomUUID(),
+      date: formatStoredDate(at),
+      time: formatStoredTime(at),
+      content: text,
+    });
+    const res = await this.http.post(API.messages, { data: body });
+    expect(res.status()).toBe(201);
+    return responseSchemas.message.parse(await res.json()).message;
+  }
+
+  /** The ids of the account's live messages, newest first. */
+  async messageIds(): Promise<string[]> {
+    const res = await this.http.get(`${API.messages}?limit=200`);
+    return responseSchemas.messagesPage.parse(await res.json()).messages.map((m) => m.id);
+  }
+
+  /** The message with this id as the server keeps it, and what this device opens of it. */
+  async open(id: string): Promise<{ stored: Message; opened: Opened }> {
+    await this.sync();
+    const res = await this.http.get(`${API.messages}?limit=200`);
+    const stored = responseSchemas.messagesPage.parse(await res.json()).messages.find((m) => m.id === id);
+    if (!stored) throw new Error(`The server has no message ${id}`);
+    return { stored, opened: await openMessage(this.userId, this.storage.held?.epochs ?? new Map(), stored) };
+  }
+
+  /**
+   * Presses Compare codes on the account's open request (a locked device asked) and waits for the code; `approve`
+   * then hands the key over, as pressing Approve does once the person saw the same code on both.
+   */
+  async compareCodes(): Promise<{ code: string; approve: () => Promise<KeyRequest> }> {
+    const held = this.storage.held;
+    if (!held) throw new Error("No keys yet");
+    const approver = new KeyApprover(this.userId, held, server(this.http));
+    // The newest pending request: a page that loads again asks again, which ends its earlier request (410 to an answer).
+    const asked = await until(async () => {
+      const pending = (await this.requests()).filter((r) => r.status === "pending").sort((a, b) => b.created_at - a.created_at)[0];
+      if (!pending) return undefined;
+      return approver.compare(pending).then(
+        () => pending,
+        (error: unknown) => {
+          if (String(error).includes(" answered 410:")) return undefined;
+          throw error;
+        },
+      );
+    });
+    const code = await until(async () => {
+      const now = (await this.requests()).find((r) => r.id === asked.id);
+      const step = now ? await approver.update(now) : { step: "waiting" as const };
+      return step.step === "compare" ? step.code : undefined;
+    });
+    return { code, approve: () => approver.approve() };
+  }
+
+  private async requests(): Promise<KeyRequest[]> {
+    return responseSchemas.keyRequests.parse(await (await this.http.get(KEYS_API.requests)).json()).requests;
+  }
+
+  dispose() {
+    return this.http.dispose();
+  }
+}
+
+/** What `find` finds within 15 s, polled (not expect.poll, which refuses to run in beforeAll). */
+async function until<T>(find: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = await find();
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error("Timed out waiting for the approval request");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The key routes, as the web app and the CLI reach them. */
+function server(http: APIRequestContext): ConstructorParameters<typeof AccountKeys>[2] & KeyApprovalServer {
+  const json = async (res: Awaited<ReturnType<APIRequestContext["get"]>>) => {
+    if (!res.ok()) throw new Error(`${res.url()} answered ${res.status()}: ${await res.text()}`);
+    return res.json();
+  };
+  const keyRequest = async (res: Awaited<ReturnType<APIRequestContext["get"]>>) =>
+    responseSchemas.keyRequest.parse(await json(res)).request;
+  return {
+    state: async () => keysStateSchema.parse(await json(await http.get(KEYS_API.keys))),
+    setDeviceKey: async (publicKey) => {
+      deviceKeySchema.parse(await json(await http.put(KEYS_API.device, { data: { public_key: publicKey } })));
+    },
+    createEpoch: async (body) => {
+      const res = await http.post(KEYS_API.epochs, { data: body });
+      if (res.status() === 409) return { ok: false, code: responseSchemas.error.parse(await res.json()).error.code };
+      return { ok: true, state: keysStateSchema.parse(await json(res)) };
+    },
+    ask: async (commitment) => keyRequest(await http.post(KEYS_API.requests, { data: { commitment } })),
+    answer: async (id, nonce) => keyRequest(await http.post(KEYS_API.answer(id), { data: { approver_nonce: nonce } })),
+    reveal: async (id, nonce) => keyRequest(await http.post(KEYS_API.reveal(id), { data: { requester_nonce: nonce } })),
+    approve: async (id, body) => keyRequest(await http.post(KEYS_API.approve(id), { data: body })),
+    deny: async (id) => keyRequest(await http.post(KEYS_API.deny(id))),
+  };
+}
