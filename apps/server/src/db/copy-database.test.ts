@@ -6,7 +6,8 @@ import { pathToFileURL } from "node:url";
 import { API, type DateMessages, type Message, PUSH_API } from "@daysync/shared";
 import { describe, expect, it } from "vitest";
 import { runAdmin } from "../admin.ts";
-import { createSchemaFor, Device, startTestServer, type TestClock, textMessage } from "../testing/test-server.ts";
+import { createSchemaFor } from "../testing/pg-schema.ts";
+import { Device, startTestServer, type TestClock, textMessage } from "../testing/test-server.ts";
 import { COPIED_TABLES } from "./copy-database.ts";
 
 const suiteDatabase = process.env.DATABASE_URL ?? "";

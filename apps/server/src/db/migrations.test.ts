@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSchemaFor } from "../testing/test-server.ts";
+import { createSchemaFor } from "../testing/pg-schema.ts";
 import { connectDatabase, type Db } from "./database.ts";
 import { createMigrator, migrate } from "./migrations.ts";
 

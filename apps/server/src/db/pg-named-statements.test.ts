@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
-import { createSchemaFor } from "../testing/test-server.ts";
+import { createSchemaFor } from "../testing/pg-schema.ts";
 import { compiledOnce, statementNameOf } from "./compiled-query.ts";
 import { connectDatabase, type Db } from "./database.ts";
 

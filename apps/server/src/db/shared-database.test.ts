@@ -6,7 +6,8 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import path from "node:path";
 import { API, type DateMessages, type Message, PUSH_API } from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSchemaFor, Device, startTestServer, type TestServer, textMessage } from "../testing/test-server.ts";
+import { createSchemaFor } from "../testing/pg-schema.ts";
+import { Device, startTestServer, type TestServer, textMessage } from "../testing/test-server.ts";
 import { create, metadata, offsetOf, patch } from "../testing/tus-client.ts";
 
 const onPostgres = process.env.DATABASE_URL?.startsWith("postgres") ?? false;

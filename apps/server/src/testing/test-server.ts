@@ -2,7 +2,6 @@
  * A real server on a loopback port with a fresh database and a clock the test can move. The database is a SQLite
  * file in the server's data folder, or, when the suite runs with a postgres:// DATABASE_URL, a schema of its own there.
  */
-import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -11,8 +10,8 @@ import { API, formatStoredDate, formatStoredTime, SESSION_COOKIE, type ServerLiv
 import WebSocket from "ws";
 import { type AppParts, buildApp } from "../app/build-app.ts";
 import { loadConfig } from "../config/config.ts";
-import { createPgPool } from "../db/database.ts";
 import type { LogStream } from "../http/http-server.ts";
+import { createSchemaFor } from "./pg-schema.ts";
 import { removeKeys, uniquePrefix } from "./test-redis.ts";
 
 /** Noon today, local time: a test that moves the clock by minutes or hours stays on the same calendar day. */
@@ -88,26 +87,6 @@ export async function startTestServer(
       if (redisPrefix) await removeKeys(redisPrefix);
     },
   };
-}
-
-/**
- * A PostgreSQL schema for the server of this data folder, named after it, so a restart on the same folder finds
- * its data again; the server's connections use it through their search_path.
- */
-export async function createSchemaFor(baseUrl: string, dataDir: string) {
-  const schema = `daysync_test_${createHash("sha256").update(dataDir).digest("hex").slice(0, 32)}`;
-  const admin = async (statement: string) => {
-    const pool = createPgPool(baseUrl, { max: 1 });
-    try {
-      await pool.query(statement);
-    } finally {
-      await pool.end();
-    }
-  };
-  await admin(`create schema if not exists "${schema}"`);
-  const url = new URL(baseUrl);
-  url.searchParams.set("options", `-c search_path=${schema}`);
-  return { url: url.href, drop: () => admin(`drop schema if exists "${schema}" cascade`) };
 }
 
 export interface ApiResponse<T = unknown> {

@@ -6,9 +6,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { createSchemaFor } from "./pg-schema.ts";
 import { type ServerProcess, startServerProcess } from "./server-process.ts";
 import { redisEnv, removeKeys, uniquePrefix } from "./test-redis.ts";
-import { createSchemaFor } from "./test-server.ts";
 
 export interface TwoServerProcesses {
   one: ServerProcess;
