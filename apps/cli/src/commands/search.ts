@@ -1,6 +1,6 @@
 /**
- * `daysync search`: the server finds the messages stored in clear; the sealed ones only a device can read, so this
- * terminal pages through the live messages, opens them and matches them itself (decision 020, section 8).
+ * `daysync search`: this terminal pages through the live messages, opens the sealed ones and matches them itself
+ * (decision 020, section 8). The words searched for never go to the server: they say what was sent.
  */
 import {
   API,
@@ -33,22 +33,14 @@ export async function search(ctx: Context, words: string[], options: { json?: bo
   const { api } = signedIn;
   const query = searchQuerySchema.safeParse({ q: words.join(" ") });
   if (!query.success) throw usageError(query.error.issues[0]?.message ?? "Type something to search for.");
-  const [{ results }, { days }, keys] = await Promise.all([
-    api.get(`${API.search}?${new URLSearchParams(query.data)}`, responseSchemas.search),
-    api.get(API.days, responseSchemas.days),
-    MessageKeys.load(signedIn, ctx.store),
-  ]);
-  const clear = await Promise.all(results.map(({ message }) => showMessage(keys, message)));
-  const sealed = await sealedMatches(api, keys, query.data.q);
+  const [{ days }, keys] = await Promise.all([api.get(API.days, responseSchemas.days), MessageKeys.load(signedIn, ctx.store)]);
+  const matches = await textMatches(api, keys, query.data.q);
   const dayOf = new Map<string, DateMessages>(days.map((day) => [day.id, day]));
-  for (const { day } of results) dayOf.set(day.id, day);
   const shownDays = new Map<string, Promise<ShownDay>>();
   const found: FoundMessage[] = [];
-  const seen = new Set<string>();
-  for (const message of [...clear, ...sealed].sort(newestFirst)) {
+  for (const message of matches.sort(newestFirst)) {
     const day = dayOf.get(message.date_message_id);
-    if (seen.has(message.id) || !day) continue;
-    seen.add(message.id);
+    if (!day) continue;
     let shownDay = shownDays.get(day.id);
     if (!shownDay) {
       shownDay = showDay(keys, day);
@@ -64,8 +56,8 @@ export async function search(ctx: Context, words: string[], options: { json?: bo
   );
 }
 
-/** The sealed text messages whose opened text contains `q`, whatever the case, from every page of live messages. */
-async function sealedMatches(api: ApiClient, keys: MessageKeys, q: string): Promise<ShownMessage[]> {
+/** The text messages whose text (opened, when sealed) contains `q`, whatever the case, from every page of live messages. */
+async function textMatches(api: ApiClient, keys: MessageKeys, q: string): Promise<ShownMessage[]> {
   const needle = q.toLowerCase();
   const matches: ShownMessage[] = [];
   let before: string | null = null;
@@ -73,7 +65,7 @@ async function sealedMatches(api: ApiClient, keys: MessageKeys, q: string): Prom
     const params: URLSearchParams = new URLSearchParams({ limit: String(PAGE), ...(before ? { before } : {}) });
     const page: MessagesPage = await api.get(`${API.messages}?${params}`, responseSchemas.messagesPage);
     for (const message of page.messages) {
-      if (message.epoch === undefined || message.type !== "text") continue;
+      if (message.type !== "text") continue;
       const shown = await showMessage(keys, message);
       if (!shown.error && shown.content.toLowerCase().includes(needle)) matches.push(shown);
     }

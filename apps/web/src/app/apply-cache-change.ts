@@ -18,7 +18,7 @@ import {
   updateDiscussionOfMessages,
 } from "../features/chat/api/discussion-messages.ts";
 import { reloadDays, upsertDay } from "../features/dashboard/api/days.ts";
-import { removeFromSearch, renameDeviceInSearch, staleSealedCorpus } from "../features/dashboard/api/search.ts";
+import { removeFromSearch, renameDeviceInSearch, staleSearchCorpus } from "../features/dashboard/api/search.ts";
 import { reloadDevices } from "../features/devices/api/devices.ts";
 import {
   closeDiscussion,
@@ -37,7 +37,7 @@ export function applyCacheChange(queryClient: QueryClient, change: CacheChange):
       break;
     case "message.created":
       upsertDay(queryClient, change.day);
-      staleSealedCorpus(queryClient);
+      staleSearchCorpus(queryClient);
       addDayMessage(queryClient, change.message, change.day);
       break;
     case "messages.deleted":

@@ -12,13 +12,16 @@ export const searchKey = {
   of: (q: string) => ["search", q] as const,
 };
 
-/** This device's opened copy of the sealed messages, searched in memory; a send or a deletion makes it stale. */
-export const sealedCorpusKey = ["sealed-corpus"] as const;
+/** This device's opened copy of the text messages, searched in memory; a send or a deletion makes it stale. */
+export const searchCorpusKey = ["sealed-corpus"] as const;
 const CORPUS_STALE_MS = 30_000;
 /** How far back a search on the device pages (of `MESSAGES_PAGE_MAX` each). */
 const CORPUS_PAGES_MAX = 50;
 
-/** The sealed text messages this device can open, opened (`content` holds the text; nothing of it is stored). */
+/**
+ * The live text messages this device can read: those in clear (kept from before the account had a key) as they are,
+ * the sealed ones opened (`content` holds the text; nothing of it is stored).
+ */
 async function openedCorpus(services: { user: { id: string }; keys: DeviceKeys }, signal: AbortSignal): Promise<Message[]> {
   const epochs = heldEpochsOf(await services.keys.knownStatus()) ?? new Map();
   const opened: Message[] = [];
@@ -31,7 +34,11 @@ async function openedCorpus(services: { user: { id: string }; keys: DeviceKeys }
       signal,
     );
     for (const message of messages) {
-      if (message.epoch === undefined || message.type !== "text") continue;
+      if (message.type !== "text") continue;
+      if (message.epoch === undefined) {
+        opened.push(message);
+        continue;
+      }
       const result = await openMessage(services.user.id, epochs, message);
       if (result.state === "opened") opened.push({ ...message, content: result.text, epoch: undefined, preview: undefined });
     }
@@ -48,28 +55,32 @@ async function daysById(queryClient: QueryClient, signal: AbortSignal): Promise<
 
 const RESULTS_MAX = 50;
 
+/** What a search finds, as cached under `searchKey.of(q)`. */
+type SearchResults = SearchResponse["results"];
+
 /**
- * Live messages whose text contains q, newest first: the server finds those in clear, this device those sealed
- * (decision 020: the server cannot read them), among the ones it has opened (`sealedCorpusKey`).
+ * Live messages whose text contains q, newest first, found on this device among those it can read
+ * (`searchCorpusKey`). The words searched for never go to the server (decision 020): they say what was sent.
  */
 export function useSearch(q: string) {
   const services = useSessionServices();
   const queryClient = useQueryClient();
   return useQuery({
     queryKey: searchKey.of(q),
-    queryFn: async ({ signal }) => {
-      const [inClear, sealed] = await Promise.all([
-        api.get(`${API.search}?${new URLSearchParams({ q })}`, responseSchemas.search, signal),
-        queryClient.fetchQuery({ queryKey: sealedCorpusKey, queryFn: () => openedCorpus(services, signal), staleTime: CORPUS_STALE_MS }),
-      ]);
+    queryFn: async ({ signal }): Promise<SearchResults> => {
+      const corpus = await queryClient.fetchQuery({
+        queryKey: searchCorpusKey,
+        queryFn: () => openedCorpus(services, signal),
+        staleTime: CORPUS_STALE_MS,
+      });
       const needle = q.toLocaleLowerCase();
-      const matches = sealed.filter((m) => m.content.toLocaleLowerCase().includes(needle));
+      const matches = corpus.filter((m) => m.content.toLocaleLowerCase().includes(needle));
       const days = matches.length > 0 ? await daysById(queryClient, signal) : new Map<string, DateMessages>();
       const found = matches.flatMap((message) => {
         const day = days.get(message.date_message_id);
         return day ? [{ message, day }] : [];
       });
-      return [...inClear.results, ...found].sort((a, b) => b.message.timestamps - a.message.timestamps).slice(0, RESULTS_MAX);
+      return found.sort((a, b) => b.message.timestamps - a.message.timestamps).slice(0, RESULTS_MAX);
     },
     enabled: q.length > 0,
     staleTime: 5_000,
@@ -79,21 +90,21 @@ export function useSearch(q: string) {
 
 /** This device's keys changed (approved, a new epoch): its searches open the sealed messages again, from the start. */
 export function searchAgainWithNewKeys(queryClient: QueryClient): void {
-  staleSealedCorpus(queryClient);
+  staleSearchCorpus(queryClient);
   void queryClient.invalidateQueries({ queryKey: searchKey.all });
 }
 
 /** A new message: the next search on the device pages through the messages again. */
-export function staleSealedCorpus(queryClient: QueryClient): void {
-  void queryClient.invalidateQueries({ queryKey: sealedCorpusKey, exact: true, refetchType: "none" });
+export function staleSearchCorpus(queryClient: QueryClient): void {
+  void queryClient.invalidateQueries({ queryKey: searchCorpusKey, exact: true, refetchType: "none" });
 }
 
 export function removeFromSearch(queryClient: QueryClient, ids: readonly string[]): void {
   if (ids.length === 0) return;
-  staleSealedCorpus(queryClient);
+  staleSearchCorpus(queryClient);
   const gone = new Set(ids);
-  queryClient.setQueriesData<SearchResponse>({ queryKey: searchKey.all }, (old) =>
-    old?.results.some((r) => gone.has(r.message.id)) ? { results: old.results.filter((r) => !gone.has(r.message.id)) } : old,
+  queryClient.setQueriesData<SearchResults>({ queryKey: searchKey.all }, (old) =>
+    old?.some((r) => gone.has(r.message.id)) ? old.filter((r) => !gone.has(r.message.id)) : old,
   );
 }
 
@@ -101,7 +112,7 @@ export function removeFromSearch(queryClient: QueryClient, ids: readonly string[
 export function renameDeviceInSearch(queryClient: QueryClient, deviceId: string, name: string): void {
   const sentBy = (m: Message) => m.device?.id === deviceId;
   const rename = (m: Message) => (sentBy(m) ? { ...m, device: { id: deviceId, name } } : m);
-  queryClient.setQueriesData<SearchResponse>({ queryKey: searchKey.all }, (old) =>
-    old?.results.some((r) => sentBy(r.message)) ? { results: old.results.map((r) => ({ ...r, message: rename(r.message) })) } : old,
+  queryClient.setQueriesData<SearchResults>({ queryKey: searchKey.all }, (old) =>
+    old?.some((r) => sentBy(r.message)) ? old.map((r) => ({ ...r, message: rename(r.message) })) : old,
   );
 }
