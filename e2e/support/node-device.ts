@@ -12,16 +12,20 @@ import {
   type KeyRequest,
   keysStateSchema,
   type Message,
+  PAIRING_API,
+  PUSH_API,
   responseSchemas,
 } from "@daysync/shared";
 import {
   AccountKeys,
   type KeyApprovalServer,
   KeyApprover,
+  makeHandover,
   memoryKeyStorage,
   type Opened,
   openMessage,
   sealTextMessage,
+  secretOfFragment,
 } from "@daysync/shared/crypto";
 import { type APIRequestContext, request } from "playwright-core";
 import { expect } from "vitest";
@@ -110,6 +114,37 @@ export class NodeDevice {
       return step.step === "compare" ? step.code : undefined;
     });
     return { code, approve: () => approver.approve() };
+  }
+
+  /**
+   * Approves the device that shows the QR link `link` (`daysync login`, the login panel), handing it the key as
+   * scanning that code and pressing Approve does.
+   */
+  async approvePairing(link: string): Promise<void> {
+    const held = this.storage.held;
+    if (!held) throw new Error("No keys yet");
+    const url = new URL(link);
+    const code = url.pathname.split("/").pop() ?? "";
+    const { request } = responseSchemas.pairingDetails.parse(await (await this.http.get(PAIRING_API.request(code))).json());
+    const state = keysStateSchema.parse(await (await this.http.get(KEYS_API.keys)).json());
+    const secret = secretOfFragment(url.hash);
+    if (!secret || !request.public_key) throw new Error("The QR link carries no secret, or the request no key");
+    const handover = await makeHandover({
+      userId: this.userId,
+      held,
+      state,
+      secret,
+      requestId: request.request_id,
+      publicKey: request.public_key,
+    });
+    const res = await this.http.post(PAIRING_API.approve(code), { data: { handover } });
+    if (res.status() !== 204) throw new Error(`Approving the pairing answered ${res.status()}: ${await res.text()}`);
+  }
+
+  /** Keeps a push subscription for this device's session, as its service worker would. */
+  async subscribePush(endpoint: string, keys: { p256dh: string; auth: string }): Promise<void> {
+    const res = await this.http.post(PUSH_API.subscriptions, { data: { endpoint, expirationTime: null, keys } });
+    if (res.status() !== 201) throw new Error(`Subscribing answered ${res.status()}: ${await res.text()}`);
   }
 
   private async requests(): Promise<KeyRequest[]> {
