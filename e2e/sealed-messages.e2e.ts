@@ -84,6 +84,16 @@ describe("sealed messages in the browser", () => {
     await laptop.page.getByRole("button", { name: "Clear search" }).click();
   });
 
+  it("takes a message deleted on another device out of the search results showing it", async () => {
+    const sent = await phone.sendSealed("gate code 9911");
+    await laptop.page.getByLabel("Search messages").fill("gate code");
+    const hit = await visible(laptop.page.getByRole("link", { name: /gate code 9911/ }), 15_000);
+    await phone.deleteMessage(sent.id);
+    await hit.waitFor({ state: "detached", timeout: 15_000 });
+    await visible(laptop.page.getByText("No messages match “gate code”."));
+    await laptop.page.getByRole("button", { name: "Clear search" }).click();
+  });
+
   it("says a message someone changed on the server could not be decrypted, with no Copy", async () => {
     const sent = await phone.sendSealed("bank pin 2580");
     const list = messageList(laptop.page);

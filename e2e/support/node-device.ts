@@ -73,6 +73,12 @@ export class NodeDevice {
     return responseSchemas.message.parse(await res.json()).message;
   }
 
+  /** Deletes one of the account's messages for good, as its Delete does. */
+  async deleteMessage(id: string): Promise<void> {
+    const res = await this.http.delete(API.message(id));
+    if (!res.ok()) throw new Error(`Deleting answered ${res.status()}: ${await res.text()}`);
+  }
+
   /** The ids of the account's live messages, newest first. */
   async messageIds(): Promise<string[]> {
     const res = await this.http.get(`${API.messages}?limit=200`);
