@@ -36,6 +36,11 @@ export function buildProgram(): Command {
     .action(async (_options, command: Command) => (await import("./commands/login.ts")).logout(context(command)));
 
   program
+    .command("unlock")
+    .description("let this terminal read your messages with your recovery code (asked without echo, or read from standard input)")
+    .action(async (_options, command: Command) => (await import("./commands/unlock.ts")).unlock(context(command)));
+
+  program
     .command("send")
     .description("send a text message of today (from the arguments or standard input), or files with --file")
     .argument("[text...]", "the text; read from standard input when there is none")
