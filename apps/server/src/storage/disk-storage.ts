@@ -14,9 +14,12 @@ const SAFE_ID = /^[A-Za-z0-9_-]{1,128}$/;
 const LIST_BATCH = 32;
 
 export async function createDiskStorage(directory: string, expiryMs: number): Promise<FileStorage> {
-  await mkdir(directory, { recursive: true });
   const configstore = new FileConfigstore(directory);
   const datastore = new FileStore({ directory, configstore, expirationPeriodInMilliseconds: expiryMs });
+  // FileStore makes the folder in its constructor, in a callback that throws (an uncaught exception) when that fails;
+  // ours, queued after it on libuv's pool, resolves once that one has started, not later when the folder may be gone
+  // (CI saw a test server's folder removed first while argon2 hashes filled the pool).
+  await mkdir(directory, { recursive: true });
   const fileOf = (id: string) => {
     if (!SAFE_ID.test(id)) throw new Error(`Unsafe file id: ${id}`);
     return path.join(directory, id);
