@@ -37,9 +37,7 @@ beforeAll(async () => {
   await page.goto("/dashboard");
   // Signed in by password: the laptop approves the phone by check code, so it reads what the laptop seals.
   await page.getByRole("heading", { name: SEALED_TEXT.approveToSend }).waitFor({ timeout: 15_000 });
-  const { code, approve } = await laptop.compareCodes();
-  await approve();
-  await page.getByRole("button", { name: `Yes, it shows ${code}` }).click();
+  await laptop.approveByCheckCode(page);
   await page.getByRole("heading", { name: SEALED_TEXT.approveToSend }).waitFor({ state: "detached", timeout: 15_000 });
   await page.getByLabel("Message", { exact: true }).waitFor();
   await live;

@@ -68,9 +68,7 @@ describe("offline", () => {
     await signInViaApi({ context, page }, app.server.url, elsewhere.email);
     const { user } = (await (await context.request.get(`${app.server.url}${API.me}`)).json()) as { user: User };
     await page.goto("/dashboard");
-    const { code, approve } = await elsewhere.compareCodes();
-    await approve();
-    await page.getByRole("button", { name: `Yes, it shows ${code}` }).click();
+    await elsewhere.approveByCheckCode(page);
     const messages = messageList(page);
     await sendMessage(page, "in the copy");
     const sent = messages.getByRole("listitem").filter({ hasText: "in the copy" });

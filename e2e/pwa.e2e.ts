@@ -202,9 +202,7 @@ describe("installable app", () => {
     await page.getByText("What you shared is kept on this device until one of your other devices approves it.").waitFor();
     expect(await pendingShares(page)).toBe(1);
 
-    const { code, approve } = await keyed.compareCodes();
-    await approve();
-    await page.getByRole("button", { name: `Yes, it shows ${code}` }).click();
+    await keyed.approveByCheckCode(page);
     const messages = page.getByRole("list", { name: "Messages" });
     await messages.getByText("Try this tonight").waitFor({ timeout: 15_000 });
     await messages.getByText("recette é.txt").waitFor();

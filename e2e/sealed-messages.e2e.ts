@@ -52,9 +52,7 @@ describe("sealed messages in the browser", () => {
     await visible(waiting.getByText(SEALED_TEXT.approveToSend), 15_000);
     const waitingId = (await waiting.getAttribute("id"))?.replace("message-", "") ?? "";
 
-    const { code, approve } = await phone.compareCodes();
-    await approve();
-    await laptop.page.getByRole("button", { name: `Yes, it shows ${code}` }).click();
+    await phone.approveByCheckCode(laptop.page);
 
     await visible(list.getByText("the door code is 4711"), 15_000);
     await visible(waiting.getByText("Sent", { exact: true }), 15_000);

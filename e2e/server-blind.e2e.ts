@@ -93,9 +93,7 @@ describe.each([
     await laptop.page.goto(APP_ROUTES.dashboard);
     const lockedNotice = laptop.page.getByRole("heading", { name: SEALED_TEXT.approveToSend });
     await visible(lockedNotice, 30_000);
-    const { code, approve } = await phone.compareCodes();
-    await approve();
-    await laptop.page.getByRole("button", { name: `Yes, it shows ${code}` }).click();
+    await phone.approveByCheckCode(laptop.page);
     await lockedNotice.waitFor({ state: "detached", timeout: 30_000 });
 
     const list = messageList(laptop.page);

@@ -27,7 +27,7 @@ import {
   sealTextMessage,
   secretOfFragment,
 } from "@daysync/shared/crypto";
-import { type APIRequestContext, request } from "playwright-core";
+import { type APIRequestContext, type Page, request } from "playwright-core";
 import { expect } from "vitest";
 import { PASSWORD } from "./daysync.ts";
 
@@ -120,6 +120,13 @@ export class NodeDevice {
       return step.step === "compare" ? step.code : undefined;
     });
     return { code, approve: () => approver.approve() };
+  }
+
+  /** Approves the browser on `page` by check code, as the person does on both screens: Approve here, "Yes, it shows …" there. */
+  async approveByCheckCode(page: Page): Promise<void> {
+    const { code, approve } = await this.compareCodes();
+    await approve();
+    await page.getByRole("button", { name: `Yes, it shows ${code}` }).click();
   }
 
   /**
