@@ -73,6 +73,12 @@ export class NodeDevice {
     return responseSchemas.message.parse(await res.json()).message;
   }
 
+  /** Signs this device out: it held the key, so the account's devices move to a new one. */
+  async signOut(): Promise<void> {
+    const res = await this.http.post(API.logout);
+    if (!res.ok()) throw new Error(`Signing out answered ${res.status()}: ${await res.text()}`);
+  }
+
   /** Deletes one of the account's messages for good, as its Delete does. */
   async deleteMessage(id: string): Promise<void> {
     const res = await this.http.delete(API.message(id));
