@@ -4,7 +4,7 @@
  * sealed; "This message could not be decrypted", with no Copy, for a value someone changed on the server. The other
  * sealing device runs in the test's process (support/node-device).
  */
-import { APP_ROUTES, type NewMessagePush, SEALED_TEXT, SEALED_VALUE_PATTERN } from "@daysync/shared";
+import { APP_ROUTES, COPY_MESSAGE_PARAM, type NewMessagePush, SEALED_TEXT, SEALED_VALUE_PATTERN } from "@daysync/shared";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./support/browser.ts";
@@ -40,6 +40,10 @@ describe("sealed messages in the browser", () => {
     expect(await laptop.page.getByRole("link", { name: new RegExp(SEALED_TEXT.locked) }).count()).toBe(1);
     expect(await laptop.page.getByText(sent.content).count()).toBe(0);
     expect(await list.getByRole("button", { name: "Copy" }).count()).toBe(0);
+    // A notification's Copy opens the app to copy it: a locked device says why it cannot, not that it is broken.
+    await laptop.page.goto(`${APP_ROUTES.dashboard}?${COPY_MESSAGE_PARAM}=${sent.id}`);
+    await visible(laptop.page.getByRole("alert").filter({ hasText: SEALED_TEXT.locked }), 15_000);
+    expect(await laptop.page.getByText(SEALED_TEXT.undecryptable).count()).toBe(0);
 
     // Search on the device finds nothing it cannot open yet.
     await laptop.page.getByLabel("Search messages").fill("door code");
@@ -64,7 +68,7 @@ describe("sealed messages in the browser", () => {
     expect(JSON.stringify(stored)).not.toContain("typed before approval");
     expect(opened).toMatchObject({ state: "opened", text: "typed before approval" });
     expect(await list.getByRole("button", { name: "Copy" }).count()).toBe(2);
-    expect(await laptop.page.getByText(SEALED_TEXT.locked).count()).toBe(0);
+    expect(await list.getByText(SEALED_TEXT.locked).count()).toBe(0);
     // Approved, its search opens them at once (what it paged through while locked is not kept).
     await laptop.page.getByLabel("Search messages").fill("door code");
     await visible(laptop.page.getByRole("link", { name: /the door code is 4711/ }), 15_000);

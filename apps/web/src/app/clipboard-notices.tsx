@@ -3,7 +3,7 @@
  * arrives from another of the user's devices while this tab is in front is one tap from the clipboard (the toast's
  * Copy), and a notification's Copy action opens the app at `?copy=<message id>`, which copies that message.
  */
-import { API, COPY_MESSAGE_PARAM, type Message, responseSchemas, SEALED_TEXT, TEXT } from "@daysync/shared";
+import { API, COPY_MESSAGE_PARAM, type Message, responseSchemas, TEXT } from "@daysync/shared";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { useSearchParams } from "react-router";
@@ -12,7 +12,7 @@ import { devicesQueryOptions } from "../features/devices/api/devices.ts";
 import { api } from "../lib/api-client.ts";
 import { copyToClipboard } from "../lib/copy-to-clipboard.ts";
 import type { LiveConnection } from "../lib/live-connection.ts";
-import { openedText } from "../lib/opened-messages.ts";
+import { shownText } from "../lib/opened-messages.ts";
 import { type SessionServices, useSessionServices } from "../lib/session-services.ts";
 
 const PREVIEW_LENGTH = 80;
@@ -67,8 +67,8 @@ export function useIncomingTextToasts(live: LiveConnection): void {
           .catch(() => null)
           .then(async (current) => {
             if (current !== null && message.device?.id === current) return;
-            const text = await openedText(services, message);
-            if (text !== null) offerCopy(message, text, `New text from ${message.device?.name ?? "another device"}`);
+            const shown = await shownText(services, message);
+            if (shown.kind === "text") offerCopy(message, shown.text, `New text from ${message.device?.name ?? "another device"}`);
           });
       }),
     [live, queryClient, services],
@@ -109,8 +109,8 @@ async function copyMessage(services: SessionServices, id: string) {
     return;
   }
   if (message.type !== "text") return;
-  const text = await openedText(services, message);
-  if (text === null) toast.error(SEALED_TEXT.undecryptable);
-  else if (await copyToClipboard(text)) toast.success(TEXT.copied, { autoClose: 3000 });
-  else offerCopy(message, text, "Tap Copy to put this text in the clipboard");
+  const shown = await shownText(services, message);
+  if (shown.kind === "notice") toast.error(shown.text);
+  else if (await copyToClipboard(shown.text)) toast.success(TEXT.copied, { autoClose: 3000 });
+  else offerCopy(message, shown.text, "Tap Copy to put this text in the clipboard");
 }

@@ -18,9 +18,10 @@ import { type DeviceKeyStatus, type DeviceKeys, heldEpochsOf } from "./device-ke
 import { useSessionServices } from "./session-services.ts";
 
 /** What to show: the text, or a sentence in its place (no Copy, no preview), or nothing yet while it opens. */
-export type Shown = { kind: "text"; text: string } | { kind: "notice"; text: string } | { kind: "opening" };
+export type Shown = Settled | { kind: "opening" };
+type Settled = { kind: "text"; text: string } | { kind: "notice"; text: string };
 
-function shownOf(opened: Opened, status: DeviceKeyStatus): Shown {
+function shownOf(opened: Opened, status: DeviceKeyStatus): Settled {
   if (opened.state === "clear" || opened.state === "opened") return { kind: "text", text: opened.text };
   if (opened.state === "undecryptable") return { kind: "notice", text: SEALED_TEXT.undecryptable };
   if (status.state === "failed" && status.insecure) return { kind: "notice", text: SEALED_TEXT.insecure };
@@ -70,12 +71,9 @@ export function useShownDayPreview(day: SealedDayFields & { id: string }): Shown
   return opened ? shownOf(opened, status) : { kind: "opening" };
 }
 
-/** A message's text for a copy or a toast, outside a page: null when this device cannot show it. */
-export async function openedText(
-  services: { user: { id: string }; keys: DeviceKeys },
-  message: SealedMessageFields,
-): Promise<string | null> {
-  if (message.epoch === undefined) return message.type === "text" ? message.content : message.filename;
-  const opened = await openMessage(services.user.id, heldEpochsOf(await services.keys.knownStatus()) ?? new Map(), message);
-  return opened.state === "opened" ? opened.text : null;
+/** A message's text for a copy or a toast, outside a page, or the sentence in its place. */
+export async function shownText(services: { user: { id: string }; keys: DeviceKeys }, message: SealedMessageFields): Promise<Settled> {
+  if (message.epoch === undefined) return { kind: "text", text: message.type === "text" ? message.content : message.filename };
+  const status = await services.keys.knownStatus();
+  return shownOf(await openMessage(services.user.id, heldEpochsOf(status) ?? new Map(), message), status);
 }
