@@ -3,7 +3,7 @@ import { makeRecoveryCode, RECOVERY_TEXT } from "@daysync/shared/crypto";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./support/browser.ts";
-import { type Device, newDevice, PASSWORD, registerViaApi, signInViaApi, uniqueEmail, visible } from "./support/daysync.ts";
+import { type Device, hidden, newDevice, PASSWORD, registerViaApi, signInViaApi, uniqueEmail, visible } from "./support/daysync.ts";
 import { type RunningServer, startServer } from "./support/server.ts";
 
 const LOCKED = "Approve this device from one of your other devices to read your messages";
@@ -60,6 +60,27 @@ describe("the recovery code in the browser (decision 020, section 6)", () => {
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
+  });
+
+  it("offers a recovery code once a device can read: Not now puts it away there, Make a recovery code opens Settings", async () => {
+    await a.page.goto(APP_ROUTES.dashboard);
+    const offer = a.page.getByRole("region", { name: "Keep a recovery code" });
+    await visible(offer.getByText(/a recovery code lets a new device read them again/), 15_000);
+    await offer.getByRole("button", { name: "Not now" }).click();
+    await hidden(offer);
+    await a.page.reload();
+    await visible(a.page.getByLabel("Message", { exact: true }), 15_000);
+    expect(await offer.count()).toBe(0);
+
+    const other = await newDevice(browser, server.url);
+    await registerViaApi(other, server.url, "Oli Offer", uniqueEmail("offer"));
+    await other.page.goto(APP_ROUTES.dashboard);
+    const otherOffer = other.page.getByRole("region", { name: "Keep a recovery code" });
+    await (await visible(otherOffer.getByRole("link", { name: "Make a recovery code" }), 15_000)).click();
+    await other.page.waitForURL((url) => url.pathname === APP_ROUTES.settings);
+    await visible(other.page.getByRole("region", { name: "Recovery code" }).getByRole("button", { name: "Create a recovery code" }));
+    expect(await otherOffer.count()).toBe(0);
+    await other.context.close();
   });
 
   it("Settings shows a new code once, with Print and Copy, and saves it only once it is typed back", async () => {

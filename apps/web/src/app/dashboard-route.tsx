@@ -9,6 +9,7 @@ import { DiscussionsSection } from "../features/discussions/discussions-section.
 import { UnverifiedEmailBanner } from "../features/email-verification/unverified-email-banner.tsx";
 import { KeyApproval } from "../features/keys/key-approval.tsx";
 import { PushBell } from "../features/push/push-bell.tsx";
+import { RecoveryCodeOffer } from "../features/settings/recovery-code-offer.tsx";
 import { SettingsLink } from "../features/settings/settings-link.tsx";
 import { usePendingShares, useShareOutcome } from "../features/share/use-share-outcome.ts";
 import { useSessionServices } from "../lib/session-services.ts";
@@ -56,6 +57,7 @@ export function SignedInFrame({ user }: { user: User }) {
             <UnverifiedEmailBanner />
             <KeyApproval />
             <NameDevicePrompt />
+            <RecoveryCodeOffer />
           </>
         }
       >
