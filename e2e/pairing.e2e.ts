@@ -89,7 +89,7 @@ describe("sign in with a connected device", () => {
     // for itself, so both devices can read.
     const handed = await keyState(laptop);
     expect(handed.wraps.map((wrap) => [wrap.epoch, wrap.mode, wrap.sender_key_id])).toEqual([[1, "auth", handed.key_id]]);
-    await expect.poll(async () => newDevice.getByText("Can read your messages").count(), { timeout: 10_000 }).toBe(2);
+    await expect.poll(async () => newDevice.getByText("Can read your messages", { exact: true }).count(), { timeout: 10_000 }).toBe(2);
     await phone.close();
     await laptop.close();
   });

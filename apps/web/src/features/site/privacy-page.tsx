@@ -67,9 +67,10 @@ export function PrivacyPage() {
             </li>
             <li>
               The person who runs this server, and anyone who can read its database, its disk or its backups: not the text of your own
-              messages, its previews or its notifications, which are end-to-end encrypted; but your files and everything in discussions,
-              which are stored as sent, not end-to-end encrypted yet. They also see what no encryption hides here: sizes, times, types,
-              counts, which of your devices sent what, and who is in which discussion.
+              messages, its previews or its notifications, which are end-to-end encrypted, nor what you search for, which is searched on
+              your device; but your files and everything in discussions, which are stored as sent, not end-to-end encrypted yet. They also
+              see what no encryption hides here: sizes, times, types, counts, which of your devices sent what, and who is in which
+              discussion.
             </li>
             <li>
               The web app comes from this server: a server run to do harm could send a changed app that reads what it decrypts. The command
