@@ -2,7 +2,15 @@
  * This terminal's hold on the account's keys (decision 020): AccountKeys with keys.json as its store. The key pair
  * is made extractable once so it can be written there (mode 600), and read back non-extractable.
  */
-import { type CreateEpochInput, deviceKeySchema, KEYS_API, type KeyRequest, keysStateSchema, responseSchemas } from "@daysync/shared";
+import {
+  type CreateEpochInput,
+  deviceKeySchema,
+  KEYS_API,
+  type KeyRequest,
+  keysStateSchema,
+  recoveryStateSchema,
+  responseSchemas,
+} from "@daysync/shared";
 import {
   AccountKeys,
   type AskingKey,
@@ -14,6 +22,7 @@ import {
   importDeviceKeyPair,
   type KeyApprovalServer,
   type KeyStorage,
+  type RecoveryServer,
   receiveHandover,
   toBase64Url,
 } from "@daysync/shared/crypto";
@@ -72,7 +81,13 @@ export function fileKeys(api: ApiClient, store: ConfigStore, server: string, use
     approve: (id, body) => step(KEYS_API.approve(id), body),
     deny: (id) => step(KEYS_API.deny(id)),
   };
-  return { keys: new AccountKeys(userId, storage, keysServer), storage, approval };
+  const recovery: RecoveryServer = {
+    state: keysServer.state,
+    recovery: async () => (await api.json("GET", KEYS_API.recovery, recoveryStateSchema)).body,
+    save: async (body) => (await api.json("PUT", KEYS_API.recovery, recoveryStateSchema, body)).body,
+    unlock: async (body) => (await api.json("POST", KEYS_API.recoveryUnlock, keysStateSchema, body)).body,
+  };
+  return { keys: new AccountKeys(userId, storage, keysServer), storage, approval, recovery };
 }
 
 /** The pair a terminal asks to be paired with: extractable, since keys.json keeps it once the terminal is signed in. */

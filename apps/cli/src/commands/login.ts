@@ -49,8 +49,7 @@ export async function login(ctx: Context, options: LoginOptions): Promise<void> 
   const status = await parts.keys.sync();
   if (status.state !== "locked") return;
   console.log(LOCKED_TERMINAL);
-  const hasRecoveryCode = (await parts.approval.state()).recovery !== undefined;
-  if (hasRecoveryCode) console.log("Have your recovery code? Run daysync unlock.");
+  if (status.recoveryCode) console.log("Have your recovery code? Run daysync unlock.");
   // A script piping the password in cannot answer the check code: it stays signed in, locked.
   if (process.stdin.isTTY !== true) {
     console.log("Run daysync login --password in a terminal to approve it from another device with the check code.");

@@ -3,30 +3,14 @@
  * "Use a recovery code" does in the web app. The code is asked for without echo, or read from standard input; never
  * from the arguments, where `ps` and the shell's history would keep it.
  */
-import { KEYS_API, keysStateSchema, recoveryStateSchema } from "@daysync/shared";
-import {
-  RECOVERY_TEXT,
-  RecoveryCodeError,
-  RecoveryRefusedError,
-  type RecoveryServer,
-  unlockWithRecoveryCode,
-} from "@daysync/shared/crypto";
+import { RECOVERY_TEXT, RecoveryCodeError, RecoveryRefusedError, unlockWithRecoveryCode } from "@daysync/shared/crypto";
 import { fileKeys } from "../account-keys.ts";
-import { type ApiClient, ApiError } from "../api-client.ts";
+import { ApiError } from "../api-client.ts";
 import type { Context } from "../context.ts";
 import { CliError, EXIT, usageError } from "../errors.ts";
 import { ask, readStdinLine } from "../prompt.ts";
 
 export const UNLOCKED = "This terminal can now read your messages.";
-
-function recoveryServer(api: ApiClient): RecoveryServer {
-  return {
-    state: async () => (await api.json("GET", KEYS_API.keys, keysStateSchema)).body,
-    recovery: async () => (await api.json("GET", KEYS_API.recovery, recoveryStateSchema)).body,
-    save: async (body) => (await api.json("PUT", KEYS_API.recovery, recoveryStateSchema, body)).body,
-    unlock: async (body) => (await api.json("POST", KEYS_API.recoveryUnlock, keysStateSchema, body)).body,
-  };
-}
 
 export async function unlock(ctx: Context): Promise<void> {
   const { api, session, server } = await ctx.signedIn();
@@ -39,7 +23,7 @@ export async function unlock(ctx: Context): Promise<void> {
   const typed = interactive ? await ask("Recovery code: ", { secret: true }) : await readStdinLine();
   if (typed.trim() === "") throw usageError("Type the recovery code you saved, or pipe it in on standard input.");
   try {
-    await unlockWithRecoveryCode(userId, status.keys, parts.storage, recoveryServer(api), typed);
+    await unlockWithRecoveryCode(userId, status.keys, parts.storage, parts.recovery, typed);
   } catch (error) {
     if (error instanceof RecoveryCodeError) throw usageError(error.reason === "check" ? RECOVERY_TEXT.typo : error.message);
     if (error instanceof RecoveryRefusedError) throw new CliError(error.message, EXIT.locked);

@@ -44,7 +44,7 @@ export type KeyStatus =
   /** Holds the account's current epoch: reads and sends. */
   | { state: "ready"; epoch: number; sessionId: string; keys: HeldKeys }
   /** Signed in, but no device has handed this one the current epoch yet. */
-  | { state: "locked"; epoch: number; sessionId: string; keys: HeldKeys }
+  | { state: "locked"; epoch: number; sessionId: string; keys: HeldKeys; recoveryCode: boolean }
   /** The server knows a key for this session that this device no longer has (its storage was cleared). */
   | { state: "lost"; sessionId: string };
 
@@ -70,8 +70,9 @@ export class AccountKeys {
       state = await this.rotate(held, state, state.epoch);
       await this.openWraps(held, state);
     }
-    const status = held.epochs.has(state.epoch ?? 0) ? "ready" : "locked";
-    return { state: status, epoch: state.epoch ?? 0, sessionId: state.session_id, keys: held };
+    const known = { epoch: state.epoch ?? 0, sessionId: state.session_id, keys: held };
+    if (held.epochs.has(known.epoch)) return { state: "ready", ...known };
+    return { state: "locked", ...known, recoveryCode: state.recovery !== undefined };
   }
 
   private async newDevice(): Promise<HeldKeys> {
