@@ -13,7 +13,7 @@ export const searchKey = {
 };
 
 /** This device's opened copy of the text messages, searched in memory; a send or a deletion makes it stale. */
-export const searchCorpusKey = ["sealed-corpus"] as const;
+export const searchCorpusKey = ["search-corpus"] as const;
 const CORPUS_STALE_MS = 30_000;
 /** How far back a search on the device pages (of `MESSAGES_PAGE_MAX` each). */
 const CORPUS_PAGES_MAX = 50;
