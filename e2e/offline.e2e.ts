@@ -1,8 +1,8 @@
 import { API, type DayMessagesResponse, type DaysResponse, SEALED_VALUE_PATTERN, TEXT, type User } from "@daysync/shared";
 import { describe, expect, it } from "vitest";
 import { useStartedApp } from "./support/app.ts";
-import { messageList, newDevice, registerViaApi, sendMessage, signInViaApi, uniqueEmail, visible } from "./support/daysync.ts";
-import { NodeDevice } from "./support/node-device.ts";
+import { messageList, newDevice, registerViaApi, sendMessage, uniqueEmail, visible } from "./support/daysync.ts";
+import { keyedAccount } from "./support/node-device.ts";
 
 const app = useStartedApp();
 const OFFLINE_BANNER = "You’re offline — showing what this device had; messages will be sent when the connection is back";
@@ -63,9 +63,8 @@ describe("offline", () => {
 
   it("shows what the server has when this device's copy is older than the position it resumes from", async () => {
     // The other device holds the account's key and approves this one, so each reads what the other seals.
-    const elsewhere = await NodeDevice.register(app.server.url, "Rita Resume", uniqueEmail("resume"));
-    const { context, page } = await newDevice(app.browser, app.server.url);
-    await signInViaApi({ context, page }, app.server.url, elsewhere.email);
+    const { phone: elsewhere, laptop } = await keyedAccount(app.browser, app.server.url, "Rita Resume", uniqueEmail("resume"));
+    const { context, page } = laptop;
     const { user } = (await (await context.request.get(`${app.server.url}${API.me}`)).json()) as { user: User };
     await page.goto("/dashboard");
     await elsewhere.approveByCheckCode(page);

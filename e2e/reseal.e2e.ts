@@ -7,8 +7,8 @@ import { API, APP_ROUTES, responseSchemas, SEALED_TEXT } from "@daysync/shared";
 import type { Browser, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./support/browser.ts";
-import { type Device, keyStateOf, messageList, newDevice, sendMessage, signInViaApi, uniqueEmail, visible } from "./support/daysync.ts";
-import { NodeDevice } from "./support/node-device.ts";
+import { type Device, keyStateOf, messageList, sendMessage, uniqueEmail, visible } from "./support/daysync.ts";
+import { keyedAccount, type NodeDevice } from "./support/node-device.ts";
 import { type RunningServer, startServer } from "./support/server.ts";
 
 describe("sealing again when the key moves on", () => {
@@ -20,9 +20,7 @@ describe("sealing again when the key moves on", () => {
   beforeAll(async () => {
     [server, browser] = await Promise.all([startServer(), launchBrowser()]);
     const email = uniqueEmail("reseal");
-    phone = await NodeDevice.register(server.url, "Remy Reseal", email);
-    laptop = await newDevice(browser, server.url);
-    await signInViaApi(laptop, server.url, email);
+    ({ phone, laptop } = await keyedAccount(browser, server.url, "Remy Reseal", email));
     await laptop.page.goto(APP_ROUTES.dashboard);
     await visible(laptop.page.getByRole("heading", { name: SEALED_TEXT.approveToSend }), 30_000);
     await phone.approveByCheckCode(laptop.page);

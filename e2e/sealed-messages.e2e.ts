@@ -8,8 +8,8 @@ import { APP_ROUTES, COPY_MESSAGE_PARAM, type NewMessagePush, SEALED_TEXT, SEALE
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./support/browser.ts";
-import { type Device, messageList, newDevice, sendMessage, signInViaApi, uniqueEmail, visible } from "./support/daysync.ts";
-import { NodeDevice } from "./support/node-device.ts";
+import { type Device, messageList, sendMessage, uniqueEmail, visible } from "./support/daysync.ts";
+import { keyedAccount, type NodeDevice } from "./support/node-device.ts";
 import { type RunningServer, startServer } from "./support/server.ts";
 import { tamperWithMessage } from "./support/server-data.ts";
 
@@ -22,9 +22,7 @@ describe("sealed messages in the browser", () => {
   beforeAll(async () => {
     [server, browser] = await Promise.all([startServer(), launchBrowser()]);
     const email = uniqueEmail("sealed");
-    phone = await NodeDevice.register(server.url, "Sol Sealed", email);
-    laptop = await newDevice(browser, server.url);
-    await signInViaApi(laptop, server.url, email);
+    ({ phone, laptop } = await keyedAccount(browser, server.url, "Sol Sealed", email));
   });
   afterAll(async () => {
     await phone?.dispose();

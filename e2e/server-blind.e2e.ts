@@ -28,9 +28,9 @@ import {
 import { type ServerProcess, startServerProcess } from "../apps/server/src/testing/server-process.ts";
 import { TEST_REDIS_URL, uniquePrefix } from "../apps/server/src/testing/test-redis.ts";
 import { launchBrowser } from "./support/browser.ts";
-import { type Device, messageList, newDevice, sendMessage, signInViaApi, uniqueEmail, visible } from "./support/daysync.ts";
+import { type Device, messageList, sendMessage, uniqueEmail, visible } from "./support/daysync.ts";
 import { filesUnder, findMarkers, marker } from "./support/markers.ts";
-import { NodeDevice } from "./support/node-device.ts";
+import { keyedAccount, type NodeDevice } from "./support/node-device.ts";
 
 const PG_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
@@ -72,10 +72,8 @@ describe.each([
       startServerProcess(env, { captureOutput: true }),
       launchBrowser(),
     ]);
-    phone = await NodeDevice.register(server.url, "Blair Blind", email);
+    ({ phone, laptop } = await keyedAccount(browser, server.url, "Blair Blind", email));
     await phone.subscribePush(`${pushService.url}/phone`, pushKeys.json);
-    laptop = await newDevice(browser, server.url);
-    await signInViaApi(laptop, server.url, email);
   });
   afterAll(async () => {
     await phone?.dispose();

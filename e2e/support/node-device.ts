@@ -27,9 +27,9 @@ import {
   sealTextMessage,
   secretOfFragment,
 } from "@daysync/shared/crypto";
-import { type APIRequestContext, type Page, request } from "playwright-core";
+import { type APIRequestContext, type Browser, type Page, request } from "playwright-core";
 import { expect } from "vitest";
-import { PASSWORD } from "./daysync.ts";
+import { type Device, newDevice, PASSWORD, signInViaApi } from "./daysync.ts";
 
 export class NodeDevice {
   private constructor(
@@ -210,4 +210,15 @@ function server(http: APIRequestContext): ConstructorParameters<typeof AccountKe
     approve: async (id, body) => keyRequest(await http.post(KEYS_API.approve(id), { data: body })),
     deny: async (id) => keyRequest(await http.post(KEYS_API.deny(id))),
   };
+}
+
+/**
+ * A new account whose first device, `phone`, runs here and holds the key, and a browser device, `laptop`, signed in
+ * to it by password: locked until `phone.approveByCheckCode(laptop.page)`. No page is open yet.
+ */
+export async function keyedAccount(browser: Browser, baseURL: string, name: string, email: string) {
+  const phone = await NodeDevice.register(baseURL, name, email);
+  const laptop: Device = await newDevice(browser, baseURL);
+  await signInViaApi(laptop, baseURL, email);
+  return { phone, laptop };
 }
