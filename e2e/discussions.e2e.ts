@@ -253,10 +253,13 @@ describe("discussions", () => {
     const d = await newDevice(app.browser, app.server.url);
     await registerViaApi(d, app.server.url, "Dee Typo", uniqueEmail("dee"));
     await d.page.goto("/dashboard");
+    // The day has opened (and its message box taken the focus) before the field is typed in.
+    await visible(d.page.getByLabel("Message", { exact: true }), 30_000);
     const field = discussionsNav(d.page).getByLabel("Discussion ID to join");
     await field.fill("hello");
+    expect(await field.inputValue()).toBe("hello");
     await field.press("Enter");
-    await visible(discussionsNav(d.page).getByText("An ID is 10 letters and digits, like ABCDE-23456."));
+    await visible(discussionsNav(d.page).getByText("An ID is 10 letters and digits, like ABCDE-23456."), 30_000);
     await field.fill("ZZZZZ-ZZZZZ");
     await field.press("Enter");
     await d.page.getByLabel("Your name in this discussion").fill("Dee");
