@@ -16,4 +16,12 @@ const failed = report.numFailedTests + filesFailedOutsideTests.length;
 const outside = filesFailedOutsideTests.length
   ? ` (${filesFailedOutsideTests.length} outside a test, in a file's set-up or tear-down)`
   : "";
+// A test that passed on its second try (vitest's `retry`, on CI for the browser tests) keeps the first try's error.
+const secondTry = report.testResults.flatMap((f) =>
+  f.assertionResults.filter((a) => a.status === "passed" && a.failureMessages.length > 0).map((a) => `${f.name}: ${a.fullName}`),
+);
+if (secondTry.length) {
+  console.log(`Passed only on a second try (${secondTry.length}), worth a look:`);
+  for (const name of secondTry) console.log(`  ${name}`);
+}
 console.log(`Tests: ${report.numPassedTests} passed, ${failed} failed${outside}${skipped ? `, ${skipped} skipped` : ""}`);
