@@ -29,6 +29,12 @@ function ok(answer: ApiResponse, status = 200): unknown {
   return answer.body;
 }
 
+/** The account's keys as this device's session sees them (GET /api/keys). */
+export const keysOf = async (device: Device) => keysStateSchema.parse(ok(await device.get(KEYS_API.keys)));
+
+/** The account's recovery code as the server keeps it (GET /api/keys/recovery), or null when it has none. */
+export const recoveryOf = async (device: Device) => recoveryStateSchema.parse(ok(await device.get(KEYS_API.recovery))).recovery;
+
 /** The recovery routes and the key state, over this device's session. */
 export function recoveryServer(device: Device): RecoveryServer {
   return {

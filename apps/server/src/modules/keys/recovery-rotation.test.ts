@@ -3,11 +3,11 @@
  * a rotation after a removal wraps the new epoch for the recovery key too, so a device made after it still unlocks
  * with the same code and holds the new epoch; Start over removes the recovery key.
  */
-import { DEVICES_API, KEYS_API, type KeysState, type RecoveryState } from "@daysync/shared";
+import { DEVICES_API, KEYS_API } from "@daysync/shared";
 import { makeRecoveryCode, RecoveryRefusedError } from "@daysync/shared/crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { person } from "../../testing/discussion-api.ts";
-import { keyDevice } from "../../testing/key-devices.ts";
+import { keyDevice, keysOf, recoveryOf } from "../../testing/key-devices.ts";
 import { b64 } from "../../testing/key-material.ts";
 import { Device, startTestServer, type TestServer } from "../../testing/test-server.ts";
 
@@ -16,9 +16,6 @@ beforeAll(async () => {
   server = await startTestServer({ LOGIN_RATE_LIMIT_MAX: "1000" });
 });
 afterAll(() => server.close());
-
-const keysOf = async (device: Device) => (await device.get<KeysState>(KEYS_API.keys)).body;
-const recoveryOf = async (device: Device) => (await device.get<RecoveryState>(KEYS_API.recovery)).body.recovery;
 
 /** A new account whose first device holds epoch 1 and made a recovery code. */
 async function accountWithCode(name: string) {

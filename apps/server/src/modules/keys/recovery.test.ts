@@ -2,21 +2,12 @@
  * The recovery code on the server (decision 020, section 6), with real devices' keys made by the crypto library over
  * HTTP: storing, replacing and removing it, a locked device unlocking with it, across a rotation, and Start over.
  */
-import {
-  API,
-  DEVICES_API,
-  type DevicesResponse,
-  KEYS_API,
-  type KeysState,
-  type RecoveryState,
-  SETTINGS_API,
-  type SetRecoveryInput,
-} from "@daysync/shared";
+import { API, DEVICES_API, type DevicesResponse, KEYS_API, type RecoveryState, SETTINGS_API, type SetRecoveryInput } from "@daysync/shared";
 import { deriveRecoveryKeys, exportPublicKey, makeRecoveryCode, RecoveryRefusedError, toBase64Url } from "@daysync/shared/crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { person } from "../../testing/discussion-api.ts";
 import { tablesNaming } from "../../testing/every-row.ts";
-import { keyDevice, UnexpectedAnswer } from "../../testing/key-devices.ts";
+import { keyDevice, keysOf, recoveryOf, UnexpectedAnswer } from "../../testing/key-devices.ts";
 import { b64, newKey } from "../../testing/key-material.ts";
 import { Device, startTestServer, type TestServer } from "../../testing/test-server.ts";
 
@@ -25,9 +16,6 @@ beforeAll(async () => {
   server = await startTestServer({ LOGIN_RATE_LIMIT_MAX: "1000" });
 });
 afterAll(() => server.close());
-
-const keysOf = async (device: Device) => (await device.get<KeysState>(KEYS_API.keys)).body;
-const recoveryOf = async (device: Device) => (await device.get<RecoveryState>(KEYS_API.recovery)).body.recovery;
 
 /** A new account whose first device holds epoch 1, and a second device of it, signed in by password and locked. */
 async function account(name: string) {

@@ -1,6 +1,5 @@
 import {
   KEYS_API,
-  type KeysState,
   PAIRING_API,
   type PairingHandover,
   type PairingJoined,
@@ -10,6 +9,7 @@ import {
   type User,
 } from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { keysOf } from "../../testing/key-devices.ts";
 import { b64, type Key, newKey } from "../../testing/key-material.ts";
 import { PairWaiter } from "../../testing/pair-waiter.ts";
 import { Device, startTestServer, type TestServer } from "../../testing/test-server.ts";
@@ -68,8 +68,6 @@ async function signIn(device: Device, request: { request_id: string; secret: str
   const res = await device.post(PAIRING_API.exchange, { request_id: request.request_id, secret: request.secret, token });
   expect(res.status).toBe(200);
 }
-
-const keysOf = async (device: Device) => (await device.get<KeysState>(KEYS_API.keys)).body;
 
 describe("QR pairing hands the account's key to the new device", () => {
   it("login panel: the key and proof reach the approver; Approve's handover lands as the new session's wraps and roster row", async () => {
