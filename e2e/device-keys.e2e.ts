@@ -1,8 +1,8 @@
-import { APP_ROUTES, TEXT } from "@daysync/shared";
+import { APP_ROUTES, SEALED_TEXT, TEXT } from "@daysync/shared";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./support/browser.ts";
-import { type Device, keyStateOf, twoDevicesOfOneUser, uniqueEmail, visible } from "./support/daysync.ts";
+import { type Device, keyStateOf, signInViaApi, twoDevicesOfOneUser, uniqueEmail, visible } from "./support/daysync.ts";
 import { type RunningServer, startServer } from "./support/server.ts";
 
 /** What this browser keeps of the account in IndexedDB `daysync-keys`, as the page sees it. */
@@ -39,10 +39,11 @@ describe("device keys in the browser (decision 020)", () => {
   let browser: Browser;
   let laptop: Device;
   let phone: Device;
+  const accountEmail = uniqueEmail("keys");
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    [laptop, phone] = await twoDevicesOfOneUser(browser, server.url, { name: "Kim Keys", email: uniqueEmail("keys") });
+    [laptop, phone] = await twoDevicesOfOneUser(browser, server.url, { name: "Kim Keys", email: accountEmail });
   });
   afterAll(async () => {
     await browser?.close();
@@ -71,6 +72,35 @@ describe("device keys in the browser (decision 020)", () => {
     const rows = laptop.page.getByRole("list").filter({ hasText: "This device" }).getByRole("listitem");
     await visible(rows.filter({ hasText: "This device" }).getByText("Can read your messages"));
     await visible(rows.filter({ hasNotText: "This device" }).getByText("Waiting for approval"));
+  });
+
+  it("a device whose stored key was cleared says so, and signing in again gives it a new key to be approved", async () => {
+    await phone.page.goto(APP_ROUTES.dashboard);
+    await visible(phone.page.getByRole("heading", { name: SEALED_TEXT.approveToSend }), 15_000);
+    const before = await keyStateOf(phone, server.url);
+    // Away from the app's pages, so nothing holds the database open, the browser forgets what it kept.
+    await phone.page.goto("/robots.txt");
+    await phone.page.evaluate(
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const deletion = indexedDB.deleteDatabase("daysync-keys");
+          deletion.onsuccess = () => resolve();
+          deletion.onerror = () => reject(deletion.error);
+        }),
+    );
+    await phone.page.goto(APP_ROUTES.dashboard);
+    await visible(phone.page.getByRole("heading", { name: SEALED_TEXT.lost }), 15_000);
+    expect(await phone.page.getByRole("heading", { name: SEALED_TEXT.approveToSend }).count()).toBe(0);
+
+    await phone.page.getByRole("button", { name: "Sign out to sign in again" }).click();
+    await phone.page.waitForURL((url) => url.pathname === "/");
+    await signInViaApi(phone, server.url, accountEmail);
+    await phone.page.goto(APP_ROUTES.dashboard);
+    await visible(phone.page.getByRole("heading", { name: SEALED_TEXT.approveToSend }), 15_000);
+    const after = await keyStateOf(phone, server.url);
+    expect(after.key_id).not.toBeNull();
+    expect(after.key_id).not.toBe(before.key_id);
+    expect(await storedKeys(phone.page)).toEqual([expect.objectContaining({ keyId: after.key_id, epochs: [] })]);
   });
 
   it("logging out takes the device's keys with it", async () => {

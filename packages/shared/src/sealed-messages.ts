@@ -23,6 +23,8 @@ export const SEALED_TEXT = {
   rotating: "Your devices are moving to a new key; this is sent as soon as that is done.",
   /** A browser on a plain-http address other than this computer: it has no WebCrypto, so it cannot seal or open. */
   insecure: "This address is not secure, so this browser cannot encrypt: open Daysync over https:// to read and send your messages",
+  /** The server knows a key for this session that the device no longer holds (its stored data was cleared). */
+  lost: "This device no longer has its key, so it cannot read your messages",
   /** A discussion's header: what is written there stays readable by the server (decision 020, section 11). */
   notEndToEnd: "Not end-to-end encrypted",
 } as const;

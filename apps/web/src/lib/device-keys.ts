@@ -138,7 +138,8 @@ export class DeviceKeys {
       return { body: await sealTextMessage(sealer, message) };
     }
     if (status.state === "failed" && status.insecure) return { waiting: SEALED_TEXT.insecure };
-    return { waiting: status.state === "locked" || status.state === "lost" ? SEALED_TEXT.approveToSend : undefined };
+    if (status.state === "lost") return { waiting: SEALED_TEXT.lost };
+    return { waiting: status.state === "locked" ? SEALED_TEXT.approveToSend : undefined };
   }
 
   /** The asking side of a new request, while this device is locked. */

@@ -14,6 +14,7 @@ import { describeError } from "../../lib/api-errors.ts";
 import type { DeviceKeys } from "../../lib/device-keys.ts";
 import type { LiveConnection } from "../../lib/live-connection.ts";
 import { useSessionServices } from "../../lib/session-services.ts";
+import { useLogout } from "../../lib/use-logout.ts";
 import { RecoveryUnlock } from "./recovery-unlock.tsx";
 import "./key-approval.css";
 
@@ -69,7 +70,31 @@ export function KeyApproval() {
   if (status.state === "locked") return <LockedDevice keys={keys} live={live} />;
   if (status.state === "ready") return <IncomingRequests keys={keys} live={live} sessionId={status.sessionId} />;
   if (status.state === "failed" && status.insecure) return <InsecureAddress />;
+  if (status.state === "lost") return <LostKey />;
   return null;
+}
+
+/**
+ * The server holds a public key for this session that this browser no longer has (its site data was cleared): no
+ * device can hand it the key any more, so the way back is a new session, which makes a new key pair.
+ */
+function LostKey() {
+  const titleId = useId();
+  const logout = useLogout();
+  return (
+    <section className="key-approval" aria-labelledby={titleId}>
+      <h2 id={titleId}>{SEALED_TEXT.lost}</h2>
+      <p className="key-approval-muted">
+        What this browser kept was cleared. Sign in again: it makes a new key, which one of your other devices, or your recovery code, then
+        lets read.
+      </p>
+      <div className="key-approval-actions">
+        <button type="button" className="btn btn-primary" onClick={() => void logout()}>
+          Sign out to sign in again
+        </button>
+      </div>
+    </section>
+  );
 }
 
 /** A plain-http address other than this computer: the browser has no WebCrypto here, so this device cannot take part. */

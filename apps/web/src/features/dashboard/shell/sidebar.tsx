@@ -3,9 +3,9 @@ import { type ReactNode, type Ref, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { BrandMark } from "../../../components/ui/brand-mark.tsx";
 import { CloseIcon, LogoutIcon, PlusIcon } from "../../../components/ui/icons.tsx";
+import { useLogout } from "../../../lib/use-logout.ts";
 import { DayList } from "../days/day-list.tsx";
 import { SearchBox } from "../search/search-box.tsx";
-import { useLogout } from "./use-logout.ts";
 import { UserPanel } from "./user-panel.tsx";
 
 interface SidebarProps {

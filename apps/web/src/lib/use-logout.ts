@@ -1,10 +1,10 @@
 import { API } from "@daysync/shared";
 import { useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
-import { api } from "../../../lib/api-client.ts";
-import { forgetKeys } from "../../../lib/key-store.ts";
-import { forgetUser } from "../../../lib/offline-cache.ts";
-import { useSessionServices } from "../../../lib/session-services.ts";
+import { api } from "./api-client.ts";
+import { forgetKeys } from "./key-store.ts";
+import { forgetUser } from "./offline-cache.ts";
+import { useSessionServices } from "./session-services.ts";
 
 /** Signs out, leaves for the landing page, then forgets every cached answer of this user, in memory and on the device. */
 export function useLogout(): () => Promise<void> {
