@@ -3,7 +3,8 @@
  * WebCrypto, so it can neither seal nor open (decision 020). It says so, in place of the locked notice, on each sealed
  * message and on what it typed, and sends nothing in clear: the server never gets that text.
  */
-import { API, APP_ROUTES, SEALED_TEXT } from "@daysync/shared";
+import { API, APP_ROUTES, joinLink, SEALED_TEXT, TEXT } from "@daysync/shared";
+import { makePairingSecret, pairingFragment } from "@daysync/shared/crypto";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./support/browser.ts";
@@ -62,6 +63,22 @@ describe("a browser on an address that is not secure", () => {
     const stored = await keyed.open(sealed.id);
     expect(stored.opened).toMatchObject({ state: "opened", text: "sealed on a keyed device" });
     expect(await keyed.messageIds()).toEqual([sealed.id]);
+    await page.close();
+  });
+
+  it("says so where a sign-in by QR code would start: the login page's code and a link from Add a device", async () => {
+    const origin = server.url.replace("127.0.0.1", HOST);
+    const page = await browser.newPage({ baseURL: origin });
+    await page.goto(APP_ROUTES.login);
+    await page.getByRole("button", { name: TEXT.connectedDevice }).click();
+    const stopped = page.getByRole("complementary").getByRole("alert");
+    await visible(stopped.getByText(SEALED_TEXT.insecure), 15_000);
+    // Another code would fail the same way, so none is offered.
+    expect(await stopped.getByRole("button", { name: "Show a new code" }).count()).toBe(0);
+
+    const offer = await keyed.offerDevice();
+    await page.goto(`${joinLink(origin, offer.code)}${pairingFragment(makePairingSecret())}`);
+    await visible(page.getByRole("alert").getByText(SEALED_TEXT.insecure), 15_000);
     await page.close();
   });
 });

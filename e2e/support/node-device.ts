@@ -160,6 +160,13 @@ export class NodeDevice {
     if (res.status() !== 204) throw new Error(`Approving the pairing answered ${res.status()}: ${await res.text()}`);
   }
 
+  /** Add a device: an offer whose code a new device opens (`joinLink`). */
+  async offerDevice() {
+    const res = await this.http.post(PAIRING_API.offers);
+    if (res.status() !== 201) throw new Error(`Offering answered ${res.status()}: ${await res.text()}`);
+    return responseSchemas.pairingOffer.parse(await res.json());
+  }
+
   /** Keeps a push subscription for this device's session, as its service worker would. */
   async subscribePush(endpoint: string, keys: { p256dh: string; auth: string }): Promise<void> {
     const res = await this.http.post(PUSH_API.subscriptions, { data: { endpoint, expirationTime: null, keys } });

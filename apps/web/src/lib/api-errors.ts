@@ -1,4 +1,5 @@
 import { ApiError } from "./api-client.ts";
+import { InsecureAddressError } from "./web-crypto.ts";
 
 const FALLBACK_BY_CODE: Record<string, string> = {
   validation: "Some fields are not valid. Check them and try again.",
@@ -22,6 +23,7 @@ export function describeError(error: unknown): string {
     return FALLBACK_BY_CODE[error.code] ?? "Something went wrong. Please try again.";
   }
   if (isNetworkError(error)) return OFFLINE_MESSAGE;
+  if (error instanceof InsecureAddressError) return error.message;
   return "Something went wrong. Please try again.";
 }
 

@@ -30,6 +30,7 @@ import {
 } from "@daysync/shared/crypto";
 import { ApiError, api, apiFetch } from "./api-client.ts";
 import { browserKeyStorage } from "./key-store.ts";
+import { hasWebCrypto } from "./web-crypto.ts";
 
 /**
  * `failed`: the server could not be asked (offline); what this device holds from before still opens messages. Or,
@@ -110,7 +111,7 @@ export class DeviceKeys {
   refresh(): Promise<void> {
     this.queue = this.queue.then(async () => {
       if (this.stopped) return;
-      if (!globalThis.crypto?.subtle) {
+      if (!hasWebCrypto()) {
         this.set({ state: "failed", insecure: true });
         return;
       }

@@ -17,6 +17,7 @@ import {
 import { api } from "../../lib/api-client.ts";
 import { DeviceKeys } from "../../lib/device-keys.ts";
 import { browserKeyStorage } from "../../lib/key-store.ts";
+import { hasWebCrypto, InsecureAddressError } from "../../lib/web-crypto.ts";
 
 let taken: { path: string; secret: string | null } | undefined;
 
@@ -32,7 +33,10 @@ export function takeFragmentSecret(): string | null {
 }
 
 /** The new device, before it asks: its pair, kept in memory until it is signed in. */
-export const newAskingKey = (secret: string) => askingKey(() => generateDeviceKeyPair(), secret);
+export const newAskingKey = async (secret: string) => {
+  if (!hasWebCrypto()) throw new InsecureAddressError();
+  return askingKey(() => generateDeviceKeyPair(), secret);
+};
 
 /** What the new device needs after the exchange to take the handover. */
 export interface PairingKeys {

@@ -4,6 +4,7 @@ import { Link } from "react-router";
 import { CloseIcon } from "../../components/ui/icons.tsx";
 import { toastLoginFailed, toastLoginSuccess } from "../../components/ui/login-toasts.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
+import { hasWebCrypto } from "../../lib/web-crypto.ts";
 import { PairingCodeDisplay } from "./pairing-code-display.tsx";
 import { usePairingPanel } from "./use-pairing-panel.ts";
 import "./pairing.css";
@@ -73,9 +74,12 @@ export function PairingPanel({ id, onClose, onSignedIn }: PairingPanelProps) {
           ) : null}
           {state.phase === "idle" ? <p>The codes shown were not used, so no new one is being made.</p> : null}
           {state.phase === "error" ? <p>{state.message}</p> : null}
-          <button type="button" className="btn btn-primary" onClick={restart}>
-            Show a new code
-          </button>
+          {/* A page without WebCrypto would only fail again. */}
+          {hasWebCrypto() ? (
+            <button type="button" className="btn btn-primary" onClick={restart}>
+              Show a new code
+            </button>
+          ) : null}
         </div>
       ) : null}
       <p className="muted pairing-join-hint">
