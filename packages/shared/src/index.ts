@@ -19,6 +19,7 @@ export * from "./plans.ts";
 export * from "./responses.ts";
 export * from "./schemas.ts";
 export * from "./sealed-messages.ts";
+export * from "./sealed-uploads.ts";
 export * from "./settings.ts";
 export * from "./share-target.ts";
 export * from "./text.ts";

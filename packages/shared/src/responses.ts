@@ -90,11 +90,13 @@ export const messageSchema = z.object({
    */
   device: messageDeviceSchema.optional(),
   /**
-   * Set when the message was sealed on its device (decision 020): `content` and `preview` are then sealed values of
-   * this epoch; absent for messages stored in clear.
+   * Set when the message was sealed on its device (decision 020): `content` (a file's `filename`) and `preview` are
+   * then sealed values of this epoch; absent for messages stored in clear.
    */
   epoch: z.number().int().positive().optional(),
   preview: z.string().optional(),
+  /** A sealed file's key, sealed under `epoch` (its bytes are records under this key); absent otherwise. */
+  file_key: z.string().optional(),
 });
 
 export const searchResultSchema = z.object({ message: messageSchema, day: daySchema });

@@ -81,12 +81,15 @@ export const messageFields = {
 export const sendMessageSchema = z.object({ ...messageFields, content: messageText });
 export type SendMessageInput = z.infer<typeof sendMessageSchema>;
 
+/** The longest file name an upload may carry. */
+export const MAX_FILENAME_LENGTH = 255;
+
 /** What the app tells the server when it starts an upload (tus Upload-Metadata). */
 export const uploadMetadataSchema = z.object({
   filename: chosenName("filename", "filename is required.")
     .trim()
     .min(1, "filename is required.")
-    .max(255, "A file name is at most 255 characters.")
+    .max(MAX_FILENAME_LENGTH, `A file name is at most ${MAX_FILENAME_LENGTH} characters.`)
     .refine((name) => !/\p{Cc}/u.test(name), "filename must not contain line breaks or other control characters."),
   /** tus sends an empty value as a key alone, read as null: a browser has no type for many files. */
   filetype: text("filetype")

@@ -42,10 +42,11 @@ export function sealedValueMaxLength(maxChars: number): number {
 
 const epoch = z.number({ error: "epoch must be a number." }).int("epoch must be a whole number.").positive("epoch must be positive.");
 
-function sealedValue(field: string, maxChars: number) {
+/** A sealed value's envelope, at most `maxLength` characters long (the server cannot see inside). */
+export function sealedValueSchema(field: string, maxLength: number) {
   return z
     .string({ error: `${field} is required.` })
-    .max(sealedValueMaxLength(maxChars), `${field} is longer than any sealed value can be.`)
+    .max(maxLength, `${field} is longer than any sealed value can be.`)
     .regex(SEALED_VALUE_PATTERN, `${field} must be a sealed value (v1.<epoch>.<base64url>).`);
 }
 
@@ -59,8 +60,8 @@ export const sendSealedMessageSchema = z
   .object({
     ...messageFields,
     epoch,
-    content: sealedValue("content", MAX_MESSAGE_LENGTH),
-    preview: sealedValue("preview", SEALED_PREVIEW_LENGTH),
+    content: sealedValueSchema("content", sealedValueMaxLength(MAX_MESSAGE_LENGTH)),
+    preview: sealedValueSchema("preview", sealedValueMaxLength(SEALED_PREVIEW_LENGTH)),
   })
   .refine((m) => epochOfSealedValue(m.content) === m.epoch && epochOfSealedValue(m.preview) === m.epoch, {
     message: "content and preview must be sealed under the message's epoch.",
