@@ -204,6 +204,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     messages,
     access: repositories.access,
     sessions,
+    keys: repositories.keys,
     clock,
     config,
     locker: adapters.tusLocker,

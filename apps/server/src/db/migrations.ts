@@ -22,6 +22,7 @@ import { m017KeyRequests } from "./migrations/017_key_requests.ts";
 import { m018PairingKeys } from "./migrations/018_pairing_keys.ts";
 import { m019SealedMessages } from "./migrations/019_sealed_messages.ts";
 import { m020KeyRecovery } from "./migrations/020_key_recovery.ts";
+import { m021SealedUploads } from "./migrations/021_sealed_uploads.ts";
 import type { Database } from "./schema.ts";
 
 export { FIRST_ADMIN_CLAIM } from "./migrations/010_admin.ts";
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   "018_pairing_keys": m018PairingKeys,
   "019_sealed_messages": m019SealedMessages,
   "020_key_recovery": m020KeyRecovery,
+  "021_sealed_uploads": m021SealedUploads,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

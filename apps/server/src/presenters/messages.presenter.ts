@@ -35,6 +35,7 @@ export function presentMessageContent(row: MessagesTable) {
     timestamps: Number(row.created_at),
     ...(row.file_size === null ? {} : { file_size: Number(row.file_size) }),
     ...(row.epoch === null ? {} : { epoch: Number(row.epoch), preview: row.preview }),
+    ...(row.epoch === null || row.file_key === "" ? {} : { file_key: row.file_key }),
   };
 }
 

@@ -1,7 +1,7 @@
 /** The default storage: files under DATA_DIR on local disk (or one shared volume when scaled out). */
 import { randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { mkdir, open, rm, stat, statfs, writeFile } from "node:fs/promises";
+import { mkdir, open, rm, stat, statfs, truncate, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { FileConfigstore, FileStore } from "@tus/file-store";
 import type { Upload } from "@tus/utils";
@@ -69,6 +69,9 @@ export async function createDiskStorage(directory: string, expiryMs: number): Pr
     },
     read(id, range) {
       return createReadStream(fileOf(id), { highWaterMark: READ_CHUNK, ...(range ? { start: range.start, end: range.end } : {}) });
+    },
+    async truncate(id, length) {
+      await truncate(fileOf(id), length);
     },
     async remove(id) {
       complete.delete(id);

@@ -20,6 +20,11 @@ export interface FileStorage {
   head(id: string, bytes: number): Promise<Buffer>;
   /** Reads a file, or the inclusive byte range of it. */
   read(id: string, range?: { start: number; end: number }): Readable;
+  /**
+   * Cuts an unfinished upload's file back to `length` bytes; its offset follows (a tus upload's offset is what its
+   * file holds). Call it under the upload's lock only.
+   */
+  truncate(id: string, length: number): Promise<void>;
   /** Deletes a file and its upload record; no error when it is already gone. */
   remove(id: string): Promise<void>;
   /** Uploads that have not received all their bytes yet (not expired ones), for counting storage. */

@@ -104,11 +104,14 @@ export interface UploadsTable {
   user_id: string;
   space_id: string;
   message_id: string;
-  /** The name the file had on the device; only for display and the download's file name. */
+  /** The name the file had on the device; only for display and the download's file name ("" for a sealed file). */
   filename: string;
   mime: string;
+  /** Bytes stored: a sealed file's sealed length. */
   size: number;
   created_at: number;
+  /** The epoch its file message was sealed under (decision 020, section 9); null: a file in clear. */
+  epoch: number | null;
 }
 
 /** The per-user change log the live connection replays from. It holds references, never content. */

@@ -20,7 +20,6 @@ import {
 import { may } from "../../access/policies.ts";
 import type { Clock } from "../../clock.ts";
 import type { MessagesTable } from "../../db/schema.ts";
-import type { Claimed } from "../../feed/changes.repository.ts";
 import { liveEvents } from "../../feed/events.ts";
 import type { UnitOfWork } from "../../feed/unit-of-work.ts";
 import type { SessionAuth } from "../../http/auth.ts";
@@ -33,6 +32,7 @@ import type { DiscussionsRepository } from "../discussions/discussions.repositor
 import type { AccessRepository } from "../spaces/access.repository.ts";
 import { deleteUserMessages } from "./message-deletion.ts";
 import { cutoffOf, type MessagesRepository } from "./messages.repository.ts";
+import { assertSealedUnderCurrentEpoch } from "./sealed-epoch.ts";
 
 /** The device's calendar day must be today somewhere on Earth (UTC-12 to UTC+14). */
 export function assertPlausibleDay(dayKey: string, now: number) {
@@ -48,6 +48,8 @@ export type SendInput = (SendMessageInput | SendSealedMessageInput) & {
   filename?: string;
   file_url?: string;
   file_size?: number;
+  /** A sealed file's sealed key. */
+  file_key?: string;
 };
 
 const sealedEpochOf = (input: SendInput) => ("epoch" in input ? input.epoch : null);
@@ -75,21 +77,8 @@ export function newMessageRow(
     device_name: where.device?.name ?? null,
     epoch: sealedEpochOf(input),
     preview: "preview" in input ? input.preview : "",
-    file_key: "",
+    file_key: input.file_key ?? "",
   };
-}
-
-/**
- * A sealed message goes in only under the account's current epoch, and not while a rotation is due (decision 020,
- * section 7): the device keeps it and seals it again under the next epoch, with the same id.
- */
-function assertSealedUnderCurrentEpoch(epoch: number, claimed: Claimed) {
-  if (claimed.keyRotationDue) {
-    throw conflict(API_ERROR_CODES.keyRotationDue, "Your devices are moving to a new key; this is sent as soon as that is done.");
-  }
-  if (claimed.keyEpoch !== epoch) {
-    throw conflict(API_ERROR_CODES.keyEpochChanged, "This was sealed under another key than your account's current one.");
-  }
 }
 
 /** Once the account has a key, what goes into its days is sealed on the device (decision 020, section 9). */

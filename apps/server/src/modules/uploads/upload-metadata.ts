@@ -21,3 +21,8 @@ export function readUploadMetadata(header: string | null): Record<string, string
   }
   return values;
 }
+
+/** Whether the header names an `epoch` (a sealed upload), read before its values are checked. */
+export function declaresEpoch(header: string | null): boolean {
+  return (header ?? "").split(",").some((pair) => pair.trim().split(" ")[0] === "epoch");
+}

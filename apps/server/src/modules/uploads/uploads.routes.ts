@@ -43,7 +43,8 @@ export function uploadsRoutes(app: ApiServer, deps: { uploadsService: UploadsSer
 
   /**
    * Downloads, only for members of the file's space (its owner, or a discussion's members): always as an
-   * attachment under the original name, with Range support. A malformed id is the same 404 as a missing file.
+   * attachment under the original name (a sealed file as `<message id>.daysync`), with Range support. A malformed id
+   * is the same 404 as a missing file.
    */
   app.get("/api/files/:id", { compress: false }, async (request, reply) => {
     const auth = requireAuth(request);
@@ -52,8 +53,10 @@ export function uploadsRoutes(app: ApiServer, deps: { uploadsService: UploadsSer
     const size = row && (await storage.size(row.id));
     if (!row || size === undefined) throw notFound("file");
 
-    reply.header("content-type", servedContentType(row.mime));
-    reply.header("content-disposition", contentDisposition(row.filename, { type: "attachment" }));
+    // A sealed file is opaque bytes to the server, which knows no name for it: the device opens and names it.
+    const sealed = row.epoch !== null;
+    reply.header("content-type", sealed ? "application/octet-stream" : servedContentType(row.mime));
+    reply.header("content-disposition", contentDisposition(sealed ? `${row.message_id}.daysync` : row.filename, { type: "attachment" }));
     reply.header("accept-ranges", "bytes");
     reply.header("cache-control", "private, no-store");
 

@@ -5,7 +5,17 @@
  * space's, read by whoever the access repository says is a member.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { API, dayKeyOf, formatFileSize, PREMIUM_TYPE_ID, type UploadMetadata, uploadMetadataSchema } from "@daysync/shared";
+import {
+  API,
+  dayKeyOf,
+  formatFileSize,
+  isSealedUpload,
+  PREMIUM_TYPE_ID,
+  type SealedUploadMetadata,
+  sealedUploadMetadataSchema,
+  type UploadMetadata,
+  uploadMetadataSchema,
+} from "@daysync/shared";
 import { type Locker, MemoryLocker, Server } from "@tus/server";
 import { may } from "../../access/policies.ts";
 import type { Clock } from "../../clock.ts";
@@ -15,11 +25,14 @@ import { AppError, codeForStatus, conflict, errorBody, notFound, unauthenticated
 import { parse } from "../../http/validate.ts";
 import type { FileStorage, UnfinishedUpload } from "../../storage/file-storage.ts";
 import type { SessionsRepository } from "../accounts/sessions.repository.ts";
+import type { KeysRepository } from "../keys/keys.repository.ts";
 import { assertPlausibleDay, type MessagesService } from "../messages/messages.service.ts";
+import { assertSealedUnderCurrentEpoch } from "../messages/sealed-epoch.ts";
 import type { PlansRepository } from "../plans/plans.repository.ts";
 import type { AccessRepository } from "../spaces/access.repository.ts";
-import { detectMime, messageTypeOf, SNIFF_BYTES } from "./file-kind.ts";
-import { readUploadMetadata } from "./upload-metadata.ts";
+import { createFinishedFiles } from "./finished-files.ts";
+import { assertSealedLength, cutBackTo, sealedLimit } from "./sealed-records.ts";
+import { declaresEpoch, readUploadMetadata } from "./upload-metadata.ts";
 import type { UploadsRepository } from "./uploads.repository.ts";
 
 type TusRequest = Parameters<NonNullable<ConstructorParameters<typeof Server>[0]["onUploadCreate"]>>[0];
@@ -43,6 +56,8 @@ export function createUploadsService(deps: {
   access: AccessRepository;
   /** Asked again when the last byte arrives: the device may have been signed out while it sent them. */
   sessions: Pick<SessionsRepository, "exists">;
+  /** The account's current epoch, which a sealed upload must be sealed under. */
+  keys: Pick<KeysRepository, "account">;
   clock: Clock;
   config: Pick<Config, "maxFileBytes" | "storageBytes" | "trustProxy">;
   /** Who may write an upload now, shared between processes; default: tus's own, in this process's memory. */
@@ -50,10 +65,11 @@ export function createUploadsService(deps: {
   /** Told of each upload that became its file message, with its size (the metrics count them). */
   onFinished?: ((bytes: number) => void) | undefined;
 }) {
-  const { storage, uploads, plans, messages, access, sessions, clock, config } = deps;
+  const { storage, uploads, plans, messages, access, sessions, keys, clock, config } = deps;
   const isPremium = async (userId: string) => (await plans.currentPlanOf(userId))?.subscription_type_id === PREMIUM_TYPE_ID;
   const requestAuth = new WeakMap<IncomingMessage, SessionAuth>();
   const locker = deps.locker ?? new MemoryLocker();
+  const { clearFile, sealedFile } = createFinishedFiles({ storage, clock });
 
   function authOf(req: TusRequest): SessionAuth {
     const node = (req as { runtime?: { node?: { req: IncomingMessage } } }).runtime?.node?.req;
@@ -100,27 +116,47 @@ export function createUploadsService(deps: {
   }
 
   /** Upload metadata through its contract; `read` may refuse it too (readUploadMetadata). */
-  function checkedMetadata(read: () => unknown): UploadMetadata {
+  function checkedMetadata(read: () => Record<string, string | null>): UploadMetadata | SealedUploadMetadata {
     try {
-      return parse(uploadMetadataSchema, read());
+      const values = read();
+      return isSealedUpload(values) ? parse(sealedUploadMetadataSchema, values) : parse(uploadMetadataSchema, values);
     } catch (error) {
       throw error instanceof AppError ? tusError(error) : error;
     }
   }
 
+  /** Work on one upload's file under its lock, as a tus request would hold it (an older PATCH is asked to stop). */
+  async function underLock(id: string, work: () => Promise<void>): Promise<void> {
+    const lock = locker.newLock(id);
+    await lock.lock(new AbortController().signal, () => undefined);
+    try {
+      await work();
+    } finally {
+      await lock.unlock();
+    }
+  }
+
   async function removeUnfinished(which: (upload: UnfinishedUpload) => boolean): Promise<void> {
     const unfinished = (await storage.unfinishedUploads()).filter(which);
-    await Promise.allSettled(
-      unfinished.map(async ({ id }) => {
-        const lock = locker.newLock(id);
-        await lock.lock(new AbortController().signal, () => undefined);
-        try {
-          await storage.remove(id);
-        } finally {
-          await lock.unlock();
-        }
-      }),
-    );
+    await Promise.allSettled(unfinished.map(({ id }) => underLock(id, () => storage.remove(id))));
+  }
+
+  /**
+   * A PATCH cut off mid-record leaves part of a sealed record: cut the file back to whole records, so the offset a
+   * device resumes from is a record boundary and it seals and sends the whole record again (decision 020, section 9).
+   */
+  function cutBackToRecords(id: string, length: number): Promise<void> {
+    return underLock(id, async () => {
+      const stored = await storage.size(id);
+      const whole = stored === undefined ? undefined : cutBackTo(stored, length);
+      if (whole !== undefined) await storage.truncate(id, whole);
+    });
+  }
+
+  /** A sealed upload goes in only under the account's current epoch and not while a rotation is due (409s). */
+  async function assertCurrentEpoch(userId: string, epoch: number): Promise<void> {
+    const account = await keys.account(userId);
+    assertSealedUnderCurrentEpoch(epoch, { keyEpoch: account?.epoch ?? null, keyRotationDue: (account?.rotationDueAt ?? null) !== null });
   }
 
   /** Our errors as tus answers them. */
@@ -140,7 +176,11 @@ export function createUploadsService(deps: {
     allowedOrigins: [],
     respectForwardedHeaders: config.trustProxy !== false,
     disableTerminationForFinishedUploads: true,
-    maxSize: (req) => limitFor(authOf(req).userId),
+    // A sealed upload declares its sealed length: the plan's limit is the sealed length of a file at the limit.
+    async maxSize(req) {
+      const limit = await limitFor(authOf(req).userId);
+      return declaresEpoch(req.headers.get("upload-metadata")) ? sealedLimit(limit) : limit;
+    },
 
     async onIncomingRequest(req, uploadId) {
       const { userId } = authOf(req);
@@ -154,6 +194,10 @@ export function createUploadsService(deps: {
         throw tusError(notFound("upload"));
       // A finished upload is its message's file: it goes when the message expires, swept yet or not.
       if (finished && !(await uploads.findLive(uploadId, now))) throw tusError(notFound("upload"));
+      const resumes = req.method === "HEAD" || req.method === "PATCH";
+      if (!finished && resumes && upload.size !== undefined && isSealedUpload(upload.metadata ?? {})) {
+        await cutBackToRecords(uploadId, upload.size);
+      }
     },
 
     async onUploadCreate(req, upload) {
@@ -161,13 +205,17 @@ export function createUploadsService(deps: {
       if (upload.sizeIsDeferred) throw tusError(new AppError(400, "validation", "Upload-Length is required."));
       // Read again from the header: tus's own reading hides bytes that are not UTF-8.
       const meta = checkedMetadata(() => readUploadMetadata(req.headers.get("upload-metadata")));
-      try {
+      const sealed = "epoch" in meta;
+      await inTus(async () => {
         assertPlausibleDay(dayKeyOf(meta.date), clock.now());
-      } catch (error) {
-        throw error instanceof AppError ? tusError(error) : error;
-      }
-      const spaceId = meta.discussion_id ?? userId;
-      if (meta.discussion_id) await inTus(() => messages.memberOf(userId, spaceId));
+        if (sealed) {
+          assertSealedLength(upload.size ?? 0);
+          await assertCurrentEpoch(userId, meta.epoch);
+        }
+      });
+      const discussionId = sealed ? undefined : meta.discussion_id;
+      const spaceId = discussionId ?? userId;
+      if (discussionId) await inTus(() => messages.memberOf(userId, spaceId));
       // Any message already there, one's own included: this file would hang off it unseen yet be served and counted.
       if (await uploads.messageIdInUse(meta.message_id)) throw tusError(idInUse());
       await assertFits(userId, upload.size ?? 0);
@@ -183,31 +231,10 @@ export function createUploadsService(deps: {
         throw tusError(unauthenticated());
       }
       const meta = checkedMetadata(() => upload.metadata ?? {});
-      // Gone when its discussion ended just as the last bytes came in.
-      const head = await storage.head(upload.id, SNIFF_BYTES).catch(() => undefined);
-      if (!head) throw tusError(notFound("upload"));
-      const mime = await detectMime(head);
-      const discussionId = meta.discussion_id;
-      await uploads.insert({
-        id: upload.id,
-        user_id: userId,
-        space_id: discussionId ?? userId,
-        message_id: meta.message_id,
-        filename: meta.filename,
-        mime,
-        size: upload.size ?? 0,
-        created_at: clock.now(),
-      });
-      const fileMessage = {
-        id: meta.message_id,
-        content: "",
-        date: meta.date,
-        time: meta.time,
-        type: messageTypeOf(mime),
-        filename: meta.filename,
-        file_url: API.file(upload.id),
-        file_size: upload.size ?? 0,
-      };
+      const file = await inTus(() => ("epoch" in meta ? sealedFile(userId, upload, meta) : clearFile(userId, upload, meta)));
+      await uploads.insert(file.row);
+      const fileMessage = file.message;
+      const discussionId = file.discussionId;
       // A send that finds the id taken answers the message there: this upload's own when its finish is retried,
       // else one sent with that id while the upload ran.
       const assertOwn = (stored: { file_url: string }) => {
@@ -223,7 +250,9 @@ export function createUploadsService(deps: {
           if (!created) assertOwn(message);
         }
       } catch (error) {
-        // Only this upload goes: the message id may be another user's, and so may an upload carrying it.
+        // Only this upload goes: the message id may be another user's, and so may an upload carrying it. A sealed
+        // file refused because the epoch moved while it was sent goes too: tus cannot change its metadata (its key is
+        // sealed under the old epoch), so the device sends it again, sealed under the new one.
         await uploads.remove(upload.id, userId);
         await storage.remove(upload.id);
         throw error instanceof AppError ? tusError(error) : error;
