@@ -9,6 +9,7 @@ import { epochOfSealedValue, sealedValueMaxLength, sealedValueSchema } from "./s
 
 /** What a sealed file declares itself to be: the server shows it as such and never looks inside. */
 export const SEALED_FILE_TYPES = ["image", "video", "audio", "file"] as const;
+export type SealedFileType = (typeof SEALED_FILE_TYPES)[number];
 
 /** A sealed file key: 32 bytes and the 28 of overhead, in base64url after the envelope's prefix. */
 const SEALED_FILE_KEY_MAX_LENGTH = "v1.4294967295.".length + Math.ceil(((32 + 28) * 4) / 3);

@@ -58,6 +58,7 @@ export {
   sealRecoveryAnchor,
 } from "./recovery-code.ts";
 export { type RosterRow, rosterTag, verifyRosterRow } from "./roster.ts";
+export { type FileToSeal, sealFileUpload } from "./sealed-file.ts";
 export {
   type HeldEpochs,
   type Opened,

@@ -7,20 +7,17 @@
 import { statSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { API, type DateMessages, formatStoredDate, formatStoredTime, type Message } from "@daysync/shared";
+import { API, type DateMessages, formatStoredDate, formatStoredTime, type Message, type SealedFileType } from "@daysync/shared";
 import {
   createSealingSource,
   type EpochKeys,
-  importFileKey,
-  makeFileKey,
   openFileKey,
   openMessage,
   openRecordStream,
   SEALED_RECORD_SIZE,
   type SealedPlace,
   sealedLength,
-  sealFileKey,
-  sealValue,
+  sealFileUpload,
 } from "@daysync/shared/crypto";
 import contentDisposition from "content-disposition";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -55,25 +52,14 @@ const header = (fields: Record<string, string>) =>
     .join(",");
 
 /** A file sealed as a device seals it: its records under a fresh file key, its name, preview and key under the epoch. */
-async function sealFile(who: Keyed, data: Uint8Array, name: string, type = "image") {
+async function sealFile(who: Keyed, data: Uint8Array, name: string, type: SealedFileType = "image") {
   const messageId = crypto.randomUUID();
   const at = new Date(server.clock.now());
   const [date, time] = [formatStoredDate(at), formatStoredTime(at)];
   const place = { userId: who.userId, spaceId: who.userId, messageId, type, date, time, senderSessionId: who.sessionId, epoch: who.epoch };
-  const sealedAt = (field: SealedPlace["field"]): SealedPlace => ({ ...place, field });
-  const rawKey = makeFileKey();
-  const fields = {
-    type,
-    epoch: String(who.epoch),
-    filename: await sealValue(who.keys.message, sealedAt("filename"), name),
-    preview: await sealValue(who.keys.message, sealedAt("preview"), name),
-    file_key: await sealFileKey(who.keys.fileKey, place, rawKey),
-    message_id: messageId,
-    date,
-    time,
-  };
+  const { metadata: fields, fileKey } = await sealFileUpload(who, { id: messageId, date, time, name, type });
   const source = createSealingSource({
-    fileKey: await importFileKey(rawKey),
+    fileKey,
     messageId,
     plainLength: data.length,
     read: async (start, end) => data.subarray(start, end),

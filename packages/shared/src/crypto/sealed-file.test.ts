@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import type { Message } from "../entities.ts";
+import { sealedUploadMetadataSchema } from "../sealed-uploads.ts";
+import { deriveEpochKeys, makeEpochKey } from "./epoch-keys.ts";
+import { createSealingSource, openRecordStream } from "./file-records.ts";
+import { sealFileUpload } from "./sealed-file.ts";
+import { openMessage } from "./sealed-message.ts";
+import { openFileKey } from "./sealed-value.ts";
+
+const userId = "u_1";
+const sessionId = "s_1";
+const file = { id: crypto.randomUUID(), date: "11/28/2026", time: "9:05 AM", name: "passport scan.pdf", type: "file" as const };
+
+describe("a sealed file's upload", () => {
+  it("carries metadata the server's contract takes, no name in clear, and a key that opens its records", async () => {
+    const keys = await deriveEpochKeys(makeEpochKey(), userId);
+    const { metadata, fileKey } = await sealFileUpload({ userId, sessionId, epoch: 2, keys }, file);
+    expect(sealedUploadMetadataSchema.parse(metadata)).toMatchObject({ type: "file", epoch: 2, message_id: file.id });
+    expect(JSON.stringify(metadata)).not.toContain("passport");
+
+    // As the server serves the finished file's message, the name opens on the device, and so does the file's key.
+    const served: Message = {
+      id: file.id,
+      type: "file",
+      content: "",
+      filename: metadata.filename ?? "",
+      preview: metadata.preview ?? "",
+      epoch: 2,
+      date: file.date,
+      time: file.time,
+      file_url: "/api/files/x",
+      url: "",
+      user_id: userId,
+      date_message_id: "d_1",
+      timestamps: 1,
+      device: { id: sessionId, name: "Phone" },
+    };
+    expect(await openMessage(userId, new Map([[2, keys]]), served)).toMatchObject({ state: "opened", text: "passport scan.pdf" });
+    const place = {
+      userId,
+      spaceId: userId,
+      messageId: file.id,
+      type: "file",
+      date: file.date,
+      time: file.time,
+      senderSessionId: sessionId,
+      epoch: 2,
+    };
+    const opened = await openFileKey(keys.fileKey, place, metadata.file_key ?? "");
+
+    const bytes = new Uint8Array(70_000).map((_, i) => (i * 31) & 0xff);
+    const source = createSealingSource({
+      fileKey,
+      messageId: file.id,
+      plainLength: bytes.length,
+      read: async (s, e) => bytes.subarray(s, e),
+    });
+    const sealed = await source.slice(0, source.size);
+    const back = new Uint8Array(
+      await new Response(new Blob([sealed]).stream().pipeThrough(openRecordStream(opened, file.id, sealed.length))).arrayBuffer(),
+    );
+    expect(back).toEqual(bytes);
+  });
+});
