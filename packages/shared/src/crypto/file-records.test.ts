@@ -154,6 +154,25 @@ describe("file records", () => {
       await refuses(openRecordStream(await importFileKey(makeFileKey()), "m_1", sealed.length), [sealed]);
     });
 
+    it("passes on, in order, only the records before one that fails, though later ones are opened meanwhile", async () => {
+      const { fileKey, plain, sealed } = await sealWhole(12 * R);
+      const flipped = sealed.slice();
+      flipped[3 * S + 40] = (flipped[3 * S + 40] ?? 0) ^ 1;
+      const out: Uint8Array[] = [];
+      const reader = new Blob([flipped])
+        .stream()
+        .pipeThrough(openRecordStream(fileKey, "m_1", sealed.length))
+        .getReader();
+      let failure: unknown;
+      try {
+        for (let next = await reader.read(); !next.done; next = await reader.read()) out.push(next.value);
+      } catch (error) {
+        failure = error;
+      }
+      expect(failure).toBeInstanceOf(UndecryptableError);
+      expect(b64(concatBytes(...out))).toBe(b64(plain.subarray(0, 3 * R)));
+    });
+
     it("reordered records", async () => {
       const { fileKey, sealed } = await sealWhole(3 * R);
       const swapped = concatBytes(sealed.subarray(S, 2 * S), sealed.subarray(0, S), sealed.subarray(2 * S));

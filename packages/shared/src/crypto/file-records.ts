@@ -16,6 +16,8 @@ import { importAesKey, openBytes, SEAL_OVERHEAD, sealBytes } from "./primitives.
 export const RECORD_SIZE = 65_536;
 export const RECORD_OVERHEAD = SEAL_OVERHEAD;
 export const SEALED_RECORD_SIZE = RECORD_SIZE + RECORD_OVERHEAD;
+/** Records sealed or opened at once: enough to keep the crypto jobs busy while bytes move, at 64 KiB each. */
+const RECORDS_AT_ONCE = 8;
 
 /** A file's raw key (as opened from its sealed `file_key`, or just made) as the key its records use. */
 export const importFileKey = importAesKey;
@@ -114,20 +116,27 @@ export function createSealingSource(options: {
 }): { size: number; slice: (start: number, end: number) => Promise<Bytes> } {
   const { fileKey, messageId, plainLength: plain, read } = options;
   const final = recordCount(plain) - 1;
-  return {
-    size: sealedLength(plain),
-    async slice(start, end) {
-      const range = recordsForSealedRange(plain, start, end);
-      const bytes = await read(range.plainStart, range.plainEnd);
-      if (bytes.length !== range.plainEnd - range.plainStart) throw new RangeError("The file changed size while it was read");
-      const sealed: Bytes[] = [];
-      for (let index = range.firstRecord; index <= range.lastRecord; index++) {
+  const size = sealedLength(plain);
+
+  async function sealRange(start: number, end: number): Promise<Bytes> {
+    const range = recordsForSealedRange(plain, start, end);
+    const bytes = await read(range.plainStart, range.plainEnd);
+    if (bytes.length !== range.plainEnd - range.plainStart) throw new RangeError("The file changed size while it was read");
+    const sealed: Bytes[] = [];
+    // A few records at a time, as opening does: each encrypt is a job off the main thread.
+    for (let first = range.firstRecord; first <= range.lastRecord; first += RECORDS_AT_ONCE) {
+      const last = Math.min(first + RECORDS_AT_ONCE - 1, range.lastRecord);
+      const group = [];
+      for (let index = first; index <= last; index++) {
         const at = (index - range.firstRecord) * RECORD_SIZE;
-        sealed.push(await sealRecord(fileKey, messageId, index, index === final, new Uint8Array(bytes.subarray(at, at + RECORD_SIZE))));
+        group.push(sealRecord(fileKey, messageId, index, index === final, new Uint8Array(bytes.subarray(at, at + RECORD_SIZE))));
       }
-      return concatBytes(...sealed);
-    },
-  };
+      sealed.push(...(await Promise.all(group)));
+    }
+    return concatBytes(...sealed);
+  }
+
+  return { size, slice: sealRange };
 }
 
 /**
@@ -149,6 +158,14 @@ export function openRecordStream(
   const sizeOf = (i: number) => (i === final ? sealedTotal - final * SEALED_RECORD_SIZE : SEALED_RECORD_SIZE);
   const buffer = new Uint8Array(SEALED_RECORD_SIZE);
   let filled = 0;
+  // Records open a few at a time while more bytes arrive (each decrypt is a job off the main thread), passed on in order.
+  const opening: Promise<Bytes>[] = [];
+  const passOn = async (controller: TransformStreamDefaultController<Uint8Array>, keep: number) => {
+    while (opening.length > keep) {
+      const next = opening.shift();
+      if (next) controller.enqueue(await next);
+    }
+  };
 
   return new TransformStream<Uint8Array, Uint8Array>({
     async transform(chunk, controller) {
@@ -161,13 +178,18 @@ export function openRecordStream(
         filled += take;
         at += take;
         if (filled === size) {
-          controller.enqueue(await openRecord(fileKey, messageId, index, index === final, buffer.slice(0, size)));
+          const opened = openRecord(fileKey, messageId, index, index === final, buffer.slice(0, size));
+          // Awaited in turn by passOn; until then a failure must not count as unhandled.
+          opened.catch(() => undefined);
+          opening.push(opened);
+          await passOn(controller, RECORDS_AT_ONCE - 1);
           filled = 0;
           index++;
         }
       }
     },
-    flush() {
+    async flush(controller) {
+      await passOn(controller, 0);
       if (index <= lastRecord) throw new UndecryptableError(`A file cut off before record ${index}`);
     },
   });
