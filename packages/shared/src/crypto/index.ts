@@ -58,7 +58,15 @@ export {
   sealRecoveryAnchor,
 } from "./recovery-code.ts";
 export { type RosterRow, rosterTag, verifyRosterRow } from "./roster.ts";
-export { type FileToSeal, sealFileUpload } from "./sealed-file.ts";
+export {
+  type FileToSeal,
+  type OpenedFile,
+  openFileMessage,
+  resumeFileUpload,
+  type SealedFileFields,
+  type SealedUpload,
+  sealFileUpload,
+} from "./sealed-file.ts";
 export {
   type HeldEpochs,
   type Opened,

@@ -3,7 +3,7 @@ import type { Message } from "../entities.ts";
 import { sealedUploadMetadataSchema } from "../sealed-uploads.ts";
 import { deriveEpochKeys, makeEpochKey } from "./epoch-keys.ts";
 import { createSealingSource, openRecordStream } from "./file-records.ts";
-import { sealFileUpload } from "./sealed-file.ts";
+import { openFileMessage, resumeFileUpload, sealFileUpload } from "./sealed-file.ts";
 import { openMessage } from "./sealed-message.ts";
 import { openFileKey } from "./sealed-value.ts";
 
@@ -60,5 +60,49 @@ describe("a sealed file's upload", () => {
       await new Response(new Blob([sealed]).stream().pipeThrough(openRecordStream(opened, file.id, sealed.length))).arrayBuffer(),
     );
     expect(back).toEqual(bytes);
+  });
+
+  it("goes on after a reload with the key its kept metadata opens to, and starts afresh when it cannot", async () => {
+    const keys = await deriveEpochKeys(makeEpochKey(), userId);
+    const sealer = { userId, sessionId, epoch: 2, keys };
+    const begun = await sealFileUpload(sealer, file);
+    const resumed = await resumeFileUpload(sealer, begun.metadata);
+    expect(resumed?.metadata).toEqual(begun.metadata);
+
+    // Records sealed before the reload open with the key the resumed upload seals the rest under.
+    const bytes = new Uint8Array(100).fill(7);
+    const read = async (s: number, e: number) => bytes.subarray(s, e);
+    const sealed = await createSealingSource({ fileKey: begun.fileKey, messageId: file.id, plainLength: 100, read }).slice(0, 128);
+    const stream = new Blob([sealed]).stream().pipeThrough(openRecordStream(resumed?.fileKey ?? begun.fileKey, file.id, sealed.length));
+    expect(new Uint8Array(await new Response(stream).arrayBuffer())).toEqual(bytes);
+
+    expect(await resumeFileUpload({ ...sealer, epoch: 3 }, begun.metadata)).toBeUndefined();
+    expect(await resumeFileUpload({ ...sealer, sessionId: "s_2" }, begun.metadata)).toBeUndefined();
+    expect(await resumeFileUpload(sealer, { filename: "clear.txt", filetype: "text/plain" })).toBeUndefined();
+  });
+
+  it("opens a file message's key for the devices that hold its epoch, and says why not for the others", async () => {
+    const keys = await deriveEpochKeys(makeEpochKey(), userId);
+    const { metadata, fileKey } = await sealFileUpload({ userId, sessionId, epoch: 2, keys }, file);
+    const message = { ...file, epoch: 2, file_key: metadata.file_key, device: { id: sessionId, name: "Phone" } };
+    const epochs = new Map([[2, keys]]);
+    const opened = await openFileMessage(userId, epochs, message);
+    const sealed = await createSealingSource({
+      fileKey,
+      messageId: file.id,
+      plainLength: 3,
+      read: async () => new Uint8Array([1, 2, 3]),
+    }).slice(0, 31);
+    const key = opened.state === "opened" ? opened.fileKey : fileKey;
+    expect(opened.state).toBe("opened");
+    const stream = new Blob([sealed]).stream().pipeThrough(openRecordStream(key, file.id, sealed.length));
+    expect(new Uint8Array(await new Response(stream).arrayBuffer())).toEqual(new Uint8Array([1, 2, 3]));
+
+    expect(await openFileMessage(userId, epochs, { ...message, epoch: undefined })).toEqual({ state: "clear" });
+    expect(await openFileMessage(userId, new Map(), message)).toEqual({ state: "locked", epoch: 2 });
+    expect(await openFileMessage(userId, epochs, { ...message, device: { id: "s_2", name: "Laptop" } })).toEqual({
+      state: "undecryptable",
+    });
+    expect(await openFileMessage(userId, epochs, { ...message, file_key: undefined })).toEqual({ state: "undecryptable" });
   });
 });

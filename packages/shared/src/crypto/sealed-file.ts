@@ -1,13 +1,16 @@
 /**
  * A file sealed on the device that sends it (decision 020, section 9): its tus Upload-Metadata (the declared type, the
  * epoch, and its name, preview and key sealed under that epoch, each bound to the message's place) and the fresh key
- * its records are then sealed under (createSealingSource).
+ * its records are then sealed under (createSealingSource). A resumed upload gets its key back from the metadata tus
+ * kept with it; a device showing the file opens the key from the message.
  */
-import type { SealedFileType } from "../sealed-uploads.ts";
+import type { Message } from "../entities.ts";
+import { type SealedFileType, sealedUploadMetadataSchema } from "../sealed-uploads.ts";
+import { UndecryptableError } from "./errors.ts";
 import { importFileKey } from "./file-records.ts";
 import type { CryptoKey } from "./key-types.ts";
-import type { Sealer } from "./sealed-message.ts";
-import { makeFileKey, type SealedPlace, sealFileKey, sealValue } from "./sealed-value.ts";
+import type { HeldEpochs, Sealer } from "./sealed-message.ts";
+import { makeFileKey, openFileKey, type SealedPlace, sealFileKey, sealValue } from "./sealed-value.ts";
 
 export interface FileToSeal {
   /** The file message's id, chosen by the device. */
@@ -18,24 +21,32 @@ export interface FileToSeal {
   type: SealedFileType;
 }
 
-export async function sealFileUpload(sealer: Sealer, file: FileToSeal): Promise<{ metadata: Record<string, string>; fileKey: CryptoKey }> {
+/** A sealed upload's metadata and the key its records are sealed under. */
+export interface SealedUpload {
+  metadata: Record<string, string>;
+  fileKey: CryptoKey;
+}
+
+type FilePlace = Omit<SealedPlace, "field">;
+
+function filePlace(
+  userId: string,
+  senderSessionId: string,
+  epoch: number,
+  file: Pick<FileToSeal, "id" | "date" | "time" | "type">,
+): FilePlace {
+  const { id, date, time, type } = file;
+  return { userId, spaceId: userId, messageId: id, type, date, time, senderSessionId, epoch };
+}
+
+export async function sealFileUpload(sealer: Sealer, file: FileToSeal): Promise<SealedUpload> {
   const { userId, sessionId, epoch, keys } = sealer;
-  const place = {
-    userId,
-    spaceId: userId,
-    messageId: file.id,
-    type: file.type,
-    date: file.date,
-    time: file.time,
-    senderSessionId: sessionId,
-    epoch,
-  };
-  const at = (field: SealedPlace["field"]): SealedPlace => ({ ...place, field });
+  const place = filePlace(userId, sessionId, epoch, file);
   const rawKey = makeFileKey();
   // A file's preview is its whole name.
   const [filename, preview, fileKeySealed, fileKey] = await Promise.all([
-    sealValue(keys.message, at("filename"), file.name),
-    sealValue(keys.message, at("preview"), file.name),
+    sealValue(keys.message, { ...place, field: "filename" }, file.name),
+    sealValue(keys.message, { ...place, field: "preview" }, file.name),
     sealFileKey(keys.fileKey, place, rawKey),
     importFileKey(rawKey),
   ]);
@@ -50,4 +61,49 @@ export async function sealFileUpload(sealer: Sealer, file: FileToSeal): Promise<
     time: file.time,
   };
   return { metadata, fileKey };
+}
+
+/**
+ * The upload this device began before (the metadata tus kept with its URL), ready to go on: its metadata and its
+ * record key. Undefined when it cannot go on and must start afresh: it is not a sealed upload, it was sealed under
+ * an epoch other than the current one (the server would refuse it at its last byte), or its key does not open.
+ */
+export async function resumeFileUpload(sealer: Sealer, kept: Record<string, string | null | undefined>): Promise<SealedUpload | undefined> {
+  const parsed = sealedUploadMetadataSchema.safeParse(kept);
+  if (!parsed.success || parsed.data.epoch !== sealer.epoch) return undefined;
+  const { message_id: id, date, time, type, file_key } = parsed.data;
+  try {
+    const fileKey = await openFileKey(
+      sealer.keys.fileKey,
+      filePlace(sealer.userId, sealer.sessionId, sealer.epoch, { id, date, time, type }),
+      file_key,
+    );
+    const { filename, preview, epoch } = parsed.data;
+    return { metadata: { type, epoch: String(epoch), filename, preview, file_key, message_id: id, date, time }, fileKey };
+  } catch (error) {
+    if (error instanceof UndecryptableError) return undefined;
+    throw error;
+  }
+}
+
+/** What a device can do with a file message's bytes. */
+export type OpenedFile =
+  /** Stored in clear (before encryption, or in a discussion): served as it is. */
+  { state: "clear" } | { state: "opened"; fileKey: CryptoKey } | { state: "locked"; epoch: number } | { state: "undecryptable" };
+
+export type SealedFileFields = Pick<Message, "id" | "type" | "date" | "time" | "epoch" | "file_key" | "device">;
+
+/** The key of a file message's records, as a device showing or saving it opens it from the message. */
+export async function openFileMessage(userId: string, epochs: HeldEpochs, message: SealedFileFields): Promise<OpenedFile> {
+  if (message.epoch === undefined) return { state: "clear" };
+  const keys = epochs.get(message.epoch);
+  if (!keys) return { state: "locked", epoch: message.epoch };
+  if (message.file_key === undefined) return { state: "undecryptable" };
+  try {
+    const place = filePlace(userId, message.device?.id ?? "", message.epoch, message);
+    return { state: "opened", fileKey: await openFileKey(keys.fileKey, place, message.file_key) };
+  } catch (error) {
+    if (error instanceof UndecryptableError) return { state: "undecryptable" };
+    throw error;
+  }
 }
