@@ -33,7 +33,7 @@ function filePlace(
   userId: string,
   senderSessionId: string,
   epoch: number,
-  file: Pick<FileToSeal, "id" | "date" | "time" | "type">,
+  file: { id: string; date: string; time: string; type: string },
 ): FilePlace {
   const { id, date, time, type } = file;
   return { userId, spaceId: userId, messageId: id, type, date, time, senderSessionId, epoch };
