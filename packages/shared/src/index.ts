@@ -6,6 +6,7 @@ export * from "./devices.ts";
 export * from "./discussions.ts";
 export * from "./email.ts";
 export * from "./entities.ts";
+export * from "./file-kinds.ts";
 export * from "./formats.ts";
 export * from "./identities.ts";
 export * from "./key-recovery.ts";

@@ -2,14 +2,14 @@
  * What a finished upload becomes: its row and the file message it is sent as. A file in clear is known by its bytes
  * (sniffed type) and its name; a sealed one (decision 020, section 9) only by what its device declared and sealed.
  */
-import { API, type SealedUploadMetadata, type UploadMetadata } from "@daysync/shared";
+import { API, fileMessageType, type SealedUploadMetadata, type UploadMetadata } from "@daysync/shared";
 import type { Upload } from "@tus/server";
 import type { Clock } from "../../clock.ts";
 import type { UploadsTable } from "../../db/schema.ts";
 import { notFound } from "../../http/errors.ts";
 import type { FileStorage } from "../../storage/file-storage.ts";
 import type { SendInput } from "../messages/messages.service.ts";
-import { detectMime, messageTypeOf, SNIFF_BYTES } from "./file-kind.ts";
+import { detectMime, SNIFF_BYTES } from "./file-kind.ts";
 
 /** What a finished upload stores: its row, and the file message it becomes (in a discussion when named). */
 export interface FinishedFile {
@@ -37,7 +37,7 @@ export function createFinishedFiles(deps: { storage: FileStorage; clock: Clock }
         content: "",
         date: meta.date,
         time: meta.time,
-        type: messageTypeOf(mime),
+        type: fileMessageType(mime),
         filename: meta.filename,
         file_url: API.file(upload.id),
         file_size: size,

@@ -1,4 +1,4 @@
-import { API, responseSchemas } from "@daysync/shared";
+import { API, responseSchemas, servedContentType } from "@daysync/shared";
 import contentDisposition from "content-disposition";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import rangeParser from "range-parser";
@@ -8,7 +8,6 @@ import { requireAuth } from "../../http/auth.ts";
 import { AppError, notFound } from "../../http/errors.ts";
 import { SECURITY_HEADERS } from "../../http/security-headers.ts";
 import type { FileStorage } from "../../storage/file-storage.ts";
-import { servedContentType } from "./file-kind.ts";
 import type { UploadsService } from "./uploads.service.ts";
 
 const fileParams = z.object({ id: z.string().regex(/^[a-f0-9]{32}$/) });
