@@ -53,7 +53,9 @@ export function SessionServicesProvider({ user, children }: { user: User; childr
         setMe(queryClient, null);
       },
     });
-    return { applyChange, live, outbox, uploads: uploadQueueFor(user.id), keys };
+    const uploads = uploadQueueFor(user.id);
+    uploads.sealWith({ sealer: () => keys.sealer(), catchUp: () => keys.refresh() });
+    return { applyChange, live, outbox, uploads, keys };
   }, [user.id, queryClient]);
   useEffect(() => {
     offlineCache.start();
@@ -65,6 +67,7 @@ export function SessionServicesProvider({ user, children }: { user: User; childr
     // What waited for a key goes out, and the device's search opens again with the epochs it holds now.
     const unsubscribe = services.keys.subscribe(() => {
       void services.outbox.flush();
+      services.uploads.keysChanged();
       searchAgainWithNewKeys(queryClient);
     });
     void services.keys.refresh();

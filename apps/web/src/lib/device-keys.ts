@@ -25,6 +25,7 @@ import {
   type KeyStorage,
   makeRecoveryKit,
   type RecoveryServer,
+  type Sealer,
   sealTextMessage,
   unlockWithRecoveryCode,
 } from "@daysync/shared/crypto";
@@ -126,21 +127,25 @@ export class DeviceKeys {
   }
 
   /**
-   * Seals a message to the user's days under the account's current epoch (decision 020, section 8), or says why it
-   * waits: locked until approved; while the keys are being found (or could not be asked for) it waits quietly, and
-   * the outbox tries again when the status changes.
+   * The account's current epoch as this device seals under it (decision 020, section 8), or why it waits: locked
+   * until approved; while the keys are being found (or could not be asked for) it waits quietly, and the outbox and
+   * the upload queue try again when the status changes.
    */
-  async seal(message: SendMessageInput): Promise<{ body: SendSealedMessageInput } | { waiting: string | undefined }> {
+  async sealer(): Promise<{ sealer: Sealer } | { waiting: string | undefined }> {
     await this.queue;
     const status = this.status;
     const keys = status.state === "ready" ? status.keys.epochs.get(status.epoch) : undefined;
-    if (status.state === "ready" && keys) {
-      const sealer = { userId: this.userId, sessionId: status.sessionId, epoch: status.epoch, keys };
-      return { body: await sealTextMessage(sealer, message) };
-    }
+    if (status.state === "ready" && keys)
+      return { sealer: { userId: this.userId, sessionId: status.sessionId, epoch: status.epoch, keys } };
     if (status.state === "failed" && status.insecure) return { waiting: SEALED_TEXT.insecure };
     if (status.state === "lost") return { waiting: SEALED_TEXT.lost };
     return { waiting: status.state === "locked" ? SEALED_TEXT.approveToSend : undefined };
+  }
+
+  /** Seals a message to the user's days, or says why it waits (`sealer`). */
+  async seal(message: SendMessageInput): Promise<{ body: SendSealedMessageInput } | { waiting: string | undefined }> {
+    const sealing = await this.sealer();
+    return "sealer" in sealing ? { body: await sealTextMessage(sealing.sealer, message) } : sealing;
   }
 
   /** The asking side of a new request, while this device is locked. */

@@ -6,9 +6,28 @@
  * kept by tus-js-client lets the same file resume after a reload instead of starting over.
  * The queue lives outside the composer, one per signed-in user (app/session-services-provider.tsx hands it out), so
  * uploads go on while another page or day is open.
+ * Files for the user's own days are sealed on this device (decision 020, section 9): their records are sealed as tus
+ * reads each chunk, and a resumed upload gets its key back from the metadata tus kept with its URL. Discussions stay
+ * in clear.
  */
-import { API, formatStoredDate, formatStoredTime, type UploadStatus } from "@daysync/shared";
-import { DetailedError, Upload } from "tus-js-client";
+import {
+  API,
+  fileMessageType,
+  formatStoredDate,
+  formatStoredTime,
+  isKeyMovedCode,
+  responseSchemas,
+  type UploadStatus,
+} from "@daysync/shared";
+import {
+  createSealingSource,
+  resumeFileUpload,
+  SEALED_RECORD_SIZE,
+  type SealedUpload,
+  type Sealer,
+  sealFileUpload,
+} from "@daysync/shared/crypto";
+import { DetailedError, defaultOptions, type PreviousUpload, Upload, type UploadOptions } from "tus-js-client";
 import { newUuid } from "./uuid.ts";
 
 export interface UploadRow {
@@ -29,11 +48,26 @@ export interface UploadRow {
   problem: string | null;
   /** The user stopped it: still the spec's "fail" status, but shown as a neutral "Upload cancelled". */
   cancelled: boolean;
+  /** Queued but held until this device can seal (why, in words; empty while its keys are being found). */
+  waiting: string | null;
+  /** Times it started afresh because the account's key moved on while it went. */
+  resealed: number;
+}
+
+/** Where the queue gets the sealer for files to the user's own days (lib/device-keys.ts). */
+export interface UploadSealing {
+  sealer(): Promise<{ sealer: Sealer } | { waiting: string | undefined }>;
+  /** The key moved on (409): sync the keys, rotating when due. */
+  catchUp(): Promise<void>;
 }
 
 /** Uploads running at once: enough to overlap one file's round trips with another's bytes. */
 const CONCURRENT = 2;
 const CHUNK_SIZE = 8 * 1024 * 1024;
+/** A sealed file's chunk is whole records, so every PATCH starts on a record boundary: 128 of them, about 8 MiB. */
+const SEALED_CHUNK_SIZE = 128 * SEALED_RECORD_SIZE;
+/** A file whose key moved on again right after it started afresh fails rather than going round. */
+const MAX_RESEALS = 2;
 
 /** Statuses after which retrying cannot help: not signed in, not yours, too large, or refused. */
 function isFinal(error: Error): boolean {
@@ -41,15 +75,24 @@ function isFinal(error: Error): boolean {
   return status !== undefined && status >= 400 && status < 500 && status !== 409 && status !== 423 && status !== 429;
 }
 
+/** The server's JSON error of a tus answer, if it sent one. */
+function errorBodyOf(error: Error): { code: string; message: string } | undefined {
+  if (!(error instanceof DetailedError)) return undefined;
+  try {
+    const parsed = responseSchemas.error.safeParse(JSON.parse(error.originalResponse?.getBody() ?? ""));
+    return parsed.success ? parsed.data.error : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** 409 `key_epoch_changed` / `key_rotation_due`: the server removed the upload; it goes again under the next epoch. */
+const keyMoved = (error: Error) => isKeyMovedCode(errorBodyOf(error)?.code ?? "");
+
 function messageOf(error: Error): string {
+  const body = errorBodyOf(error);
+  if (body) return body.message;
   if (error instanceof DetailedError) {
-    const body = error.originalResponse?.getBody();
-    try {
-      const parsed = JSON.parse(body ?? "") as { error?: { message?: string } };
-      if (parsed.error?.message) return parsed.error.message;
-    } catch {
-      // not our JSON body
-    }
     const status = error.originalResponse?.getStatus();
     if (status === 401) return "Your session has ended. Please sign in again.";
     if (status === 404) return "This upload is no longer available.";
@@ -68,7 +111,37 @@ const staged = (file: File, discussionId: string | null): UploadRow => ({
   offline: false,
   problem: null,
   cancelled: false,
+  waiting: null,
+  resealed: 0,
 });
+
+/** tus-js-client's fingerprint, with the space: the same file sent to a discussion and to the user's days are two uploads. */
+const fingerprintOf = (userId: string, file: File, discussionId: string | null) =>
+  ["daysync", userId, discussionId ?? "own", file.name, file.type, file.size, file.lastModified].join("|");
+
+/** What an upload starts from: its metadata, its sealing (files to the user's days) and the kept upload it goes on with. */
+interface UploadStart {
+  metadata: Record<string, string>;
+  sealed?: SealedUpload;
+  previous?: PreviousUpload;
+}
+
+/** tus reads a sealed file through this: each chunk's records sealed as it is read, never the whole file at once. */
+function sealingReader(file: File, sealed: SealedUpload): NonNullable<UploadOptions["fileReader"]> {
+  const source = createSealingSource({
+    fileKey: sealed.fileKey,
+    messageId: sealed.messageId,
+    plainLength: file.size,
+    read: async (start, end) => new Uint8Array(await file.slice(start, end).arrayBuffer()),
+  });
+  return {
+    openFile: async () => ({
+      size: source.size,
+      slice: async (start, end) => ({ value: await source.slice(start, end), done: end >= source.size }),
+      close: () => {},
+    }),
+  };
+}
 
 /** The rows of one user and their tus uploads; the composer shows it and acts on it. */
 export class UploadQueue {
@@ -82,6 +155,7 @@ export class UploadQueue {
   /** Rows the user paused, maybe before their upload had started. */
   private readonly held = new Set<string>();
   private readonly listeners = new Set<() => void>();
+  private sealing?: UploadSealing;
 
   constructor(readonly userId: string) {
     if (typeof window === "undefined") return;
@@ -96,6 +170,16 @@ export class UploadQueue {
   };
 
   getRows = () => this.rows;
+
+  /** The signed-in page's keys, which seal files to the user's days; set again when the page's services are made anew. */
+  sealWith(sealing: UploadSealing) {
+    this.sealing = sealing;
+  }
+
+  /** The device's keys changed (approved, caught up): files that waited for them go. */
+  keysChanged = () => {
+    if (this.rows.some((r) => r.waiting !== null)) this.set(this.rows.map((r) => (r.waiting === null ? r : { ...r, waiting: null })));
+  };
 
   /** Whether the browser has a network: without one, sent files wait for it. */
   getOnline = () => this.online;
@@ -159,7 +243,7 @@ export class UploadQueue {
   private pump() {
     if (!this.online) return;
     const busy = this.rows.filter((r) => r.status === "uploading" || (r.status === "pause" && r.offline)).length;
-    const next = this.rows.filter((r) => r.status === "initial" && r.queued).slice(0, Math.max(0, CONCURRENT - busy));
+    const next = this.rows.filter((r) => r.status === "initial" && r.queued && r.waiting === null).slice(0, Math.max(0, CONCURRENT - busy));
     if (!next.length) return;
     const ids = new Set(next.map((r) => r.id));
     this.set(this.rows.map((r) => (ids.has(r.id) ? { ...r, status: "uploading", queued: false } : r)));
@@ -168,22 +252,24 @@ export class UploadQueue {
 
   private async begin(row: UploadRow) {
     const { id, file, discussionId } = row;
-    const now = new Date();
+    const fingerprint = fingerprintOf(this.userId, file, discussionId);
+    const previous = await defaultOptions.urlStorage.findUploadsByFingerprint(fingerprint);
+    const start: UploadStart | undefined = discussionId
+      ? { metadata: this.clearMetadata(file, discussionId), previous: previous[0] }
+      : await this.sealedStart(row, previous);
+    // Waiting for this device's key, or cancelled meanwhile (a row paused meanwhile gets its upload, held).
+    const now = this.rows.find((r) => r.id === id);
+    if (!start || !now || now.status === "fail") return;
     const tus = new Upload(file, {
       endpoint: API.uploads,
-      chunkSize: CHUNK_SIZE,
+      chunkSize: start.sealed ? SEALED_CHUNK_SIZE : CHUNK_SIZE,
       retryDelays: [0, 1000, 3000],
       storeFingerprintForResuming: true,
       removeFingerprintOnSuccess: true,
-      metadata: {
-        filename: file.name,
-        filetype: file.type,
-        message_id: newUuid(),
-        date: formatStoredDate(now),
-        time: formatStoredTime(now),
-        ...(discussionId ? { discussion_id: discussionId } : {}),
-      },
-      onShouldRetry: (error) => !isFinal(error),
+      fingerprint: async () => fingerprint,
+      metadata: start.metadata,
+      ...(start.sealed ? { fileReader: sealingReader(file, start.sealed) } : {}),
+      onShouldRetry: (error) => !isFinal(error) && !keyMoved(error),
       onProgress: (sent, total) => this.patch(id, (r) => (r.status === "uploading" ? { percent: total ? (sent / total) * 100 : 0 } : {})),
       onSuccess: () => {
         // Done: the file message arrives over the live connection; the row goes away.
@@ -193,7 +279,10 @@ export class UploadQueue {
         this.settle(row.batch);
       },
       onError: (error) => {
-        if (isFinal(error)) {
+        if (keyMoved(error) && this.uploads.get(id) === tus) {
+          this.uploads.delete(id);
+          this.startAfresh(id, messageOf(error));
+        } else if (isFinal(error)) {
           this.uploads.delete(id);
           this.patch(id, () => ({ status: "fail", problem: messageOf(error), offline: false }));
           this.settle(row.batch);
@@ -204,12 +293,62 @@ export class UploadQueue {
       },
     });
     this.uploads.set(id, tus);
-    const previous = await tus.findPreviousUploads();
-    // Cancelled while looking for an earlier attempt.
-    if (this.uploads.get(id) !== tus) return;
-    const sameFile = previous[0];
-    if (sameFile) tus.resumeFromPreviousUpload(sameFile);
+    if (start.previous) tus.resumeFromPreviousUpload(start.previous);
     if (!this.held.has(id)) tus.start();
+  }
+
+  private clearMetadata(file: File, discussionId: string | null): Record<string, string> {
+    const now = new Date();
+    return {
+      filename: file.name,
+      filetype: file.type,
+      message_id: newUuid(),
+      date: formatStoredDate(now),
+      time: formatStoredTime(now),
+      ...(discussionId ? { discussion_id: discussionId } : {}),
+    };
+  }
+
+  /**
+   * A file to the user's days: the upload begun before under the current epoch goes on with its key; otherwise a new
+   * one is sealed (the kept ones that cannot go on are forgotten). Undefined while this device cannot seal: the row
+   * waits, queued, for its keys.
+   */
+  private async sealedStart(row: UploadRow, previous: PreviousUpload[]): Promise<UploadStart | undefined> {
+    const sealing = await this.sealing?.sealer();
+    if (!sealing || !("sealer" in sealing)) {
+      this.patch(row.id, (r) => (r.status === "uploading" ? { status: "initial", queued: true, waiting: sealing?.waiting ?? "" } : {}));
+      return undefined;
+    }
+    for (const kept of previous) {
+      const resumed = await resumeFileUpload(sealing.sealer, kept.metadata);
+      if (resumed) return { metadata: resumed.metadata, sealed: resumed, previous: kept };
+      await defaultOptions.urlStorage.removeUpload(kept.urlStorageKey);
+    }
+    const now = new Date();
+    const file = {
+      id: newUuid(),
+      date: formatStoredDate(now),
+      time: formatStoredTime(now),
+      name: row.file.name,
+      type: fileMessageType(row.file.type),
+    };
+    const sealed = await sealFileUpload(sealing.sealer, file);
+    return { metadata: sealed.metadata, sealed };
+  }
+
+  /** The account's key moved on while the file went: the server dropped it; it goes again, sealed under the next epoch. */
+  private startAfresh(id: string, problem: string) {
+    const row = this.rows.find((r) => r.id === id);
+    if (!row) return;
+    if (row.resealed >= MAX_RESEALS) {
+      this.patch(id, () => ({ status: "fail", problem, offline: false }));
+      this.settle(row.batch);
+      return;
+    }
+    // Asked first, so the next sealer waits for the keys to catch up.
+    void this.sealing?.catchUp();
+    this.patch(id, (r) => ({ status: "initial", queued: true, percent: 0, resealed: r.resealed + 1 }));
   }
 
   pause = (id: string) => {

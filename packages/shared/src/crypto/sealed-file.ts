@@ -24,6 +24,8 @@ export interface FileToSeal {
 /** A sealed upload's metadata and the key its records are sealed under. */
 export interface SealedUpload {
   metadata: Record<string, string>;
+  /** The file message's id, which each record is bound to. */
+  messageId: string;
   fileKey: CryptoKey;
 }
 
@@ -60,7 +62,7 @@ export async function sealFileUpload(sealer: Sealer, file: FileToSeal): Promise<
     date: file.date,
     time: file.time,
   };
-  return { metadata, fileKey };
+  return { metadata, messageId: file.id, fileKey };
 }
 
 /**
@@ -79,7 +81,7 @@ export async function resumeFileUpload(sealer: Sealer, kept: Record<string, stri
       file_key,
     );
     const { filename, preview, epoch } = parsed.data;
-    return { metadata: { type, epoch: String(epoch), filename, preview, file_key, message_id: id, date, time }, fileKey };
+    return { metadata: { type, epoch: String(epoch), filename, preview, file_key, message_id: id, date, time }, messageId: id, fileKey };
   } catch (error) {
     if (error instanceof UndecryptableError) return undefined;
     throw error;

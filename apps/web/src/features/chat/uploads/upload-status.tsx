@@ -21,6 +21,7 @@ export function UploadStatusLine({ row, online }: { row: UploadRow; online: bool
       <p role="status" aria-live="polite" className="upload-status-text">
         {textOf(row, online)}
         {row.problem ? <span className="upload-problem"> {row.problem}</span> : null}
+        {row.waiting ? <span className="upload-waiting"> · {row.waiting}</span> : null}
       </p>
       {row.status === "uploading" || row.status === "pause" ? (
         <progress className="upload-progress" max={100} value={row.percent} aria-label={`Upload progress of ${row.file.name}`}>
