@@ -32,7 +32,7 @@ import type { DiscussionsRepository } from "../discussions/discussions.repositor
 import type { AccessRepository } from "../spaces/access.repository.ts";
 import { deleteUserMessages } from "./message-deletion.ts";
 import { cutoffOf, type MessagesRepository } from "./messages.repository.ts";
-import { assertSealedUnderCurrentEpoch } from "./sealed-epoch.ts";
+import { assertSealedUnderCurrentEpoch, encryptionRequired } from "./sealed-epoch.ts";
 
 /** The device's calendar day must be today somewhere on Earth (UTC-12 to UTC+14). */
 export function assertPlausibleDay(dayKey: string, now: number) {
@@ -80,13 +80,6 @@ export function newMessageRow(
     file_key: input.file_key ?? "",
   };
 }
-
-/** Once the account has a key, what goes into its days is sealed on the device (decision 020, section 9). */
-const encryptionRequired = () =>
-  conflict(
-    API_ERROR_CODES.encryptionRequired,
-    "Messages to your own days are end-to-end encrypted: send from a device that holds your key (update the app, or approve this device from another one).",
-  );
 
 const presentWithAuthor = (row: MessageWithAuthor) => presentDiscussionMessage(row, { id: row.author_id, display_name: row.author_name });
 
@@ -201,7 +194,7 @@ export function createMessagesService(deps: {
           const claimed = await work.claimSeq(userId);
           if (!claimed) throw notFound("user");
           if (message.epoch !== null) assertSealedUnderCurrentEpoch(message.epoch, claimed);
-          else if (claimed.keyEpoch !== null && message.type === "text") throw encryptionRequired();
+          else if (claimed.keyEpoch !== null) throw encryptionRequired();
           const since = cutoffOf(claimed.retentionMinutes, now);
           const messages = repo.in(work.trx);
           const stored = await messages.countIntoDay(userId, { id: randomUUID(), date: input.date, dayKey }, message, now);

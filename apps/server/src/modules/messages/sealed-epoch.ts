@@ -19,3 +19,10 @@ export function assertSealedUnderCurrentEpoch(epoch: number, account: AccountEpo
     throw conflict(API_ERROR_CODES.keyEpochChanged, "This was sealed under another key than your account's current one.");
   }
 }
+
+/** Once the account has a key, what goes into its days, text or file, is sealed on the device (decision 020, section 9). */
+export const encryptionRequired = () =>
+  conflict(
+    API_ERROR_CODES.encryptionRequired,
+    "Messages to your own days are end-to-end encrypted: send from a device that holds your key (update the app, or approve this device from another one).",
+  );

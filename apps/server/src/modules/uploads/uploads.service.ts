@@ -27,7 +27,7 @@ import type { FileStorage, UnfinishedUpload } from "../../storage/file-storage.t
 import type { SessionsRepository } from "../accounts/sessions.repository.ts";
 import type { KeysRepository } from "../keys/keys.repository.ts";
 import { assertPlausibleDay, type MessagesService } from "../messages/messages.service.ts";
-import { assertSealedUnderCurrentEpoch } from "../messages/sealed-epoch.ts";
+import { assertSealedUnderCurrentEpoch, encryptionRequired } from "../messages/sealed-epoch.ts";
 import type { PlansRepository } from "../plans/plans.repository.ts";
 import type { AccessRepository } from "../spaces/access.repository.ts";
 import { createFinishedFiles } from "./finished-files.ts";
@@ -211,6 +211,9 @@ export function createUploadsService(deps: {
         if (sealed) {
           assertSealedLength(upload.size ?? 0);
           await assertCurrentEpoch(userId, meta.epoch);
+        } else if (!meta.discussion_id && ((await keys.account(userId))?.epoch ?? null) !== null) {
+          // Refused before any byte comes; the message's send checks it again on the row it locks.
+          throw encryptionRequired();
         }
       });
       const discussionId = sealed ? undefined : meta.discussion_id;
