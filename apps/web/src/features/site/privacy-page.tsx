@@ -30,9 +30,9 @@ export function PrivacyPage() {
               last seen.
             </li>
             <li>
-              What you send to your own days: the text of your messages end-to-end encrypted (sealed on the device that sends it, with a key
-              only your devices hold), and your files as sent, not encrypted yet; their sizes, times and types, and which of your devices
-              sent them.
+              What you send to your own days: the text of your messages and your files, their names included, end-to-end encrypted
+              (sealed on the device that sends them, with a key only your devices hold); their sizes, times and types, and which of your
+              devices sent them.
             </li>
             <li>What is written in a discussion, as sent, and the display name you chose there.</li>
             <li>Your devices' public keys, and your account's key wrapped for each of them (and for a recovery code, if you made one).</li>
@@ -66,9 +66,9 @@ export function PrivacyPage() {
               other messages.
             </li>
             <li>
-              The person who runs this server, and anyone who can read its database, its disk or its backups: not the text of your own
-              messages, its previews or its notifications, which are end-to-end encrypted, nor what you search for, which is searched on
-              your device; but your files and everything in discussions, which are stored as sent, not end-to-end encrypted yet. They also
+              The person who runs this server, and anyone who can read its database, its disk or its backups: not your own messages, your
+              files, their names, previews or notifications, which are end-to-end encrypted, nor what you search for, which is searched on
+              your device; but everything in discussions, which is stored as sent, not end-to-end encrypted yet. They also
               see what no encryption hides here: sizes, times, types, counts, which of your devices sent what, and who is in which
               discussion.
             </li>
