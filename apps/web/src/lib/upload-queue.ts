@@ -137,7 +137,8 @@ function sealingReader(file: File, sealed: SealedUpload): NonNullable<UploadOpti
   return {
     openFile: async () => ({
       size: source.size,
-      slice: async (start, end) => ({ value: await source.slice(start, end), done: end >= source.size }),
+      // A Blob: tus-js-client counts what a chunk holds by its `size`.
+      slice: async (start, end) => ({ value: new Blob([await source.slice(start, end)]), done: end >= source.size }),
       close: () => {},
     }),
   };
