@@ -2,17 +2,9 @@ import { randomBytes } from "node:crypto";
 import { TEXT, UPLOAD_TEXT } from "@daysync/shared";
 import type { Browser, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { twoReadingDevices } from "./support/approval.ts";
 import { launchBrowser } from "./support/browser.ts";
-import {
-  chooseFiles,
-  type Device,
-  hidden,
-  messageList,
-  recordStatusTexts,
-  twoDevicesOfOneUser,
-  uniqueEmail,
-  visible,
-} from "./support/daysync.ts";
+import { chooseFiles, type Device, hidden, messageList, recordStatusTexts, uniqueEmail, visible } from "./support/daysync.ts";
 import { type RunningServer, startServer } from "./support/server.ts";
 
 const MiB = 1024 * 1024;
@@ -29,7 +21,7 @@ describe("several files in few steps", () => {
   beforeAll(async () => {
     // A small per-file limit, to be refused at pick time.
     [server, browser] = await Promise.all([startServer({ FREE_MAX_FILE_BYTES: String(2 * MiB) }), launchBrowser()]);
-    [laptop, phone] = await twoDevicesOfOneUser(browser, server.url, { name: "Mia Multi", email: uniqueEmail("multi") });
+    [laptop, phone] = await twoReadingDevices(browser, server.url, { name: "Mia Multi", email: uniqueEmail("multi") });
     await Promise.all([laptop.page.goto("/dashboard"), phone.page.goto("/dashboard")]);
   });
   afterAll(async () => {

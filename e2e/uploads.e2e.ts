@@ -4,6 +4,7 @@ import path from "node:path";
 import { TEXT, UPLOAD_TEXT } from "@daysync/shared";
 import type { Browser, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { twoReadingDevices } from "./support/approval.ts";
 import { launchBrowser } from "./support/browser.ts";
 import {
   chooseFiles,
@@ -13,7 +14,6 @@ import {
   newDevice,
   recordStatusTexts,
   registerViaApi,
-  twoDevicesOfOneUser,
   uniqueEmail,
   visible,
 } from "./support/daysync.ts";
@@ -38,7 +38,7 @@ describe("files across devices", () => {
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    [laptop, phone] = await twoDevicesOfOneUser(browser, server.url, { name: "Fio Files", email: uniqueEmail("files") });
+    [laptop, phone] = await twoReadingDevices(browser, server.url, { name: "Fio Files", email: uniqueEmail("files") });
     await Promise.all([laptop.page.goto("/dashboard"), phone.page.goto("/dashboard")]);
   });
   afterAll(async () => {
