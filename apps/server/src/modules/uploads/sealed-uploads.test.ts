@@ -304,6 +304,21 @@ describe("a sealed upload", () => {
     }
   });
 
+  it("is refused at its next PATCH, not only at its last byte, once the epoch moved, and removed", async () => {
+    const who = await keyedPerson("Mid");
+    const file = await sealFile(who, plain(300_000), "moving.bin", "file");
+    const sealed = await file.source.slice(0, file.source.size);
+    const { location } = await create(who.device, sealed.length, file.header);
+    expect((await patch(who.device, location, 0, sealed.subarray(0, SEALED_RECORD_SIZE))).status).toBe(204);
+    await setEpoch(who.userId, who.epoch + 1);
+    const next = await patch(who.device, location, SEALED_RECORD_SIZE, sealed.subarray(SEALED_RECORD_SIZE, 2 * SEALED_RECORD_SIZE));
+    expect(next.status).toBe(409);
+    expect((await errorOf(next)).error.code).toBe("key_epoch_changed");
+    expect(sizeOnDisk(idOf(location))).toBe(-1);
+    expect((await offsetOf(who.device, location)).status).toBe(404);
+    await setEpoch(who.userId, who.epoch);
+  });
+
   it("is its uploader's only: another user can neither see, resume, cancel nor download it", async () => {
     const who = await keyedPerson("Ora");
     const intruder = (await person(server, "Ivo")).device;

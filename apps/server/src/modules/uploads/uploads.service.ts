@@ -159,6 +159,20 @@ export function createUploadsService(deps: {
     assertSealedUnderCurrentEpoch(epoch, { keyEpoch: account?.epoch ?? null, keyRotationDue: (account?.rotationDueAt ?? null) !== null });
   }
 
+  /**
+   * A sealed upload whose epoch is no longer the account's current one would be refused at its last byte: its PATCHes
+   * are refused from then on, and it is removed, so the device seals it again under the next epoch without sending
+   * the rest of the bytes first.
+   */
+  async function refuseIfEpochMoved(id: string, userId: string, metadata: Record<string, string | null>): Promise<void> {
+    try {
+      await assertCurrentEpoch(userId, Number(metadata.epoch));
+    } catch (error) {
+      await underLock(id, () => storage.remove(id));
+      throw error instanceof AppError ? tusError(error) : error;
+    }
+  }
+
   /** Our errors as tus answers them. */
   async function inTus<T>(work: () => Promise<T>): Promise<T> {
     try {
@@ -197,6 +211,7 @@ export function createUploadsService(deps: {
       const resumes = req.method === "HEAD" || req.method === "PATCH";
       if (!finished && resumes && upload.size !== undefined && isSealedUpload(upload.metadata ?? {})) {
         await cutBackToRecords(uploadId, upload.size);
+        if (req.method === "PATCH") await refuseIfEpochMoved(uploadId, userId, upload.metadata ?? {});
       }
     },
 
