@@ -156,6 +156,40 @@ describe("sealed files in the browser", () => {
     expect((await fetchRange(laptop.page, href, `bytes=${data.length}-`)).status).toBe(416);
   });
 
+  it("downloads in the page when no worker controls it (a hard reload), and has no player then", async () => {
+    const page = await laptop.context.newPage();
+    await page.goto(APP_ROUTES.dashboard);
+    await visible(messageList(page).getByText(name, { exact: true }), 15_000);
+    // A hard reload: the page is not controlled by the worker until its next navigation.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Page.reload", { ignoreCache: true });
+    await page.waitForURL(/dashboard/);
+    await visible(messageList(page).getByText(name, { exact: true }), 15_000);
+    expect(await page.evaluate(() => navigator.serviceWorker.controller)).toBeNull();
+    expect(await itemOf(page, sent.audio).getByLabel("voice note.wav").count()).toBe(0);
+
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      itemOf(page, sent.binary).getByRole("link", { name: "Download" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(name);
+    expect((await savedBytes(download)).equals(data)).toBe(true);
+    expect(download.url()).toMatch(/^blob:/);
+    await page.close();
+  });
+
+  it("answers a link whose file does not open with an error status and its sentence, never bytes", async () => {
+    const href = (await itemOf(laptop.page, sent.binary).getByRole("link", { name: "Download" }).getAttribute("href")) ?? "";
+    const url = new URL(href, server.url);
+    const key = url.searchParams.get("file_key") ?? "";
+    url.searchParams.set("file_key", `${key.slice(0, -6)}${key.endsWith("AAAAAA") ? "BBBBBB" : "AAAAAA"}`);
+    const answer = await laptop.page.evaluate(async (h) => {
+      const res = await fetch(h);
+      return { status: res.status, type: res.headers.get("content-type"), text: await res.text() };
+    }, `${url.pathname}${url.search}`);
+    expect(answer).toEqual({ status: 422, type: "text/plain; charset=utf-8", text: SEALED_TEXT.undecryptable });
+  });
+
   it("plays sealed audio through the worker's route", async () => {
     const player = itemOf(laptop.page, sent.audio).getByLabel("voice note.wav");
     await visible(player, 15_000);
@@ -183,5 +217,7 @@ describe("sealed files in the browser", () => {
     await visible(fileItem.getByText("changed.bin"), 15_000);
     const [download] = await Promise.all([laptop.page.waitForEvent("download"), fileItem.getByRole("link", { name: "Download" }).click()]);
     expect(await download.failure()).not.toBeNull();
+    // The link's navigation became the download: the app is still there.
+    expect(new URL(laptop.page.url()).pathname).toBe(APP_ROUTES.dashboard);
   });
 });
