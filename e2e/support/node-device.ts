@@ -15,15 +15,19 @@ import {
   PAIRING_API,
   PUSH_API,
   responseSchemas,
+  type SealedFileType,
 } from "@daysync/shared";
 import {
   AccountKeys,
+  createSealingSource,
   type KeyApprovalServer,
   KeyApprover,
   makeHandover,
   memoryKeyStorage,
   type Opened,
   openMessage,
+  type Sealer,
+  sealFileUpload,
   sealTextMessage,
   secretOfFragment,
 } from "@daysync/shared/crypto";
@@ -56,12 +60,16 @@ export class NodeDevice {
     return this.keys.sync();
   }
 
-  /** Seals a text as this device's outbox would and sends it; the stored message. */
-  async sendSealed(text: string, at = new Date()): Promise<Message> {
+  private async sealer(): Promise<Sealer> {
     const status = await this.sync();
     const epochKeys = status.state === "ready" ? status.keys.epochs.get(status.epoch) : undefined;
     if (status.state !== "ready" || !epochKeys) throw new Error(`This device cannot seal: ${status.state}`);
-    const sealer = { userId: this.userId, sessionId: status.sessionId, epoch: status.epoch, keys: epochKeys };
+    return { userId: this.userId, sessionId: status.sessionId, epoch: status.epoch, keys: epochKeys };
+  }
+
+  /** Seals a text as this device's outbox would and sends it; the stored message. */
+  async sendSealed(text: string, at = new Date()): Promise<Message> {
+    const sealer = await this.sealer();
     const body = await sealTextMessage(sealer, {
       id: crypto.randomUUID(),
       date: formatStoredDate(at),
@@ -71,6 +79,39 @@ export class NodeDevice {
     const res = await this.http.post(API.messages, { data: body });
     expect(res.status()).toBe(201);
     return responseSchemas.message.parse(await res.json()).message;
+  }
+
+  /**
+   * Seals a file as this device would (decision 020, section 9) and uploads it over tus, in one PATCH: its name,
+   * preview and key sealed under the current epoch, its bytes as records under the key. The stored message.
+   */
+  async sendSealedFile(name: string, type: SealedFileType, data: Uint8Array, at = new Date()): Promise<Message> {
+    const sealer = await this.sealer();
+    const id = crypto.randomUUID();
+    const file = { id, date: formatStoredDate(at), time: formatStoredTime(at), name, type };
+    const { metadata, fileKey } = await sealFileUpload(sealer, file);
+    const source = createSealingSource({ fileKey, messageId: id, plainLength: data.length, read: async (s, e) => data.subarray(s, e) });
+    const sealed = await source.slice(0, source.size);
+    const created = await this.http.post(API.uploads, {
+      headers: {
+        "Tus-Resumable": "1.0.0",
+        "Upload-Length": String(source.size),
+        "Upload-Metadata": Object.entries(metadata)
+          .map(([k, v]) => `${k} ${Buffer.from(v).toString("base64")}`)
+          .join(","),
+      },
+    });
+    const location = created.headers().location;
+    if (created.status() !== 201 || !location) throw new Error(`Creating the upload answered ${created.status()}: ${await created.text()}`);
+    const sent = await this.http.patch(location, {
+      headers: { "Tus-Resumable": "1.0.0", "Upload-Offset": "0", "Content-Type": "application/offset+octet-stream" },
+      data: Buffer.from(sealed),
+    });
+    if (sent.status() !== 204) throw new Error(`Sending the upload answered ${sent.status()}: ${await sent.text()}`);
+    return until(async () => {
+      const res = await this.http.get(`${API.messages}?limit=200`);
+      return responseSchemas.messagesPage.parse(await res.json()).messages.find((m) => m.id === id);
+    });
   }
 
   /** Signs this device out: it held the key, so the account's devices move to a new one. */
@@ -188,7 +229,7 @@ async function until<T>(find: () => Promise<T | undefined>, timeoutMs = 15_000):
   for (;;) {
     const found = await find();
     if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error("Timed out waiting for the approval request");
+    if (Date.now() > deadline) throw new Error("Timed out waiting for the server");
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -1,4 +1,5 @@
 /** Reaches into a running server's SQLite file for what no person can do from the app: let time pass on the server. */
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { dayKeyOf } from "@daysync/shared";
 import SQLite from "better-sqlite3";
@@ -47,4 +48,13 @@ export function tamperWithMessage(dataDir: string, messageId: string): void {
       messageId,
     );
   });
+}
+
+/** Flips one byte of a stored file at `at` (from its end when negative), as someone with the files folder could. */
+export function tamperWithFile(dataDir: string, fileUrl: string, at: number): void {
+  const file = path.join(dataDir, "files", fileUrl.split("/").pop() ?? "");
+  const bytes = readFileSync(file);
+  const index = at < 0 ? bytes.length + at : at;
+  bytes[index] = (bytes[index] ?? 0) ^ 0x01;
+  writeFileSync(file, bytes);
 }

@@ -30,7 +30,7 @@ function builtPagesScriptHashes(webDist: string): string[] {
 /**
  * The policy of every page. Styles may be inline: the prerendered pages inline their stylesheet and
  * React sets style attributes; running someone else's script, what this guards against, is closed by
- * script-src alone. 'self' in connect-src covers the same-origin ws(s) live connection (since Chrome 71 and
+ * script-src alone. Images may be blob: URLs: a sealed image is opened in the page into a Blob. 'self' in connect-src covers the same-origin ws(s) live connection (since Chrome 71 and
  * Safari 16).
  */
 function pagePolicy(scriptHashes: readonly string[]): string {
@@ -38,7 +38,7 @@ function pagePolicy(scriptHashes: readonly string[]): string {
     "default-src 'self'",
     ["script-src 'self'", ...scriptHashes].join(" "),
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
+    "img-src 'self' data: blob:",
     "media-src 'self'",
     "connect-src 'self'",
     "worker-src 'self'",

@@ -1,13 +1,15 @@
 /**
  * Daysync's service worker: keeps the app shell (every built file) cached so the app opens offline,
  * shows Web Push notifications of new messages and opens their day when tapped, and receives what a
- * phone's share sheet sends (Web Share Target).
+ * phone's share sheet sends (Web Share Target), and opens sealed files for downloads and players.
  */
 import { PENDING_SHARE_MESSAGES, SHARE_TARGET_PATH } from "@daysync/shared";
 import { clientsClaim } from "workbox-core";
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from "workbox-precaching";
 import { NavigationRoute, registerRoute } from "workbox-routing";
+import { SEALED_FILES_PATH } from "../lib/sealed-files.ts";
 import { handlePush, openNotificationTarget } from "./push-notifications.ts";
+import { serveSealedFile } from "./sealed-files.ts";
 import { deliverPendingShares, PENDING_SYNC_TAG, receiveShare } from "./share-target.ts";
 
 /** Background Sync's event, which TypeScript's worker library does not list. */
@@ -25,8 +27,16 @@ clientsClaim();
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 
-// App routes are the app's to resolve: any navigation gets the cached shell (API and share target excepted).
-registerRoute(new NavigationRoute(createHandlerBoundToURL("/index.html"), { denylist: [/^\/api\//, /^\/share-target/] }));
+// A sealed file's route comes first: a download link navigated to directly is this worker's, not the app shell's.
+registerRoute(
+  ({ url, request, sameOrigin }) => sameOrigin && request.method === "GET" && url.pathname.startsWith(SEALED_FILES_PATH),
+  serveSealedFile,
+);
+
+// App routes are the app's to resolve: any navigation gets the cached shell (API, share target, sealed files excepted).
+registerRoute(
+  new NavigationRoute(createHandlerBoundToURL("/index.html"), { denylist: [/^\/api\//, /^\/share-target/, /^\/sealed-files\//] }),
+);
 
 registerRoute(({ url, request }) => url.pathname === SHARE_TARGET_PATH && request.method === "POST", receiveShare, "POST");
 

@@ -51,7 +51,7 @@ export const MessageItem = memo(function MessageItem({
             </p>
           )
         ) : (
-          <FileMessageBody message={message} />
+          <FileMessageBody message={message} shown={shown} />
         )}
         <div className="message-meta">
           <time className="message-time">{message.time}</time>

@@ -6,7 +6,7 @@ import type { Message } from "@daysync/shared";
  */
 export type ShownMessage = Pick<
   Message,
-  "id" | "type" | "content" | "filename" | "file_url" | "date" | "time" | "timestamps" | "epoch" | "preview"
+  "id" | "type" | "content" | "filename" | "file_url" | "file_size" | "file_key" | "date" | "time" | "timestamps" | "epoch" | "preview"
 > & {
   device?: Message["device"];
   /** In a discussion: its author as the members know them. */

@@ -1,0 +1,91 @@
+/**
+ * A sealed file message in the page (decision 020, section 9): its image opened here into a Blob for the thumbnail
+ * and the lightbox, whether the service worker controls the page (its route streams downloads and players), and a
+ * download opened here into a Blob when it does not (a first load before the worker claims it, a hard reload).
+ */
+import { type HeldEpochs, UndecryptableError } from "@daysync/shared/crypto";
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import { heldEpochsOf } from "../../../lib/device-keys.ts";
+import { openSealedFile, plainBlob, type SealedFileMessage } from "../../../lib/sealed-files.ts";
+import { useSessionServices } from "../../../lib/session-services.ts";
+
+function useHeldEpochs() {
+  const { user, keys } = useSessionServices();
+  const status = useSyncExternalStore(keys.subscribe, keys.getStatus);
+  const epochs = useMemo(() => heldEpochsOf(status), [status]);
+  return { userId: user.id, epochs };
+}
+
+/** Opens a sealed file whole in this page; UndecryptableError for one that does not open, or a record that fails. */
+async function openInPage(userId: string, epochs: HeldEpochs | undefined, file: SealedFileMessage, signal?: AbortSignal) {
+  const opened = await openSealedFile(userId, epochs ?? new Map(), file);
+  if (opened.state !== "opened") throw new UndecryptableError(`A file that is ${opened.state} here`);
+  return { blob: await plainBlob(file, opened, signal), name: opened.name };
+}
+
+/** An image's thumbnail: its object URL once opened (revoked when done), or why there is none. */
+export type OpenedImage = { state: "opening" } | { state: "opened"; url: string } | { state: "undecryptable" } | { state: "unavailable" };
+
+export function useOpenedImage(file: SealedFileMessage | undefined): OpenedImage {
+  const { userId, epochs } = useHeldEpochs();
+  const [image, setImage] = useState<OpenedImage>({ state: "opening" });
+  useEffect(() => {
+    if (!file || !epochs) return;
+    const abort = new AbortController();
+    let url: string | undefined;
+    setImage({ state: "opening" });
+    openInPage(userId, epochs, file, abort.signal).then(
+      ({ blob }) => {
+        if (abort.signal.aborted) return;
+        url = URL.createObjectURL(blob);
+        setImage({ state: "opened", url });
+      },
+      (error: unknown) => {
+        if (abort.signal.aborted) return;
+        // Not fetched (offline, gone) is no proof of tampering: it shows as a file.
+        setImage({ state: error instanceof UndecryptableError ? "undecryptable" : "unavailable" });
+      },
+    );
+    return () => {
+      abort.abort();
+      if (url) URL.revokeObjectURL(url);
+    };
+  }, [file, userId, epochs]);
+  return image;
+}
+
+const subscribeController = (changed: () => void) => {
+  navigator.serviceWorker?.addEventListener("controllerchange", changed);
+  return () => navigator.serviceWorker?.removeEventListener("controllerchange", changed);
+};
+
+/** Whether the service worker controls this page, so its sealed-file route answers the page's links and players. */
+export function useWorkerControls(): boolean {
+  return useSyncExternalStore(
+    subscribeController,
+    () => Boolean(navigator.serviceWorker?.controller),
+    () => false,
+  );
+}
+
+/**
+ * Saves a sealed file opened in this page, for when no worker controls it: a hard reload keeps the page uncontrolled
+ * until the next navigation, so waiting for the worker could wait for ever. Resolves false if it could not.
+ */
+export function useDownloadInPage(file: SealedFileMessage | undefined): () => Promise<boolean> {
+  const { userId, epochs } = useHeldEpochs();
+  return useCallback(async () => {
+    if (!file) return false;
+    try {
+      const { blob, name } = await openInPage(userId, epochs, file);
+      const url = URL.createObjectURL(blob);
+      const link = Object.assign(document.createElement("a"), { href: url, download: name });
+      link.click();
+      // The download has taken the Blob by the time this runs; revoking at once can cancel it in some browsers.
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      return true;
+    } catch {
+      return false;
+    }
+  }, [file, userId, epochs]);
+}

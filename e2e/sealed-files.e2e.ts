@@ -1,0 +1,223 @@
+/**
+ * Files sealed on a device (decision 020, section 9), as the browser reads them: the opened name and plain size, the
+ * image opened in the page for its thumbnail, Download and players through the service worker's route (whole, by
+ * Range, and navigated to directly) with the bytes identical under the real name; and a file someone changed on the
+ * server shows "This message could not be decrypted" or fails its download, never giving its bytes. The sealing
+ * device runs in the test's process (support/node-device).
+ */
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { APP_ROUTES, type Message, SEALED_TEXT } from "@daysync/shared";
+import { RECORD_SIZE } from "@daysync/shared/crypto";
+import type { Browser, Download, Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser } from "./support/browser.ts";
+import { type Device, messageList, uniqueEmail, visible } from "./support/daysync.ts";
+import { keyedAccount, type NodeDevice } from "./support/node-device.ts";
+import { type RunningServer, startServer } from "./support/server.ts";
+import { tamperWithFile } from "./support/server-data.ts";
+
+const IMAGE = readFileSync(path.join(import.meta.dirname, "../apps/web/public/icons/icon-192.png"));
+
+/** Two seconds of a 440 Hz tone, 16-bit mono PCM at 22 050 Hz in a WAV: a real file Chromium plays, of several records. */
+function tone(): Buffer {
+  const rate = 22_050;
+  const samples = rate * 2;
+  const wav = Buffer.alloc(44 + samples * 2);
+  wav.write("RIFF", 0);
+  wav.writeUInt32LE(36 + samples * 2, 4);
+  wav.write("WAVEfmt ", 8);
+  wav.writeUInt32LE(16, 16);
+  wav.writeUInt16LE(1, 20);
+  wav.writeUInt16LE(1, 22);
+  wav.writeUInt32LE(rate, 24);
+  wav.writeUInt32LE(rate * 2, 28);
+  wav.writeUInt16LE(2, 32);
+  wav.writeUInt16LE(16, 34);
+  wav.write("data", 36);
+  wav.writeUInt32LE(samples * 2, 40);
+  for (let i = 0; i < samples; i++) wav.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / rate)), 44 + i * 2);
+  return wav;
+}
+
+/** More than two records, with a marker to find in the middle of the third. */
+function binary(): Buffer {
+  const data = randomBytes(2 * RECORD_SIZE + 40_000);
+  data.write("DAYSYNC-MARKER-7731", 2 * RECORD_SIZE + 1_000);
+  return data;
+}
+
+const itemOf = (page: Page, message: Message): Locator => page.locator(`#message-${message.id}`);
+
+async function savedBytes(download: Download): Promise<Buffer> {
+  const file = await download.path();
+  return readFileSync(file);
+}
+
+/** What the page's fetch of `href` with `range` answers. */
+function fetchRange(page: Page, href: string, range: string) {
+  return page.evaluate(
+    async ([href, range]) => {
+      const res = await fetch(href, { headers: { range } });
+      return {
+        status: res.status,
+        contentRange: res.headers.get("content-range"),
+        length: res.headers.get("content-length"),
+        bytes: Array.from(new Uint8Array(await res.arrayBuffer())),
+      };
+    },
+    [href, range] as const,
+  );
+}
+
+describe("sealed files in the browser", () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let phone: NodeDevice;
+  let laptop: Device;
+  const audio = tone();
+  const data = binary();
+  const name = "Steuererklärung 2026 – “final”.bin";
+  let sent: { image: Message; audio: Message; binary: Message };
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    ({ phone, laptop } = await keyedAccount(browser, server.url, "Fen Files", uniqueEmail("sealed-files")));
+    sent = {
+      image: await phone.sendSealedFile("beach at dusk.png", "image", IMAGE),
+      audio: await phone.sendSealedFile("voice note.wav", "audio", audio),
+      binary: await phone.sendSealedFile(name, "file", data),
+    };
+    await laptop.page.goto(APP_ROUTES.dashboard);
+    await visible(messageList(laptop.page).getByText(SEALED_TEXT.locked).first(), 15_000);
+    await phone.approveByCheckCode(laptop.page);
+    // The worker's route answers only a page it controls (it claims the page once it is active).
+    await laptop.page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 15_000 });
+  });
+  afterAll(async () => {
+    await phone?.dispose();
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it("shows the opened names and plain sizes, and the image opened in the page as its thumbnail", async () => {
+    const list = messageList(laptop.page);
+    await visible(list.getByText(name, { exact: true }), 15_000);
+    const binaryItem = itemOf(laptop.page, sent.binary);
+    expect(await binaryItem.locator(".message-filesize").textContent()).toBe("167.1 KiB");
+    expect(sent.binary.file_size).toBeGreaterThan(data.length);
+
+    const image = itemOf(laptop.page, sent.image).getByRole("img", { name: "beach at dusk.png" });
+    await visible(image, 15_000);
+    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { timeout: 15_000 }).toBe(192);
+    expect(await image.getAttribute("src")).toMatch(/^blob:/);
+    await itemOf(laptop.page, sent.image).getByRole("button", { name: "Open beach at dusk.png full size" }).click();
+    await visible(laptop.page.getByRole("dialog", { name: "beach at dusk.png" }));
+    await laptop.page.getByRole("button", { name: "Close" }).click();
+
+    // Nothing the browser shows or links to carries the clear name to the server.
+    const href = (await binaryItem.getByRole("link", { name: "Download" }).getAttribute("href")) ?? "";
+    expect(href).toMatch(/^\/sealed-files\//);
+    expect(decodeURIComponent(href)).not.toContain("Steuererklärung");
+  });
+
+  it("downloads a file of several records identical, under its opened name", async () => {
+    const link = itemOf(laptop.page, sent.binary).getByRole("link", { name: "Download" });
+    const [download] = await Promise.all([laptop.page.waitForEvent("download"), link.click()]);
+    expect(download.suggestedFilename()).toBe(name);
+    expect(await download.failure()).toBeNull();
+    const saved = await savedBytes(download);
+    expect(saved.equals(data)).toBe(true);
+    expect(saved.includes("DAYSYNC-MARKER-7731")).toBe(true);
+
+    // The link navigated to directly is a download too, not the app shell.
+    const href = (await link.getAttribute("href")) ?? "";
+    const other = await laptop.context.newPage();
+    const [direct] = await Promise.all([other.waitForEvent("download"), other.goto(href).catch(() => undefined)]);
+    expect(direct.suggestedFilename()).toBe(name);
+    expect((await savedBytes(direct)).equals(data)).toBe(true);
+    await other.close();
+  });
+
+  it("answers a Range in plaintext coordinates with 206, opening only the records that hold it", async () => {
+    const href = (await itemOf(laptop.page, sent.binary).getByRole("link", { name: "Download" }).getAttribute("href")) ?? "";
+    const across = await fetchRange(laptop.page, href, `bytes=${RECORD_SIZE - 10}-${2 * RECORD_SIZE + 1_100}`);
+    expect(across.status).toBe(206);
+    expect(across.contentRange).toBe(`bytes ${RECORD_SIZE - 10}-${2 * RECORD_SIZE + 1_100}/${data.length}`);
+    expect(Buffer.from(across.bytes).equals(data.subarray(RECORD_SIZE - 10, 2 * RECORD_SIZE + 1_101))).toBe(true);
+    expect(Number(across.length)).toBe(across.bytes.length);
+
+    const tail = await fetchRange(laptop.page, href, "bytes=-100");
+    expect(tail.status).toBe(206);
+    expect(Buffer.from(tail.bytes).equals(data.subarray(data.length - 100))).toBe(true);
+    const open = await fetchRange(laptop.page, href, `bytes=${data.length - 5}-`);
+    expect(Buffer.from(open.bytes).equals(data.subarray(data.length - 5))).toBe(true);
+    expect((await fetchRange(laptop.page, href, `bytes=${data.length}-`)).status).toBe(416);
+  });
+
+  it("downloads in the page when no worker controls it (a hard reload), and has no player then", async () => {
+    const page = await laptop.context.newPage();
+    await page.goto(APP_ROUTES.dashboard);
+    await visible(messageList(page).getByText(name, { exact: true }), 15_000);
+    // A hard reload: the page is not controlled by the worker until its next navigation.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Page.reload", { ignoreCache: true });
+    await page.waitForURL(/dashboard/);
+    await visible(messageList(page).getByText(name, { exact: true }), 15_000);
+    expect(await page.evaluate(() => navigator.serviceWorker.controller)).toBeNull();
+    expect(await itemOf(page, sent.audio).getByLabel("voice note.wav").count()).toBe(0);
+
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      itemOf(page, sent.binary).getByRole("link", { name: "Download" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(name);
+    expect((await savedBytes(download)).equals(data)).toBe(true);
+    expect(download.url()).toMatch(/^blob:/);
+    await page.close();
+  });
+
+  it("answers a link whose file does not open with an error status and its sentence, never bytes", async () => {
+    const href = (await itemOf(laptop.page, sent.binary).getByRole("link", { name: "Download" }).getAttribute("href")) ?? "";
+    const url = new URL(href, server.url);
+    const key = url.searchParams.get("file_key") ?? "";
+    url.searchParams.set("file_key", `${key.slice(0, -6)}${key.endsWith("AAAAAA") ? "BBBBBB" : "AAAAAA"}`);
+    const answer = await laptop.page.evaluate(async (h) => {
+      const res = await fetch(h);
+      return { status: res.status, type: res.headers.get("content-type"), text: await res.text() };
+    }, `${url.pathname}${url.search}`);
+    expect(answer).toEqual({ status: 422, type: "text/plain; charset=utf-8", text: SEALED_TEXT.undecryptable });
+  });
+
+  it("plays sealed audio through the worker's route", async () => {
+    const player = itemOf(laptop.page, sent.audio).getByLabel("voice note.wav");
+    await visible(player, 15_000);
+    expect(await player.getAttribute("src")).toMatch(/^\/sealed-files\//);
+    await expect
+      .poll(() => player.evaluate((el: HTMLAudioElement) => (el.error ? `error ${el.error.code}` : el.duration)), { timeout: 15_000 })
+      .toBeCloseTo(2, 1);
+  });
+
+  it("says a changed image could not be decrypted, with no Download, and fails a changed file's download", async () => {
+    const image = await phone.sendSealedFile("changed.png", "image", IMAGE);
+    const file = await phone.sendSealedFile("changed.bin", "file", data);
+    tamperWithFile(server.dataDir, image.file_url, 100);
+    // In the last record: the first records open and start the download, which then fails.
+    tamperWithFile(server.dataDir, file.file_url, -50);
+    // The page may have opened the image as it arrived live, before the change: it opens it again on a new load.
+    await laptop.page.reload();
+
+    const imageItem = itemOf(laptop.page, image);
+    await visible(imageItem.getByText(SEALED_TEXT.undecryptable), 15_000);
+    expect(await imageItem.getByRole("link", { name: "Download" }).count()).toBe(0);
+    expect(await imageItem.getByRole("img").count()).toBe(0);
+
+    const fileItem = itemOf(laptop.page, file);
+    await visible(fileItem.getByText("changed.bin"), 15_000);
+    const [download] = await Promise.all([laptop.page.waitForEvent("download"), fileItem.getByRole("link", { name: "Download" }).click()]);
+    expect(await download.failure()).not.toBeNull();
+    // The link's navigation became the download: the app is still there.
+    expect(new URL(laptop.page.url()).pathname).toBe(APP_ROUTES.dashboard);
+  });
+});
