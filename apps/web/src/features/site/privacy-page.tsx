@@ -30,9 +30,9 @@ export function PrivacyPage() {
               last seen.
             </li>
             <li>
-              What you send to your own days: the text of your messages and your files, their names included, end-to-end encrypted
-              (sealed on the device that sends them, with a key only your devices hold); their sizes, times and types, and which of your
-              devices sent them.
+              What you send to your own days: the text of your messages and your files, their names included, end-to-end encrypted (sealed
+              on the device that sends them, with a key only your devices hold); their sizes, times and types, and which of your devices
+              sent them.
             </li>
             <li>What is written in a discussion, as sent, and the display name you chose there.</li>
             <li>Your devices' public keys, and your account's key wrapped for each of them (and for a recovery code, if you made one).</li>
@@ -68,9 +68,8 @@ export function PrivacyPage() {
             <li>
               The person who runs this server, and anyone who can read its database, its disk or its backups: not your own messages, your
               files, their names, previews or notifications, which are end-to-end encrypted, nor what you search for, which is searched on
-              your device; but everything in discussions, which is stored as sent, not end-to-end encrypted yet. They also
-              see what no encryption hides here: sizes, times, types, counts, which of your devices sent what, and who is in which
-              discussion.
+              your device; but everything in discussions, which is stored as sent, not end-to-end encrypted yet. They also see what no
+              encryption hides here: sizes, times, types, counts, which of your devices sent what, and who is in which discussion.
             </li>
             <li>
               The web app comes from this server: a server run to do harm could send a changed app that reads what it decrypts. The command

@@ -82,9 +82,9 @@ export function PlanPage() {
       <section className="plan-card" aria-labelledby="plan-privacy">
         <h2 id="plan-privacy">What the server sees</h2>
         <p className="plan-note">
-          Your messages and files, their names included, are end-to-end encrypted: only your devices can read them. To keep them for as
-          long as your plan says and to count your storage, the server still sees their sizes, times and types, how many there are, and
-          which of your devices sent each. Discussions are not end-to-end encrypted yet.{" "}
+          Your messages and files, their names included, are end-to-end encrypted: only your devices can read them. To keep them for as long
+          as your plan says and to count your storage, the server still sees their sizes, times and types, how many there are, and which of
+          your devices sent each. Discussions are not end-to-end encrypted yet.{" "}
           <Link to={`${APP_ROUTES.privacy}#who-can-read`}>Who can read what</Link>
         </p>
       </section>
