@@ -188,6 +188,9 @@ describe("sealed files in the browser", () => {
       return { status: res.status, type: res.headers.get("content-type"), text: await res.text() };
     }, `${url.pathname}${url.search}`);
     expect(answer).toEqual({ status: 422, type: "text/plain; charset=utf-8", text: SEALED_TEXT.undecryptable });
+    // A link that names no file is refused by the worker, not sent on to the server.
+    const malformed = await laptop.page.evaluate(async () => (await fetch("/sealed-files/%E0%A4%A?type=file")).status);
+    expect(malformed).toBe(400);
   });
 
   it("plays sealed audio through the worker's route", async () => {
