@@ -89,16 +89,23 @@ describe("sealed files in the browser", () => {
       audio: await phone.sendSealedFile("voice note.wav", "audio", audio),
       binary: await phone.sendSealedFile(name, "file", data),
     };
-    await laptop.page.goto(APP_ROUTES.dashboard);
-    await visible(messageList(laptop.page).getByText(SEALED_TEXT.locked).first(), 15_000);
-    await phone.approveByCheckCode(laptop.page);
-    // The worker's route answers only a page it controls (it claims the page once it is active).
-    await laptop.page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 15_000 });
   });
   afterAll(async () => {
     await phone?.dispose();
     await browser?.close();
     await server?.stop();
+  });
+
+  it("shows a file as Locked until this device is approved: no name, no thumbnail, no Download", async () => {
+    await laptop.page.goto(APP_ROUTES.dashboard);
+    const list = messageList(laptop.page);
+    await expect.poll(() => list.getByText(SEALED_TEXT.locked).count(), { timeout: 15_000 }).toBe(3);
+    expect(await list.getByRole("link", { name: "Download" }).count()).toBe(0);
+    expect(await list.getByRole("img").count()).toBe(0);
+    expect(await list.getByText("beach at dusk.png").count()).toBe(0);
+    await phone.approveByCheckCode(laptop.page);
+    // The worker's route answers only a page it controls (it claims the page once it is active).
+    await laptop.page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 15_000 });
   });
 
   it("shows the opened names and plain sizes, and the image opened in the page as its thumbnail", async () => {
@@ -188,6 +195,9 @@ describe("sealed files in the browser", () => {
       return { status: res.status, type: res.headers.get("content-type"), text: await res.text() };
     }, `${url.pathname}${url.search}`);
     expect(answer).toEqual({ status: 422, type: "text/plain; charset=utf-8", text: SEALED_TEXT.undecryptable });
+    // A link that names no file is refused by the worker, not sent on to the server.
+    const malformed = await laptop.page.evaluate(async () => (await fetch("/sealed-files/%E0%A4%A?type=file")).status);
+    expect(malformed).toBe(400);
   });
 
   it("plays sealed audio through the worker's route", async () => {

@@ -67,7 +67,12 @@ export function sealedFileLink(file: SealedFileMessage): string {
 /** The file a worker route's URL names, or undefined for a malformed one. */
 export function readSealedFileLink(url: URL): SealedFileMessage | undefined {
   if (!url.pathname.startsWith(SEALED_FILES_PATH)) return undefined;
-  const id = decodeURIComponent(url.pathname.slice(SEALED_FILES_PATH.length));
+  let id: string;
+  try {
+    id = decodeURIComponent(url.pathname.slice(SEALED_FILES_PATH.length));
+  } catch {
+    return undefined;
+  }
   const parsed = linkSchema.safeParse({ ...Object.fromEntries(url.searchParams), id });
   return parsed.success ? parsed.data : undefined;
 }
