@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isSealedUpload, sealedUploadMetadataSchema } from "./sealed-uploads.ts";
+import { isSealedUpload, sealedFileTypeOf, sealedUploadMetadataSchema } from "./sealed-uploads.ts";
 
 const sealed = (epoch: number, length = 60) => `v1.${epoch}.${"A".repeat(length)}`;
 const valid = {
@@ -33,5 +33,22 @@ describe("sealed upload metadata", () => {
     expect(fieldOf({ ...valid, filetype: null })).toBe("filetype");
     expect(fieldOf({ ...valid, discussion_id: "6f1c1b55-8a53-4b0c-9d7b-4a4f5f6e1a2b" })).toBe("discussion_id");
     expect(fieldOf({ ...valid, file_key: sealed(4, 80) })).toBe("epoch");
+  });
+});
+
+describe("a sealed file's declared type", () => {
+  it("is the MIME type's image, video or audio, and file for anything else", () => {
+    expect(["image/jpeg", "video/mp4", "audio/ogg", "text/plain", "application/pdf", ""].map(sealedFileTypeOf)).toEqual([
+      "image",
+      "video",
+      "audio",
+      "file",
+      "file",
+      "file",
+    ]);
+  });
+
+  it("makes an SVG a file, as the server did with one in clear: shown inline it could run script", () => {
+    expect(sealedFileTypeOf("image/svg+xml")).toBe("file");
   });
 });

@@ -11,6 +11,16 @@ import { epochOfSealedValue, sealedValueMaxLength, sealedValueSchema } from "./s
 export const SEALED_FILE_TYPES = ["image", "video", "audio", "file"] as const;
 export type SealedFileType = (typeof SEALED_FILE_TYPES)[number];
 
+/**
+ * The type a device declares for a file it seals, from the MIME type its platform gives: the server cannot look
+ * inside. An SVG is a file, as the server made it of one it sniffed: shown inline, it could run script.
+ */
+export function sealedFileTypeOf(mime: string): SealedFileType {
+  const major = mime.split("/")[0];
+  if (major === "image") return mime === "image/svg+xml" ? "file" : "image";
+  return major === "video" || major === "audio" ? major : "file";
+}
+
 /** A sealed file key: 32 bytes and the 28 of overhead, in base64url after the envelope's prefix. */
 const SEALED_FILE_KEY_MAX_LENGTH = "v1.4294967295.".length + Math.ceil(((32 + 28) * 4) / 3);
 
