@@ -1,5 +1,5 @@
 /** The installable app in real Chromium: manifest, service worker, offline shell, share target, notification permission. */
-import { type Message, responseSchemas, SEALED_TEXT, SEALED_VALUE_PATTERN, TEXT } from "@daysync/shared";
+import { API, KEYS_API, type Message, responseSchemas, SEALED_TEXT, SEALED_VALUE_PATTERN, TEXT } from "@daysync/shared";
 import { sealedLength } from "@daysync/shared/crypto";
 import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
@@ -71,18 +71,19 @@ function keptIds(page: Page): Promise<{ text: string | null; files: string[] }> 
 }
 
 /** What a phone's share sheet does: a multipart POST navigation to the manifest's action, with a file. */
-async function shareFromSheet(page: Page): Promise<void> {
-  await page.evaluate(() => {
+async function shareFromSheet(page: Page, { withText = true } = {}): Promise<void> {
+  await page.evaluate((withText) => {
     const form = document.createElement("form");
     form.id = "share-sheet";
     form.method = "post";
     form.enctype = "multipart/form-data";
     form.action = "/share-target";
-    for (const [name, value] of [
+    const fields = [
       ["title", "Lemon pasta"],
       ["text", "Try this tonight"],
       ["url", "https://example.com/lemon-pasta"],
-    ]) {
+    ];
+    for (const [name, value] of withText ? fields : []) {
       const input = document.createElement("input");
       input.type = "hidden";
       input.name = name ?? "";
@@ -94,7 +95,7 @@ async function shareFromSheet(page: Page): Promise<void> {
     file.name = "files";
     form.append(file);
     document.body.append(form);
-  });
+  }, withText);
   await page.setInputFiles("#share-sheet input[type=file]", SHARED_FILE);
   await page.evaluate(() => (document.getElementById("share-sheet") as HTMLFormElement).submit());
 }
@@ -237,6 +238,46 @@ describe("installable app", () => {
     const opened = await keyed.openFile(file?.id ?? "");
     expect(opened.name).toBe(SHARED_FILE.name);
     expect(opened.bytes.equals(SHARED_FILE.buffer)).toBe(true);
+    await keyed.dispose();
+    await context.close();
+  });
+
+  it("keeps a file the server refuses because the account's key is moving on, and sends it once under the next", async () => {
+    const email = uniqueEmail("pwa-rotation");
+    const keyed = await NodeDevice.register(app.server.url, "Pwa Rotation", email);
+    const context = await app.browser.newContext();
+    const page = await context.newPage();
+    await signInViaApi({ context, page }, app.server.url, email);
+    await page.goto(`${app.server.url}/dashboard`);
+    const lockedNotice = page.getByRole("heading", { name: SEALED_TEXT.approveToSend });
+    await lockedNotice.waitFor({ timeout: 15_000 });
+    await keyed.approveByCheckCode(page);
+    await lockedNotice.waitFor({ state: "detached", timeout: 15_000 });
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+
+    // The device that held the key signs out: a rotation is due, which this page makes, held back here (never
+    // answered) until the file was shared, so the service worker seals it under epoch 1 and the server refuses it (409).
+    await page.route(`${app.server.url}${KEYS_API.epochs}`, () => undefined);
+    const creations: number[] = [];
+    context.on("response", (res) => {
+      if (res.request().method() === "POST" && new URL(res.url()).pathname === API.uploads) creations.push(res.status());
+    });
+    await keyed.signOut();
+    await shareFromSheet(page, { withText: false });
+    await page.getByText("What you shared is kept on this device until one of your other devices approves it.").waitFor();
+    expect(creations).toEqual([409]);
+    expect(await pendingShares(page)).toBe(1);
+    const kept = await keptIds(page);
+    expect(await todaysMessages(context)).toEqual([]);
+
+    // Let go: the page, loaded again, makes the next epoch and has the kept file sent under it.
+    await page.unroute(`${app.server.url}${KEYS_API.epochs}`);
+    await page.reload();
+    await expect.poll(() => pendingShares(page), { timeout: 15_000 }).toBe(0);
+    const [file] = await todaysMessages(context);
+    expect(file?.id).toBe(kept.files[0]);
+    expect(file?.epoch).toBe(2);
+    await expectSealedFile(context, file);
     await keyed.dispose();
     await context.close();
   });
