@@ -1,11 +1,11 @@
 /**
  * The server is blind to what the person's devices send into their own days (decision 020, section 12), on both
- * engines: the web app, its share target and the CLI each send a text carrying a unique marker, which every device of
- * the account opens; then no marker shows, in any form, anywhere the server keeps or says anything: every file under
- * its data folder (the SQLite file with its WAL, the files folder), a `pg_dump` of its schema, a Redis MONITOR
- * transcript of the whole run, its log at debug level, and the push payloads the push-service double received.
- * Each device also searches for them, which it does on its own.
- * Files are not sealed yet (step 9), so none is sent here.
+ * engines: the web app, its share target and the CLI each send a text carrying a unique marker, and the share target a
+ * file whose name and bytes carry markers of their own, which every device of the account opens; then no marker shows,
+ * in any form, anywhere the server keeps or says anything: every file under its data folder (the SQLite file with its
+ * WAL, the files folder), a `pg_dump` of its schema, a Redis MONITOR transcript of the whole run, its log at debug
+ * level, and the push payloads the push-service double received. Each device also searches for the texts, which it
+ * does on its own. Files from the web app's uploads and the CLI are not sealed yet (step 9), so none is sent here.
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { APP_ROUTES, SEALED_TEXT } from "@daysync/shared";
+import { RECORD_SIZE } from "@daysync/shared/crypto";
 import { Redis } from "ioredis";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -38,8 +39,20 @@ describe.each([
   { engine: "SQLite", pg: false },
   { engine: "PostgreSQL and Redis", pg: true },
 ])("the server keeps no sent text readable ($engine)", ({ pg }) => {
-  const markers = { web: marker("web"), share: marker("share"), cli: marker("cli") };
+  const markers = {
+    web: marker("web"),
+    share: marker("share"),
+    cli: marker("cli"),
+    fileName: marker("file-name"),
+    fileBytes: marker("file-bytes"),
+  };
   const all = Object.values(markers);
+  // Past 128 records, so the share target sends it in two PATCHes; every record holds the marker many times over.
+  const sharedFile = {
+    name: `${markers.fileName}.txt`,
+    mimeType: "text/plain",
+    buffer: Buffer.from(`${markers.fileBytes}\n`.repeat(Math.ceil((128 * RECORD_SIZE + 5000) / (markers.fileBytes.length + 1)))),
+  };
   const dataDir = mkdtempSync(path.join(tmpdir(), "daysync-blind-"));
   let schema: Awaited<ReturnType<typeof createSchemaFor>> | undefined;
   let redis: Redis | undefined;
@@ -86,7 +99,7 @@ describe.each([
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it("sends a marked text from the web app, its share target and the CLI, and each device opens them", async () => {
+  it("sends a marked text from the web app, its share target and the CLI, and a marked file shared, and each device opens them", async () => {
     // The laptop is approved by check code, as a device signed in by password is.
     await laptop.page.goto(APP_ROUTES.dashboard);
     const lockedNotice = laptop.page.getByRole("heading", { name: SEALED_TEXT.approveToSend });
@@ -102,13 +115,20 @@ describe.each([
     await laptop.page.waitForFunction(() => navigator.serviceWorker.controller !== null);
     await laptop.page.evaluate((text) => {
       const form = document.createElement("form");
-      Object.assign(form, { method: "post", enctype: "multipart/form-data", action: "/share-target" });
+      Object.assign(form, { id: "share-sheet", method: "post", enctype: "multipart/form-data", action: "/share-target" });
       const input = Object.assign(document.createElement("input"), { type: "hidden", name: "text", value: text });
-      form.append(input);
+      const files = Object.assign(document.createElement("input"), { type: "file", name: "files" });
+      form.append(input, files);
       document.body.append(form);
-      form.submit();
     }, `shared ${markers.share}`);
+    await laptop.page.setInputFiles("#share-sheet input[type=file]", sharedFile);
+    const patches: string[] = [];
+    laptop.context.on("request", (request) => {
+      if (request.method() === "PATCH" && new URL(request.url()).pathname.startsWith("/api/uploads/")) patches.push(request.url());
+    });
+    await laptop.page.evaluate(() => (document.getElementById("share-sheet") as HTMLFormElement).submit());
     await visible(laptop.page.getByText("Shared to today's messages."), 30_000);
+    expect(patches).toHaveLength(2);
 
     // The CLI signs in by the QR code, which the phone approves, handing it the key.
     const terminal = new Terminal(server.url);
@@ -122,12 +142,18 @@ describe.each([
     // Every device opens all three: the markers did go through the server.
     await visible(list.getByText(`from the terminal ${markers.cli}`), 30_000);
     await visible(list.getByText(`shared ${markers.share}`));
-    const opened = await Promise.all((await phone.messageIds()).map(async (id) => (await phone.open(id)).opened));
-    expect(opened.map((o) => (o.state === "opened" ? o.text : o.state)).sort()).toEqual(
-      [`from the terminal ${markers.cli}`, `from the web app ${markers.web}`, `shared ${markers.share}`].sort(),
+    const opened = await Promise.all((await phone.messageIds()).map((id) => phone.open(id)));
+    expect(opened.map(({ opened: o }) => (o.state === "opened" ? o.text : o.state)).sort()).toEqual(
+      [`from the terminal ${markers.cli}`, `from the web app ${markers.web}`, `shared ${markers.share}`, sharedFile.name].sort(),
     );
+    const fileMessage = opened.find(({ stored }) => stored.type === "file")?.stored;
+    expect(fileMessage?.file_key).toBeDefined();
+    const file = await phone.openFile(fileMessage?.id ?? "");
+    expect(file.name).toBe(sharedFile.name);
+    expect(file.bytes.equals(sharedFile.buffer)).toBe(true);
     const listed = await terminal.run(["ls", "--json"]);
-    for (const text of all) expect(listed.stdout).toContain(text);
+    // Every marker but the file's bytes, which only a download opens.
+    for (const text of all.filter((m) => m !== markers.fileBytes)) expect(listed.stdout).toContain(text);
 
     // Search runs on each device: what is searched for says what was sent, so it does not go to the server either.
     await laptop.page.getByLabel("Search messages").fill(markers.share);
@@ -137,7 +163,7 @@ describe.each([
     expect(searched.stdout).toContain(`from the web app ${markers.web}`);
 
     // The phone's push subscription heard of each; its service worker would open them.
-    await pushService.waitFor(3, 30_000);
+    await pushService.waitFor(4, 30_000);
   });
 
   it("finds no marker in the database, the files folder, Redis, the log or the pushes", async () => {

@@ -25,7 +25,9 @@ import {
   makeHandover,
   memoryKeyStorage,
   type Opened,
+  openFileMessage,
   openMessage,
+  openRecordStream,
   type Sealer,
   sealFileUpload,
   sealTextMessage,
@@ -139,6 +141,22 @@ export class NodeDevice {
     const stored = responseSchemas.messagesPage.parse(await res.json()).messages.find((m) => m.id === id);
     if (!stored) throw new Error(`The server has no message ${id}`);
     return { stored, opened: await openMessage(this.userId, this.storage.held?.epochs ?? new Map(), stored) };
+  }
+
+  /**
+   * A sealed file message: downloads its bytes from the server and opens them as any device showing it would (its key
+   * from the message, then each record while the bytes stream); its name and bytes. Throws if anything does not open.
+   */
+  async openFile(id: string): Promise<{ stored: Message; name: string; bytes: Buffer }> {
+    const { stored, opened } = await this.open(id);
+    if (opened.state !== "opened") throw new Error(`The name of file ${id} does not open: ${opened.state}`);
+    const file = await openFileMessage(this.userId, this.storage.held?.epochs ?? new Map(), stored);
+    if (file.state !== "opened") throw new Error(`The key of file ${id} does not open: ${file.state}`);
+    const res = await this.http.get(stored.file_url);
+    if (!res.ok()) throw new Error(`Downloading ${stored.file_url} answered ${res.status()}`);
+    const sealed = await res.body();
+    const plain = new Blob([new Uint8Array(sealed)]).stream().pipeThrough(openRecordStream(file.fileKey, id, sealed.length));
+    return { stored, name: opened.text, bytes: Buffer.from(await new Response(plain).arrayBuffer()) };
   }
 
   /**

@@ -1,12 +1,15 @@
 /**
  * Web Share Target: text and links shared to Daysync become one text message in today's day; each shared
- * file is uploaded (tus, in one PATCH) as a file message. Then the app opens on today. The text is sealed here,
- * with the keys the page keeps in IndexedDB (decision 020). What cannot be sent yet (signed out, offline, or this
- * device not approved to hold the key) is kept in this browser and sent later (deliverPendingShares).
+ * file becomes a file message. Then the app opens on today. Both are sealed here, with the keys the page keeps in
+ * IndexedDB (decision 020): the text before its POST, each file record by record as tus sends it. What cannot be sent
+ * yet (signed out, offline, or this device not approved to hold the key) is kept in this browser, in clear, and sent
+ * later (deliverPendingShares).
  */
 import {
   API,
+  API_ERROR_CODES,
   composeSharedText,
+  fileMessageType,
   formatStoredDate,
   formatStoredTime,
   KEYS_API,
@@ -16,7 +19,7 @@ import {
   SHARED_TEXT_LIMIT,
   type ShareOutcome,
 } from "@daysync/shared";
-import { type Sealer, sealTextMessage } from "@daysync/shared/crypto";
+import { createSealingSource, SEALED_RECORD_SIZE, type Sealer, sealFileUpload, sealTextMessage } from "@daysync/shared/crypto";
 import { browserKeyStorage } from "../lib/key-store.ts";
 
 declare const self: ServiceWorkerGlobalScope & {
@@ -25,11 +28,17 @@ declare const self: ServiceWorkerGlobalScope & {
 
 type Outcome = "saved" | "failed" | "signin" | "offline" | "locked";
 
+/** A shared file and the id of its message, kept across retries like the text's. */
+interface SharedFile {
+  file: File;
+  id: string;
+}
+
 /** What one share holds: one text (already composed, with the message id it keeps across retries) and any files. */
 interface Shared {
   text: string;
   textId: string;
-  files: File[];
+  files: SharedFile[];
 }
 
 /** Shares waiting for a sign-in or the network, each stored whole as a multipart form. */
@@ -38,6 +47,12 @@ const PENDING_CACHE = "daysync-pending-shares";
 export const PENDING_SYNC_TAG = "daysync-pending-shares";
 /** Field of a kept form that carries the text message's id. */
 const TEXT_ID_FIELD = "text_id";
+/** Field of a kept form that carries each file's message id, in the files' order. */
+const FILE_ID_FIELD = "file_id";
+/** Sealed bytes per PATCH: whole records, as the web app's uploads send them, so memory stays bounded. */
+const PATCH_BYTES = 128 * SEALED_RECORD_SIZE;
+/** The server's 409 code for a message id already in use. */
+const ID_IN_USE = "conflict";
 
 /** A text field of a form; multipart encoding turns line breaks into CRLF, and messages keep LF. */
 const field = (form: FormData, name: string) => {
@@ -67,53 +82,100 @@ async function currentSealer(): Promise<{ sealer: Sealer } | { outcome: Exclude<
   return { sealer: { userId, sessionId: session_id, epoch, keys: epochKeys } };
 }
 
-async function saveText(shared: Shared, stamp: { date: string; time: string }): Promise<Outcome> {
+/** A request that could not reach the server: the share waits for the network. */
+class Unreachable extends Error {}
+
+function request(input: string | URL, init: RequestInit): Promise<Response> {
+  return fetch(input, { ...init, credentials: "same-origin" }).catch(() => {
+    throw new Unreachable();
+  });
+}
+
+/**
+ * How a refused request ends. A 409 of the epoch (`key_epoch_changed`, `key_rotation_due`) means the account's key
+ * moved on since the page last synced: kept, and sealed again under the next epoch once the page has caught up.
+ */
+async function refused(res: Response): Promise<Outcome> {
+  if (res.status === 401) return "signin";
+  if (res.status !== 409) return "failed";
+  const code = await errorCode(res);
+  return code === API_ERROR_CODES.keyEpochChanged || code === API_ERROR_CODES.keyRotationDue ? "locked" : "failed";
+}
+
+async function errorCode(res: Response): Promise<string | undefined> {
+  const body = responseSchemas.error.safeParse(
+    await res
+      .clone()
+      .json()
+      .catch(() => null),
+  );
+  return body.success ? body.data.error.code : undefined;
+}
+
+/** Runs one send; what could not reach the server waits for the network, anything else went wrong. */
+async function attempt(send: () => Promise<Outcome>): Promise<Outcome> {
   try {
-    const sealing = await currentSealer();
-    if ("outcome" in sealing) return sealing.outcome;
-    const message = { id: shared.textId, content: shared.text.slice(0, SHARED_TEXT_LIMIT), ...stamp };
-    const res = await fetch(API.messages, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(await sealTextMessage(sealing.sealer, message)),
-      credentials: "same-origin",
-    });
-    if (res.status === 401) return "signin";
-    // The account's key moved on since the page last synced: kept, and sealed again once the page has caught up.
-    if (res.status === 409) return "locked";
-    return res.ok ? "saved" : "failed";
-  } catch {
-    return "offline";
+    return await send();
+  } catch (error) {
+    return error instanceof Unreachable ? "offline" : "failed";
   }
 }
 
-async function uploadFile(file: File, stamp: { date: string; time: string }): Promise<Outcome> {
-  const metadata = { filename: file.name || "shared file", filetype: file.type, message_id: crypto.randomUUID(), ...stamp };
-  try {
-    const created = await fetch(API.uploads, {
+function saveText(sealer: Sealer, shared: Shared, stamp: { date: string; time: string }): Promise<Outcome> {
+  return attempt(async () => {
+    const message = { id: shared.textId, content: shared.text.slice(0, SHARED_TEXT_LIMIT), ...stamp };
+    const res = await request(API.messages, {
       method: "POST",
-      credentials: "same-origin",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(await sealTextMessage(sealer, message)),
+    });
+    return res.ok ? "saved" : refused(res);
+  });
+}
+
+/**
+ * Uploads one file sealed (tus: a creation, then PATCHes of whole records, each from the offset the server
+ * answered). Each try seals under a fresh file key; one cut off leaves an unfinished upload the server sweeps.
+ */
+function uploadFile(sealer: Sealer, { file, id }: SharedFile, stamp: { date: string; time: string }): Promise<Outcome> {
+  return attempt(async () => {
+    const name = file.name || "shared file";
+    const { metadata, fileKey } = await sealFileUpload(sealer, { id, ...stamp, name, type: fileMessageType(file.type) });
+    const source = createSealingSource({
+      fileKey,
+      messageId: id,
+      plainLength: file.size,
+      read: async (start, end) => new Uint8Array(await file.slice(start, end).arrayBuffer()),
+    });
+    const created = await request(API.uploads, {
+      method: "POST",
       headers: {
         "Tus-Resumable": "1.0.0",
-        "Upload-Length": String(file.size),
+        "Upload-Length": String(source.size),
         "Upload-Metadata": Object.entries(metadata)
           .map(([k, v]) => `${k} ${base64(v)}`)
           .join(","),
       },
     });
-    if (created.status === 401) return "signin";
+    // The id is this share's own, chosen here: a message holding it is this file, sent by a try whose answer was lost.
+    if (created.status === 409 && (await errorCode(created)) === ID_IN_USE) return "saved";
     const location = created.headers.get("location");
-    if (!created.ok || !location) return "failed";
-    const sent = await fetch(new URL(location, self.location.origin), {
-      method: "PATCH",
-      credentials: "same-origin",
-      headers: { "Tus-Resumable": "1.0.0", "Upload-Offset": "0", "Content-Type": "application/offset+octet-stream" },
-      body: file,
-    });
-    return sent.ok ? "saved" : "failed";
-  } catch {
-    return "offline";
-  }
+    if (!created.ok || !location) return refused(created);
+    const url = new URL(location, self.location.origin);
+    let offset = 0;
+    while (offset < source.size) {
+      const sent = await request(url, {
+        method: "PATCH",
+        headers: { "Tus-Resumable": "1.0.0", "Upload-Offset": String(offset), "Content-Type": "application/offset+octet-stream" },
+        body: await source.slice(offset, Math.min(offset + PATCH_BYTES, source.size)),
+      });
+      if (!sent.ok) return refused(sent);
+      const next = Number(sent.headers.get("upload-offset"));
+      if (!Number.isSafeInteger(next) || next <= offset || next > source.size) return "failed";
+      offset = next;
+    }
+    return "saved";
+  });
 }
 
 const worst = (outcomes: ShareOutcome[]): ShareOutcome =>
@@ -133,18 +195,24 @@ const isWait = (outcome: Outcome): outcome is keyof typeof WAITS_FOR => outcome 
 /** How a share that waits is reported: "queued" for the network, "locked" for an approval. */
 const reported = (waits: WaitsFor): ShareOutcome => (waits === "approval" ? "locked" : "queued");
 
-/** Saves a share in today's day, in order, until it needs a sign-in or the network. */
+/** Saves a share in today's day, in order, until it needs a sign-in, the network or this device's approval. */
 async function save(shared: Shared): Promise<SaveResult> {
+  if (!shared.text && shared.files.length === 0) return { outcomes: [] };
   const now = new Date();
   const stamp = { date: formatStoredDate(now), time: formatStoredTime(now) };
+  const sealing = await currentSealer().catch(() => ({ outcome: "offline" as const }));
+  if ("outcome" in sealing) {
+    if (isWait(sealing.outcome)) return { outcomes: [], rest: { shared, waitsFor: WAITS_FOR[sealing.outcome] } };
+    return { outcomes: [sealing.outcome] };
+  }
   const outcomes: ShareOutcome[] = [];
   if (shared.text) {
-    const outcome = await saveText(shared, stamp);
+    const outcome = await saveText(sealing.sealer, shared, stamp);
     if (isWait(outcome)) return { outcomes, rest: { shared, waitsFor: WAITS_FOR[outcome] } };
     outcomes.push(outcome);
   }
   for (const [index, file] of shared.files.entries()) {
-    const outcome = await uploadFile(file, stamp);
+    const outcome = await uploadFile(sealing.sealer, file, stamp);
     if (isWait(outcome)) {
       return { outcomes, rest: { shared: { ...shared, text: "", files: shared.files.slice(index) }, waitsFor: WAITS_FOR[outcome] } };
     }
@@ -157,11 +225,15 @@ function toForm(shared: Shared): FormData {
   const form = new FormData();
   if (shared.text) form.set(SHARE_FIELDS.text, shared.text);
   form.set(TEXT_ID_FIELD, shared.textId);
-  for (const file of shared.files) form.append(SHARE_FIELDS.files, file, file.name);
+  for (const { file, id } of shared.files) {
+    form.append(SHARE_FIELDS.files, file, file.name);
+    form.append(FILE_ID_FIELD, id);
+  }
   return form;
 }
 
 function fromForm(form: FormData): Shared {
+  const ids = form.getAll(FILE_ID_FIELD);
   return {
     text: composeSharedText({
       title: field(form, SHARE_FIELDS.title),
@@ -169,7 +241,14 @@ function fromForm(form: FormData): Shared {
       url: field(form, SHARE_FIELDS.url),
     }),
     textId: field(form, TEXT_ID_FIELD) ?? crypto.randomUUID(),
-    files: form.getAll(SHARE_FIELDS.files).filter((f): f is File => f instanceof File && f.size > 0),
+    // A kept form has an id beside each file it kept; a share sheet's has none, and may hold an empty file input.
+    files: form
+      .getAll(SHARE_FIELDS.files)
+      .filter((f): f is File => f instanceof File && f.size > 0)
+      .map((file, index) => {
+        const id = ids[index];
+        return { file, id: typeof id === "string" ? id : crypto.randomUUID() };
+      }),
   };
 }
 
