@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { TEXT, UPLOAD_TEXT } from "@daysync/shared";
+import { SEALED_RECORD_SIZE } from "@daysync/shared/crypto";
 import type { Browser, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { twoReadingDevices } from "./support/approval.ts";
@@ -21,8 +22,8 @@ import { type RunningServer, startServer } from "./support/server.ts";
 
 const sha256 = (data: Uint8Array) => createHash("sha256").update(data).digest("hex");
 
-async function chooseFile(page: Page, name: string, buffer: Buffer) {
-  await chooseFiles(page, [{ name, mimeType: "application/octet-stream", buffer }]);
+async function chooseFile(page: Page, name: string, buffer: Buffer, mimeType = "application/octet-stream") {
+  await chooseFiles(page, [{ name, mimeType, buffer }]);
   await visible(page.getByRole("region", { name: "Files to send" }).getByText(name, { exact: true }));
 }
 
@@ -167,13 +168,15 @@ describe("files across devices", () => {
     offsets.length = 0;
     await pick();
     await visible(messageList(phone.page).getByText("big-video.bin"), 30_000);
-    expect(offsets[0]).toBe(8 * 1024 * 1024);
+    // The first PATCH's records: 128 of them, sealed (decision 020, section 9).
+    expect(offsets[0]).toBe(128 * SEALED_RECORD_SIZE);
     await laptop.page.unroute(/\/api\/uploads\/[a-f0-9]+$/);
   });
 
   it("shows an image as a thumbnail on the other device, which opens full size", async () => {
     const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
-    await chooseFile(laptop.page, "whiteboard.png", png);
+    // The browser's type of the file is what a sealed file declares: the server cannot look inside.
+    await chooseFile(laptop.page, "whiteboard.png", png, "image/png");
     await laptop.page.getByRole("button", { name: TEXT.send, exact: true }).click();
     const open = await visible(phone.page.getByRole("button", { name: "Open whiteboard.png full size" }), 15_000);
     const thumb = open.getByRole("img", { name: "whiteboard.png" });
