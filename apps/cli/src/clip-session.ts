@@ -3,8 +3,8 @@
  * person's own devices, and each text that arrives from their other devices is written into the clipboard.
  * It never echoes (what it wrote is not sent back; what it sent is not written back), skips copies that password
  * managers mark as concealed, filters, pauses, and resumes by sequence number like `watch` after sleep, network
- * changes or a server restart: nothing missed, nothing twice. Texts are sealed and opened with this terminal's keys
- * (decision 020); a message that does not open is never written into the clipboard.
+ * changes or a server restart: nothing missed, nothing twice. Texts and files are sealed, and texts opened, with this
+ * terminal's keys (decision 020); a message that does not open is never written into the clipboard.
  */
 import { createHash, randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -283,11 +283,14 @@ export class ClipSession {
       await postSealedText(this.api, this.keys, body, SEND_TIMEOUT_MS);
       this.notice(`Sent a copy (${item.text.length} characters).`);
     } else {
+      const keys = this.keys;
+      if (!keys) throw new CliError("clip has not started");
       const dir = mkdtempSync(path.join(tmpdir(), "daysync-clip-"));
       const file = path.join(dir, item.name);
       try {
         writeFileSync(file, item.file);
-        const sent = await uploadFile(this.ctx.store, this.api, this.userId, file);
+        // Sealed as `send --file` seals it (decision 020, section 9).
+        const sent = await uploadFile(this.ctx.store, this.api, this.userId, file, async () => keys);
         this.sentIds.add(sent.messageId);
         this.notice(`Sent a copied ${item.name.endsWith(".png") ? "image" : "text"} as the file ${item.name} (${sent.sizeLabel}).`);
       } finally {

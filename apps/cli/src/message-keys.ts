@@ -8,7 +8,9 @@ import {
   type HeldEpochs,
   type KeyStatus,
   type Opened,
+  type OpenedFile,
   openDayPreview,
+  openFileMessage,
   openMessage,
   SEALED_TEXT,
   type Sealer,
@@ -73,6 +75,11 @@ export class MessageKeys {
 
   open(message: Message): Promise<Opened> {
     return openMessage(this.userId, this.epochs, message);
+  }
+
+  /** The key of a file message's records, when this terminal holds its epoch and it opens. */
+  openFile(message: Message): Promise<OpenedFile> {
+    return openFileMessage(this.userId, this.epochs, message);
   }
 
   openDay(day: DateMessages): Promise<Opened> {

@@ -3,11 +3,14 @@
  * no sealed value is ever printed, and what cannot be opened replaced by the sentence every device says instead.
  */
 import type { DateMessages, Message } from "@daysync/shared";
-import { type Opened, SEALED_TEXT } from "@daysync/shared/crypto";
+import { type Opened, plainLength, SEALED_TEXT } from "@daysync/shared/crypto";
 import { CliError, EXIT } from "./errors.ts";
 import type { MessageKeys } from "./message-keys.ts";
 
-/** A message with its text (a file's name) and preview opened; `error` says why they are empty when it could not be. */
+/**
+ * A message with its text (a file's name) and preview opened, a sealed file's `file_size` in plain bytes and no
+ * `file_key`; `error` says why text and preview are empty when they could not be opened.
+ */
 export type ShownMessage = Message & { error?: string };
 
 /** A day with its `last_message` opened; `error` says why it is empty when it could not be. */
@@ -20,13 +23,31 @@ export async function showMessage(keys: MessageKeys, message: Message): Promise<
   const opened = await keys.open(message);
   if (opened.state === "clear") return message;
   const text = opened.state === "opened" ? opened.text : "";
+  // Its sealed file key is no more printed than its other sealed values. A sealed file's size is counted in plain
+  // bytes, as it was sent; a length no file seals to is left out.
+  const { file_size: sealedSize, file_key: _sealedKey, ...rest } = message;
+  const fileSize = sealedSize === undefined ? undefined : plainFileSize(sealedSize);
   const shown: ShownMessage = {
-    ...message,
+    ...rest,
     ...(message.type === "text" ? { content: text } : { filename: text }),
     preview: opened.state === "opened" ? opened.preview : "",
+    ...(fileSize === undefined ? {} : { file_size: fileSize }),
   };
   const error = errorOf(opened);
   return error ? { ...shown, error } : shown;
+}
+
+/**
+ * The plain size of a sealed file of `sealedBytes` (its records' overhead taken off; no key needed), or undefined
+ * when no file seals to that length.
+ */
+export function plainFileSize(sealedBytes: number): number | undefined {
+  try {
+    return plainLength(sealedBytes);
+  } catch (error) {
+    if (error instanceof RangeError) return undefined;
+    throw error;
+  }
 }
 
 export async function showDay(keys: MessageKeys, day: DateMessages): Promise<ShownDay> {

@@ -5,16 +5,20 @@
 import {
   API,
   deviceKeySchema,
+  formatStoredDate,
+  formatStoredTime,
   KEYS_API,
   type KeysState,
   keysStateSchema,
   PAIRING_API,
   type PairingRequestDetails,
   responseSchemas,
+  type SealedFileType,
   sendSealedMessageSchema,
 } from "@daysync/shared";
 import {
   AccountKeys,
+  createSealingSource,
   deriveEpochKeys,
   type EpochKeys,
   fromBase64Url,
@@ -23,11 +27,13 @@ import {
   makeHandover,
   memoryKeyStorage,
   type Sealer,
+  sealFileUpload,
   sealTextMessage,
   secretOfFragment,
 } from "@daysync/shared/crypto";
 import { expect } from "vitest";
 import { Device, type TestServer, textMessage } from "../../server/src/testing/test-server.ts";
+import { b64, uploadFile } from "../../server/src/testing/tus-client.ts";
 import { ConfigStore } from "../src/config-store.ts";
 import { type CliProcess, Terminal } from "./cli-process.ts";
 import { decodeTerminalQr } from "./terminal-qr.ts";
@@ -72,6 +78,20 @@ export async function keyHolder(server: string, email: string): Promise<KeyHolde
 /** Sends `content` sealed by the key holder, as the web app will; answers the stored message's id. */
 export function sendSealed(holder: KeyHolder, content: string, now: number): Promise<string> {
   return postSealed(holder.device, holder.sealer, content, now);
+}
+
+/** Sends a file sealed by the key holder, as the web app does (one tus PATCH); answers the message's id. */
+export async function sendSealedFile(holder: KeyHolder, name: string, bytes: Uint8Array, now: number, type: SealedFileType = "file") {
+  const at = new Date(now);
+  const id = crypto.randomUUID();
+  const file = { id, date: formatStoredDate(at), time: formatStoredTime(at), name, type };
+  const { metadata, fileKey } = await sealFileUpload(holder.sealer, file);
+  const source = createSealingSource({ fileKey, messageId: id, plainLength: bytes.length, read: async (s, e) => bytes.subarray(s, e) });
+  const header = Object.entries(metadata)
+    .map(([k, v]) => `${k} ${b64(v)}`)
+    .join(",");
+  await uploadFile(holder.device, await source.slice(0, source.size), header);
+  return id;
 }
 
 /** A new terminal signed in by `daysync login` with the QR code, which the key holder approves with the handover. */

@@ -1,10 +1,11 @@
 /**
  * An HTTP proxy in front of the test server that can stop passing an upload's bytes after a given count, or cut
  * the connection, as a network that hangs or drops halfway would; it counts the upload bytes it passes, so a test
- * sees what a resume sent again.
+ * sees what a resume sent again. WebSocket upgrades (a QR login's wait) pass through untouched.
  */
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
 
 export class StallProxy {
   /** PATCH body bytes passed on since the last reset. */
@@ -14,9 +15,11 @@ export class StallProxy {
   /** Cut the connection once when this many PATCH body bytes have passed, as a network that drops would. */
   dropAt: number | null = null;
   private readonly server: http.Server;
+  private readonly tunnels = new Set<Duplex>();
 
   private constructor(readonly target: string) {
     this.server = http.createServer((req, res) => this.forward(req, res));
+    this.server.on("upgrade", (req, socket, head) => this.tunnel(req, socket, head));
   }
 
   static async start(target: string): Promise<StallProxy> {
@@ -58,7 +61,25 @@ export class StallProxy {
     req.on("end", () => upstream.end());
   }
 
+  private tunnel(req: http.IncomingMessage, client: Duplex, head: Buffer) {
+    const { hostname, port } = new URL(this.target);
+    const upstream = net.connect(Number(port), hostname, () => {
+      const headers = Object.entries(req.headers).flatMap(([name, value]) =>
+        (Array.isArray(value) ? value : [value ?? ""]).map((v) => `${name}: ${v}`),
+      );
+      upstream.write(`${req.method} ${req.url} HTTP/1.1\r\n${headers.join("\r\n")}\r\n\r\n`);
+      upstream.write(head);
+      upstream.pipe(client).pipe(upstream);
+    });
+    upstream.on("error", () => client.destroy());
+    client.on("error", () => upstream.destroy());
+    this.tunnels.add(client).add(upstream);
+    client.on("close", () => this.tunnels.delete(client));
+    upstream.on("close", () => this.tunnels.delete(upstream));
+  }
+
   close(): Promise<void> {
+    for (const socket of this.tunnels) socket.destroy();
     this.server.closeAllConnections();
     return new Promise((resolve) => this.server.close(() => resolve()));
   }

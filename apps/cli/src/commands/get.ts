@@ -1,17 +1,22 @@
-/** `daysync get ID|last`: a text to standard output, a file downloaded under its own name (never overwriting without --force). */
+/**
+ * `daysync get ID|last`: a text to standard output, a file downloaded under its own name (never overwriting without
+ * --force). A sealed file is opened while it streams and saved under its opened name only once its final record opened.
+ */
+import { once } from "node:events";
 import { createWriteStream, existsSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { Readable, Transform } from "node:stream";
+import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { API, type Message, messageIdParamsSchema, responseSchemas } from "@daysync/shared";
+import type { CryptoKey } from "@daysync/shared/crypto";
 import { type ApiClient, ApiError } from "../api-client.ts";
 import type { Context } from "../context.ts";
 import { CliError, EXIT, messageGone, usageError } from "../errors.ts";
+import { downloadError, fetchFileBytes, fileKeyOf } from "../file-bytes.ts";
 import { formatBytes } from "../format.ts";
 import { MessageKeys } from "../message-keys.ts";
 import { progressBar } from "../progress.ts";
-import { isUndecryptable, showMessage } from "../shown-messages.ts";
+import { isUndecryptable, type ShownMessage, showMessage } from "../shown-messages.ts";
 
 export interface GetOptions {
   output?: string;
@@ -22,8 +27,13 @@ export async function get(ctx: Context, target: string, options: GetOptions): Pr
   const signedIn = await ctx.signedIn();
   const { api } = signedIn;
   const message = target === "last" ? await lastMessage(api) : await messageById(api, target);
-  if (message.type === "text") return writeText(await openedText(() => MessageKeys.load(signedIn, ctx.store), message), options);
-  await download(api, message, options);
+  const loadKeys = () => MessageKeys.load(signedIn, ctx.store);
+  if (message.type === "text") return writeText(await openedText(loadKeys, message), options);
+  if (message.epoch === undefined) return download(api, message, message.filename, undefined, options);
+  // A sealed file: its name opened as `ls` shows it, and the key of its records.
+  const keys = await loadKeys();
+  const shown = await openedOrThrow(keys, message);
+  await download(api, message, shown.filename, await fileKeyOf(keys, message), options);
 }
 
 async function messageById(api: ApiClient, id: string): Promise<Message> {
@@ -51,9 +61,14 @@ async function lastMessage(api: ApiClient): Promise<Message> {
 /** A sealed text opened with this terminal's keys; one that does not open is an error, never written out. */
 async function openedText(loadKeys: () => Promise<MessageKeys>, message: Message): Promise<string> {
   if (message.epoch === undefined) return message.content;
-  const shown = await showMessage(await loadKeys(), message);
+  return (await openedOrThrow(await loadKeys(), message)).content;
+}
+
+/** A sealed message's text (a file's name) opened, or why it cannot be (exit codes EXIT.undecryptable, EXIT.locked). */
+async function openedOrThrow(keys: MessageKeys, message: Message): Promise<ShownMessage> {
+  const shown = await showMessage(keys, message);
   if (shown.error) throw new CliError(shown.error, isUndecryptable(shown) ? EXIT.undecryptable : EXIT.locked);
-  return shown.content;
+  return shown;
 }
 
 function refuseOverwrite(target: string): CliError {
@@ -107,19 +122,22 @@ function targetPath(output: string | undefined, filename: string): string {
   return output;
 }
 
-async function download(api: ApiClient, message: Message, options: GetOptions): Promise<void> {
+/**
+ * Downloads a file message to `<name>.daysync-part`, renamed to its name once all of it came (for a sealed file, once
+ * its final record opened); on any failure the part is deleted. `fileKey` opens a sealed file's records as they come.
+ */
+async function download(
+  api: ApiClient,
+  message: Message,
+  filename: string,
+  fileKey: CryptoKey | undefined,
+  options: GetOptions,
+): Promise<void> {
   const toStdout = options.output === "-";
-  const target = toStdout ? "-" : targetPath(options.output, message.filename);
+  const target = toStdout ? "-" : targetPath(options.output, filename);
   if (!toStdout && !options.force && existsSync(target)) throw refuseOverwrite(target);
-  let res: Response;
-  try {
-    res = await api.fetch("GET", message.file_url, { timeoutMs: 0 });
-  } catch (error) {
-    throw error instanceof ApiError && error.status === 404 ? messageGone(message.id) : error;
-  }
-  if (!res.body) throw new CliError(`${api.server} sent no file.`);
-  const total = Number(res.headers.get("content-length")) || 0;
-  const bar = progressBar(message.filename, total);
+  const { body, size } = await fetchFileBytes(api, message, fileKey);
+  const bar = progressBar(filename, size);
   let done = 0;
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
@@ -130,12 +148,17 @@ async function download(api: ApiClient, message: Message, options: GetOptions): 
   });
   const partial = `${target}${PART_SUFFIX}`;
   try {
-    const body = Readable.fromWeb(res.body as WebReadableStream<Uint8Array>);
     if (toStdout) await pipeline(body, counter, process.stdout, { end: false });
-    else await pipeline(body, counter, createWriteStream(partial));
+    else {
+      // Opened before any byte goes, so a failure's clean-up never runs ahead of the part's creation.
+      const part = createWriteStream(partial);
+      await once(part, "open");
+      await pipeline(body, counter, part);
+    }
   } catch (error) {
+    body.destroy();
     if (!toStdout) rmSync(partial, { force: true });
-    throw new CliError(`The download of ${message.filename} failed: ${(error as Error).message}`);
+    throw downloadError(error, filename);
   } finally {
     bar.stop();
   }

@@ -5,7 +5,7 @@ import type { Context } from "../context.ts";
 import { usageError } from "../errors.ts";
 import { describeMessage, expiresAt, formatBytes, parseDisplayDate, preview, printJson, printTable, timeLeftLabel } from "../format.ts";
 import { MessageKeys } from "../message-keys.ts";
-import { assertAllOpened, type ShownMessage, showDay, showMessage } from "../shown-messages.ts";
+import { assertAllOpened, plainFileSize, type ShownMessage, showDay, showMessage } from "../shown-messages.ts";
 
 /**
  * A message as `ls --json` prints it: the API's message with its text opened (or `error`), its size in bytes and
@@ -52,13 +52,17 @@ export async function listDay(ctx: Context, options: { day?: string; json?: bool
   assertAllOpened(listed);
 }
 
-/** A text's size in UTF-8 (unknown when it did not open); a file's from the download's Content-Length (null if the server does not say). */
+/**
+ * A text's size in UTF-8 (unknown when it did not open); a file's from the download's Content-Length (null if the
+ * server does not say), in plain bytes for a sealed file.
+ */
 async function sizeOf(api: ApiClient, message: ShownMessage): Promise<number | null> {
   if (message.type === "text") return message.error ? null : Buffer.byteLength(message.content);
   try {
     const res = await api.fetch("HEAD", message.file_url);
     const length = Number(res.headers.get("content-length"));
-    return Number.isSafeInteger(length) ? length : null;
+    if (!Number.isSafeInteger(length)) return null;
+    return message.epoch === undefined ? length : (plainFileSize(length) ?? null);
   } catch {
     return null;
   }

@@ -1,6 +1,6 @@
 /**
- * `daysync send`: a text message of today from the arguments or standard input, sealed on this terminal under the
- * account's current epoch (decision 020, section 8), or files with --file.
+ * `daysync send`: a text message of today from the arguments or standard input, or files with --file, sealed on this
+ * terminal under the account's current epoch (decision 020, sections 8 and 9).
  */
 import { randomUUID } from "node:crypto";
 import { formatStoredDate, formatStoredTime, MAX_MESSAGE_LENGTH, sendMessageSchema } from "@daysync/shared";
@@ -36,10 +36,15 @@ export async function send(ctx: Context, words: string[], options: SendOptions):
     text = await readStdin();
     if (!text.trim()) throw usageError("Nothing to send: standard input was empty.");
   }
-  // Only a text is sealed here (decision 020, section 8); files are uploaded as before.
-  if (text) await sendText(() => MessageKeys.load(signedIn, ctx.store), api, text, options.json === true);
+  // Text and files are sealed here (decision 020, sections 8 and 9), with the keys synced once for all of them.
+  let keys: Promise<MessageKeys> | undefined;
+  const loadKeys = () => {
+    keys ??= MessageKeys.load(signedIn, ctx.store);
+    return keys;
+  };
+  if (text) await sendText(loadKeys, api, text, options.json === true);
   for (const file of files) {
-    const sent = await uploadFile(ctx.store, api, session.user.id, file);
+    const sent = await uploadFile(ctx.store, api, session.user.id, file, loadKeys);
     if (options.json) printJson({ message_id: sent.messageId, filename: sent.filename, size: sent.size });
     else console.log(`Sent ${sent.filename} (${sent.sizeLabel}) as message ${sent.messageId}.`);
   }

@@ -5,13 +5,13 @@
  * one that does not open is printed as "This message could not be decrypted", and watching goes on.
  */
 import { spawn } from "node:child_process";
-import { Readable } from "node:stream";
-import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { API, type Message, responseSchemas } from "@daysync/shared";
+import type { CryptoKey } from "@daysync/shared/crypto";
 import type { ApiClient } from "../api-client.ts";
 import { type Clipboard, openClipboard } from "../clipboard.ts";
 import type { WatchPosition } from "../config-store.ts";
 import type { Context } from "../context.ts";
+import { downloadError, fetchFileBytes, fileKeyOf } from "../file-bytes.ts";
 import { printJson } from "../format.ts";
 import { runLive } from "../live-connection.ts";
 import { LiveMessages } from "../live-messages.ts";
@@ -54,7 +54,7 @@ export async function watch(ctx: Context, options: WatchOptions): Promise<void> 
     // What did not open is printed as such, and goes nowhere else.
     if (shown.error) return;
     if (clipboard && shown.type === "text") await copy(clipboard, shown.content);
-    if (options.exec) await execFor(api, options.exec, shown);
+    if (options.exec) await execFor(api, keys, options.exec, message, shown);
   };
 
   const live = runLive(server, api.token ?? "", {
@@ -118,18 +118,29 @@ async function copy(clipboard: Clipboard, text: string) {
   }
 }
 
-/** Runs the --exec command for one message, the text (or the file's bytes) on its standard input; one at a time. */
-async function execFor(api: ApiClient, command: string, message: Message): Promise<void> {
+/**
+ * Runs the --exec command for one message, the text (or the file's bytes, opened as they come when it is sealed) on
+ * its standard input; one at a time. A sealed file whose record does not open stops the command, so it never takes
+ * a file cut short for the whole.
+ */
+async function execFor(api: ApiClient, keys: MessageKeys, command: string, message: Message, shown: ShownMessage): Promise<void> {
+  let fileKey: CryptoKey | undefined;
+  try {
+    if (message.type !== "text") fileKey = await fileKeyOf(keys, message);
+  } catch (error) {
+    process.stderr.write(`--exec: not run for message ${message.id}: ${(error as Error).message}\n`);
+    return;
+  }
   const child = spawn(command, {
     shell: true,
     stdio: ["pipe", "inherit", "inherit"],
     env: {
       ...process.env,
-      DAYSYNC_MESSAGE_ID: message.id,
-      DAYSYNC_MESSAGE_TYPE: message.type,
-      DAYSYNC_MESSAGE_FILENAME: message.filename,
-      DAYSYNC_MESSAGE_DATE: message.date,
-      DAYSYNC_MESSAGE_TIME: message.time,
+      DAYSYNC_MESSAGE_ID: shown.id,
+      DAYSYNC_MESSAGE_TYPE: shown.type,
+      DAYSYNC_MESSAGE_FILENAME: shown.filename,
+      DAYSYNC_MESSAGE_DATE: shown.date,
+      DAYSYNC_MESSAGE_TIME: shown.time,
     },
   });
   const exited = new Promise<number | null>((resolve) => {
@@ -138,19 +149,25 @@ async function execFor(api: ApiClient, command: string, message: Message): Promi
   });
   // A command that does not read its input closes the pipe early: that is its choice, not an error.
   child.stdin.on("error", () => {});
+  let stopped = false;
   try {
-    if (message.type === "text") child.stdin.end(message.content);
+    if (shown.type === "text") child.stdin.end(shown.content);
     else {
-      const res = await api.fetch("GET", message.file_url, { timeoutMs: 0 });
-      if (res.body) Readable.fromWeb(res.body as WebReadableStream<Uint8Array>).pipe(child.stdin);
-      else child.stdin.end();
+      const { body } = await fetchFileBytes(api, message, fileKey);
+      body.on("error", (error) => {
+        stopped = true;
+        process.stderr.write(`--exec: stopped for message ${message.id}: ${downloadError(error, shown.filename).message}\n`);
+        child.kill("SIGTERM");
+        child.stdin.destroy();
+      });
+      body.pipe(child.stdin);
     }
   } catch (error) {
     child.stdin.end();
     process.stderr.write(`${(error as Error).message}\n`);
   }
   const code = await exited;
-  if (code !== 0)
+  if (code !== 0 && !stopped)
     process.stderr.write(`--exec: "${command}" ${code === null ? "could not run" : `exited with ${code}`} for message ${message.id}.\n`);
 }
 
