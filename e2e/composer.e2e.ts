@@ -28,8 +28,23 @@ async function tallPng(page: Page, colour: string): Promise<Buffer> {
   return Buffer.from(base64, "base64");
 }
 
-/** The list's last message lies wholly inside the list's visible part, above the composer. */
+/**
+ * The list's last message lies wholly inside the list's visible part, above the composer. A thumbnail opened in the
+ * page (a sealed image) grows the list a frame before the list follows it, so this waits a moment for that first.
+ */
 async function expectNewestInView(page: Page): Promise<void> {
+  await page
+    .waitForFunction(
+      () => {
+        const scroller = document.getElementById("messages")?.getBoundingClientRect();
+        const items = document.querySelectorAll(".message-list > li");
+        const last = items[items.length - 1]?.getBoundingClientRect();
+        return scroller && last && last.bottom <= scroller.bottom + 1;
+      },
+      undefined,
+      { timeout: 5000 },
+    )
+    .catch(() => undefined);
   const boxes = await page.evaluate(() => {
     const scroller = document.getElementById("messages")?.getBoundingClientRect();
     const items = document.querySelectorAll(".message-list > li");
