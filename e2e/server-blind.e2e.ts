@@ -1,18 +1,18 @@
 /**
  * The server is blind to what the person's devices send into their own days (decision 020, section 12), on both
- * engines: the web app, its share target and the CLI each send a text carrying a unique marker, and the share target a
- * file whose name and bytes carry markers of their own, which every device of the account opens; then no marker shows,
+ * engines: the web app, its share target and the CLI each send a text carrying a unique marker, and each a file whose
+ * name and bytes carry markers of their own, which every device of the account opens; then no marker shows,
  * in any form, anywhere the server keeps or says anything: every file under its data folder (the SQLite file with its
  * WAL, the files folder), a `pg_dump` of its schema, a Redis MONITOR transcript of the whole run, its log at debug
  * level, and the push payloads the push-service double received. Each device also searches for the texts, which it
- * does on its own. Files from the web app's uploads and the CLI are not sealed yet (step 9), so none is sent here.
+ * does on its own.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { APP_ROUTES, SEALED_TEXT } from "@daysync/shared";
+import { APP_ROUTES, SEALED_TEXT, TEXT } from "@daysync/shared";
 import { RECORD_SIZE } from "@daysync/shared/crypto";
 import { Redis } from "ioredis";
 import type { Browser } from "playwright-core";
@@ -29,7 +29,7 @@ import {
 import { type ServerProcess, startServerProcess } from "../apps/server/src/testing/server-process.ts";
 import { TEST_REDIS_URL, uniquePrefix } from "../apps/server/src/testing/test-redis.ts";
 import { launchBrowser } from "./support/browser.ts";
-import { type Device, messageList, sendMessage, uniqueEmail, visible } from "./support/daysync.ts";
+import { chooseFiles, type Device, messageList, sendMessage, uniqueEmail, visible } from "./support/daysync.ts";
 import { filesUnder, findMarkers, marker } from "./support/markers.ts";
 import { keyedAccount, type NodeDevice } from "./support/node-device.ts";
 
@@ -38,14 +38,26 @@ const PG_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5
 describe.each([
   { engine: "SQLite", pg: false },
   { engine: "PostgreSQL and Redis", pg: true },
-])("the server keeps no sent text readable ($engine)", ({ pg }) => {
+])("the server keeps no sent text or file readable ($engine)", ({ pg }) => {
   const markers = {
     web: marker("web"),
     share: marker("share"),
     cli: marker("cli"),
     fileName: marker("file-name"),
     fileBytes: marker("file-bytes"),
+    webFileName: marker("web-file-name"),
+    webFileBytes: marker("web-file-bytes"),
+    cliFileName: marker("cli-file-name"),
+    cliFileBytes: marker("cli-file-bytes"),
   };
+  /** A file of several records whose bytes carry the marker throughout. */
+  const markedFile = (name: string, bytesMarker: string, mimeType: string) => ({
+    name,
+    mimeType,
+    buffer: Buffer.from(`${bytesMarker}\n`.repeat(Math.ceil((3 * RECORD_SIZE + 77) / (bytesMarker.length + 1)))),
+  });
+  const webFile = markedFile(`${markers.webFileName}.txt`, markers.webFileBytes, "text/plain");
+  const cliFile = markedFile(`${markers.cliFileName}.log`, markers.cliFileBytes, "text/plain");
   const all = Object.values(markers);
   // Past 128 records, so the share target sends it in two PATCHes; every record holds the marker many times over.
   const sharedFile = {
@@ -99,7 +111,7 @@ describe.each([
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it("sends a marked text from the web app, its share target and the CLI, and a marked file shared, and each device opens them", async () => {
+  it("sends a marked text and a marked file from the web app, its share target and the CLI, and each device opens them", async () => {
     // The laptop is approved by check code, as a device signed in by password is.
     await laptop.page.goto(APP_ROUTES.dashboard);
     const lockedNotice = laptop.page.getByRole("heading", { name: SEALED_TEXT.approveToSend });
@@ -109,6 +121,9 @@ describe.each([
 
     const list = messageList(laptop.page);
     await sendMessage(laptop.page, `from the web app ${markers.web}`);
+    await chooseFiles(laptop.page, [webFile]);
+    await laptop.page.getByRole("button", { name: TEXT.send, exact: true }).click();
+    await visible(list.getByText(webFile.name, { exact: true }), 30_000);
     await visible(list.getByRole("listitem").filter({ hasText: markers.web }).getByText("Sent", { exact: true }), 30_000);
 
     // What a phone's share sheet does: a multipart POST navigation to the manifest's action, taken by the service worker.
@@ -138,22 +153,38 @@ describe.each([
     expect(await login.exited, login.stderr).toBe(0);
     const sent = await terminal.run(["send", `from the terminal ${markers.cli}`]);
     expect(sent.code, sent.stderr).toBe(0);
+    const cliPath = path.join(dataDir, "..", `${path.basename(dataDir)}-${cliFile.name}`);
+    writeFileSync(cliPath, cliFile.buffer);
+    const sentFile = await terminal.run(["send", "--file", cliPath]);
+    rmSync(cliPath);
+    expect(sentFile.code, sentFile.stderr).toBe(0);
 
     // Every device opens all three: the markers did go through the server.
     await visible(list.getByText(`from the terminal ${markers.cli}`), 30_000);
     await visible(list.getByText(`shared ${markers.share}`));
     const opened = await Promise.all((await phone.messageIds()).map((id) => phone.open(id)));
+    const cliFileName = path.basename(cliPath);
     expect(opened.map(({ opened: o }) => (o.state === "opened" ? o.text : o.state)).sort()).toEqual(
-      [`from the terminal ${markers.cli}`, `from the web app ${markers.web}`, `shared ${markers.share}`, sharedFile.name].sort(),
+      [
+        `from the terminal ${markers.cli}`,
+        `from the web app ${markers.web}`,
+        `shared ${markers.share}`,
+        sharedFile.name,
+        webFile.name,
+        cliFileName,
+      ].sort(),
     );
-    const fileMessage = opened.find(({ stored }) => stored.type === "file")?.stored;
-    expect(fileMessage?.file_key).toBeDefined();
-    const file = await phone.openFile(fileMessage?.id ?? "");
-    expect(file.name).toBe(sharedFile.name);
-    expect(file.bytes.equals(sharedFile.buffer)).toBe(true);
+    const files = opened.filter(({ stored }) => stored.type === "file").map(({ stored }) => stored);
+    expect(files.map((f) => f.file_key !== undefined)).toEqual([true, true, true]);
+    const openedFiles = await Promise.all(files.map((f) => phone.openFile(f.id)));
+    for (const sentOne of [sharedFile, webFile, { ...cliFile, name: cliFileName }]) {
+      const got = openedFiles.find((f) => f.name === sentOne.name);
+      expect(got?.bytes.equals(sentOne.buffer), sentOne.name).toBe(true);
+    }
     const listed = await terminal.run(["ls", "--json"]);
-    // Every marker but the file's bytes, which only a download opens.
-    for (const text of all.filter((m) => m !== markers.fileBytes)) expect(listed.stdout).toContain(text);
+    // Every marker but the files' bytes, which only a download opens.
+    const bytesMarkers = [markers.fileBytes, markers.webFileBytes, markers.cliFileBytes];
+    for (const text of all.filter((m) => !bytesMarkers.includes(m))) expect(listed.stdout).toContain(text);
 
     // Search runs on each device: what is searched for says what was sent, so it does not go to the server either.
     await laptop.page.getByLabel("Search messages").fill(markers.share);
@@ -163,7 +194,7 @@ describe.each([
     expect(searched.stdout).toContain(`from the web app ${markers.web}`);
 
     // The phone's push subscription heard of each; its service worker would open them.
-    await pushService.waitFor(4, 30_000);
+    await pushService.waitFor(6, 30_000);
   });
 
   it("finds no marker in the database, the files folder, Redis, the log or the pushes", async () => {
