@@ -12,6 +12,7 @@ import { pipeline } from "node:stream/promises";
 import { API, formatStoredDate, formatStoredTime } from "@daysync/shared";
 import { createSealingSource, openRecordStream, SEALED_RECORD_SIZE, sealedLength, sealFileUpload } from "@daysync/shared/crypto";
 import { Upload } from "tus-js-client";
+import { type FileReader, sealingFileReader } from "../apps/cli/src/upload.ts";
 import { startServer } from "../e2e/support/server.ts";
 import { keyedAccount } from "./support/keyed-account.ts";
 
@@ -72,33 +73,9 @@ function upload(
   });
 }
 
-type FileReader = NonNullable<ConstructorParameters<typeof Upload>[1]["fileReader"]>;
-
-/** The upload's source as the CLI will give it: records sealed from the file on disk as tus asks for each range. */
-async function sealingReader(file: string, fileKey: CryptoKey, messageId: string): Promise<FileReader> {
-  const handle = await open(file, "r");
-  const source = createSealingSource({
-    fileKey,
-    messageId,
-    plainLength: SIZE,
-    read: async (start, end) => {
-      const bytes = Buffer.allocUnsafe(end - start);
-      const { bytesRead } = await handle.read(bytes, 0, bytes.length, start);
-      return bytes.subarray(0, bytesRead);
-    },
-  });
-  return {
-    openFile: async () => ({
-      size: source.size,
-      slice: async (start: number, end: number) => {
-        const bytes = await source.slice(start, end);
-        // tus-js-client reads a Node source's value's length from `size`, as its own BufferSource sets it.
-        const value = Object.assign(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length), { size: bytes.length });
-        return { value, done: end >= source.size };
-      },
-      close: () => void handle.close(),
-    }),
-  };
+/** The upload's source as the CLI gives it: records sealed from the file on disk as tus asks for each range. */
+async function sealingReader(file: string, fileKey: CryptoKey, messageId: string) {
+  return sealingFileReader(await open(file, "r"), { fileKey, messageId }, SIZE);
 }
 
 /** Downloads a file to nowhere, through `transform` when given (the sealed records opened as they stream). */

@@ -251,19 +251,20 @@ interface SendSealed {
   signal: AbortSignal;
 }
 
-type FileReader = NonNullable<ConstructorParameters<typeof Upload>[1]["fileReader"]>;
+export type FileReader = NonNullable<ConstructorParameters<typeof Upload>[1]["fileReader"]>;
 
-/** One tus upload of the sealed file to its last byte (resumed at the server's offset when `previous` is given). */
-function sendSealed(options: SendSealed): Promise<void> {
-  const { api, sealed, plainSize, filename, bar, signal } = options;
-  const { metadata, fileKey, messageId } = sealed;
+/**
+ * tus-js-client's source for a sealed file on disk: the records of each range tus asks for, sealed from the file as
+ * they are read. The file handle is the caller's, closed when it is done with it.
+ */
+export function sealingFileReader(handle: FileHandle, sealed: Pick<SealedUpload, "fileKey" | "messageId">, plainSize: number): FileReader {
   const source = createSealingSource({
-    fileKey,
-    messageId,
+    fileKey: sealed.fileKey,
+    messageId: sealed.messageId,
     plainLength: plainSize,
-    read: (start, end) => readAt(options.handle, start, end),
+    read: (start, end) => readAt(handle, start, end),
   });
-  const fileReader: FileReader = {
+  return {
     openFile: async () => ({
       size: source.size,
       slice: async (start: number, end: number) => {
@@ -272,10 +273,16 @@ function sendSealed(options: SendSealed): Promise<void> {
         const value = Object.assign(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length), { size: bytes.length });
         return { value, done: end >= source.size };
       },
-      // The file handle is the command's, closed when it ends.
       close: () => undefined,
     }),
   };
+}
+
+/** One tus upload of the sealed file to its last byte (resumed at the server's offset when `previous` is given). */
+function sendSealed(options: SendSealed): Promise<void> {
+  const { api, sealed, plainSize, filename, bar, signal } = options;
+  const { metadata } = sealed;
+  const fileReader = sealingFileReader(options.handle, sealed, plainSize);
   return new Promise<void>((resolve, reject) => {
     if (signal.aborted) return reject(interrupted(filename));
     const upload = new Upload(Buffer.alloc(0), {
