@@ -1,5 +1,5 @@
 /** Sign-in with a connected device, in real Chromium: two browser contexts play the new and the signed-in device. */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { KEYS_API, keysStateSchema, TEXT } from "@daysync/shared";
@@ -7,6 +7,7 @@ import { HANDOVER_TEXT } from "@daysync/shared/crypto";
 import type { BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { useStartedApp } from "./support/app.ts";
+import { chooseFiles, messageList, sendMessage, visible } from "./support/daysync.ts";
 import { launchBrowserWithCamera, writeCameraVideo } from "./support/fake-camera.ts";
 import { readQrFromScreen } from "./support/qr.ts";
 
@@ -90,6 +91,22 @@ describe("sign in with a connected device", () => {
     const handed = await keyState(laptop);
     expect(handed.wraps.map((wrap) => [wrap.epoch, wrap.mode, wrap.sender_key_id])).toEqual([[1, "auth", handed.key_id]]);
     await expect.poll(async () => newDevice.getByText("Can read your messages", { exact: true }).count(), { timeout: 10_000 }).toBe(2);
+
+    // And they do: a file sealed on the new device opens on the phone, byte for byte, and a text the other way.
+    const bytes = Buffer.from("paired by QR, sealed on the laptop\n".repeat(5000));
+    await newDevice.goto(`${app.server.url}/dashboard`);
+    await chooseFiles(newDevice, [{ name: "handed-over.txt", mimeType: "text/plain", buffer: bytes }]);
+    await newDevice.getByRole("button", { name: TEXT.send, exact: true }).click();
+    const fileRow = messageList(phoneDashboard).getByRole("listitem").filter({ hasText: "handed-over.txt" });
+    await visible(fileRow, 30_000);
+    const [download] = await Promise.all([
+      phoneDashboard.waitForEvent("download"),
+      fileRow.getByRole("link", { name: "Download" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe("handed-over.txt");
+    expect(readFileSync(await download.path()).equals(bytes)).toBe(true);
+    await sendMessage(phoneDashboard, "read on the laptop too");
+    await visible(messageList(newDevice).getByText("read on the laptop too"), 30_000);
     await phone.close();
     await laptop.close();
   });
