@@ -93,20 +93,29 @@ export function MessageList({
     if (newView || nearBottom.current) el.scrollTop = el.scrollHeight;
   }, [viewKey, total, lines.length, requested, messages]);
 
-  // Thumbnails that load, a composer that grows or shrinks: a reader at the end stays at the end, so the
-  // newest message is never left under the composer.
-  const hasList = total > 0;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the list replacing the empty state is a new child to observe
+  // Thumbnails that load (a sealed one opens a moment after its message shows), a composer that grows or shrinks: a
+  // reader at the end stays at the end, so the newest message is never left under the composer. The list that
+  // replaces the empty state, or another day's, is a new child: it is observed as it comes.
   useEffect(() => {
     const el = scroller.current;
     if (!el || typeof ResizeObserver === "undefined") return;
-    const observer = new ResizeObserver(() => {
+    const resized = new ResizeObserver(() => {
       if (nearBottom.current && !showingResult.current) el.scrollTop = el.scrollHeight;
     });
-    observer.observe(el);
-    for (const child of Array.from(el.children)) observer.observe(child);
-    return () => observer.disconnect();
-  }, [hasList]);
+    resized.observe(el);
+    for (const child of Array.from(el.children)) resized.observe(child);
+    const replaced = new MutationObserver((records) => {
+      for (const record of records) {
+        for (const node of Array.from(record.removedNodes)) if (node instanceof Element) resized.unobserve(node);
+        for (const node of Array.from(record.addedNodes)) if (node instanceof Element) resized.observe(node);
+      }
+    });
+    replaced.observe(el, { childList: true });
+    return () => {
+      resized.disconnect();
+      replaced.disconnect();
+    };
+  }, []);
 
   useEffect(() => registerMessages(), []);
 
