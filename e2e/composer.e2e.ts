@@ -82,20 +82,23 @@ describe("the composer", () => {
 
   it("sends typed text and two staged images with one Send, says so once, and ends on the newest message once the images have loaded", async () => {
     const page = laptop.page;
+    // Names of this try's own: CI tries a failed browser test once more, on the same day.
+    const tryId = Date.now().toString(36);
+    const [first, second, caption] = [`first-${tryId}.png`, `second-${tryId}.png`, `Photos from the trip ${tryId}`];
     await chooseFiles(page, [
-      { name: "first.png", mimeType: "image/png", buffer: await tallPng(page, "#c33") },
-      { name: "second.png", mimeType: "image/png", buffer: await tallPng(page, "#36c") },
+      { name: first, mimeType: "image/png", buffer: await tallPng(page, "#c33") },
+      { name: second, mimeType: "image/png", buffer: await tallPng(page, "#36c") },
     ]);
-    await visible(staged(page).getByText("second.png"));
+    await visible(staged(page).getByText(second));
     // One way to send: no second button for the files.
     expect(await page.getByRole("button", { name: /^Send/ }).count()).toBe(1);
-    await messageBox(page).fill("Photos from the trip");
+    await messageBox(page).fill(caption);
     await page.getByRole("button", { name: TEXT.send, exact: true }).click();
 
     for (const target of [phone.page, page]) {
-      await visible(messageList(target).getByText("Photos from the trip"), 20_000);
-      await visible(target.getByRole("button", { name: "Open first.png full size" }), 20_000);
-      await visible(target.getByRole("button", { name: "Open second.png full size" }), 20_000);
+      await visible(messageList(target).getByText(caption), 20_000);
+      await visible(target.getByRole("button", { name: `Open ${first} full size` }), 20_000);
+      await visible(target.getByRole("button", { name: `Open ${second} full size` }), 20_000);
     }
     await hidden(staged(page), 15_000);
     // One notice for the two files, none per file.
