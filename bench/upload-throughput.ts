@@ -10,8 +10,9 @@ import path from "node:path";
 import { Readable, Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { API, formatStoredDate, formatStoredTime } from "@daysync/shared";
-import { createSealingSource, openRecordStream, SEALED_RECORD_SIZE, sealedLength, sealFileUpload } from "@daysync/shared/crypto";
+import { openRecordStream, SEALED_RECORD_SIZE, sealedLength, sealFileUpload } from "@daysync/shared/crypto";
 import { Upload } from "tus-js-client";
+import { nodeRecords } from "../apps/cli/src/node-records.ts";
 import { type FileReader, sealingFileReader } from "../apps/cli/src/upload.ts";
 import { startServer } from "../e2e/support/server.ts";
 import { keyedAccount } from "./support/keyed-account.ts";
@@ -127,7 +128,9 @@ async function main() {
         fileReader: await sealingReader(source, fileKey, messageId),
       });
       runs.sealedUp.push(sealed.seconds);
-      runs.sealedDown.push(await download(server.url, cookie, sealed.id, openRecordStream(fileKey, messageId, sealedLength(SIZE))));
+      runs.sealedDown.push(
+        await download(server.url, cookie, sealed.id, openRecordStream(fileKey, messageId, sealedLength(SIZE), undefined, nodeRecords)),
+      );
       // Each round's two files go, so storage holds at most two at a time.
       await Promise.all([remove(server.url, clearAccount, clearMeta.message_id), remove(server.url, cookie, messageId)]);
     }

@@ -10,6 +10,7 @@ import { type CryptoKey, openRecordStream, SEALED_TEXT, UndecryptableError } fro
 import { type ApiClient, ApiError } from "./api-client.ts";
 import { CliError, EXIT, messageGone } from "./errors.ts";
 import type { MessageKeys } from "./message-keys.ts";
+import { nodeRecords } from "./node-records.ts";
 import { plainFileSize } from "./shown-messages.ts";
 
 export const undecryptable = () => new CliError(SEALED_TEXT.undecryptable, EXIT.undecryptable);
@@ -55,7 +56,10 @@ export async function fetchFileBytes(api: ApiClient, message: Message, fileKey: 
     await body.cancel().catch(() => undefined);
     throw undecryptable();
   }
-  const opening = openRecordStream(fileKey, message.id, sealedLength) as unknown as TransformStream<Uint8Array, Uint8Array>;
+  const opening = openRecordStream(fileKey, message.id, sealedLength, undefined, nodeRecords) as unknown as TransformStream<
+    Uint8Array,
+    Uint8Array
+  >;
   return { body: Readable.fromWeb(body.pipeThrough(opening) as WebReadableStream<Uint8Array>), size };
 }
 

@@ -25,6 +25,7 @@ import {
   uploadMetadataSchema,
 } from "@daysync/shared";
 import {
+  type Bytes,
   createSealingSource,
   type FileToSeal,
   RECORD_SIZE,
@@ -40,6 +41,7 @@ import type { ConfigStore } from "./config-store.ts";
 import { CliError, EXIT, signedOut, unreachable, usageError } from "./errors.ts";
 import { formatBytes } from "./format.ts";
 import type { MessageKeys } from "./message-keys.ts";
+import { nodeRecords } from "./node-records.ts";
 import { type Progress, progressBar } from "./progress.ts";
 
 /** Waits between attempts after a lost connection: about two minutes in all, enough for a server restart. */
@@ -263,12 +265,24 @@ export function sealingFileReader(handle: FileHandle, sealed: Pick<SealedUpload,
     messageId: sealed.messageId,
     plainLength: plainSize,
     read: (start, end) => readAt(handle, start, end),
+    cipher: nodeRecords,
   });
+  // The next range is sealed while this one is sent: tus asks for ranges one after another, each once the last is in.
+  let ahead: { start: number; end: number; bytes: Promise<Bytes> } | undefined;
+  const sealAhead = (start: number, end: number) => {
+    const bytes = source.slice(start, end);
+    bytes.catch(() => undefined);
+    ahead = { start, end, bytes };
+  };
   return {
     openFile: async () => ({
       size: source.size,
       slice: async (start: number, end: number) => {
-        const bytes = await source.slice(start, end);
+        const stop = Math.min(end, source.size);
+        const sealing = ahead?.start === start && ahead.end === stop ? ahead.bytes : source.slice(start, stop);
+        ahead = undefined;
+        if (stop < source.size) sealAhead(stop, Math.min(source.size, stop + (stop - start)));
+        const bytes = await sealing;
         // tus-js-client's Node HTTP stack reads the body's length from `size`, as its own Buffer source sets it.
         const value = Object.assign(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length), { size: bytes.length });
         return { value, done: end >= source.size };

@@ -19,12 +19,14 @@ export {
   openRecordStream,
   plainLength,
   RECORD_SIZE,
+  type RecordCipher,
   type RecordRange,
   recordsForPlainRange,
   recordsForSealedRange,
   SEALED_RECORD_SIZE,
   sealedLength,
   sealRecord,
+  webCryptoRecords,
 } from "./file-records.ts";
 export { ApprovalRefusedError, type ApprovalStep, type KeyApprovalServer, KeyApprover, KeyRequester } from "./key-approval.ts";
 export {
