@@ -74,11 +74,6 @@ function upload(
   });
 }
 
-/** The upload's source as the CLI gives it: records sealed from the file on disk as tus asks for each range. */
-async function sealingReader(file: string, fileKey: CryptoKey, messageId: string) {
-  return sealingFileReader(await open(file, "r"), { fileKey, messageId }, SIZE);
-}
-
 /** Downloads a file to nowhere, through `transform` when given (the sealed records opened as they stream). */
 async function download(baseUrl: string, cookie: string, id: string, transform?: TransformStream<Uint8Array, Uint8Array>): Promise<number> {
   const start = process.hrtime.bigint();
@@ -124,9 +119,11 @@ async function main() {
 
       const messageId = crypto.randomUUID();
       const { metadata, fileKey } = await sealFileUpload(sealer, { id: messageId, date, time, name: "bench.bin", type: "file" });
+      // The upload's source as the CLI gives it: records sealed from the file on disk as tus asks for each range.
+      const handle = await open(source, "r");
       const sealed = await upload(server.url, cookie, metadata, SEALED_CHUNK, {
-        fileReader: await sealingReader(source, fileKey, messageId),
-      });
+        fileReader: sealingFileReader(handle, { fileKey, messageId }, SIZE),
+      }).finally(() => handle.close());
       runs.sealedUp.push(sealed.seconds);
       runs.sealedDown.push(
         await download(server.url, cookie, sealed.id, openRecordStream(fileKey, messageId, sealedLength(SIZE), undefined, nodeRecords)),
