@@ -21,10 +21,10 @@ import {
 } from "@daysync/shared/crypto";
 import contentDisposition from "content-disposition";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createThroughApi, person } from "../../testing/discussion-api.ts";
+import { person } from "../../testing/discussion-api.ts";
 import { keyDevice } from "../../testing/key-devices.ts";
 import { startTestServer, type TestServer } from "../../testing/test-server.ts";
-import { b64, create, metadata, offsetOf, patch, TUS, uploadFile } from "../../testing/tus-client.ts";
+import { b64, create, metadata, offsetOf, patch, TUS } from "../../testing/tus-client.ts";
 import { payloadOf } from "../push/push.service.ts";
 
 const LIMIT = 1024 * 1024;
@@ -335,41 +335,6 @@ describe("a sealed upload", () => {
     await patch(who.device, location, SEALED_RECORD_SIZE, sealed.subarray(SEALED_RECORD_SIZE));
     expect((await who.device.raw("GET", API.file(idOf(location)))).status).toBe(200);
     expect((await intruder.raw("GET", API.file(idOf(location)))).status).toBe(404);
-  });
-
-  it("is the only way into the days of an account with a key: a file in clear is refused before a byte is stored", async () => {
-    const who = await keyedPerson("Cy");
-    const meta = metadata("plain.bin", server.clock.now());
-    const { res } = await create(who.device, 70_000, meta.header);
-    expect(res.status).toBe(409);
-    expect((await errorOf(res)).error.code).toBe("encryption_required");
-    expect((await who.device.raw("GET", API.message(meta.messageId))).status).toBe(404);
-
-    // Discussions stay in clear.
-    const discussion = await createThroughApi(who.device);
-    const data = plain(70_000);
-    const inDiscussion = metadata("minutes.bin", server.clock.now(), crypto.randomUUID(), { discussion_id: discussion.discussion.id });
-    const id = await uploadFile(who.device, data, inDiscussion.header);
-    const download = await who.device.raw("GET", API.file(id));
-    expect(contentDisposition.parse(download.headers.get("content-disposition") ?? "").parameters.filename).toBe("minutes.bin");
-    expect(Buffer.from(await download.arrayBuffer()).equals(Buffer.from(data))).toBe(true);
-  });
-
-  it("in clear, begun before the account had a key, is refused at its last byte and leaves no message and no file", async () => {
-    const { device, user } = await person(server, "Early");
-    const data = plain(70_000);
-    const meta = metadata("before the key.bin", server.clock.now());
-    const { res, location } = await create(device, data.length, meta.header);
-    expect(res.status).toBe(201);
-    expect((await patch(device, location, 0, data.subarray(0, 1000))).status).toBe(204);
-    // A device of the account makes its first key meanwhile.
-    expect((await keyDevice(device, user.id).keys.sync()).state).toBe("ready");
-
-    const last = await patch(device, location, 1000, data.subarray(1000));
-    expect(last.status).toBe(409);
-    expect((await errorOf(last)).error.code).toBe("encryption_required");
-    expect((await device.raw("GET", API.message(meta.messageId))).status).toBe(404);
-    expect(sizeOnDisk(idOf(location))).toBe(-1);
   });
 });
 
