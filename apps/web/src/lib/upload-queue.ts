@@ -6,28 +6,13 @@
  * kept by tus-js-client lets the same file resume after a reload instead of starting over.
  * The queue lives outside the composer, one per signed-in user (app/session-services-provider.tsx hands it out), so
  * uploads go on while another page or day is open.
- * Files for the user's own days are sealed on this device (decision 020, section 9): their records are sealed as tus
- * reads each chunk, and a resumed upload gets its key back from the metadata tus kept with its URL. Discussions stay
- * in clear.
+ * Files for the user's own days are sealed on this device (decision 020, section 9; lib/upload-start.ts); a row waits,
+ * queued, while this device cannot seal. Discussions stay in clear.
  */
-import {
-  API,
-  fileMessageType,
-  formatStoredDate,
-  formatStoredTime,
-  isKeyMovedCode,
-  responseSchemas,
-  type UploadStatus,
-} from "@daysync/shared";
-import {
-  createSealingSource,
-  resumeFileUpload,
-  SEALED_RECORD_SIZE,
-  type SealedUpload,
-  type Sealer,
-  sealFileUpload,
-} from "@daysync/shared/crypto";
-import { DetailedError, defaultOptions, type PreviousUpload, Upload, type UploadOptions } from "tus-js-client";
+import { API, isKeyMovedCode, responseSchemas, type UploadStatus } from "@daysync/shared";
+import { SEALED_RECORD_SIZE, type Sealer } from "@daysync/shared/crypto";
+import { DetailedError, defaultOptions, type PreviousUpload, Upload } from "tus-js-client";
+import { clearMetadata, fingerprintOf, sealedStart, sealingReader, type UploadStart } from "./upload-start.ts";
 import { newUuid } from "./uuid.ts";
 
 export interface UploadRow {
@@ -114,35 +99,6 @@ const staged = (file: File, discussionId: string | null): UploadRow => ({
   waiting: null,
   resealed: 0,
 });
-
-/** tus-js-client's fingerprint, with the space: the same file sent to a discussion and to the user's days are two uploads. */
-const fingerprintOf = (userId: string, file: File, discussionId: string | null) =>
-  ["daysync", userId, discussionId ?? "own", file.name, file.type, file.size, file.lastModified].join("|");
-
-/** What an upload starts from: its metadata, its sealing (files to the user's days) and the kept upload it goes on with. */
-interface UploadStart {
-  metadata: Record<string, string>;
-  sealed?: SealedUpload;
-  previous?: PreviousUpload;
-}
-
-/** tus reads a sealed file through this: each chunk's records sealed as it is read, never the whole file at once. */
-function sealingReader(file: File, sealed: SealedUpload): NonNullable<UploadOptions["fileReader"]> {
-  const source = createSealingSource({
-    fileKey: sealed.fileKey,
-    messageId: sealed.messageId,
-    plainLength: file.size,
-    read: async (start, end) => new Uint8Array(await file.slice(start, end).arrayBuffer()),
-  });
-  return {
-    openFile: async () => ({
-      size: source.size,
-      // A Blob: tus-js-client counts what a chunk holds by its `size`.
-      slice: async (start, end) => ({ value: new Blob([await source.slice(start, end)]), done: end >= source.size }),
-      close: () => {},
-    }),
-  };
-}
 
 /** The rows of one user and their tus uploads; the composer shows it and acts on it. */
 export class UploadQueue {
@@ -256,7 +212,7 @@ export class UploadQueue {
     const fingerprint = fingerprintOf(this.userId, file, discussionId);
     const previous = await defaultOptions.urlStorage.findUploadsByFingerprint(fingerprint);
     const start: UploadStart | undefined = discussionId
-      ? { metadata: this.clearMetadata(file, discussionId), previous: previous[0] }
+      ? { metadata: clearMetadata(file, discussionId), previous: previous[0] }
       : await this.sealedStart(row, previous);
     // Waiting for this device's key, or cancelled meanwhile (a row paused meanwhile gets its upload, held).
     const now = this.rows.find((r) => r.id === id);
@@ -298,44 +254,12 @@ export class UploadQueue {
     if (!this.held.has(id)) tus.start();
   }
 
-  private clearMetadata(file: File, discussionId: string | null): Record<string, string> {
-    const now = new Date();
-    return {
-      filename: file.name,
-      filetype: file.type,
-      message_id: newUuid(),
-      date: formatStoredDate(now),
-      time: formatStoredTime(now),
-      ...(discussionId ? { discussion_id: discussionId } : {}),
-    };
-  }
-
-  /**
-   * A file to the user's days: the upload begun before under the current epoch goes on with its key; otherwise a new
-   * one is sealed (the kept ones that cannot go on are forgotten). Undefined while this device cannot seal: the row
-   * waits, queued, for its keys.
-   */
+  /** A file to the user's days, sealed; undefined while this device cannot seal: the row waits, queued, for its keys. */
   private async sealedStart(row: UploadRow, previous: PreviousUpload[]): Promise<UploadStart | undefined> {
     const sealing = await this.sealing?.sealer();
-    if (!sealing || !("sealer" in sealing)) {
-      this.patch(row.id, (r) => (r.status === "uploading" ? { status: "initial", queued: true, waiting: sealing?.waiting ?? "" } : {}));
-      return undefined;
-    }
-    for (const kept of previous) {
-      const resumed = await resumeFileUpload(sealing.sealer, kept.metadata);
-      if (resumed) return { metadata: resumed.metadata, sealed: resumed, previous: kept };
-      await defaultOptions.urlStorage.removeUpload(kept.urlStorageKey);
-    }
-    const now = new Date();
-    const file = {
-      id: newUuid(),
-      date: formatStoredDate(now),
-      time: formatStoredTime(now),
-      name: row.file.name,
-      type: fileMessageType(row.file.type),
-    };
-    const sealed = await sealFileUpload(sealing.sealer, file);
-    return { metadata: sealed.metadata, sealed };
+    if (sealing && "sealer" in sealing) return sealedStart(sealing.sealer, row.file, previous);
+    this.patch(row.id, (r) => (r.status === "uploading" ? { status: "initial", queued: true, waiting: sealing?.waiting ?? "" } : {}));
+    return undefined;
   }
 
   /** The account's key moved on while the file went: the server dropped it; it goes again, sealed under the next epoch. */
