@@ -118,6 +118,34 @@ describe("the composer", () => {
     await expectNewestInView(page);
   });
 
+  it("keeps a reader at the end of the day there when the window turns narrow and every message wraps taller", async () => {
+    const page = laptop.page;
+    const tryId = Date.now().toString(36);
+    for (let i = 1; i <= 8; i++) {
+      await messageBox(page).fill(`Narrow ${tryId} ${i}: ${"a line long enough to wrap onto more lines on a phone ".repeat(3)}`);
+      await messageBox(page).press("Enter");
+    }
+    const newest = messageList(page).getByText(`Narrow ${tryId} 8:`);
+    await visible(newest);
+    const fromEnd = () =>
+      page.evaluate(() => {
+        const scroller = document.getElementById("messages");
+        return scroller ? Math.round(scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight) : -1;
+      });
+    // A message that re-renders a moment shorter once the server has it had left the list short of its end.
+    await expect.poll(fromEnd, { timeout: 3000 }).toBeLessThanOrEqual(1);
+
+    const viewport = page.viewportSize() ?? { width: 1280, height: 800 };
+    try {
+      // Chromium's scroll anchoring kept the top message in place as the others grew, above the newest ones.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await expect.poll(fromEnd, { timeout: 3000 }).toBeLessThanOrEqual(1);
+      await visible(newest);
+    } finally {
+      await page.setViewportSize(viewport);
+    }
+  });
+
   it("stages a file picked offline, says it goes when the connection is back, and sends it with the message then", async () => {
     const page = laptop.page;
     await laptop.context.setOffline(true);
@@ -180,7 +208,8 @@ describe("the composer", () => {
     await page.getByRole("link", { name: "Skip to messages" }).focus();
     await page.keyboard.press("Enter");
     expect(await page.locator("#messages").evaluate((list) => list.scrollHeight > list.clientHeight + 100)).toBe(true);
-    await page.locator("#messages").evaluate((list) => list.scrollTo(0, 0));
+    await page.keyboard.press("Home");
+    await expect.poll(() => page.locator("#messages").evaluate((list) => list.scrollTop)).toBe(0);
     await page.evaluate(() => navigator.clipboard.writeText("pasted from anywhere"));
     await page.keyboard.press("ControlOrMeta+V");
     expect(await messageBox(page).inputValue()).toBe("pasted from anywhere");

@@ -34,9 +34,10 @@ export const SEND_PASTED = "Send what you pasted";
 const notifySent = (files: File[]) =>
   toast.success(
     files.length === 1 ? (
-      <>
+      // One element: the toast's body lays its children out in a row, and the name goes under the sentence.
+      <span>
         {UPLOAD_TEXT.success} <span className="toast-detail">{files[0]?.name}</span>
-      </>
+      </span>
     ) : (
       `${files.length} files sent`
     ),

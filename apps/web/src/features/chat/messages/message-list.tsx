@@ -39,6 +39,8 @@ export interface ConversationLine {
 }
 
 const NEAR_BOTTOM_PX = 160;
+/** A scroll this soon after a wheel, touch, key or pointer in the list is the reader's; any other the browser's own. */
+const READER_SCROLL_MS = 1000;
 const NO_LINES: readonly ConversationLine[] = [];
 
 /** The messages in order with each line placed before the first message that came after it. */
@@ -73,6 +75,11 @@ export function MessageList({
 }: MessageListProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const nearBottom = useRef(true);
+  // Not 0: performance.now() counts from the page's load, and the first second would all look like the reader's.
+  const readerInput = useRef(Number.NEGATIVE_INFINITY);
+  const noteReaderInput = () => {
+    readerInput.current = performance.now();
+  };
   const location = useLocation();
   const requested = (location.state as HighlightState | null)?.highlight;
   const [highlight, setHighlight] = useState<string | undefined>(undefined);
@@ -147,9 +154,21 @@ export function MessageList({
       // The skip link's target; focused, the arrow keys scroll the messages.
       tabIndex={-1}
       ref={scroller}
+      onWheel={noteReaderInput}
+      onTouchMove={noteReaderInput}
+      onKeyDown={noteReaderInput}
+      onPointerDown={noteReaderInput}
       onScroll={(e) => {
         const el = e.currentTarget;
-        nearBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM_PX;
+        const fromEnd = el.scrollHeight - el.scrollTop - el.clientHeight;
+        const byReader = performance.now() - readerInput.current < READER_SCROLL_MS;
+        // The browser moved it (a message re-rendered a moment shorter, and the list was cut back to fit): a reader
+        // at the end stays there. Without this the list stopped short of the newest message.
+        if (nearBottom.current && !byReader && !showingResult.current) {
+          if (fromEnd > 1) el.scrollTop = el.scrollHeight;
+          return;
+        }
+        nearBottom.current = fromEnd < NEAR_BOTTOM_PX;
       }}
     >
       {intro}
