@@ -80,7 +80,7 @@ export async function sealRecord(
   return cipher.seal(fileKey, recordAad(messageId, index, final), plaintext);
 }
 
-export async function openRecord(
+export function openRecord(
   fileKey: CryptoKey,
   messageId: string,
   index: number,
@@ -88,7 +88,7 @@ export async function openRecord(
   sealed: Bytes,
   cipher: RecordCipher = webCryptoRecords,
 ): Promise<Bytes> {
-  return cipher.open(fileKey, recordAad(messageId, index, final), sealed, `File record ${index}`);
+  return openWith(cipher, fileKey, recordAad(messageId, index, final), sealed, index);
 }
 
 /** A record opened, a failure (even one the cipher throws at once) as the promise's rejection. */
