@@ -144,6 +144,10 @@ describe("the composer", () => {
     } finally {
       await page.setViewportSize(viewport);
     }
+    // A far jump with no wheel or key in the list (the browser's find in page) is the reader's: the list stays there.
+    await page.locator("#messages").evaluate((list) => list.scrollTo(0, 0));
+    await page.waitForTimeout(500);
+    expect(await page.locator("#messages").evaluate((list) => list.scrollTop)).toBe(0);
   });
 
   it("stages a file picked offline, says it goes when the connection is back, and sends it with the message then", async () => {

@@ -80,6 +80,12 @@ export function MessageList({
   const noteReaderInput = () => {
     readerInput.current = performance.now();
   };
+  // Where the list last put itself at its end: a scroll event that finds it still there is the list's own.
+  const followedTop = useRef(-1);
+  const toEnd = (el: HTMLElement) => {
+    el.scrollTop = el.scrollHeight;
+    followedTop.current = el.scrollTop;
+  };
   const location = useLocation();
   const requested = (location.state as HighlightState | null)?.highlight;
   const [highlight, setHighlight] = useState<string | undefined>(undefined);
@@ -97,7 +103,8 @@ export function MessageList({
     const newView = lastView.current !== viewKey;
     lastView.current = viewKey;
     if (showingResult.current) return;
-    if (newView || nearBottom.current) el.scrollTop = el.scrollHeight;
+    if (newView) nearBottom.current = true;
+    if (nearBottom.current) toEnd(el);
   }, [viewKey, total, lines.length, requested, messages]);
 
   // Thumbnails that load (a sealed one opens a moment after its message shows), a composer that grows or shrinks: a
@@ -107,7 +114,7 @@ export function MessageList({
     const el = scroller.current;
     if (!el || typeof ResizeObserver === "undefined") return;
     const resized = new ResizeObserver(() => {
-      if (nearBottom.current && !showingResult.current) el.scrollTop = el.scrollHeight;
+      if (nearBottom.current && !showingResult.current) toEnd(el);
     });
     resized.observe(el);
     for (const child of Array.from(el.children)) resized.observe(child);
@@ -133,7 +140,7 @@ export function MessageList({
         nearBottom.current = true;
         showingResult.current = false;
         const el = scroller.current;
-        if (el) el.scrollTop = el.scrollHeight;
+        if (el) toEnd(el);
       }),
     [],
   );
@@ -162,10 +169,12 @@ export function MessageList({
         const el = e.currentTarget;
         const fromEnd = el.scrollHeight - el.scrollTop - el.clientHeight;
         const byReader = performance.now() - readerInput.current < READER_SCROLL_MS;
-        // The browser moved it (a message re-rendered a moment shorter, and the list was cut back to fit): a reader
-        // at the end stays there. Without this the list stopped short of the newest message.
-        if (nearBottom.current && !byReader && !showingResult.current) {
-          if (fromEnd > 1) el.scrollTop = el.scrollHeight;
+        // Not the reader's: the list's own scroll, read after a thumbnail grew the list, or the browser cutting the
+        // list back as a message re-rendered a moment shorter. A reader at the end stays there; without this the list
+        // stopped short of the newest message. A far jump (the browser's find in page) is the reader's own.
+        const ours = el.scrollTop === followedTop.current || fromEnd < NEAR_BOTTOM_PX;
+        if (nearBottom.current && !byReader && ours && !showingResult.current) {
+          if (fromEnd > 1) toEnd(el);
           return;
         }
         nearBottom.current = fromEnd < NEAR_BOTTOM_PX;
