@@ -42,6 +42,13 @@ const NEAR_BOTTOM_PX = 160;
 /** A scroll this soon after a wheel, touch, key or pointer in the list is the reader's; any other the browser's own. */
 const READER_SCROLL_MS = 1000;
 const NO_LINES: readonly ConversationLine[] = [];
+const READER_INPUTS = ["wheel", "touchmove", "keydown", "pointerdown"] as const;
+
+/** Puts the list at its end and notes where that was. */
+function toEnd(el: HTMLElement, followedTop: { current: number }) {
+  el.scrollTop = el.scrollHeight;
+  followedTop.current = el.scrollTop;
+}
 
 /** The messages in order with each line placed before the first message that came after it. */
 function interleave(messages: readonly ShownMessage[], lines: readonly ConversationLine[]) {
@@ -77,15 +84,8 @@ export function MessageList({
   const nearBottom = useRef(true);
   // Not 0: performance.now() counts from the page's load, and the first second would all look like the reader's.
   const readerInput = useRef(Number.NEGATIVE_INFINITY);
-  const noteReaderInput = () => {
-    readerInput.current = performance.now();
-  };
   // Where the list last put itself at its end: a scroll event that finds it still there is the list's own.
   const followedTop = useRef(-1);
-  const toEnd = (el: HTMLElement) => {
-    el.scrollTop = el.scrollHeight;
-    followedTop.current = el.scrollTop;
-  };
   const location = useLocation();
   const requested = (location.state as HighlightState | null)?.highlight;
   const [highlight, setHighlight] = useState<string | undefined>(undefined);
@@ -104,7 +104,7 @@ export function MessageList({
     lastView.current = viewKey;
     if (showingResult.current) return;
     if (newView) nearBottom.current = true;
-    if (nearBottom.current) toEnd(el);
+    if (nearBottom.current) toEnd(el, followedTop);
   }, [viewKey, total, lines.length, requested, messages]);
 
   // Thumbnails that load (a sealed one opens a moment after its message shows), a composer that grows or shrinks: a
@@ -114,7 +114,7 @@ export function MessageList({
     const el = scroller.current;
     if (!el || typeof ResizeObserver === "undefined") return;
     const resized = new ResizeObserver(() => {
-      if (nearBottom.current && !showingResult.current) toEnd(el);
+      if (nearBottom.current && !showingResult.current) toEnd(el, followedTop);
     });
     resized.observe(el);
     for (const child of Array.from(el.children)) resized.observe(child);
@@ -125,9 +125,14 @@ export function MessageList({
       }
     });
     replaced.observe(el, { childList: true });
+    const noteReaderInput = () => {
+      readerInput.current = performance.now();
+    };
+    for (const input of READER_INPUTS) el.addEventListener(input, noteReaderInput, { passive: true });
     return () => {
       resized.disconnect();
       replaced.disconnect();
+      for (const input of READER_INPUTS) el.removeEventListener(input, noteReaderInput);
     };
   }, []);
 
@@ -140,7 +145,7 @@ export function MessageList({
         nearBottom.current = true;
         showingResult.current = false;
         const el = scroller.current;
-        if (el) toEnd(el);
+        if (el) toEnd(el, followedTop);
       }),
     [],
   );
@@ -161,10 +166,6 @@ export function MessageList({
       // The skip link's target; focused, the arrow keys scroll the messages.
       tabIndex={-1}
       ref={scroller}
-      onWheel={noteReaderInput}
-      onTouchMove={noteReaderInput}
-      onKeyDown={noteReaderInput}
-      onPointerDown={noteReaderInput}
       onScroll={(e) => {
         const el = e.currentTarget;
         const fromEnd = el.scrollHeight - el.scrollTop - el.clientHeight;
@@ -174,7 +175,7 @@ export function MessageList({
         // stopped short of the newest message. A far jump (the browser's find in page) is the reader's own.
         const ours = el.scrollTop === followedTop.current || fromEnd < NEAR_BOTTOM_PX;
         if (nearBottom.current && !byReader && ours && !showingResult.current) {
-          if (fromEnd > 1) toEnd(el);
+          if (fromEnd > 1) toEnd(el, followedTop);
           return;
         }
         nearBottom.current = fromEnd < NEAR_BOTTOM_PX;
