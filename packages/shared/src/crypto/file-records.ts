@@ -53,10 +53,12 @@ export function plainLength(sealed: number): number {
 }
 
 export function recordAad(messageId: string, index: number, final: boolean): Bytes {
-  return recordAadAfter(utf8(`daysync/v1/file|${messageId}|`), index, final);
+  return recordAadAfter(recordAadPrefix(messageId), index, final);
 }
 
-/** The associated data after its message's prefix, made once per file rather than once per record. */
+/** The part of every record's associated data its message fixes: made once per file rather than once per record. */
+const recordAadPrefix = (messageId: string): Bytes => utf8(`daysync/v1/file|${messageId}|`);
+
 function recordAadAfter(prefix: Bytes, index: number, final: boolean): Bytes {
   const aad = new Uint8Array(prefix.length + 10);
   aad.set(prefix);
@@ -75,9 +77,13 @@ export async function sealRecord(
   plaintext: Bytes,
   cipher: RecordCipher = webCryptoRecords,
 ): Promise<Bytes> {
+  return sealWith(cipher, fileKey, recordAad(messageId, index, final), final, plaintext);
+}
+
+async function sealWith(cipher: RecordCipher, fileKey: CryptoKey, aad: Bytes, final: boolean, plaintext: Bytes): Promise<Bytes> {
   if (plaintext.length > RECORD_SIZE || (!final && plaintext.length !== RECORD_SIZE))
     throw new RangeError("Only the final record is short");
-  return cipher.seal(fileKey, recordAad(messageId, index, final), plaintext);
+  return cipher.seal(fileKey, aad, plaintext);
 }
 
 export function openRecord(
@@ -153,9 +159,10 @@ export function createSealingSource(options: {
   read: (start: number, end: number) => Promise<Uint8Array>;
   cipher?: RecordCipher;
 }): { size: number; slice: (start: number, end: number) => Promise<Bytes> } {
-  const { fileKey, messageId, plainLength: plain, read, cipher } = options;
+  const { fileKey, messageId, plainLength: plain, read, cipher = webCryptoRecords } = options;
   const final = recordCount(plain) - 1;
   const size = sealedLength(plain);
+  const aadPrefix = recordAadPrefix(messageId);
 
   async function sealRange(start: number, end: number): Promise<Bytes> {
     const range = recordsForSealedRange(plain, start, end);
@@ -169,7 +176,7 @@ export function createSealingSource(options: {
       for (let index = first; index <= last; index++) {
         const at = (index - range.firstRecord) * RECORD_SIZE;
         const record = new Uint8Array(bytes.subarray(at, at + RECORD_SIZE));
-        group.push(sealRecord(fileKey, messageId, index, index === final, record, cipher));
+        group.push(sealWith(cipher, fileKey, recordAadAfter(aadPrefix, index, index === final), index === final, record));
       }
       sealed.push(...(await Promise.all(group)));
     }
@@ -197,7 +204,7 @@ export function openRecordStream(
   const lastRecord = range?.lastRecord ?? final;
   let index = range?.firstRecord ?? 0;
   const sizeOf = (i: number) => (i === final ? sealedTotal - final * SEALED_RECORD_SIZE : SEALED_RECORD_SIZE);
-  const aadPrefix = utf8(`daysync/v1/file|${messageId}|`);
+  const aadPrefix = recordAadPrefix(messageId);
   // Each record is gathered into bytes of its own, handed to the cipher as they are: nothing reuses them.
   let record = new Uint8Array(sizeOf(index));
   let filled = 0;
