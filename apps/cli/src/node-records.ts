@@ -5,10 +5,15 @@
  * stays the non-extractable CryptoKey the shared library opened; Node reads it through KeyObject.from.
  */
 import { createCipheriv, createDecipheriv, KeyObject, randomFillSync } from "node:crypto";
-import { type Bytes, type CryptoKey, type RecordCipher, UndecryptableError } from "@daysync/shared/crypto";
+import {
+  type Bytes,
+  type CryptoKey,
+  NONCE_LENGTH as NONCE,
+  type RecordCipher,
+  TAG_LENGTH as TAG,
+  UndecryptableError,
+} from "@daysync/shared/crypto";
 
-const NONCE = 12;
-const TAG = 16;
 const secrets = new WeakMap<CryptoKey, KeyObject>();
 
 function secretOf(key: CryptoKey): KeyObject {

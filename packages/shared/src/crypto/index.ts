@@ -43,6 +43,7 @@ export {
 export type { CryptoKey, CryptoKeyPair } from "./key-types.ts";
 export { memoryKeyStorage } from "./memory-key-storage.ts";
 export { derivePairingKeys, keyProof, makePairingSecret, pairingPskId, verifyKeyProof } from "./pairing-secret.ts";
+export { NONCE_LENGTH, TAG_LENGTH } from "./primitives.ts";
 export {
   makeRecoveryKit,
   RECOVERY_TEXT,
