@@ -3,14 +3,14 @@
  * section 9), as ratios to this machine's raw sequential disk write and read and to each other, all in the same run.
  * Run: npm run bench:upload  (SIZE_MIB=1024 and ROUNDS=3 by default). Writes bench/upload-throughput-results.json.
  */
-import { createReadStream, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createReadStream, createWriteStream, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { Readable, Writable } from "node:stream";
+import { Readable, Transform, Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { API, formatStoredDate, formatStoredTime } from "@daysync/shared";
-import { openRecordStream, SEALED_RECORD_SIZE, sealedLength, sealFileUpload } from "@daysync/shared/crypto";
+import { type CryptoKey, openRecordStream, SEALED_RECORD_SIZE, sealedLength, sealFileUpload } from "@daysync/shared/crypto";
 import { Upload } from "tus-js-client";
 import { nodeRecords } from "../apps/cli/src/node-records.ts";
 import { type FileReader, sealingFileReader } from "../apps/cli/src/upload.ts";
@@ -74,22 +74,30 @@ function upload(
   });
 }
 
-/** Downloads a file to nowhere, through `transform` when given (the sealed records opened as they stream). */
-async function download(baseUrl: string, cookie: string, id: string, transform?: TransformStream<Uint8Array, Uint8Array>): Promise<number> {
+/**
+ * Downloads a file, through `transform` when given (the sealed records opened as they stream): to a file as
+ * `daysync get` does (a write stream, no fsync), or to nowhere, which shows what receiving and opening cost alone.
+ */
+async function download(
+  baseUrl: string,
+  cookie: string,
+  id: string,
+  to: "file" | "nowhere",
+  transform?: TransformStream<Uint8Array, Uint8Array>,
+): Promise<number> {
   const start = process.hrtime.bigint();
   const res = await fetch(`${baseUrl}${API.file(id)}`, { headers: { cookie } });
   if (!res.ok || !res.body) throw new Error(`download failed: ${res.status}`);
   const body = transform ? res.body.pipeThrough(transform) : res.body;
   let bytes = 0;
-  await pipeline(
-    Readable.fromWeb(body as import("node:stream/web").ReadableStream<Uint8Array>),
-    new Writable({
-      write: (chunk: Buffer, _e, cb) => {
-        bytes += chunk.length;
-        cb();
-      },
-    }),
-  );
+  const counter = new Transform({
+    transform(chunk: Buffer, _e, cb) {
+      bytes += chunk.length;
+      cb(null, chunk);
+    },
+  });
+  const sink = to === "file" ? createWriteStream(path.join(work, "downloaded.bin")) : new Writable({ write: (_c, _e, cb) => cb() });
+  await pipeline(Readable.fromWeb(body as import("node:stream/web").ReadableStream<Uint8Array>), counter, sink);
   if (bytes !== SIZE) throw new Error(`downloaded ${bytes} bytes of ${SIZE}`);
   return seconds(start);
 }
@@ -108,14 +116,24 @@ async function main() {
     // under a fresh file key, opened again as the download streams), taking turns so both meet the same noise.
     const clearAccount = await register(server.url, "bench-clear@example.com");
     const { cookie, sealer } = await keyedAccount(server.url, "bench-sealed@example.com");
-    const runs = { clearUp: [] as number[], clearDown: [] as number[], sealedUp: [] as number[], sealedDown: [] as number[] };
+    const runs = {
+      clearUp: [] as number[],
+      clearDown: [] as number[],
+      clearDownNowhere: [] as number[],
+      sealedUp: [] as number[],
+      sealedDown: [] as number[],
+      sealedDownNowhere: [] as number[],
+    };
+    const opening = (fileKey: CryptoKey, messageId: string) =>
+      openRecordStream(fileKey, messageId, sealedLength(SIZE), undefined, nodeRecords);
     for (let round = 0; round < ROUNDS; round++) {
       const clearMeta = { filename: "bench.bin", filetype: "application/octet-stream", message_id: crypto.randomUUID(), date, time };
       const clear = await upload(server.url, clearAccount, clearMeta, CLEAR_CHUNK, {
         file: createReadStream(source, { highWaterMark: CHUNK }),
       });
       runs.clearUp.push(clear.seconds);
-      runs.clearDown.push(await download(server.url, clearAccount, clear.id));
+      runs.clearDown.push(await download(server.url, clearAccount, clear.id, "file"));
+      runs.clearDownNowhere.push(await download(server.url, clearAccount, clear.id, "nowhere"));
 
       const messageId = crypto.randomUUID();
       const { metadata, fileKey } = await sealFileUpload(sealer, { id: messageId, date, time, name: "bench.bin", type: "file" });
@@ -125,9 +143,8 @@ async function main() {
         fileReader: sealingFileReader(handle, { fileKey, messageId }, SIZE),
       }).finally(() => handle.close());
       runs.sealedUp.push(sealed.seconds);
-      runs.sealedDown.push(
-        await download(server.url, cookie, sealed.id, openRecordStream(fileKey, messageId, sealedLength(SIZE), undefined, nodeRecords)),
-      );
+      runs.sealedDown.push(await download(server.url, cookie, sealed.id, "file", opening(fileKey, messageId)));
+      runs.sealedDownNowhere.push(await download(server.url, cookie, sealed.id, "nowhere", opening(fileKey, messageId)));
       // Each round's two files go, so storage holds at most two at a time.
       await Promise.all([remove(server.url, clearAccount, clearMeta.message_id), remove(server.url, cookie, messageId)]);
     }
@@ -135,6 +152,8 @@ async function main() {
     const clearDownloadS = median(runs.clearDown);
     const sealedUpS = median(runs.sealedUp);
     const sealedDownloadS = median(runs.sealedDown);
+    const clearNowhereS = median(runs.clearDownNowhere);
+    const sealedNowhereS = median(runs.sealedDownNowhere);
 
     const results = {
       date: new Date().toISOString(),
@@ -146,14 +165,17 @@ async function main() {
       download_mib_s: mibPerS(SIZE, clearDownloadS),
       sealed_upload_mib_s: mibPerS(SIZE, sealedUpS),
       sealed_download_mib_s: mibPerS(SIZE, sealedDownloadS),
+      download_to_nowhere_mib_s: mibPerS(SIZE, clearNowhereS),
+      sealed_download_to_nowhere_mib_s: mibPerS(SIZE, sealedNowhereS),
       upload_ratio_to_disk_write: +(writeS / clearUpS).toFixed(2),
       download_ratio_to_disk_read: +(readS / clearDownloadS).toFixed(2),
       sealed_upload_ratio_to_clear: +(clearUpS / sealedUpS).toFixed(2),
       sealed_download_ratio_to_clear: +(clearDownloadS / sealedDownloadS).toFixed(2),
+      sealed_download_to_nowhere_ratio_to_clear: +(clearNowhereS / sealedNowhereS).toFixed(2),
       patch_bytes: { clear: CLEAR_CHUNK, sealed: SEALED_CHUNK },
       targets: ["upload_ratio_to_disk_write >= 0.5", "sealed_upload_ratio_to_clear >= 0.5", "sealed_download_ratio_to_clear >= 0.5"],
       each_round_mib_s: Object.fromEntries(Object.entries(runs).map(([k, v]) => [k, v.map((secs) => mibPerS(SIZE, secs))])),
-      note: "Medians of the rounds. Same machine, same run; reads may come from the page cache for both the raw read and the downloads. Throughput of the plaintext bytes.",
+      note: "Medians of the rounds. Same machine, same run; reads may come from the page cache for both the raw read and the downloads. Downloads write a file as daysync get does; to_nowhere ones drop the bytes. Throughput of the plaintext bytes.",
     };
     writeFileSync(path.join(import.meta.dirname, "upload-throughput-results.json"), `${JSON.stringify(results, null, 2)}\n`);
     console.log(results);

@@ -26,15 +26,13 @@ function secretOf(key: CryptoKey): KeyObject {
 }
 
 export const nodeRecords: RecordCipher = {
-  seal(key, aad, plaintext) {
-    const sealed = Buffer.allocUnsafe(NONCE + plaintext.length + TAG);
-    const nonce = randomFillSync(sealed.subarray(0, NONCE));
+  seal(key, aad, plaintext, into) {
+    const nonce = randomFillSync(into.subarray(0, NONCE));
     const cipher = createCipheriv("aes-256-gcm", secretOf(key), nonce, { authTagLength: TAG });
     cipher.setAAD(aad);
-    cipher.update(plaintext).copy(sealed, NONCE);
+    into.set(cipher.update(plaintext), NONCE);
     cipher.final();
-    cipher.getAuthTag().copy(sealed, NONCE + plaintext.length);
-    return new Uint8Array(sealed.buffer, sealed.byteOffset, sealed.length);
+    into.set(cipher.getAuthTag(), NONCE + plaintext.length);
   },
   open(key, aad, sealed, what): Bytes {
     if (sealed.length < NONCE + TAG) throw new UndecryptableError(what);

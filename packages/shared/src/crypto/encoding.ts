@@ -52,6 +52,11 @@ export function concatBytes(...parts: Uint8Array[]): Bytes {
   return out;
 }
 
+/** The bytes as they are when a plain ArrayBuffer holds them (as files and Node's reads give them), else a copy. */
+export function asBytes(bytes: Uint8Array): Bytes {
+  return bytes.buffer instanceof ArrayBuffer ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length) : copyBytes(bytes);
+}
+
 export function copyBytes(bytes: Uint8Array | ArrayBuffer): Bytes {
   return new Uint8Array(bytes instanceof ArrayBuffer ? bytes.slice(0) : bytes);
 }
