@@ -1,7 +1,8 @@
 /**
  * Files sealed on a device (decision 020, section 9), as the browser reads them: the opened name and plain size, the
  * image opened in the page for its thumbnail, Download and players through the service worker's route (whole, by
- * Range, and navigated to directly) with the bytes identical under the real name; and a file someone changed on the
+ * Range, and navigated to directly, also in a page loaded by a hard reload, which the worker takes over) with the bytes
+ * identical under the real name, or opened in the page where no worker runs; and a file someone changed on the
  * server shows "This message could not be decrypted" or fails its download, never giving its bytes. The sealing
  * device runs in the test's process (support/node-device).
  */
@@ -13,7 +14,7 @@ import { RECORD_SIZE } from "@daysync/shared/crypto";
 import type { Browser, Download, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./support/browser.ts";
-import { type Device, messageList, uniqueEmail, visible } from "./support/daysync.ts";
+import { type Device, messageList, signInViaApi, uniqueEmail, visible } from "./support/daysync.ts";
 import { keyedAccount, type NodeDevice } from "./support/node-device.ts";
 import { type RunningServer, startServer } from "./support/server.ts";
 import { tamperWithFile } from "./support/server-data.ts";
@@ -80,10 +81,11 @@ describe("sealed files in the browser", () => {
   const data = binary();
   const name = "Steuererklärung 2026 – “final”.bin";
   let sent: { image: Message; audio: Message; binary: Message };
+  const email = uniqueEmail("sealed-files");
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    ({ phone, laptop } = await keyedAccount(browser, server.url, "Fen Files", uniqueEmail("sealed-files")));
+    ({ phone, laptop } = await keyedAccount(browser, server.url, "Fen Files", email));
     sent = {
       image: await phone.sendSealedFile("beach at dusk.png", "image", IMAGE),
       audio: await phone.sendSealedFile("voice note.wav", "audio", audio),
@@ -163,26 +165,45 @@ describe("sealed files in the browser", () => {
     expect((await fetchRange(laptop.page, href, `bytes=${data.length}-`)).status).toBe(416);
   });
 
-  it("downloads in the page when no worker controls it (a hard reload), and has no player then", async () => {
+  it("takes a page loaded by a hard reload over, so its player and download go through the worker", async () => {
     const page = await laptop.context.newPage();
     await page.goto(APP_ROUTES.dashboard);
     await visible(messageList(page).getByText(name, { exact: true }), 15_000);
-    // A hard reload: the page is not controlled by the worker until its next navigation.
+    // A hard reload loads the page without its worker; the page asks the worker to take it over.
     const cdp = await page.context().newCDPSession(page);
     await cdp.send("Page.reload", { ignoreCache: true });
     await page.waitForURL(/dashboard/);
-    await visible(messageList(page).getByText(name, { exact: true }), 15_000);
-    expect(await page.evaluate(() => navigator.serviceWorker.controller)).toBeNull();
-    expect(await itemOf(page, sent.audio).getByLabel("voice note.wav").count()).toBe(0);
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 15_000 });
+    await visible(itemOf(page, sent.audio).getByLabel("voice note.wav"), 15_000);
 
     const [download] = await Promise.all([
       page.waitForEvent("download"),
       itemOf(page, sent.binary).getByRole("link", { name: "Download" }).click(),
     ]);
     expect(download.suggestedFilename()).toBe(name);
+    expect(download.url()).toContain("/sealed-files/");
+    expect((await savedBytes(download)).equals(data)).toBe(true);
+    await page.close();
+  });
+
+  it("downloads in the page where no service worker runs, and has no player then", async () => {
+    const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 800 }, serviceWorkers: "block" });
+    const desk: Device = { context, page: await context.newPage() };
+    await signInViaApi(desk, server.url, email);
+    await desk.page.goto(APP_ROUTES.dashboard);
+    await phone.approveByCheckCode(desk.page);
+    await visible(messageList(desk.page).getByText(name, { exact: true }), 15_000);
+    expect(await desk.page.evaluate(() => navigator.serviceWorker.controller)).toBeNull();
+    expect(await itemOf(desk.page, sent.audio).getByLabel("voice note.wav").count()).toBe(0);
+
+    const [download] = await Promise.all([
+      desk.page.waitForEvent("download"),
+      itemOf(desk.page, sent.binary).getByRole("link", { name: "Download" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(name);
     expect((await savedBytes(download)).equals(data)).toBe(true);
     expect(download.url()).toMatch(/^blob:/);
-    await page.close();
+    await context.close();
   });
 
   it("answers a link whose file does not open with an error status and its sentence, never bytes", async () => {

@@ -2,6 +2,7 @@ import { StrictMode, startTransition } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import "./styles/tokens.css";
 import "./lib/zod-jitless.ts";
+import { askWorkerToControl } from "./lib/worker-control.ts";
 
 /** Public pages load React and their own code only; every other path loads the router and the app. */
 const PUBLIC_PATHS = new Set(["/", "/landing", "/home", "/privacy"]);
@@ -30,7 +31,7 @@ async function loadApp() {
  */
 function registerServiceWorker() {
   if (!import.meta.env.PROD || !("serviceWorker" in navigator)) return;
-  const register = () => void navigator.serviceWorker.register("/sw.js", { scope: "/" });
+  const register = () => void navigator.serviceWorker.register("/sw.js", { scope: "/" }).then(askWorkerToControl);
   if ("requestIdleCallback" in window) requestIdleCallback(register, { timeout: 5000 });
   else setTimeout(register, 1000);
 }

@@ -8,6 +8,7 @@ import { clientsClaim } from "workbox-core";
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from "workbox-precaching";
 import { NavigationRoute, registerRoute } from "workbox-routing";
 import { SEALED_FILES_PATH } from "../lib/sealed-files.ts";
+import { TAKE_CONTROL_MESSAGE } from "../lib/worker-control.ts";
 import { handlePush, openNotificationTarget } from "./push-notifications.ts";
 import { serveSealedFile } from "./sealed-files.ts";
 import { deliverPendingShares, PENDING_SYNC_TAG, receiveShare } from "./share-target.ts";
@@ -46,8 +47,10 @@ self.addEventListener("notificationclick", (event) => {
   event.waitUntil(openNotificationTarget(self, event.notification.data, event.action));
 });
 
-// A page that has signed in asks for what was shared while signed out, and hears how it went.
+// A page that has signed in asks for what was shared while signed out, and hears how it went; a page loaded by a
+// hard reload asks to be controlled.
 self.addEventListener("message", (event) => {
+  if (event.data?.type === TAKE_CONTROL_MESSAGE) return event.waitUntil(self.clients.claim());
   if (event.data?.type !== PENDING_SHARE_MESSAGES.deliver) return;
   event.waitUntil(
     deliverPendingShares().then((outcome) => {

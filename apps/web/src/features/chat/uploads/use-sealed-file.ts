@@ -69,8 +69,8 @@ export function useWorkerControls(): boolean {
 }
 
 /**
- * Saves a sealed file opened in this page, for when no worker controls it: a hard reload keeps the page uncontrolled
- * until the next navigation, so waiting for the worker could wait for ever. Resolves false if it could not.
+ * Saves a sealed file opened in this page, for when no worker controls it: where workers are blocked or not offered,
+ * or before the worker has taken over a page loaded by a hard reload. Resolves false if it could not.
  */
 export function useDownloadInPage(file: SealedFileMessage | undefined): () => Promise<boolean> {
   const { userId, epochs } = useHeldEpochs();
