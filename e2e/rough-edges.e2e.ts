@@ -4,7 +4,7 @@
  * device just signed in, the register form's password rule and "Sign in instead", and the 404 page.
  */
 import { randomUUID } from "node:crypto";
-import { API, DEVICES_API, formatStoredDate, TEXT, VALIDATION } from "@daysync/shared";
+import { API, DEVICES_API, formatStoredDate, SEALED_TEXT, TEXT, VALIDATION } from "@daysync/shared";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { useStartedApp } from "./support/app.ts";
@@ -248,6 +248,9 @@ describe("a device just signed in", () => {
     await other.page.getByLabel("Password", { exact: true }).fill(PASSWORD);
     await other.page.getByRole("button", { name: TEXT.signIn, exact: true }).click();
     const skipped = await visible(other.page.getByRole("region", { name: "Name this device" }));
+    // Signed in by password, the device is locked: that notice comes in above the prompt and moves it down, so the
+    // click waits for it (once, under load, the click landed where Skip had been).
+    await visible(other.page.getByText(SEALED_TEXT.approveToSend, { exact: true }), 15_000);
     await skipped.getByRole("button", { name: "Skip" }).click();
     await skipped.waitFor({ state: "detached" });
     const listed = await other.context.request.get(`${app.server.url}${DEVICES_API.list}`);
