@@ -6,6 +6,7 @@
  */
 import { createCipheriv, createDecipheriv, KeyObject, randomFillSync } from "node:crypto";
 import {
+  asBytes,
   type Bytes,
   type CryptoKey,
   NONCE_LENGTH as NONCE,
@@ -42,7 +43,7 @@ export const nodeRecords: RecordCipher = {
       decipher.setAuthTag(sealed.subarray(sealed.length - TAG));
       const plain = decipher.update(sealed.subarray(NONCE, sealed.length - TAG));
       decipher.final();
-      return new Uint8Array(plain.buffer, plain.byteOffset, plain.length);
+      return asBytes(plain);
     } catch (cause) {
       throw new UndecryptableError(what, { cause });
     }

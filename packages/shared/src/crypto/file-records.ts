@@ -8,7 +8,7 @@
  * Index and final flag play STREAM's counter: a record moved, dropped, repeated or cut off, or a file ending on a
  * record not marked final, fails to open.
  */
-import { asBytes, type Bytes, concatBytes, utf8 } from "./encoding.ts";
+import { asBytes, type Bytes, utf8 } from "./encoding.ts";
 import { UndecryptableError } from "./errors.ts";
 import type { CryptoKey } from "./key-types.ts";
 import { importAesKey, openBytes, SEAL_OVERHEAD, sealBytes } from "./primitives.ts";
@@ -184,7 +184,8 @@ export function createSealingSource(options: {
       for (let index = first; index <= last; index++) {
         const at = (index - range.firstRecord) * RECORD_SIZE;
         const record = bytes.subarray(at, at + RECORD_SIZE);
-        const into = sealed.subarray((index - range.firstRecord) * SEALED_RECORD_SIZE).subarray(0, record.length + RECORD_OVERHEAD);
+        const sealedAt = (index - range.firstRecord) * SEALED_RECORD_SIZE;
+        const into = sealed.subarray(sealedAt, sealedAt + record.length + RECORD_OVERHEAD);
         group.push(sealWith(cipher, fileKey, recordAadAfter(aadPrefix, index, index === final), index === final, record, into));
       }
       await Promise.all(group);

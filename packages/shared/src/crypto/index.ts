@@ -9,7 +9,7 @@ export { SEALED_TEXT } from "../sealed-messages.ts";
 export { AccountKeys, type CreateEpochAnswer, type HeldKeys, type KeyStatus, type KeyStorage, type KeysServer } from "./account-keys.ts";
 export { checkCode, checkCommitment, makeCheckNonce, verifyCheckCommitment } from "./check-code.ts";
 export { exportDeviceKeyPair, exportPublicKey, generateDeviceKeyPair, importDeviceKeyPair, importPublicKey, keyId } from "./device-key.ts";
-export { type Bytes, fromBase64Url, fromUtf8, toBase64Url, utf8 } from "./encoding.ts";
+export { asBytes, type Bytes, fromBase64Url, fromUtf8, toBase64Url, utf8 } from "./encoding.ts";
 export { deriveEpochKeys, type EpochKeys, makeEpochKey } from "./epoch-keys.ts";
 export { UndecryptableError } from "./errors.ts";
 export {
