@@ -9,7 +9,7 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
 export function utf8(text: string): Bytes {
-  return copyBytes(encoder.encode(text));
+  return encoder.encode(text);
 }
 
 /** Throws a TypeError on bytes that are not UTF-8. */

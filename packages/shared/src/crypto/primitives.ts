@@ -45,9 +45,14 @@ export async function importAesKey(raw: Bytes): Promise<CryptoKey> {
 }
 
 export async function sealBytes(key: CryptoKey, aad: Bytes, plaintext: Bytes): Promise<Bytes> {
+  return concatBytes(...(await sealApart(key, aad, plaintext)));
+}
+
+/** The nonce and `ciphertext ‖ tag` apart, for a caller that writes them out one after the other without joining them. */
+export async function sealApart(key: CryptoKey, aad: Bytes, plaintext: Bytes): Promise<[nonce: Bytes, sealed: Bytes]> {
   const nonce = randomBytes(NONCE_LENGTH);
   const sealed = await crypto.subtle.encrypt({ name: "AES-GCM", iv: nonce, additionalData: aad, tagLength: 128 }, key, plaintext);
-  return concatBytes(nonce, new Uint8Array(sealed));
+  return [nonce, new Uint8Array(sealed)];
 }
 
 /** `what` names the thing in the error's message ("A sealed value", "File record 3"). */

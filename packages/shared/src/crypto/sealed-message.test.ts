@@ -49,6 +49,18 @@ describe("sealed messages", () => {
     expect(await openMessage(userId, epochs, served(sent))).toMatchObject({ state: "opened", preview: "🔑".repeat(140) });
   });
 
+  it("cuts a preview at the 140th character wherever the text mixes one- and two-unit characters", () => {
+    const texts = [
+      "a".repeat(140),
+      "a".repeat(141),
+      `${"a".repeat(139)}🔑🔑`,
+      `${"🔑".repeat(70)}${"a".repeat(80)}`,
+      `${"a".repeat(139)}\ud83dz${"b".repeat(5)}`,
+      "é".repeat(300),
+    ];
+    for (const text of texts) expect(previewOf(text)).toBe(Array.from(text).slice(0, 140).join(""));
+  });
+
   it("says locked for an epoch it does not hold, and clear for a message stored in clear", async () => {
     const { sealer } = await setUp();
     const sent = await sealTextMessage(sealer, plain);
