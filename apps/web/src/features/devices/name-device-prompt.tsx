@@ -1,12 +1,12 @@
 import { type DeviceListItem, renameDeviceSchema } from "@daysync/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useId, useState, useSyncExternalStore } from "react";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { TextField } from "../../components/ui/text-field.tsx";
 import { ApiError } from "../../lib/api-client.ts";
 import { describeError } from "../../lib/api-errors.ts";
 import { endDeviceNameOffer, isDeviceNameOffered } from "../../lib/session.ts";
-import { useCurrentUser } from "../../lib/session-services.ts";
+import { useCurrentUser, useSessionServices } from "../../lib/session-services.ts";
 import { devicesKey, devicesQueryOptions, renameDevice } from "./api/devices.ts";
 import "./devices.css";
 
@@ -28,11 +28,15 @@ export function guessDeviceName(device: Pick<DeviceListItem, "kind" | "os" | "na
 /**
  * Right after this device signs in to an account: "Name this device", the name field filled with a guess. Saving
  * renames it (as Devices does); Skip keeps the name made from the browser. Offered once; never takes the focus.
+ * It waits until the device knows where its keys stand: the notice that may come of it (locked, approve this
+ * device) goes above the prompt, and coming after it would move Save and Skip from under a finger.
  */
 export function NameDevicePrompt() {
   const user = useCurrentUser();
+  const { keys } = useSessionServices();
+  const keyState = useSyncExternalStore(keys.subscribe, keys.getStatus).state;
   const [open, setOpen] = useState(() => isDeviceNameOffered(user.id));
-  if (!open) return null;
+  if (!open || keyState === "starting") return null;
   const close = () => {
     endDeviceNameOffer();
     setOpen(false);
