@@ -1,10 +1,10 @@
 /**
  * Files sealed on a device (decision 020, section 9), as the browser reads them: the opened name and plain size, the
- * image opened in the page for its thumbnail, Download and players through the service worker's route (whole, by
- * Range, and navigated to directly, also in a page loaded by a hard reload, which the worker takes over) with the bytes
- * identical under the real name, or opened in the page where no worker runs; and a file someone changed on the
- * server shows "This message could not be decrypted" or fails its download, never giving its bytes. The sealing
- * device runs in the test's process (support/node-device).
+ * image opened in the page for its thumbnail, Download and players (audio, and a video played to its end) through the
+ * service worker's route (whole, by Range, and navigated to directly, also in a page loaded by a hard reload, which
+ * the worker takes over) with the bytes identical under the real name, or opened in the page where no worker runs;
+ * and a file someone changed on the server shows "This message could not be decrypted" or fails its download, never
+ * giving its bytes. The sealing device runs in the test's process (support/node-device).
  */
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -40,6 +40,48 @@ function tone(): Buffer {
   wav.writeUInt32LE(samples * 2, 40);
   for (let i = 0; i < samples; i++) wav.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / rate)), 44 + i * 2);
   return wav;
+}
+
+/**
+ * A second and a half of VP8 video in WebM, 160×120, recorded in Chromium itself from a canvas whose every frame is
+ * new noise (so it is several records long): there is no video encoder on this machine but the browser's.
+ */
+async function recordVideo(browser: Browser): Promise<Buffer> {
+  const page = await browser.newPage();
+  try {
+    const base64 = await page.evaluate(async () => {
+      const canvas = Object.assign(document.createElement("canvas"), { width: 160, height: 120 });
+      const context = canvas.getContext("2d");
+      if (!context) throw new Error("no 2d context");
+      const recorder = new MediaRecorder(canvas.captureStream(30), { mimeType: "video/webm;codecs=vp8", videoBitsPerSecond: 2_000_000 });
+      const chunks: Blob[] = [];
+      recorder.ondataavailable = (event) => chunks.push(event.data);
+      const stopped = new Promise((resolve) => {
+        recorder.onstop = resolve;
+      });
+      const noise = context.createImageData(160, 120);
+      const draw = setInterval(() => {
+        crypto.getRandomValues(noise.data.subarray(0, 65_536));
+        crypto.getRandomValues(noise.data.subarray(65_536));
+        for (let i = 3; i < noise.data.length; i += 4) noise.data[i] = 255;
+        context.putImageData(noise, 0, 0);
+      }, 33);
+      recorder.start(250);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      recorder.stop();
+      await stopped;
+      clearInterval(draw);
+      const url = await new Promise<string>((resolve) => {
+        const reader = new FileReader();
+        reader.onload = () => resolve(String(reader.result));
+        reader.readAsDataURL(new Blob(chunks, { type: "video/webm" }));
+      });
+      return url.slice(url.indexOf(",") + 1);
+    });
+    return Buffer.from(base64, "base64");
+  } finally {
+    await page.close();
+  }
 }
 
 /** More than two records, with a marker to find in the middle of the third. */
@@ -228,6 +270,25 @@ describe("sealed files in the browser", () => {
     await expect
       .poll(() => player.evaluate((el: HTMLAudioElement) => (el.error ? `error ${el.error.code}` : el.duration)), { timeout: 15_000 })
       .toBeCloseTo(2, 1);
+  });
+
+  it("plays a sealed video through the worker's route, past its first records", async () => {
+    const clip = await recordVideo(browser);
+    expect(clip.length).toBeGreaterThan(2 * RECORD_SIZE);
+    const video = await phone.sendSealedFile("clip.webm", "video", clip);
+    const player = itemOf(laptop.page, video).getByLabel("clip.webm");
+    await visible(player, 15_000);
+    expect(await player.getAttribute("src")).toMatch(/^\/sealed-files\//);
+    const state = () =>
+      player.evaluate((el: HTMLVideoElement) => (el.error ? `error ${el.error.code}` : `${el.videoWidth}×${el.videoHeight}`));
+    await expect.poll(state, { timeout: 15_000 }).toBe("160×120");
+    // Played to the end, muted (as a page may without a gesture): every record was opened and decoded.
+    await player.evaluate((el: HTMLVideoElement) => {
+      el.muted = true;
+      return el.play();
+    });
+    await expect.poll(() => player.evaluate((el: HTMLVideoElement) => el.error?.code ?? el.ended), { timeout: 15_000 }).toBe(true);
+    expect(await player.evaluate((el: HTMLVideoElement) => el.currentTime)).toBeGreaterThan(1);
   });
 
   it("says a changed image could not be decrypted, with no Download, and fails a changed file's download", async () => {
