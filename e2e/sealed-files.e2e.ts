@@ -282,13 +282,14 @@ describe("sealed files in the browser", () => {
     const state = () =>
       player.evaluate((el: HTMLVideoElement) => (el.error ? `error ${el.error.code}` : `${el.videoWidth}×${el.videoHeight}`));
     await expect.poll(state, { timeout: 15_000 }).toBe("160×120");
-    // Played to the end, muted (as a page may without a gesture): every record was opened and decoded.
+    // Played to the end, muted (as a page may without a gesture): every record was opened and decoded. How long the
+    // clip is depends on how many frames the recording got, which a busy machine cuts short.
     await player.evaluate((el: HTMLVideoElement) => {
       el.muted = true;
       return el.play();
     });
     await expect.poll(() => player.evaluate((el: HTMLVideoElement) => el.error?.code ?? el.ended), { timeout: 15_000 }).toBe(true);
-    expect(await player.evaluate((el: HTMLVideoElement) => el.currentTime)).toBeGreaterThan(1);
+    expect(await player.evaluate((el: HTMLVideoElement) => el.currentTime)).toBeGreaterThan(0);
   });
 
   it("says a changed image could not be decrypted, with no Download, and fails a changed file's download", async () => {

@@ -178,12 +178,12 @@ export class NodeDevice {
           throw error;
         },
       );
-    });
+    }, REQUESTS_POLL_MS);
     const code = await until(async () => {
       const now = (await this.requests()).find((r) => r.id === asked.id);
       const step = now ? await approver.update(now) : { step: "waiting" as const };
       return step.step === "compare" ? step.code : undefined;
-    });
+    }, REQUESTS_POLL_MS);
     return { code, approve: () => approver.approve() };
   }
 
@@ -233,7 +233,9 @@ export class NodeDevice {
   }
 
   private async requests(): Promise<KeyRequest[]> {
-    return responseSchemas.keyRequests.parse(await (await this.http.get(KEYS_API.requests)).json()).requests;
+    const res = await this.http.get(KEYS_API.requests);
+    if (!res.ok()) throw new Error(`Listing key requests answered ${res.status()}: ${await res.text()}`);
+    return responseSchemas.keyRequests.parse(await res.json()).requests;
   }
 
   dispose() {
@@ -241,14 +243,20 @@ export class NodeDevice {
   }
 }
 
-/** What `find` finds within 15 s, polled (not expect.poll, which refuses to run in beforeAll). */
-async function until<T>(find: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+/**
+ * How often the key requests are polled: the server lets a session list them 60 times a minute, and a test file that
+ * approves two devices within a minute went over that at every 100 ms (the web app and the CLI hear them live).
+ */
+const REQUESTS_POLL_MS = 500;
+
+/** What `find` finds within 15 s, polled every `everyMs` (not expect.poll, which refuses to run in beforeAll). */
+async function until<T>(find: () => Promise<T | undefined>, everyMs = 100, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const found = await find();
     if (found !== undefined) return found;
     if (Date.now() > deadline) throw new Error("Timed out waiting for the server");
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }
 
