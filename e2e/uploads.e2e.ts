@@ -103,6 +103,30 @@ describe("files across devices", () => {
     expect(await messageList(phone.page).getByText("never-sent.bin").count()).toBe(0);
   });
 
+  it("cancelled while the server is still making the upload, deletes it once its address comes", async () => {
+    const before = storedFiles();
+    let cancelled: () => void = () => {};
+    const clicked = new Promise<void>((resolve) => {
+      cancelled = resolve;
+    });
+    // The server has made the upload, and its answer is slow to come back (a busy server, a poor network).
+    await laptop.page.route(/\/api\/uploads$/, async (route) => {
+      if (route.request().method() !== "POST") return route.continue();
+      const response = await route.fetch();
+      await clicked;
+      await route.fulfill({ response });
+    });
+    await chooseFile(laptop.page, "changed-my-mind.bin", randomBytes(1024 * 1024));
+    await laptop.page.getByRole("button", { name: TEXT.send, exact: true }).click();
+    await expect.poll(() => storedFiles().length, { timeout: 15_000 }).toBe(before.length + 1);
+    await laptop.page.getByRole("button", { name: "Cancel changed-my-mind.bin" }).click();
+    await visible(laptop.page.getByRole("status").filter({ hasText: UPLOAD_TEXT.cancelled }));
+    cancelled();
+    await expect.poll(() => storedFiles(), { timeout: 15_000 }).toEqual(before);
+    await laptop.page.unroute(/\/api\/uploads$/);
+    expect(await messageList(phone.page).getByText("changed-my-mind.bin").count()).toBe(0);
+  });
+
   it("pauses when the network goes away, resumes by itself when it is back, and on the user's Resume", async () => {
     // Requests to the upload are held (to catch it mid-way), failed as if offline, or let through.
     let network: "hold" | "down" | "up" = "hold";

@@ -227,6 +227,10 @@ export class UploadQueue {
       metadata: start.metadata,
       ...(start.sealed ? { fileReader: sealingReader(file, start.sealed) } : {}),
       onShouldRetry: (error) => !isFinal(error) && !keyMoved(error),
+      onUploadUrlAvailable: () => {
+        // Cancelled while the server was making it (cancel): only now is there an address to delete.
+        if (this.uploads.get(id) !== tus) void tus.abort(true).catch(() => undefined);
+      },
       onProgress: (sent, total) => this.patch(id, (r) => (r.status === "uploading" ? { percent: total ? (sent / total) * 100 : 0 } : {})),
       onSuccess: () => {
         // Done: the file message arrives over the live connection; the row goes away.
@@ -236,7 +240,8 @@ export class UploadQueue {
         this.settle(row.batch);
       },
       onError: (error) => {
-        if (keyMoved(error) && this.uploads.get(id) === tus) {
+        if (this.uploads.get(id) !== tus) return;
+        if (keyMoved(error)) {
           this.uploads.delete(id);
           this.startAfresh(id, messageOf(error));
         } else if (isFinal(error)) {
@@ -298,7 +303,9 @@ export class UploadQueue {
     this.held.delete(id);
     if (running) {
       this.patch(id, () => ({ status: "fail", cancelled: true, percent: 0, offline: false, problem: null }));
-      void running.abort(true).catch(() => undefined);
+      // Stopped while the server is making it, the upload would be left there with an address this page never hears
+      // of: it goes on until the address comes, then stops and is deleted (onUploadUrlAvailable).
+      if (running.url !== null) void running.abort(true).catch(() => undefined);
     } else {
       this.set(this.rows.filter((r) => r.id !== id));
     }
