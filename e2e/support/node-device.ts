@@ -20,6 +20,7 @@ import {
 import {
   AccountKeys,
   createSealingSource,
+  fillFrom,
   type KeyApprovalServer,
   KeyApprover,
   makeHandover,
@@ -92,7 +93,12 @@ export class NodeDevice {
     const id = crypto.randomUUID();
     const file = { id, date: formatStoredDate(at), time: formatStoredTime(at), name, type };
     const { metadata, fileKey } = await sealFileUpload(sealer, file);
-    const source = createSealingSource({ fileKey, messageId: id, plainLength: data.length, read: async (s, e) => data.subarray(s, e) });
+    const source = createSealingSource({
+      fileKey,
+      messageId: id,
+      plainLength: data.length,
+      read: async (s, e, into) => fillFrom(into, data.subarray(s, e)),
+    });
     const sealed = await source.slice(0, source.size);
     const created = await this.http.post(API.uploads, {
       headers: {

@@ -1,6 +1,7 @@
 import {
   type CryptoKey,
   createSealingSource,
+  fillFrom,
   importFileKey,
   makeFileKey,
   openRecordStream,
@@ -18,7 +19,13 @@ const plain = Uint8Array.from({ length: SIZE }, (_, i) => (i * 7 + (i >> 12)) & 
 
 async function sealWith(cipher: RecordCipher, messageId: string) {
   const fileKey = await importFileKey(makeFileKey());
-  const source = createSealingSource({ fileKey, messageId, plainLength: SIZE, read: async (s, e) => plain.slice(s, e), cipher });
+  const source = createSealingSource({
+    fileKey,
+    messageId,
+    plainLength: SIZE,
+    read: async (s, e, into) => fillFrom(into, plain.subarray(s, e)),
+    cipher,
+  });
   return { fileKey, sealed: await source.slice(0, source.size) };
 }
 
@@ -69,7 +76,7 @@ describe("Node's AES-GCM for file records", () => {
       fileKey,
       messageId: "m_twice",
       plainLength: SIZE,
-      read: async (s, e) => plain.slice(s, e),
+      read: async (s, e, into) => fillFrom(into, plain.subarray(s, e)),
       cipher: nodeRecords,
     });
     const [first, second] = [await source.slice(0, source.size), await source.slice(0, source.size)];

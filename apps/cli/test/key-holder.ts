@@ -21,6 +21,7 @@ import {
   createSealingSource,
   deriveEpochKeys,
   type EpochKeys,
+  fillFrom,
   fromBase64Url,
   type HeldEpochs,
   type HeldKeys,
@@ -86,7 +87,12 @@ export async function sendSealedFile(holder: KeyHolder, name: string, bytes: Uin
   const id = crypto.randomUUID();
   const file = { id, date: formatStoredDate(at), time: formatStoredTime(at), name, type };
   const { metadata, fileKey } = await sealFileUpload(holder.sealer, file);
-  const source = createSealingSource({ fileKey, messageId: id, plainLength: bytes.length, read: async (s, e) => bytes.subarray(s, e) });
+  const source = createSealingSource({
+    fileKey,
+    messageId: id,
+    plainLength: bytes.length,
+    read: async (s, e, into) => fillFrom(into, bytes.subarray(s, e)),
+  });
   const header = Object.entries(metadata)
     .map(([k, v]) => `${k} ${b64(v)}`)
     .join(",");

@@ -3,6 +3,7 @@ import { type Bytes, concatBytes, toBase64Url } from "./encoding.ts";
 import { UndecryptableError } from "./errors.ts";
 import {
   createSealingSource,
+  fillFrom,
   importFileKey,
   openRecord,
   openRecordStream,
@@ -30,7 +31,12 @@ function fileOf(size: number): Bytes {
 async function sealWhole(size: number, messageId = "m_1") {
   const fileKey = await importFileKey(makeFileKey());
   const plain = fileOf(size);
-  const source = createSealingSource({ fileKey, messageId, plainLength: size, read: async (start, end) => plain.slice(start, end) });
+  const source = createSealingSource({
+    fileKey,
+    messageId,
+    plainLength: size,
+    read: async (start, end, into) => fillFrom(into, plain.subarray(start, end)),
+  });
   return { fileKey, plain, source, sealed: await source.slice(0, source.size) };
 }
 
@@ -129,6 +135,30 @@ describe("file records", () => {
     const parts = [await source.slice(0, S), await source.slice(S, 3 * S), await source.slice(3 * S, source.size)];
     expect(b64(await openChunks(openRecordStream(fileKey, "m_1", source.size), parts))).toBe(b64(plain));
     await expect(source.slice(1, S)).rejects.toThrow(RangeError);
+  });
+
+  it("seals a range into a buffer it is given, reading the plaintext into the same buffer", async () => {
+    const size = 3 * R + 5;
+    const { fileKey, plain, source } = await sealWhole(size);
+    const buffer = new Uint8Array(2 * S + 100).fill(9);
+    const first = await source.slice(0, 2 * S, buffer);
+    expect(first.buffer).toBe(buffer.buffer);
+    expect(first.length).toBe(2 * S);
+    const parts = [Uint8Array.from(first), await source.slice(2 * S, source.size, buffer)];
+    expect(b64(await openChunks(openRecordStream(fileKey, "m_1", source.size), parts))).toBe(b64(plain));
+    await expect(source.slice(0, 2 * S, new Uint8Array(2 * S - 1))).rejects.toThrow(RangeError);
+  });
+
+  it("refuses to seal a range of a file that became shorter while it was read", async () => {
+    const fileKey = await importFileKey(makeFileKey());
+    const shorter = fileOf(R);
+    const source = createSealingSource({
+      fileKey,
+      messageId: "m_1",
+      plainLength: 2 * R,
+      read: async (start, end, into) => fillFrom(into, shorter.subarray(start, end)),
+    });
+    await expect(source.slice(0, 2 * S)).rejects.toThrow("The file changed size while it was read");
   });
 
   it("opens a middle range of records for a player's Range request", async () => {

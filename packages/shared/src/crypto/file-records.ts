@@ -8,10 +8,10 @@
  * Index and final flag play STREAM's counter: a record moved, dropped, repeated or cut off, or a file ending on a
  * record not marked final, fails to open.
  */
-import { asBytes, type Bytes, utf8 } from "./encoding.ts";
+import { type Bytes, utf8 } from "./encoding.ts";
 import { UndecryptableError } from "./errors.ts";
 import type { CryptoKey } from "./key-types.ts";
-import { importAesKey, openBytes, SEAL_OVERHEAD, sealBytes } from "./primitives.ts";
+import { importAesKey, openBytes, SEAL_OVERHEAD, sealApart } from "./primitives.ts";
 
 export const RECORD_SIZE = 65_536;
 export const RECORD_OVERHEAD = SEAL_OVERHEAD;
@@ -35,7 +35,9 @@ export interface RecordCipher {
 
 export const webCryptoRecords: RecordCipher = {
   async seal(key, aad, plaintext, into) {
-    into.set(await sealBytes(key, aad, plaintext));
+    const [nonce, sealed] = await sealApart(key, aad, plaintext);
+    into.set(nonce);
+    into.set(sealed, nonce.length);
   },
   open: openBytes,
 };
@@ -157,36 +159,43 @@ export function recordsForSealedRange(plain: number, start: number, end: number)
 
 /**
  * A source of sealed bytes for an upload (tus-js-client's fileReader): `slice` seals the records of a record-aligned
- * sealed range from plaintext read through `read(start, end)`. Each call seals afresh with new nonces, so a resumed
- * upload that reads a changed file never reuses a nonce.
+ * sealed range from plaintext that `read(start, end, into)` puts in `into` (every byte of it, or it throws). Each call
+ * seals afresh with new nonces, so a resumed upload that reads a changed file never reuses a nonce. `slice` seals into
+ * `into` when given (at least the range's length; the CLI reuses its buffers), else into a new one.
  */
 export function createSealingSource(options: {
   fileKey: CryptoKey;
   messageId: string;
   plainLength: number;
-  read: (start: number, end: number) => Promise<Uint8Array>;
+  read: (start: number, end: number, into: Bytes) => Promise<void>;
   cipher?: RecordCipher;
-}): { size: number; slice: (start: number, end: number) => Promise<Bytes> } {
+}): { size: number; slice: (start: number, end: number, into?: Bytes) => Promise<Bytes> } {
   const { fileKey, messageId, plainLength: plain, read, cipher = webCryptoRecords } = options;
   const final = recordCount(plain) - 1;
   const size = sealedLength(plain);
   const aadPrefix = recordAadPrefix(messageId);
 
-  async function sealRange(start: number, end: number): Promise<Bytes> {
+  async function sealRange(start: number, end: number, into?: Bytes): Promise<Bytes> {
     const range = recordsForSealedRange(plain, start, end);
-    const bytes = asBytes(await read(range.plainStart, range.plainEnd));
-    if (bytes.length !== range.plainEnd - range.plainStart) throw new RangeError("The file changed size while it was read");
-    const sealed = new Uint8Array(range.sealedEnd - range.sealedStart);
+    const length = range.sealedEnd - range.sealedStart;
+    if (into && into.length < length) throw new RangeError(`A buffer of ${into.length} bytes for ${length} sealed bytes`);
+    const sealed = into ? into.subarray(0, length) : new Uint8Array(length);
+    // The plaintext is read into the range's tail and each record sealed to its place from the front, so a range
+    // needs no buffer for its plaintext (a GiB sent made 2 GiB of garbage, bench/upload-throughput.md). A sealed
+    // record ends at most where the next record's plaintext starts (each record before it adds RECORD_OVERHEAD, and
+    // the tail leaves room for all of them), and a cipher takes its input's bytes when it is called.
+    const plaintext = sealed.subarray(length - (range.plainEnd - range.plainStart));
+    await read(range.plainStart, range.plainEnd, plaintext);
     // A few records at a time, as opening does: each encrypt is a job off the main thread.
     for (let first = range.firstRecord; first <= range.lastRecord; first += RECORDS_AT_ONCE) {
       const last = Math.min(first + RECORDS_AT_ONCE - 1, range.lastRecord);
       const group = [];
       for (let index = first; index <= last; index++) {
         const at = (index - range.firstRecord) * RECORD_SIZE;
-        const record = bytes.subarray(at, at + RECORD_SIZE);
+        const record = plaintext.subarray(at, at + RECORD_SIZE);
         const sealedAt = (index - range.firstRecord) * SEALED_RECORD_SIZE;
-        const into = sealed.subarray(sealedAt, sealedAt + record.length + RECORD_OVERHEAD);
-        group.push(sealWith(cipher, fileKey, recordAadAfter(aadPrefix, index, index === final), index === final, record, into));
+        const place = sealed.subarray(sealedAt, sealedAt + record.length + RECORD_OVERHEAD);
+        group.push(sealWith(cipher, fileKey, recordAadAfter(aadPrefix, index, index === final), index === final, record, place));
       }
       await Promise.all(group);
     }
@@ -194,6 +203,12 @@ export function createSealingSource(options: {
   }
 
   return { size, slice: sealRange };
+}
+
+/** Puts `bytes` (a file's range, read whole) in `into` for a sealing source; RangeError when the file changed size. */
+export function fillFrom(into: Bytes, bytes: Uint8Array): void {
+  if (bytes.length !== into.length) throw new RangeError("The file changed size while it was read");
+  into.set(bytes);
 }
 
 /**

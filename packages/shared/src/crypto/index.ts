@@ -14,6 +14,7 @@ export { deriveEpochKeys, type EpochKeys, makeEpochKey } from "./epoch-keys.ts";
 export { UndecryptableError } from "./errors.ts";
 export {
   createSealingSource,
+  fillFrom,
   importFileKey,
   openRecord,
   openRecordStream,

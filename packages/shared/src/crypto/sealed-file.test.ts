@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "../entities.ts";
 import { sealedUploadMetadataSchema } from "../sealed-uploads.ts";
+import type { Bytes } from "./encoding.ts";
 import { deriveEpochKeys, makeEpochKey } from "./epoch-keys.ts";
-import { createSealingSource, openRecordStream } from "./file-records.ts";
+import { createSealingSource, fillFrom, openRecordStream } from "./file-records.ts";
 import { openFileMessage, resumeFileUpload, sealFileUpload } from "./sealed-file.ts";
 import { openMessage } from "./sealed-message.ts";
 import { openFileKey } from "./sealed-value.ts";
@@ -53,7 +54,7 @@ describe("a sealed file's upload", () => {
       fileKey,
       messageId: file.id,
       plainLength: bytes.length,
-      read: async (s, e) => bytes.subarray(s, e),
+      read: async (s, e, into) => fillFrom(into, bytes.subarray(s, e)),
     });
     const sealed = await source.slice(0, source.size);
     const back = new Uint8Array(
@@ -71,7 +72,7 @@ describe("a sealed file's upload", () => {
 
     // Records sealed before the reload open with the key the resumed upload seals the rest under.
     const bytes = new Uint8Array(100).fill(7);
-    const read = async (s: number, e: number) => bytes.subarray(s, e);
+    const read = async (s: number, e: number, into: Bytes) => fillFrom(into, bytes.subarray(s, e));
     const sealed = await createSealingSource({ fileKey: begun.fileKey, messageId: file.id, plainLength: 100, read }).slice(0, 128);
     const stream = new Blob([sealed]).stream().pipeThrough(openRecordStream(resumed?.fileKey ?? begun.fileKey, file.id, sealed.length));
     expect(new Uint8Array(await new Response(stream).arrayBuffer())).toEqual(bytes);
@@ -91,7 +92,7 @@ describe("a sealed file's upload", () => {
       fileKey,
       messageId: file.id,
       plainLength: 3,
-      read: async () => new Uint8Array([1, 2, 3]),
+      read: async (_s, _e, into) => fillFrom(into, new Uint8Array([1, 2, 3])),
     }).slice(0, 31);
     const key = opened.state === "opened" ? opened.fileKey : fileKey;
     expect(opened.state).toBe("opened");

@@ -11,6 +11,7 @@ import { API, type DateMessages, formatStoredDate, formatStoredTime, type Messag
 import {
   createSealingSource,
   type EpochKeys,
+  fillFrom,
   openFileKey,
   openMessage,
   openRecordStream,
@@ -62,7 +63,7 @@ async function sealFile(who: Keyed, data: Uint8Array, name: string, type: Sealed
     fileKey,
     messageId,
     plainLength: data.length,
-    read: async (start, end) => data.subarray(start, end),
+    read: async (start, end, into) => fillFrom(into, data.subarray(start, end)),
   });
   return { messageId, fields, header: header(fields), source, place };
 }
