@@ -128,14 +128,12 @@ class FileChanged extends Error {}
 const keyMoved = (error: DetailedError) => error.originalResponse?.getStatus() === 409 && isKeyMovedCode(serverError(error)?.code ?? "");
 
 /** Plaintext bytes [start, end) of the file, read at their position. */
-async function readAt(handle: FileHandle, start: number, end: number): Promise<Uint8Array> {
-  const bytes = Buffer.allocUnsafe(end - start);
-  for (let filled = 0; filled < bytes.length; ) {
-    const { bytesRead } = await handle.read(bytes, filled, bytes.length - filled, start + filled);
+async function readAt(handle: FileHandle, start: number, into: Uint8Array): Promise<void> {
+  for (let filled = 0; filled < into.length; ) {
+    const { bytesRead } = await handle.read(into, filled, into.length - filled, start + filled);
     if (bytesRead === 0) throw new FileChanged("The file became shorter while it was sent");
     filled += bytesRead;
   }
-  return bytes;
 }
 
 /** Sealed bytes sent, as the plain bytes they carry (each record's overhead taken off), for the progress bar. */
@@ -264,25 +262,35 @@ export function sealingFileReader(handle: FileHandle, sealed: Pick<SealedUpload,
     fileKey: sealed.fileKey,
     messageId: sealed.messageId,
     plainLength: plainSize,
-    read: (start, end) => readAt(handle, start, end),
+    read: (start, _end, into) => readAt(handle, start, into),
     cipher: nodeRecords,
   });
-  // The next range is sealed while this one is sent: tus asks for ranges one after another, each once the last is in.
-  let ahead: { start: number; end: number; bytes: Promise<Bytes> } | undefined;
-  const sealAhead = (start: number, end: number) => {
-    const bytes = source.slice(start, end);
+  // Ranges are sealed into buffers used again, not new ones: a GiB sent through new ones kept the garbage collector
+  // busy for a second (bench/upload-throughput.md). A range's buffer comes back only once the server holds all of it
+  // (tus asks for the range that follows it): until then a request may still be sending from it.
+  const spare: Bytes[] = [];
+  const seal = (start: number, end: number) => {
+    const found = spare.pop();
+    const buffer = found && found.length >= end - start ? found : new Uint8Array(end - start);
+    const bytes = source.slice(start, end, buffer);
     bytes.catch(() => undefined);
-    ahead = { start, end, bytes };
+    return { start, end, buffer, bytes };
   };
+  let ahead: ReturnType<typeof seal> | undefined;
+  let sending: { end: number; buffer: Bytes } | undefined;
   return {
     openFile: async () => ({
       size: source.size,
       slice: async (start: number, end: number) => {
         const stop = Math.min(end, source.size);
-        const sealing = ahead?.start === start && ahead.end === stop ? ahead.bytes : source.slice(start, stop);
-        ahead = undefined;
-        if (stop < source.size) sealAhead(stop, Math.min(source.size, stop + (stop - start)));
-        const bytes = await sealing;
+        if (sending?.end === start) spare.push(sending.buffer);
+        sending = undefined;
+        // The next range is sealed while this one is sent: tus asks for ranges one after another, each once the last
+        // is in. One sealed ahead for a range tus did not ask for is left to the collector: it may still be sealing.
+        const next = ahead?.start === start && ahead.end === stop ? ahead : seal(start, stop);
+        ahead = stop < source.size ? seal(stop, Math.min(source.size, stop + (stop - start))) : undefined;
+        const bytes = await next.bytes;
+        sending = { end: stop, buffer: next.buffer };
         // tus-js-client's Node HTTP stack reads the body's length from `size`, as its own Buffer source sets it.
         const value = Object.assign(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length), { size: bytes.length });
         return { value, done: end >= source.size };
