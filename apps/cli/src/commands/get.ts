@@ -3,7 +3,7 @@
  * --force). A sealed file is opened while it streams and saved under its opened name only once its final record opened.
  */
 import { once } from "node:events";
-import { createWriteStream, existsSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -16,6 +16,7 @@ import { downloadError, fetchFileBytes, fileKeyOf } from "../file-bytes.ts";
 import { formatBytes } from "../format.ts";
 import { MessageKeys } from "../message-keys.ts";
 import { progressBar } from "../progress.ts";
+import { saveTo } from "../save-to.ts";
 import { isUndecryptable, type ShownMessage, showMessage } from "../shown-messages.ts";
 
 export interface GetOptions {
@@ -151,7 +152,7 @@ async function download(
     if (toStdout) await pipeline(body, counter, process.stdout, { end: false });
     else {
       // Opened before any byte goes, so a failure's clean-up never runs ahead of the part's creation.
-      const part = createWriteStream(partial);
+      const part = saveTo(partial);
       await once(part, "open");
       await pipeline(body, counter, part);
     }
