@@ -3,7 +3,8 @@
  * section 9), as ratios to this machine's raw sequential disk write and read and to each other, all in the same run.
  * Run: npm run bench:upload  (SIZE_MIB=1024 and ROUNDS=3 by default). Writes bench/upload-throughput-results.json.
  */
-import { createReadStream, createWriteStream, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { createReadStream, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -13,6 +14,7 @@ import { API, formatStoredDate, formatStoredTime } from "@daysync/shared";
 import { type CryptoKey, openRecordStream, SEALED_RECORD_SIZE, sealedLength, sealFileUpload } from "@daysync/shared/crypto";
 import { Upload } from "tus-js-client";
 import { nodeRecords } from "../apps/cli/src/node-records.ts";
+import { saveTo } from "../apps/cli/src/save-to.ts";
 import { type FileReader, sealingFileReader } from "../apps/cli/src/upload.ts";
 import { startServer } from "../e2e/support/server.ts";
 import { keyedAccount } from "./support/keyed-account.ts";
@@ -96,7 +98,7 @@ async function download(
       cb(null, chunk);
     },
   });
-  const sink = to === "file" ? createWriteStream(path.join(work, "downloaded.bin")) : new Writable({ write: (_c, _e, cb) => cb() });
+  const sink = to === "file" ? saveTo(path.join(work, "downloaded.bin")) : new Writable({ write: (_c, _e, cb) => cb() });
   await pipeline(Readable.fromWeb(body as import("node:stream/web").ReadableStream<Uint8Array>), counter, sink);
   if (bytes !== SIZE) throw new Error(`downloaded ${bytes} bytes of ${SIZE}`);
   return seconds(start);
@@ -126,27 +128,42 @@ async function main() {
     };
     const opening = (fileKey: CryptoKey, messageId: string) =>
       openRecordStream(fileKey, messageId, sealedLength(SIZE), undefined, nodeRecords);
-    for (let round = 0; round < ROUNDS; round++) {
-      const clearMeta = { filename: "bench.bin", filetype: "application/octet-stream", message_id: crypto.randomUUID(), date, time };
-      const clear = await upload(server.url, clearAccount, clearMeta, CLEAR_CHUNK, {
+    const clearHalf = async () => {
+      const meta = { filename: "bench.bin", filetype: "application/octet-stream", message_id: crypto.randomUUID(), date, time };
+      settle();
+      const clear = await upload(server.url, clearAccount, meta, CLEAR_CHUNK, {
         file: createReadStream(source, { highWaterMark: CHUNK }),
       });
       runs.clearUp.push(clear.seconds);
+      settle();
       runs.clearDown.push(await download(server.url, clearAccount, clear.id, "file"));
+      settle();
       runs.clearDownNowhere.push(await download(server.url, clearAccount, clear.id, "nowhere"));
-
+      return () => remove(server.url, clearAccount, meta.message_id);
+    };
+    const sealedHalf = async () => {
       const messageId = crypto.randomUUID();
       const { metadata, fileKey } = await sealFileUpload(sealer, { id: messageId, date, time, name: "bench.bin", type: "file" });
       // The upload's source as the CLI gives it: records sealed from the file on disk as tus asks for each range.
       const handle = await open(source, "r");
+      settle();
       const sealed = await upload(server.url, cookie, metadata, SEALED_CHUNK, {
         fileReader: sealingFileReader(handle, { fileKey, messageId }, SIZE),
       }).finally(() => handle.close());
       runs.sealedUp.push(sealed.seconds);
+      settle();
       runs.sealedDown.push(await download(server.url, cookie, sealed.id, "file", opening(fileKey, messageId)));
+      settle();
       runs.sealedDownNowhere.push(await download(server.url, cookie, sealed.id, "nowhere", opening(fileKey, messageId)));
+      return () => remove(server.url, cookie, messageId);
+    };
+    for (let round = 0; round < ROUNDS; round++) {
+      // Clear first in one round, sealed first in the next, so neither always follows the other's writes.
+      const halves = round % 2 === 0 ? [clearHalf, sealedHalf] : [sealedHalf, clearHalf];
+      const removals = [];
+      for (const half of halves) removals.push(await half());
       // Each round's two files go, so storage holds at most two at a time.
-      await Promise.all([remove(server.url, clearAccount, clearMeta.message_id), remove(server.url, cookie, messageId)]);
+      await Promise.all(removals.map((remove) => remove()));
     }
     const clearUpS = median(runs.clearUp);
     const clearDownloadS = median(runs.clearDown);
@@ -183,6 +200,14 @@ async function main() {
     await server.stop();
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/**
+ * Writes out what the last measurement left in the page cache (`sync`), so the next does not pay for its writeback:
+ * the upload after a download to a file ran at half speed while the kernel wrote that file out.
+ */
+function settle(): void {
+  execFileSync("sync");
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
