@@ -20,7 +20,6 @@ import {
 import {
   AccountKeys,
   createSealingSource,
-  fillFrom,
   type KeyApprovalServer,
   KeyApprover,
   makeHandover,
@@ -29,6 +28,7 @@ import {
   openFileMessage,
   openMessage,
   openRecordStream,
+  readFrom,
   type Sealer,
   sealFileUpload,
   sealTextMessage,
@@ -97,7 +97,7 @@ export class NodeDevice {
       fileKey,
       messageId: id,
       plainLength: data.length,
-      read: async (s, e, into) => fillFrom(into, data.subarray(s, e)),
+      read: readFrom(data),
     });
     const sealed = await source.slice(0, source.size);
     const created = await this.http.post(API.uploads, {

@@ -1,12 +1,12 @@
 import {
   type CryptoKey,
   createSealingSource,
-  fillFrom,
   importFileKey,
   makeFileKey,
   openRecordStream,
   RECORD_SIZE,
   type RecordCipher,
+  readFrom,
   toBase64Url,
   UndecryptableError,
   webCryptoRecords,
@@ -23,7 +23,7 @@ async function sealWith(cipher: RecordCipher, messageId: string) {
     fileKey,
     messageId,
     plainLength: SIZE,
-    read: async (s, e, into) => fillFrom(into, plain.subarray(s, e)),
+    read: readFrom(plain),
     cipher,
   });
   return { fileKey, sealed: await source.slice(0, source.size) };
@@ -76,7 +76,7 @@ describe("Node's AES-GCM for file records", () => {
       fileKey,
       messageId: "m_twice",
       plainLength: SIZE,
-      read: async (s, e, into) => fillFrom(into, plain.subarray(s, e)),
+      read: readFrom(plain),
       cipher: nodeRecords,
     });
     const [first, second] = [await source.slice(0, source.size), await source.slice(0, source.size)];

@@ -127,7 +127,7 @@ class FileChanged extends Error {}
 
 const keyMoved = (error: DetailedError) => error.originalResponse?.getStatus() === 409 && isKeyMovedCode(serverError(error)?.code ?? "");
 
-/** Plaintext bytes [start, end) of the file, read at their position. */
+/** Fills `into` with the file's plaintext bytes from `start`, read at their position. */
 async function readAt(handle: FileHandle, start: number, into: Uint8Array): Promise<void> {
   for (let filled = 0; filled < into.length; ) {
     const { bytesRead } = await handle.read(into, filled, into.length - filled, start + filled);

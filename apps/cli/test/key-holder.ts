@@ -21,12 +21,12 @@ import {
   createSealingSource,
   deriveEpochKeys,
   type EpochKeys,
-  fillFrom,
   fromBase64Url,
   type HeldEpochs,
   type HeldKeys,
   makeHandover,
   memoryKeyStorage,
+  readFrom,
   type Sealer,
   sealFileUpload,
   sealTextMessage,
@@ -91,7 +91,7 @@ export async function sendSealedFile(holder: KeyHolder, name: string, bytes: Uin
     fileKey,
     messageId: id,
     plainLength: bytes.length,
-    read: async (s, e, into) => fillFrom(into, bytes.subarray(s, e)),
+    read: readFrom(bytes),
   });
   const header = Object.entries(metadata)
     .map(([k, v]) => `${k} ${b64(v)}`)

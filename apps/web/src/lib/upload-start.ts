@@ -4,7 +4,7 @@
  * upload gets its key back from the metadata tus kept with its URL, so no raw key is stored anywhere.
  */
 import { fileMessageType, formatStoredDate, formatStoredTime } from "@daysync/shared";
-import { createSealingSource, fillFrom, resumeFileUpload, type SealedUpload, type Sealer, sealFileUpload } from "@daysync/shared/crypto";
+import { createSealingSource, readFrom, resumeFileUpload, type SealedUpload, type Sealer, sealFileUpload } from "@daysync/shared/crypto";
 import { defaultOptions, type PreviousUpload, type UploadOptions } from "tus-js-client";
 import { newUuid } from "./uuid.ts";
 
@@ -58,7 +58,7 @@ export function sealingReader(file: File, sealed: SealedUpload): NonNullable<Upl
     fileKey: sealed.fileKey,
     messageId: sealed.messageId,
     plainLength: file.size,
-    read: async (start, end, into) => fillFrom(into, new Uint8Array(await file.slice(start, end).arrayBuffer())),
+    read: readFrom(file),
   });
   return {
     openFile: async () => ({

@@ -19,7 +19,7 @@ import {
   SHARED_TEXT_LIMIT,
   type ShareOutcome,
 } from "@daysync/shared";
-import { createSealingSource, fillFrom, SEALED_RECORD_SIZE, type Sealer, sealFileUpload, sealTextMessage } from "@daysync/shared/crypto";
+import { createSealingSource, readFrom, SEALED_RECORD_SIZE, type Sealer, sealFileUpload, sealTextMessage } from "@daysync/shared/crypto";
 import { browserKeyStorage } from "../lib/key-store.ts";
 
 declare const self: ServiceWorkerGlobalScope & {
@@ -145,7 +145,7 @@ function uploadFile(sealer: Sealer, { file, id }: SharedFile, stamp: { date: str
       fileKey,
       messageId: id,
       plainLength: file.size,
-      read: async (start, end, into) => fillFrom(into, new Uint8Array(await file.slice(start, end).arrayBuffer())),
+      read: readFrom(file),
     });
     const created = await request(API.uploads, {
       method: "POST",

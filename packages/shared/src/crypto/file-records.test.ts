@@ -3,12 +3,12 @@ import { type Bytes, concatBytes, toBase64Url } from "./encoding.ts";
 import { UndecryptableError } from "./errors.ts";
 import {
   createSealingSource,
-  fillFrom,
   importFileKey,
   openRecord,
   openRecordStream,
   plainLength,
   RECORD_SIZE,
+  readFrom,
   recordAad,
   recordsForPlainRange,
   recordsForSealedRange,
@@ -35,7 +35,7 @@ async function sealWhole(size: number, messageId = "m_1") {
     fileKey,
     messageId,
     plainLength: size,
-    read: async (start, end, into) => fillFrom(into, plain.subarray(start, end)),
+    read: readFrom(plain),
   });
   return { fileKey, plain, source, sealed: await source.slice(0, source.size) };
 }
@@ -156,7 +156,7 @@ describe("file records", () => {
       fileKey,
       messageId: "m_1",
       plainLength: 2 * R,
-      read: async (start, end, into) => fillFrom(into, shorter.subarray(start, end)),
+      read: readFrom(shorter),
     });
     await expect(source.slice(0, 2 * S)).rejects.toThrow("The file changed size while it was read");
   });

@@ -205,10 +205,13 @@ export function createSealingSource(options: {
   return { size, slice: sealRange };
 }
 
-/** Puts `bytes` (a file's range, read whole) in `into` for a sealing source; RangeError when the file changed size. */
-export function fillFrom(into: Bytes, bytes: Uint8Array): void {
-  if (bytes.length !== into.length) throw new RangeError("The file changed size while it was read");
-  into.set(bytes);
+/** A sealing source's `read` over a file in memory or a Blob; RangeError when the file changed size while it was read. */
+export function readFrom(file: Blob | Uint8Array): (start: number, end: number, into: Bytes) => Promise<void> {
+  return async (start, end, into) => {
+    const bytes = file instanceof Uint8Array ? file.subarray(start, end) : new Uint8Array(await file.slice(start, end).arrayBuffer());
+    if (bytes.length !== into.length) throw new RangeError("The file changed size while it was read");
+    into.set(bytes);
+  };
 }
 
 /**

@@ -14,7 +14,6 @@ export { deriveEpochKeys, type EpochKeys, makeEpochKey } from "./epoch-keys.ts";
 export { UndecryptableError } from "./errors.ts";
 export {
   createSealingSource,
-  fillFrom,
   importFileKey,
   openRecord,
   openRecordStream,
@@ -22,6 +21,7 @@ export {
   RECORD_SIZE,
   type RecordCipher,
   type RecordRange,
+  readFrom,
   recordsForPlainRange,
   recordsForSealedRange,
   SEALED_RECORD_SIZE,

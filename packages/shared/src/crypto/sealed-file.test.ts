@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "../entities.ts";
 import { sealedUploadMetadataSchema } from "../sealed-uploads.ts";
-import type { Bytes } from "./encoding.ts";
 import { deriveEpochKeys, makeEpochKey } from "./epoch-keys.ts";
-import { createSealingSource, fillFrom, openRecordStream } from "./file-records.ts";
+import { createSealingSource, openRecordStream, readFrom } from "./file-records.ts";
 import { openFileMessage, resumeFileUpload, sealFileUpload } from "./sealed-file.ts";
 import { openMessage } from "./sealed-message.ts";
 import { openFileKey } from "./sealed-value.ts";
@@ -54,7 +53,7 @@ describe("a sealed file's upload", () => {
       fileKey,
       messageId: file.id,
       plainLength: bytes.length,
-      read: async (s, e, into) => fillFrom(into, bytes.subarray(s, e)),
+      read: readFrom(bytes),
     });
     const sealed = await source.slice(0, source.size);
     const back = new Uint8Array(
@@ -72,7 +71,7 @@ describe("a sealed file's upload", () => {
 
     // Records sealed before the reload open with the key the resumed upload seals the rest under.
     const bytes = new Uint8Array(100).fill(7);
-    const read = async (s: number, e: number, into: Bytes) => fillFrom(into, bytes.subarray(s, e));
+    const read = readFrom(bytes);
     const sealed = await createSealingSource({ fileKey: begun.fileKey, messageId: file.id, plainLength: 100, read }).slice(0, 128);
     const stream = new Blob([sealed]).stream().pipeThrough(openRecordStream(resumed?.fileKey ?? begun.fileKey, file.id, sealed.length));
     expect(new Uint8Array(await new Response(stream).arrayBuffer())).toEqual(bytes);
@@ -92,7 +91,7 @@ describe("a sealed file's upload", () => {
       fileKey,
       messageId: file.id,
       plainLength: 3,
-      read: async (_s, _e, into) => fillFrom(into, new Uint8Array([1, 2, 3])),
+      read: readFrom(new Uint8Array([1, 2, 3])),
     }).slice(0, 31);
     const key = opened.state === "opened" ? opened.fileKey : fileKey;
     expect(opened.state).toBe("opened");

@@ -11,10 +11,10 @@ import { API, type DateMessages, formatStoredDate, formatStoredTime, type Messag
 import {
   createSealingSource,
   type EpochKeys,
-  fillFrom,
   openFileKey,
   openMessage,
   openRecordStream,
+  readFrom,
   SEALED_RECORD_SIZE,
   type SealedPlace,
   sealedLength,
@@ -63,7 +63,7 @@ async function sealFile(who: Keyed, data: Uint8Array, name: string, type: Sealed
     fileKey,
     messageId,
     plainLength: data.length,
-    read: async (start, end, into) => fillFrom(into, data.subarray(start, end)),
+    read: readFrom(data),
   });
   return { messageId, fields, header: header(fields), source, place };
 }
