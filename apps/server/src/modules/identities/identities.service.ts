@@ -58,16 +58,20 @@ const emailSchema = z.email().max(254);
 
 /**
  * Where to send the person afterwards: a path of this app only. `//evil`, `/\evil`, absolute URLs, anything
- * that would leave this origin, and the API go to the dashboard.
+ * that would leave this origin, and the API go to the dashboard. What is checked is the path after normalising,
+ * the one that is sent: `/.//evil`, `/%2e//evil` and `/a/..//evil` all normalise to `//evil` (issue 42).
  */
 export function safeReturnPath(value: unknown): string {
-  if (typeof value !== "string" || value.length > 2048 || !value.startsWith("/") || value.startsWith("//")) return FALLBACK_RETURN;
+  if (typeof value !== "string" || value.length > 2048 || !value.startsWith("/")) return FALLBACK_RETURN;
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
   if (value.includes("\\") || /[\u0000-\u001f\u007f]/.test(value)) return FALLBACK_RETURN;
   const base = "http://daysync.invalid";
   const url = new URL(value, base);
-  if (url.origin !== base || url.pathname.startsWith("/api/")) return FALLBACK_RETURN;
-  return `${url.pathname}${url.search}${url.hash}`;
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  if (url.origin !== base || url.pathname.startsWith("//") || url.pathname.startsWith("/api/")) return FALLBACK_RETURN;
+  // The path as a browser will read it from Location must stay on this origin too.
+  if (new URL(path, base).origin !== base) return FALLBACK_RETURN;
+  return path;
 }
 
 function iconOf(provider: ProviderConfig): ProviderIcon {
