@@ -13,7 +13,8 @@ export function cliUserAgent(version: string, hostname: string, system: string):
   return `${PRODUCT}/${clean(version, 20)} (${clean(hostname, 64) || "unknown host"}; ${clean(system, 40) || "unknown system"})`;
 }
 
-const PATTERN = /^daysync-cli\/([\w.+-]{1,20}) \(([^;()]{1,64}); ([^;()]{1,40})\)$/u;
+// No control characters in the names (a header's bytes 0x80–0x9F read as C1 controls): they end up in Devices.
+const PATTERN = /^daysync-cli\/([\w.+-]{1,20}) \(([^;()\p{Cc}]{1,64}); ([^;()\p{Cc}]{1,40})\)$/u;
 
 /** The parts of a command-line User-Agent, or null for any other client. */
 export function parseCliUserAgent(userAgent: string): { version: string; hostname: string; system: string } | null {

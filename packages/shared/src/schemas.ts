@@ -89,8 +89,7 @@ export const uploadMetadataSchema = z.object({
   filename: chosenName("filename", "filename is required.")
     .trim()
     .min(1, "filename is required.")
-    .max(MAX_FILENAME_LENGTH, `A file name is at most ${MAX_FILENAME_LENGTH} characters.`)
-    .refine((name) => !/\p{Cc}/u.test(name), "filename must not contain line breaks or other control characters."),
+    .max(MAX_FILENAME_LENGTH, `A file name is at most ${MAX_FILENAME_LENGTH} characters.`),
   /** tus sends an empty value as a key alone, read as null: a browser has no type for many files. */
   filetype: text("filetype")
     .max(255, "filetype is at most 255 characters.")

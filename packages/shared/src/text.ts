@@ -36,6 +36,17 @@ export const hasNoBidiControls = (value: string) => !BIDI_CONTROL.test(value);
 export const bidiMessage = (what: string) =>
   `${what} must not contain Unicode direction controls (such as U+202E): they can make it read as something it is not.`;
 
+/**
+ * C0 and C1 control characters and DEL (\p{Cc}): ESC starts a terminal's escape sequences (OSC 52 writes the
+ * clipboard), C1's CSI and OSC do the same in one character, and a line break or carriage return makes a name
+ * span or overwrite lines. No name a person chooses needs one.
+ */
+const CONTROL = /\p{Cc}/u;
+
+export const hasNoControls = (value: string) => !CONTROL.test(value);
+
+export const controlMessage = (what: string) => `${what} must not contain line breaks or other control characters.`;
+
 /** A string from outside: well-formed and without NUL. `required`: what to say when it is missing or not a string. */
 export function text(what: string, required?: string) {
   return z
@@ -44,7 +55,7 @@ export function text(what: string, required?: string) {
     .refine(hasNoNul, nulMessage(what));
 }
 
-/** A name a person chose, shown to them or to others: text without bidirectional controls. */
+/** A name a person chose, shown to them or to others: text without control characters or bidirectional controls. */
 export function chosenName(what: string, required?: string) {
-  return text(what, required).refine(hasNoBidiControls, bidiMessage(what));
+  return text(what, required).refine(hasNoControls, controlMessage(what)).refine(hasNoBidiControls, bidiMessage(what));
 }

@@ -11,7 +11,9 @@ import {
   type DiscussionDetails,
   PAIRING_API,
   type SendMessageInput,
+  SETTINGS_API,
 } from "@daysync/shared";
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createThroughApi, join, person } from "../testing/discussion-api.ts";
 import { Device, startTestServer, type TestServer, textMessage } from "../testing/test-server.ts";
@@ -152,5 +154,82 @@ describe("half a character (a lone surrogate)", () => {
     const { res } = await create(device, 10, header);
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: { code: "validation", message: "filename must be UTF-8 text.", field: "filename" } });
+  });
+});
+
+describe("control characters in names (issue 42, point 6)", () => {
+  /** OSC 52: a terminal that honours it writes the base64 text to its clipboard. */
+  const OSC_52 = "\u001b]52;c;cm0gLXJmIH4K\u0007";
+  const CONTROLS = [OSC_52, "\u009b31m", "\u009d52;c;eA==\u009c", "line\nbreak", "back\rover", "tab\there", "del\u007f"];
+  const controlRefusal = (what: string, field: string) => ({
+    error: { code: "validation", message: `${what} must not contain line breaks or other control characters.`, field },
+  });
+
+  it("a device signed in by password is refused renaming itself, its account or a discussion with ESC, C1 or line breaks", async () => {
+    const { device } = await person(server, "Cal");
+    const before = await ownDevice(device);
+    const { discussion } = await createThroughApi(device, "Trip", "Cal");
+    const { device: bob } = await person(server, "Bob");
+    let n = 0;
+    for (const control of CONTROLS) {
+      const name = `Cal${control}`;
+      const label = JSON.stringify(control);
+      const renamed = await device.request("PATCH", DEVICES_API.one(before.id), { name });
+      expect([renamed.status, renamed.body], label).toEqual([400, controlRefusal("A device name", "name")]);
+      const account = await device.request("PUT", SETTINGS_API.name, { name });
+      expect([account.status, account.body], label).toEqual([400, controlRefusal("A name", "name")]);
+      const register = await new Device(server.url).post(API.register, {
+        name,
+        email: `control${++n}@example.com`,
+        password: "correct horse",
+        confirm_password: "correct horse",
+      });
+      expect([register.status, register.body], label).toEqual([400, controlRefusal("A name", "name")]);
+      const created = await device.post(DISCUSSIONS_API.list, { title: name, display_name: "Cal" });
+      expect([created.status, created.body], label).toEqual([400, controlRefusal("A title", "title")]);
+      const createdAs = await device.post(DISCUSSIONS_API.list, { title: "Trip", display_name: name });
+      expect([createdAs.status, createdAs.body], label).toEqual([400, controlRefusal("A display name", "display_name")]);
+      const retitled = await device.request("PATCH", DISCUSSIONS_API.one(discussion.id), { title: name });
+      expect([retitled.status, retitled.body], label).toEqual([400, controlRefusal("A title", "title")]);
+      const joined = await join(bob, discussion.public_id, `Bob${control}`);
+      expect([joined.status, joined.body], label).toEqual([400, controlRefusal("A display name", "display_name")]);
+    }
+    expect(await ownDevice(device)).toEqual(before);
+    const details = (await device.get<DiscussionDetails>(DISCUSSIONS_API.one(discussion.id))).body;
+    expect([details.discussion.title, details.members.map((m) => m.display_name)]).toEqual(["Trip", ["Cal"]]);
+    expect(await server.db.selectFrom("users").select("id").where("email", "like", "control%").execute()).toEqual([]);
+  });
+
+  it("a User-Agent's bytes 0x80–0x9F (C1 controls) never reach a device's name", async () => {
+    const email = "ua-c1@example.com";
+    await new Device(server.url).register("Uli", email);
+    const device = new Device(server.url);
+    // fetch refuses such bytes in a header: send them over a raw socket, as an attacker would.
+    const body = JSON.stringify({ email, password: "correct horse" });
+    const host = new URL(server.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(host.port), host.hostname, () => {
+        socket.write(
+          Buffer.concat([
+            Buffer.from(`POST ${API.login} HTTP/1.1\r\nHost: ${host.host}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n`),
+            Buffer.from("User-Agent: daysync-cli/1.0.0 (box"),
+            Buffer.from([0x9b, 0x33, 0x31, 0x6d, 0x9d]),
+            Buffer.from("52; Linux)\r\nConnection: close\r\n\r\n"),
+            Buffer.from(body),
+          ]),
+        );
+      });
+      let text = "";
+      socket.on("data", (chunk) => {
+        text += chunk.toString("latin1");
+      });
+      socket.on("end", () => resolve(text));
+      socket.on("error", reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 200/);
+    device.cookie = /(daysync_session=[^;]+)/.exec(answer)?.[1] ?? "";
+    const { devices } = (await device.get<DevicesResponse>(DEVICES_API.list)).body;
+    expect(devices.length).toBeGreaterThan(0);
+    for (const d of devices) expect(d.name).not.toMatch(/\p{Cc}/u);
   });
 });

@@ -30,7 +30,9 @@ export function describeUserAgent(userAgent: string): DeviceName {
   return name;
 }
 
-function parseUserAgent(userAgent: string): DeviceName {
+function parseUserAgent(header: string): DeviceName {
+  // A header's bytes 0x80–0x9F read as C1 controls; the name is shown on other devices and terminals.
+  const userAgent = header.replace(/\p{Cc}/gu, "");
   // The command line is named for the machine it runs on: that is what tells two terminals apart.
   const cli = parseCliUserAgent(userAgent);
   if (cli) return { browser: "daysync CLI", os: cli.system, name: `daysync CLI on ${cli.hostname}`, kind: "terminal" };
