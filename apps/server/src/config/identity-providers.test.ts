@@ -62,9 +62,28 @@ describe("identity provider settings", () => {
     expect(loadConfig({ ...google, OIDC_GOOGLE_ISSUER: "http://127.0.0.1:4000" }).identity.providers[0]).toMatchObject({
       issuer: "http://127.0.0.1:4000",
     });
-    expect(loadConfig({ ...google, OIDC_GOOGLE_ISSUER: "http://localhost:4000/" }).identity.providers).toHaveLength(1);
+    expect(loadConfig({ ...google, OIDC_GOOGLE_ISSUER: "http://127.8.9.10/" }).identity.providers).toHaveLength(1);
+    expect(loadConfig({ ...google, OIDC_GOOGLE_ISSUER: "http://[::1]:4000/" }).identity.providers).toHaveLength(1);
     expect(() => loadConfig({ ...google, OIDC_GOOGLE_ISSUER: "http://localhost.evil.example" })).toThrow(/OIDC_GOOGLE_ISSUER/);
     expect(() => loadConfig({ ...google, OIDC_GOOGLE_ISSUER: "http://10.0.0.1" })).toThrow(/OIDC_GOOGLE_ISSUER/);
+  });
+
+  it("takes a loopback issuer by address only: a name is looked up, and DNS may answer anything (issue 42)", () => {
+    for (const named of [
+      "http://idp.localhost",
+      "http://idp.localhost:4000/",
+      "http://localhost:4000/",
+      "http://LOCALHOST",
+      "http://127.0.0.1.nip.io",
+    ]) {
+      expect(() => loadConfig({ ...google, OIDC_GOOGLE_ISSUER: named }), named).toThrow(/OIDC_GOOGLE_ISSUER: must be an https:\/\/ URL/);
+    }
+    const github = { GITHUB_CLIENT_ID: "gh", GITHUB_CLIENT_SECRET: "s" };
+    expect(() => loadConfig({ ...github, GITHUB_BASE_URL: "http://gh.localhost:4000" })).toThrow(/GITHUB_BASE_URL/);
+    expect(() => loadConfig({ ...github, GITHUB_API_URL: "https://localhost:4000" })).toThrow(/GITHUB_API_URL: only a loopback address/);
+    expect(loadConfig({ ...github, GITHUB_API_URL: "http://127.0.0.1:4000" }).identity.providers[0]).toMatchObject({
+      apiUrl: "http://127.0.0.1:4000",
+    });
   });
 
   it("reads GitHub, whose endpoints may point at a local stand-in only on loopback", () => {

@@ -2,6 +2,7 @@
  * Identity provider settings (issue 26): `PUBLIC_URL`, the OpenID Connect providers of `OIDC_PROVIDERS` and GitHub.
  * Read by config.ts; each problem names its variable, and any problem stops the server at start.
  */
+import { isIP } from "node:net";
 
 export interface OidcProviderConfig {
   kind: "oidc";
@@ -43,10 +44,20 @@ export interface IdentityConfig {
 const ID = /^[a-z0-9](?:[a-z0-9_-]{0,30}[a-z0-9])?$/;
 const DOMAIN = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
 
-/** localhost, 127.0.0.0/8 and ::1: the only hosts where plain http is accepted (tests, local development). */
+/** localhost, 127.0.0.0/8 and ::1: the only hosts where plain http is accepted for PUBLIC_URL (local development). */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  return host === "localhost" || host.endsWith(".localhost") || host === "::1" || /^127(?:\.\d{1,3}){3}$/.test(host);
+  return host === "localhost" || host.endsWith(".localhost") || isLoopbackAddress(host);
+}
+
+/**
+ * 127.0.0.0/8 and ::1 written as addresses: the only hosts this server talks to over plain http (a provider in
+ * tests). A name, even `localhost` or `idp.localhost`, is looked up, and whatever resolves it decides (issue 42).
+ */
+export function isLoopbackAddress(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  if (isIP(host) === 4) return host.startsWith("127.");
+  return isIP(host) === 6 && host === "::1";
 }
 
 /** The variable's name for a provider id: `work-sso` → `OIDC_WORK_SSO_<suffix>`. */
@@ -68,8 +79,17 @@ function parseDomains(name: string, value: string | undefined, problems: string[
   return domains;
 }
 
-/** An https URL (http only on a loopback host), without query or fragment; undefined after naming the problem. */
-function parseUrl(name: string, value: string | undefined, problems: string[], what: string): string | undefined {
+/**
+ * An https URL (http only on a loopback host; a URL this server fetches, only on a loopback address), without query
+ * or fragment; undefined after naming the problem.
+ */
+function parseUrl(
+  name: string,
+  value: string | undefined,
+  problems: string[],
+  what: string,
+  httpOn: (hostname: string) => boolean = isLoopbackAddress,
+): string | undefined {
   if (!value?.trim()) {
     problems.push(`${name}: required (${what})`);
     return undefined;
@@ -81,8 +101,9 @@ function parseUrl(name: string, value: string | undefined, problems: string[], w
     problems.push(`${name}: not a URL: ${value}`);
     return undefined;
   }
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopbackHost(url.hostname))) {
-    problems.push(`${name}: must be an https:// URL (http:// only on localhost)`);
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && httpOn(url.hostname))) {
+    const where = httpOn === isLoopbackAddress ? "a loopback address such as 127.0.0.1" : "localhost";
+    problems.push(`${name}: must be an https:// URL (http:// only on ${where})`);
     return undefined;
   }
   if (url.search || url.hash || url.username || url.password) {
@@ -102,7 +123,7 @@ function required(name: string, value: string | undefined, problems: string[], w
 /** Reads the identity settings; what is wrong goes to `problems`, one line per variable. */
 export function parseIdentityConfig(env: NodeJS.ProcessEnv, port: number, problems: string[]): IdentityConfig {
   const publicUrl = env.PUBLIC_URL?.trim()
-    ? (parseUrl("PUBLIC_URL", env.PUBLIC_URL, problems, "the address people use") ?? "")
+    ? (parseUrl("PUBLIC_URL", env.PUBLIC_URL, problems, "the address people use", isLoopbackHost) ?? "")
     : `http://localhost:${port}`;
   const providers: ProviderConfig[] = [];
 
@@ -144,7 +165,7 @@ export function parseIdentityConfig(env: NodeJS.ProcessEnv, port: number, proble
       const value = env[name]?.trim();
       if (!value) return fallback;
       const url = parseUrl(name, value, problems, "");
-      if (url && !isLoopbackHost(new URL(url).hostname)) problems.push(`${name}: only a loopback address (for tests)`);
+      if (url && !isLoopbackAddress(new URL(url).hostname)) problems.push(`${name}: only a loopback address (for tests)`);
       return url ?? fallback;
     };
     const baseUrl = local("GITHUB_BASE_URL", "https://github.com");

@@ -5,7 +5,7 @@
  * `iss`, the state, the ID token's signature, issuer, audience and nonce.
  */
 import * as client from "openid-client";
-import { isLoopbackHost, type OidcProviderConfig } from "../../config/identity-providers.ts";
+import { isLoopbackAddress, type OidcProviderConfig } from "../../config/identity-providers.ts";
 import type { FlowSecrets, ProviderAdapter, ProviderProfile } from "./provider.ts";
 import { ProviderFailure } from "./provider.ts";
 
@@ -19,7 +19,7 @@ export function createOidcAdapter(provider: OidcProviderConfig, redirectUri: str
     try {
       discovered = await client.discovery(issuer, provider.clientId, provider.clientSecret, undefined, {
         timeout: TIMEOUT_SECONDS,
-        ...(issuer.protocol === "http:" && isLoopbackHost(issuer.hostname) ? { execute: [client.allowInsecureRequests] } : {}),
+        ...(issuer.protocol === "http:" && isLoopbackAddress(issuer.hostname) ? { execute: [client.allowInsecureRequests] } : {}),
       });
       return discovered;
     } catch (error) {
