@@ -14,13 +14,15 @@ export const KEYS_API = {
   epochs: "/api/keys/epochs",
   /** PUT: this device's own wraps, sealed by it for itself in place of those a pairing gave it (`ownWrapsSchema`). */
   ownWraps: "/api/keys/wraps/own",
-  /** POST `{ commitment }`: a locked device asks to be approved (201); GET: the account's open requests. */
+  /** POST `{ requester_share }`: a locked device asks to be approved (201); GET: the account's open requests. */
   requests: "/api/keys/requests",
-  /** POST `{ approver_nonce }`: a device holding the current key answers (Compare codes). */
+  /** POST `{ approver_share, approver_confirmation }`: a device holding the current key answers with the typed code. */
   answer: (id: string) => `/api/keys/requests/${encodeURIComponent(id)}/answer`,
-  /** POST `{ requester_nonce }`: the requesting device reveals its nonce. */
-  reveal: (id: string) => `/api/keys/requests/${encodeURIComponent(id)}/reveal`,
-  /** POST `{ wraps, roster }`: the answering device hands over the epoch keys. */
+  /** POST `{ requester_confirmation }`: the asking device found the answer's confirmation good (the codes match). */
+  confirm: (id: string) => `/api/keys/requests/${encodeURIComponent(id)}/confirm`,
+  /** POST: the asking device found the answer's confirmation wrong (a wrong code); the third ends the request. */
+  reject: (id: string) => `/api/keys/requests/${encodeURIComponent(id)}/reject`,
+  /** POST `{ wraps, roster, handover_confirmation }`: the answering device hands over the epoch keys. */
   approve: (id: string) => `/api/keys/requests/${encodeURIComponent(id)}/approve`,
   /** POST: either side ends the request (Deny, No). */
   deny: (id: string) => `/api/keys/requests/${encodeURIComponent(id)}/deny`,
@@ -201,17 +203,26 @@ export type DeviceKeyResponse = z.infer<typeof deviceKeySchema>;
 /** How long a check-code request stays open. */
 export const KEY_REQUEST_LIFETIME_MS = 10 * 60_000;
 
-/** pending → answered (a device pressed Compare codes) → revealed → approved; denied or expired end it. */
-export const keyRequestStatusSchema = z.enum(["pending", "answered", "revealed", "approved", "denied", "expired"]);
+/**
+ * pending → answered (a device sent its share for the typed code) → confirmed (the codes matched) → approved; a wrong
+ * code takes an answered request back to pending, and the third ends it as failed; denied or expired end it too.
+ */
+export const keyRequestStatusSchema = z.enum(["pending", "answered", "confirmed", "approved", "denied", "expired", "failed"]);
 export type KeyRequestStatus = z.infer<typeof keyRequestStatusSchema>;
 
-/** 32 random bytes (rL, rA) or a SHA-256 (the commitment): 43 base64url characters. */
+/** How many wrong codes end a request: each is one guess at the code. */
+export const KEY_REQUEST_MAX_FAILURES = 3;
+
+/** A ristretto255 share or an HMAC-SHA-256 tag: 32 bytes, 43 base64url characters. */
 const digest = (name: string) => base64url(name, 43, 43);
 
 export const keyRequestIdParamsSchema = z.object({ id: z.uuid("A request id must be a UUID.") });
-export const createKeyRequestSchema = z.object({ commitment: digest("commitment") });
-export const answerKeyRequestSchema = z.object({ approver_nonce: digest("approver_nonce") });
-export const revealKeyRequestSchema = z.object({ requester_nonce: digest("requester_nonce") });
+export const createKeyRequestSchema = z.object({ requester_share: digest("requester_share") });
+export const answerKeyRequestSchema = z.object({
+  approver_share: digest("approver_share"),
+  approver_confirmation: digest("approver_confirmation"),
+});
+export const confirmKeyRequestSchema = z.object({ requester_confirmation: digest("requester_confirmation") });
 
 /**
  * The handover of an approval: an `auth`-mode wrap from the approver's key for every epoch it holds (the current one
@@ -224,6 +235,8 @@ export const approveKeyRequestSchema = z
       .min(1, "wraps must hold the current epoch's key.")
       .max(EPOCH_MAX_KEYS, `At most ${EPOCH_MAX_KEYS} wraps.`),
     roster: rosterEntrySchema,
+    /** HMAC of the wraps and the row under the exchange's handover key: the asking device keeps nothing else. */
+    handover_confirmation: digest("handover_confirmation"),
   })
   .superRefine((body, ctx) => {
     const issue = (path: Array<string | number>, message: string) => ctx.addIssue({ code: "custom", path, message });

@@ -201,9 +201,9 @@ export const signedInDeviceSchema = z.object({
 });
 
 /**
- * A locked device's request to be approved by check code (decision 020, section 4.2), as every device of the account
- * sees it: what the requesting device committed to and, as the exchange goes on, the answering device's key and nonce
- * and the revealed nonce. Each side computes the check code from these.
+ * A locked device's request to be approved by a typed code (docs/protocol/encryption.md, "Approving a device"), as
+ * every device of the account sees it: the asking device's share and, as the exchange goes on, the answering
+ * device's key, share and confirmation, the asking device's confirmation and the handover's. The server only relays.
  */
 export const keyRequestSchema = z.object({
   id: z.string(),
@@ -213,14 +213,19 @@ export const keyRequestSchema = z.object({
   status: keyRequestStatusSchema,
   requester_public_key: z.string(),
   requester_key_id: z.string(),
-  commitment: z.string(),
-  /** Once revealed. */
-  requester_nonce: z.string().nullable(),
-  /** Once a device answered: its session, public key and nonce. */
+  requester_share: z.string(),
+  /** Once a device answered: its session, public key, share and confirmation. */
   approver_session_id: z.string().nullable(),
   approver_public_key: z.string().nullable(),
   approver_key_id: z.string().nullable(),
-  approver_nonce: z.string().nullable(),
+  approver_share: z.string().nullable(),
+  approver_confirmation: z.string().nullable(),
+  /** Once the asking device found the answer good. */
+  requester_confirmation: z.string().nullable(),
+  /** Once approved. */
+  handover_confirmation: z.string().nullable(),
+  /** Wrong codes so far (the request ends as failed at KEY_REQUEST_MAX_FAILURES). */
+  failures: z.number().int().nonnegative(),
   /** ms since the epoch */
   created_at: z.number(),
   expires_at: z.number(),
@@ -230,6 +235,11 @@ export type KeyRequest = z.infer<typeof keyRequestSchema>;
 export const deviceListItemSchema = signedInDeviceSchema.extend({
   /** The device asking. */
   current: z.boolean(),
+  /**
+   * Its key id (decision 020), null before it made its key pair: the device that signs it out never wraps a later
+   * epoch for this key, whatever the server lists as holders (docs/protocol/encryption.md).
+   */
+  key_id: z.string().nullable().optional(),
 });
 
 /** Every error the API returns has this body. */
@@ -350,7 +360,7 @@ export const liveEventSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("key.rotation_due"), epoch: z.number() }),
   /** A locked device of the account asks to be approved by check code. */
   z.object({ kind: z.literal("key.requested"), request: keyRequestSchema }),
-  /** A request moved on (answered, revealed, approved, denied, or replaced by a newer one: expired). */
+  /** A request moved on (answered, confirmed, approved, a wrong code, denied, failed, or replaced by a newer one: expired). */
   z.object({ kind: z.literal("key.request_updated"), request: keyRequestSchema }),
 ]);
 

@@ -6,8 +6,21 @@
 
 /** What devices say of what they cannot open, beside what opens it. */
 export { SEALED_TEXT } from "../sealed-messages.ts";
-export { AccountKeys, type CreateEpochAnswer, type HeldKeys, type KeyStatus, type KeyStorage, type KeysServer } from "./account-keys.ts";
-export { checkCode, checkCommitment, makeCheckNonce, verifyCheckCommitment } from "./check-code.ts";
+export {
+  AccountKeys,
+  type AccountState,
+  type CreateEpochAnswer,
+  EpochRollbackError,
+  epochRolledBackText,
+  type HeldKeys,
+  type KeyStatus,
+  type KeyStorage,
+  type KeysServer,
+  keyedSince,
+  nextEpochSender,
+  sealerOf,
+} from "./account-keys.ts";
+export { makeApprovalCode, normalizeApprovalCode } from "./approval-exchange.ts";
 export { exportDeviceKeyPair, exportPublicKey, generateDeviceKeyPair, importDeviceKeyPair, importPublicKey, keyId } from "./device-key.ts";
 export { asBytes, type Bytes, fromBase64Url, fromUtf8, toBase64Url, utf8 } from "./encoding.ts";
 export { deriveEpochKeys, type EpochKeys, makeEpochKey } from "./epoch-keys.ts";
@@ -82,6 +95,7 @@ export {
   type SealedMessageFields,
   type Sealer,
   sealTextMessage,
+  writtenByServer,
 } from "./sealed-message.ts";
 export {
   makeFileKey,

@@ -1,16 +1,27 @@
 /**
- * Approval by check code (decision 020, section 4.2), both sides, the same in the browser and the CLI. The asking
- * device (`KeyRequester`) commits to a nonce, reveals it once a device answered, and shows the code; only after the
- * person said Yes does it accept the answering device's wraps, sealed in `auth` mode by that device's key, and only
- * if the roster lists that key and its own new row. The answering device (`KeyApprover`) answers with its nonce,
- * checks the reveal against the commitment, shows the code, and on Approve re-wraps every epoch it holds: it opens
- * its own wraps from the server again, since a device keeps only the subkeys.
+ * Approval by a typed code (docs/protocol/encryption.md, "Approving a device"), both sides, the same in the browser
+ * and the CLI. The asking device (`KeyRequester`) makes the code once, shows it and posts its CPace share; the
+ * answering device (`KeyApprover`) answers with its share for the code the person typed and a confirmation. Only the
+ * asking device can tell whether the code was right: it confirms back, or counts a wrong code and ends the request at
+ * the third. Each side keeps the first values it saw of the request (its own and the other side's share, keys and
+ * ids): a later copy from the server that differs ends the request, and the code, the wraps and their acceptance use
+ * only the kept values. The handover (a wrap of every epoch the approver holds and the new roster row) carries a tag
+ * under the exchange's key, checked before anything is opened.
  */
 
-import type { ApproveKeyRequestInput, KeysState } from "../keys.ts";
+import { type ApproveKeyRequestInput, KEY_REQUEST_MAX_FAILURES, type KeysState } from "../keys.ts";
 import type { KeyRequest } from "../responses.ts";
 import { type HeldKeys, type KeyStorage, rosterRowOf, trustedSender } from "./account-keys.ts";
-import { checkCode, checkCommitment, makeCheckNonce, verifyCheckCommitment } from "./check-code.ts";
+import {
+  type ApprovalKeys,
+  type ApprovalSecret,
+  approvalKeys,
+  handoverConfirmation,
+  makeApprovalCode,
+  makeApprovalSecret,
+  normalizeApprovalCode,
+  sameTag,
+} from "./approval-exchange.ts";
 import { exportPublicKey, importPublicKey, keyId } from "./device-key.ts";
 import type { Bytes } from "./encoding.ts";
 import { deriveEpochKeys } from "./epoch-keys.ts";
@@ -21,104 +32,210 @@ import { openEpochKey, wrapEpochKey } from "./wraps.ts";
 /** The routes of /api/keys/requests and the device's key state, as each platform reaches them. */
 export interface KeyApprovalServer {
   state(): Promise<KeysState>;
-  ask(commitment: string): Promise<KeyRequest>;
-  answer(id: string, approverNonce: string): Promise<KeyRequest>;
-  reveal(id: string, requesterNonce: string): Promise<KeyRequest>;
+  ask(requesterShare: string): Promise<KeyRequest>;
+  answer(id: string, body: { approver_share: string; approver_confirmation: string }): Promise<KeyRequest>;
+  confirm(id: string, requesterConfirmation: string): Promise<KeyRequest>;
+  reject(id: string): Promise<KeyRequest>;
   approve(id: string, body: ApproveKeyRequestInput): Promise<KeyRequest>;
   deny(id: string): Promise<KeyRequest>;
 }
 
 /** Where a request stands for one side: what that device shows. */
 export type ApprovalStep =
-  /** Asked, or answered but not yet revealed: no code yet. */
+  /** Nothing to show yet (the approver: its answer is on the way). */
   | { step: "waiting" }
-  /** Both nonces are known: the six digits to compare ("123 456"). */
-  | { step: "compare"; code: string }
-  /** The other side's part did not check out: the request was ended. */
-  | { step: "failed" }
-  | { step: "ended"; status: "denied" | "expired" };
+  /** The asking device: the code to type on another device, and the wrong codes typed so far. */
+  | { step: "show"; code: string; wrongCodes: number }
+  /** The answering device: the code typed was not the one shown; it may be typed again while `left` > 0. */
+  | { step: "wrong_code"; wrongCodes: number; left: number }
+  /** The codes matched: the approver hands over, the asking device waits for it. */
+  | { step: "confirmed" }
+  /** The handover is stored (the asking device then accepts it). */
+  | { step: "approved" }
+  /** A copy of the request changed a value kept before, or a confirmation did not check out: the request was ended. */
+  | { step: "refused" }
+  | { step: "ended"; status: "denied" | "expired" | "failed" };
 
 /** The asking side's failure to accept a handover: it stays locked and says so. */
 export class ApprovalRefusedError extends Error {}
 
-/** What both sides keep of the one request they follow, and how they take the server's news of requests. */
-abstract class RequestSide {
-  protected request: KeyRequest | undefined;
+/** The first copy's values of the asking side, as each side keeps them. */
+interface KeptRequest {
+  id: string;
+  sessionId: string;
+  requesterShare: string;
+  requesterKeyId: string;
+  requesterPublicKey: string;
+}
 
-  /**
-   * Keeps the news if it is of this side's request. What to show without going further: still waiting when it is of
-   * another request, ended when this one was denied or expired; undefined when the side goes on to its own step.
-   */
-  protected take(request: KeyRequest): ApprovalStep | undefined {
-    if (request.id !== this.request?.id) return { step: "waiting" };
-    this.request = request;
-    return request.status === "denied" || request.status === "expired" ? { step: "ended", status: request.status } : undefined;
+const keptOf = (request: KeyRequest): KeptRequest => ({
+  id: request.id,
+  sessionId: request.session_id,
+  requesterShare: request.requester_share,
+  requesterKeyId: request.requester_key_id,
+  requesterPublicKey: request.requester_public_key,
+});
+
+const sameRequester = (kept: KeptRequest, request: KeyRequest) =>
+  request.session_id === kept.sessionId &&
+  request.requester_share === kept.requesterShare &&
+  request.requester_key_id === kept.requesterKeyId &&
+  request.requester_public_key === kept.requesterPublicKey;
+
+const endedStatus = (status: KeyRequest["status"]) => status === "denied" || status === "expired" || status === "failed";
+
+/** What both sides keep of the one request they follow, and how a side ends it when a copy does not agree. */
+abstract class RequestSide {
+  protected kept: KeptRequest | undefined;
+  protected end: ApprovalStep | undefined;
+
+  constructor(protected readonly server: KeyApprovalServer) {}
+
+  get id(): string | undefined {
+    return this.kept?.id;
+  }
+
+  /** Ends the request on the server (best effort) and for good on this side. */
+  protected async refuseCopy(): Promise<ApprovalStep> {
+    this.end = { step: "refused" };
+    if (this.kept) await this.server.deny(this.kept.id).catch(() => undefined);
+    return this.end;
+  }
+
+  /** The step to show without going further, or undefined when the side goes on with this copy. */
+  protected async screen(request: KeyRequest): Promise<ApprovalStep | undefined> {
+    const kept = this.kept;
+    if (!kept || request.id !== kept.id) return { step: "waiting" };
+    if (this.end) return this.end;
+    if (!sameRequester(kept, request)) return this.refuseCopy();
+    if (endedStatus(request.status)) {
+      this.end = { step: "ended", status: request.status as "denied" | "expired" | "failed" };
+      return this.end;
+    }
+    return undefined;
+  }
+
+  protected transcript(approver: { keyId: string; publicKey: string; share: string }) {
+    const kept = this.kept as KeptRequest;
+    return {
+      requestId: kept.id,
+      requesterKeyId: kept.requesterKeyId,
+      requesterPublicKey: kept.requesterPublicKey,
+      approverKeyId: approver.keyId,
+      approverPublicKey: approver.publicKey,
+      requesterShare: kept.requesterShare,
+      approverShare: approver.share,
+    };
   }
 }
 
 /** The locked device's side of one request. */
 export class KeyRequester extends RequestSide {
-  private readonly nonce = makeCheckNonce();
+  /** Made once; the device shows it for the whole request. */
+  readonly code = makeApprovalCode();
+  private secret: ApprovalSecret | undefined;
+  /** The answering device, kept once its confirmation checked out. */
+  private approver: { keyId: string; publicKey: string; share: string; keys: ApprovalKeys } | undefined;
+  /** The answers already judged (by share), so that a copy seen twice counts once. */
+  private readonly judged = new Set<string>();
+  private wrongCodes = 0;
 
   constructor(
     private readonly userId: string,
     private readonly held: HeldKeys,
     private readonly storage: KeyStorage,
-    private readonly server: KeyApprovalServer,
+    server: KeyApprovalServer,
   ) {
-    super();
+    super(server);
   }
 
-  get id(): string | undefined {
-    return this.request?.id;
-  }
-
-  /** Posts the commitment: every keyed device of the account now shows the request. */
+  /** Posts the share: every keyed device of the account now shows the request. */
   async ask(): Promise<KeyRequest> {
-    this.request = await this.server.ask(await checkCommitment(await exportPublicKey(this.held.pair.publicKey), this.nonce));
-    return this.request;
+    if (this.kept) throw new Error("This side asked already");
+    const publicKey = await exportPublicKey(this.held.pair.publicKey);
+    this.secret = makeApprovalSecret(this.code, publicKey);
+    const request = await this.server.ask(this.secret.share);
+    this.kept = {
+      id: request.id,
+      sessionId: request.session_id,
+      requesterShare: this.secret.share,
+      requesterKeyId: this.held.keyId,
+      requesterPublicKey: publicKey,
+    };
+    if (!sameRequester(this.kept, request)) {
+      await this.refuseCopy();
+      throw new ApprovalRefusedError("The server answered another key or share than this device's");
+    }
+    return request;
   }
 
-  /** Follows the request as the server tells it: reveals once answered; the code once both nonces are known. */
+  /** Follows the request as the server tells it: judges each answer once, confirms the right code, counts wrong ones. */
   async update(request: KeyRequest): Promise<ApprovalStep> {
-    const shown = this.take(request);
+    const shown = await this.screen(request);
     if (shown) return shown;
-    if (request.status === "answered") this.request = await this.server.reveal(request.id, this.nonce);
-    return this.code();
+    const showing: ApprovalStep = { step: "show", code: this.code, wrongCodes: this.wrongCodes };
+    if (this.approver) {
+      const a = this.approver;
+      if (request.approver_key_id !== a.keyId || request.approver_public_key !== a.publicKey || request.approver_share !== a.share) {
+        return this.refuseCopy();
+      }
+      return request.status === "approved" ? { step: "approved" } : { step: "confirmed" };
+    }
+    if (request.status === "confirmed" || request.status === "approved") return this.refuseCopy();
+    const share = request.approver_share;
+    if (request.status !== "answered" || !share || !request.approver_key_id || !request.approver_public_key) return showing;
+    if (this.judged.has(share)) return showing;
+    this.judged.add(share);
+    const approver = { keyId: request.approver_key_id, publicKey: request.approver_public_key, share };
+    const keys = approvalKeys(this.secret as ApprovalSecret, share, this.transcript(approver));
+    const genuine =
+      keys !== undefined &&
+      sameTag(request.approver_confirmation, keys.approverConfirmation) &&
+      (await keyId(approver.publicKey).catch(() => "")) === approver.keyId;
+    if (keys && genuine) {
+      this.approver = { ...approver, keys };
+      await this.server.confirm(request.id, keys.requesterConfirmation);
+      return { step: "confirmed" };
+    }
+    this.wrongCodes += 1;
+    const rejected = await this.server.reject(request.id).catch(() => undefined);
+    if (this.wrongCodes >= KEY_REQUEST_MAX_FAILURES) {
+      // Ended here whatever the server counts.
+      if (rejected?.status !== "failed") await this.server.deny(request.id).catch(() => undefined);
+      this.end = { step: "ended", status: "failed" };
+      return this.end;
+    }
+    return { step: "show", code: this.code, wrongCodes: this.wrongCodes };
   }
 
-  private async code(): Promise<ApprovalStep> {
-    const request = this.request;
-    if (!request?.approver_public_key || !request.approver_nonce || request.requester_nonce === null) return { step: "waiting" };
-    const code = await checkCode({
-      requestId: request.id,
-      requesterPublicKey: await exportPublicKey(this.held.pair.publicKey),
-      approverPublicKey: request.approver_public_key,
-      requesterNonce: this.nonce,
-      approverNonce: request.approver_nonce,
-    });
-    return { step: "compare", code };
-  }
-
-  /** No: ends the request on both screens (after an approval too, which takes the handover back). */
+  /** No, or another way in was taken: ends the request on both screens (after an approval too, which takes it back). */
   async refuse(): Promise<void> {
-    if (this.request) this.request = await this.server.deny(this.request.id);
+    this.end = { step: "ended", status: "denied" };
+    if (this.kept) await this.server.deny(this.kept.id);
   }
 
   /**
-   * Yes: accepts the approval once it came. Opens only wraps sealed by the answering device's key, and keeps them
-   * only if the current epoch's roster lists that key and this device's new row, both with valid tags. False while
-   * the other device has not approved yet.
+   * Accepts the handover once it came from the device whose confirmation checked out. Keeps the epochs only if the
+   * handover's tag checks out under the exchange's key, every wrap opens from that device's key, and the current
+   * epoch's roster lists that key and this device's new row, both with valid tags. False while there is none yet.
    */
-  async accept(request: KeyRequest | undefined = this.request): Promise<boolean> {
-    if (!request || request.id !== this.request?.id || request.status !== "approved") return false;
-    const approverKey = request.approver_public_key;
-    if (!approverKey || (await keyId(approverKey)) !== request.approver_key_id) throw new ApprovalRefusedError("approver key");
-    const sender = await importPublicKey(approverKey);
+  async accept(request: KeyRequest): Promise<boolean> {
+    const step = await this.update(request);
+    if (step.step === "refused" || step.step === "ended") throw new ApprovalRefusedError(step.step);
+    const approver = this.approver;
+    if (step.step !== "approved" || !approver) return false;
     const state = await this.server.state();
     const current = state.epoch;
-    const from = state.wraps.filter((wrap) => wrap.mode === "auth" && wrap.sender_key_id === request.approver_key_id);
-    if (current === null || !from.some((wrap) => wrap.epoch === current)) throw new ApprovalRefusedError("no wrap of the current epoch");
+    const from = state.wraps.filter(
+      (wrap) => wrap.mode === "auth" && wrap.sender_key_id === approver.keyId && wrap.recipient_key_id === this.held.keyId,
+    );
+    const newRow = state.roster.find((r) => r.epoch === current && r.key_id === this.held.keyId && r.added_by_key_id === approver.keyId);
+    if (current === null || !newRow || !from.some((wrap) => wrap.epoch === current))
+      throw new ApprovalRefusedError("no wrap of the current epoch");
+    if (!sameTag(request.handover_confirmation, handoverConfirmation(approver.keys, { wraps: from, roster: newRow }))) {
+      throw new ApprovalRefusedError("handover");
+    }
+    const sender = await importPublicKey(approver.publicKey);
     const opened = new Map<number, Bytes>();
     for (const wrap of from) {
       opened.set(
@@ -131,11 +248,15 @@ export class KeyRequester extends RequestSide {
     if (!currentKey) throw new ApprovalRefusedError("no wrap of the current epoch");
     const roster = (await deriveEpochKeys(currentKey, this.userId)).roster;
     const rows = state.roster.filter((row) => row.epoch === current);
-    const vouched = async (key: string, addedBy?: string) => {
-      const row = rows.find((r) => r.key_id === key && r.kind === "device" && (addedBy === undefined || r.added_by_key_id === addedBy));
+    const vouched = async (key: string, publicKey: string, addedBy?: string) => {
+      const row = rows.find(
+        (r) =>
+          r.key_id === key && r.public_key === publicKey && r.kind === "device" && (addedBy === undefined || r.added_by_key_id === addedBy),
+      );
       return row !== undefined && (await verifyRosterRow(roster, rosterRowOf(this.userId, row), row.tag));
     };
-    if (!(await vouched(request.approver_key_id ?? "")) || !(await vouched(this.held.keyId, request.approver_key_id ?? ""))) {
+    const ownPublicKey = (this.kept as KeptRequest).requesterPublicKey;
+    if (!(await vouched(approver.keyId, approver.publicKey)) || !(await vouched(this.held.keyId, ownPublicKey, approver.keyId))) {
       throw new ApprovalRefusedError("roster");
     }
     for (const [epoch, key] of opened) this.held.epochs.set(epoch, await this.storage.saveEpoch(epoch, key));
@@ -143,58 +264,78 @@ export class KeyRequester extends RequestSide {
   }
 }
 
-/** A keyed device's side of one request it answered. */
+/** A keyed device's side of one request, from the first copy of it this device saw. */
 export class KeyApprover extends RequestSide {
-  private readonly nonce = makeCheckNonce();
+  /** The try in progress: its secret, share and keys, and the wrong codes counted when it was sent. */
+  private attempt: { share: string; keys: ApprovalKeys; failuresBefore: number } | undefined;
+  private confirmed = false;
 
   constructor(
     private readonly userId: string,
     private readonly held: HeldKeys,
-    private readonly server: KeyApprovalServer,
+    server: KeyApprovalServer,
   ) {
-    super();
+    super(server);
   }
 
-  /** Compare codes: answers the request (409 if another device was first). */
-  async compare(request: KeyRequest): Promise<KeyRequest> {
-    this.request = await this.server.answer(request.id, this.nonce);
-    return this.request;
+  /** Keeps the first copy seen (call it as soon as the request is shown); false once a copy differs from it. */
+  see(request: KeyRequest): boolean {
+    if (!this.kept) this.kept = keptOf(request);
+    return request.id !== this.kept.id || sameRequester(this.kept, request);
   }
 
-  /** Follows the request: once revealed, checks the nonce against the commitment (ending it if it fails). */
+  /** Approve with the code the person typed: answers with a share for it and a confirmation (409 if another device was first). */
+  async answer(request: KeyRequest, typedCode: string): Promise<ApprovalStep> {
+    if (!this.see(request)) return this.refuseCopy();
+    if (this.end) return this.end;
+    const code = normalizeApprovalCode(typedCode);
+    if (!code) throw new TypeError("The code is six digits");
+    const kept = this.kept as KeptRequest;
+    const secret = makeApprovalSecret(code, kept.requesterPublicKey);
+    const self = { keyId: this.held.keyId, publicKey: await exportPublicKey(this.held.pair.publicKey), share: secret.share };
+    const keys = approvalKeys(secret, kept.requesterShare, this.transcript(self));
+    if (!keys) return this.refuseCopy();
+    this.attempt = { share: secret.share, keys, failuresBefore: request.failures };
+    const answered = await this.server.answer(kept.id, { approver_share: secret.share, approver_confirmation: keys.approverConfirmation });
+    return this.update(answered);
+  }
+
+  /** Follows the request: a wrong code, or the asking device's confirmation, which must check out under this try's key. */
   async update(request: KeyRequest): Promise<ApprovalStep> {
-    const shown = this.take(request);
+    if (!this.see(request)) return this.refuseCopy();
+    const shown = await this.screen(request);
     if (shown) return shown;
-    if (request.requester_nonce === null || request.status === "answered") return { step: "waiting" };
-    if (!(await verifyCheckCommitment(request.commitment, request.requester_public_key, request.requester_nonce))) {
-      await this.server.deny(request.id).catch(() => undefined);
-      return { step: "failed" };
+    const attempt = this.attempt;
+    if (!attempt) return { step: "waiting" };
+    if (request.status === "pending") {
+      if (request.failures <= attempt.failuresBefore) return { step: "waiting" };
+      this.attempt = undefined;
+      return { step: "wrong_code", wrongCodes: request.failures, left: Math.max(0, KEY_REQUEST_MAX_FAILURES - request.failures) };
     }
-    const code = await checkCode({
-      requestId: request.id,
-      requesterPublicKey: request.requester_public_key,
-      approverPublicKey: await exportPublicKey(this.held.pair.publicKey),
-      requesterNonce: request.requester_nonce,
-      approverNonce: this.nonce,
-    });
-    return { step: "compare", code };
+    if (request.status === "answered") return { step: "waiting" };
+    // confirmed or approved: only for this try's share, and with the asking device's confirmation.
+    if (request.approver_share !== attempt.share || request.approver_key_id !== this.held.keyId) return this.refuseCopy();
+    if (!sameTag(request.requester_confirmation, attempt.keys.requesterConfirmation)) return this.refuseCopy();
+    this.confirmed = true;
+    return request.status === "approved" ? { step: "approved" } : { step: "confirmed" };
   }
 
   async deny(): Promise<KeyRequest> {
-    if (!this.request) throw new Error("Nothing to deny");
-    this.request = await this.server.deny(this.request.id);
-    return this.request;
+    if (!this.kept) throw new Error("Nothing to deny");
+    this.end = { step: "ended", status: "denied" };
+    return this.server.deny(this.kept.id);
   }
 
-  /** Approve: every epoch this device holds, sealed for the asking device, and its row in the current roster. */
+  /** Hands over, once confirmed: every epoch this device holds, sealed for the kept key, its row, and the tag. */
   async approve(): Promise<KeyRequest> {
-    const request = this.request;
-    if (request?.status !== "revealed") throw new Error("Nothing to approve yet");
+    const kept = this.kept;
+    const attempt = this.attempt;
+    if (!kept || !attempt || !this.confirmed || this.end) throw new Error("Nothing to approve yet");
     const state = await this.server.state();
     const current = state.epoch;
     const currentKeys = current === null ? undefined : this.held.epochs.get(current);
     if (current === null || !currentKeys) throw new Error("This device does not hold the account's current key");
-    const recipient = await importPublicKey(request.requester_public_key);
+    const recipient = await importPublicKey(kept.requesterPublicKey);
     const wraps: ApproveKeyRequestInput["wraps"] = [];
     for (const own of state.wraps) {
       if (!this.held.epochs.has(own.epoch)) continue;
@@ -205,14 +346,14 @@ export class KeyApprover extends RequestSide {
       const epochKey = await openEpochKey(own, place, this.held.pair, { mode: "auth", senderPublicKey: sender });
       const wrap = await wrapEpochKey(epochKey, place, recipient, { mode: "auth", senderKeyPair: this.held.pair });
       epochKey.fill(0);
-      wraps.push({ epoch: own.epoch, recipient_key_id: request.requester_key_id, sender_key_id: this.held.keyId, mode: "auth", ...wrap });
+      wraps.push({ epoch: own.epoch, recipient_key_id: kept.requesterKeyId, sender_key_id: this.held.keyId, mode: "auth", ...wrap });
     }
     if (!wraps.some((wrap) => wrap.epoch === current)) throw new UndecryptableError("This device's own key for the current epoch");
     const row: RosterRow = {
       userId: this.userId,
       epoch: current,
-      keyId: request.requester_key_id,
-      publicKey: request.requester_public_key,
+      keyId: kept.requesterKeyId,
+      publicKey: kept.requesterPublicKey,
       kind: "device",
       addedByKeyId: this.held.keyId,
     };
@@ -224,7 +365,7 @@ export class KeyApprover extends RequestSide {
       added_by_key_id: this.held.keyId,
       tag: await rosterTag(currentKeys.roster, row),
     };
-    this.request = await this.server.approve(request.id, { wraps, roster });
-    return this.request;
+    const handover_confirmation = handoverConfirmation(attempt.keys, { wraps, roster });
+    return this.server.approve(kept.id, { wraps, roster, handover_confirmation });
   }
 }
