@@ -56,4 +56,6 @@ export interface PairingRequestsTable {
   key_proof: string | null;
   /** The approval's key handover (`PairingHandover` as JSON), until the exchange moves it into key_wraps and key_roster. */
   handover: string | null;
+  /** The session that approved (for an offer, the one that made it): the approval ends with it. Null until answered. */
+  approved_by: string | null;
 }

@@ -18,9 +18,16 @@ export const SESSION_CACHE_MS = 5_000;
 export const deviceNameOf = (row: { name: string | null; user_agent: string }) => row.name ?? describeUserAgent(row.user_agent).name;
 
 // Every request's session look-up (when its cached one is over) and last-seen write, built once (see `compiledOnce`).
-const sessionByTokenQuery = compiledOnce<"tokenHash", Pick<SessionsTable, "id" | "user_id" | "last_seen_at" | "name" | "user_agent">>(
-  (db: Db, p) =>
-    db.selectFrom("sessions").select(["id", "user_id", "last_seen_at", "name", "user_agent"]).where("token_hash", "=", p.tokenHash),
+// A session of a disabled account is no session (issue 42): one made as the account was disabled is refused too.
+const sessionByTokenQuery = compiledOnce<
+  "tokenHash",
+  Pick<SessionsTable, "id" | "user_id" | "last_seen_at" | "name" | "user_agent"> & { disabled_at: number | null }
+>((db: Db, p) =>
+  db
+    .selectFrom("sessions")
+    .innerJoin("users", "users.id", "sessions.user_id")
+    .select(["sessions.id", "sessions.user_id", "sessions.last_seen_at", "sessions.name", "sessions.user_agent", "users.disabled_at"])
+    .where("sessions.token_hash", "=", p.tokenHash),
 );
 const touchQuery = compiledOnce<"id" | "now" | "seenBefore", unknown>((db: Db, p) =>
   db.updateTable("sessions").set({ last_seen_at: p.now }).where("id", "=", p.id).where("last_seen_at", "<", p.seenBefore),
@@ -93,7 +100,7 @@ export function createSessionsRepository(db: Db) {
       }
       byTokenHash.delete(tokenHash);
       const [row] = (await sessionByTokenQuery(db, { tokenHash })).rows;
-      if (!row) return undefined;
+      if (!row || row.disabled_at !== null) return undefined;
       const lastSeen = Number(row.last_seen_at);
       if (now - lastSeen > SESSION_LIFETIME_MS) {
         // A device that held the key and expired unseen counts as removed: the next epoch leaves it out.

@@ -67,20 +67,21 @@ export function createPairingRepository(db: Db) {
 
     /**
      * pending → approved/denied, only while unexpired; false when another answer (or the clock) won.
-     * `offeredBy`: an offer's request may only be answered by the session that showed it. `handover`: the approval's
-     * key handover as JSON, kept for the exchange.
+     * `approver`: the account and the session answering (the approval ends with that session). `offeredBy`: an offer's
+     * request may only be answered by the session that showed it. `handover`: the approval's key handover as JSON,
+     * kept for the exchange.
      */
     async decide(
       id: string,
       status: "approved" | "denied",
-      userId: string,
+      approver: { userId: string; sessionId: string },
       now: number,
       offeredBy?: string,
       handover: string | null = null,
     ): Promise<boolean> {
       let update = db
         .updateTable("pairing_requests")
-        .set({ status, user_id: userId, decided_at: now, handover })
+        .set({ status, user_id: approver.userId, approved_by: approver.sessionId, decided_at: now, handover })
         .where("id", "=", id)
         .where("status", "=", "pending")
         .where("expires_at", ">", now);
@@ -121,6 +122,18 @@ export function createPairingRepository(db: Db) {
       await db.deleteFrom("pairing_requests").where("expires_at", "<", before).execute();
     },
   };
+}
+
+/**
+ * Ends what a session left open (issue 42): the offers it showed and the approvals it gave that no device has used yet
+ * go with it, so the waiting device hears "failed" and no exchange can follow. In the transaction that ends the session.
+ */
+export async function endPairingsOfSession(db: Db, sessionId: string): Promise<void> {
+  await db
+    .deleteFrom("pairing_requests")
+    .where((eb) => eb.or([eb("approved_by", "=", sessionId), eb("offered_by", "=", sessionId)]))
+    .where("status", "in", ["offered", "pending", "approved"])
+    .execute();
 }
 
 export type PairingRepository = ReturnType<typeof createPairingRepository>;

@@ -96,6 +96,16 @@ export function createPairingService(deps: {
     return row;
   }
 
+  /**
+   * Whether an approval still counts (issue 42): the session that gave it is still signed in and the account is not
+   * disabled. Read from the database, not a cache.
+   */
+  async function approvalStands(userId: string, approvedBy: string | null): Promise<boolean> {
+    if (!approvedBy || !(await sessions.exists(approvedBy))) return false;
+    const standing = await users.standing(userId);
+    return standing !== undefined && standing.disabled_at === null;
+  }
+
   /** Whether the row is an offer made by this very session (of this account). */
   const isOwnOffer = (row: PairingRow, auth: SessionAuth): boolean => row.offered_by === auth.sessionId && row.user_id === auth.userId;
 
@@ -127,7 +137,7 @@ export function createPairingService(deps: {
     const { status } = decision;
     const handover = status === "approved" ? decision.handover : undefined;
     if (handover) await keyHandover.check(auth.userId, auth.sessionId, row.public_key ?? null, handover);
-    if (!(await repo.decide(row.id, status, auth.userId, now, offeredBy, handover ? JSON.stringify(handover) : null))) {
+    if (!(await repo.decide(row.id, status, auth, now, offeredBy, handover ? JSON.stringify(handover) : null))) {
       // Another answer won the race (or the code expired meanwhile): say which.
       assertPending((await repo.findById(row.id)) ?? row, now);
       throw pairingAnswered();
@@ -151,6 +161,7 @@ export function createPairingService(deps: {
       token_hash: null,
       token_expires_at: null,
       handover: null,
+      approved_by: null,
       ...start,
     };
   }
@@ -286,12 +297,19 @@ export function createPairingService(deps: {
       const now = clock.now();
       const row = await repo.findById(input.request_id);
       if (!row?.user_id || !matchesHash(input.secret, row.secret_hash)) throw loginFailed();
+      const userId = row.user_id;
+      if (!(await approvalStands(userId, row.approved_by))) throw loginFailed();
       if (!(await repo.consumeToken(row.id, sha256(input.token), now))) throw loginFailed();
-      const user = await loadUser(users, row.user_id);
+      const user = await loadUser(users, userId);
       if (!user) throw loginFailed();
-      const session = await sessions.create(row.user_id, device, now);
-      if (row.public_key) await keyHandover.receive(row.user_id, session.id, row.public_key, storedHandover(row));
-      await devices.announceSignIn(row.user_id, session.id);
+      const session = await sessions.create(userId, device, now);
+      // The approver was signed out, or the account disabled, while this session was made: it goes again, unused.
+      if (!(await approvalStands(userId, row.approved_by))) {
+        await sessions.remove(session.id);
+        throw loginFailed();
+      }
+      if (row.public_key) await keyHandover.receive(userId, session.id, row.public_key, storedHandover(row));
+      await devices.announceSignIn(userId, session.id);
       return { user, session };
     },
   };
