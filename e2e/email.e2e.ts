@@ -24,6 +24,8 @@ beforeAll(async () => {
       PORT: String(port),
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       SMTP_URL: mailbox.url,
+      // The test mailbox offers no STARTTLS.
+      SMTP_ALLOW_PLAINTEXT: "true",
       MAIL_FROM: "Daysync <noreply@daysync.test>",
     }),
     launchBrowser(),

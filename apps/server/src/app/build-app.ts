@@ -5,7 +5,7 @@
 import { CONTACT } from "@daysync/shared";
 import type { FastifyInstance } from "fastify";
 import { createAdapters } from "../adapters/adapters.ts";
-import { createSmtpMailer } from "../adapters/mailer.ts";
+import { createSmtpMailer, smtpTransportNotice } from "../adapters/mailer.ts";
 import { type Clock, systemClock } from "../clock.ts";
 import type { Config } from "../config/config.ts";
 import { type Db, openDatabase, pingDatabase } from "../db/database.ts";
@@ -320,12 +320,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     addressRateLimit: config.email.addressRateLimit,
     useRateLimit: config.loginRateLimit,
   });
-  if (mailer) {
+  if (mailer && config.email.smtp) {
     // The SMTP server is reached once at start, without holding the start up: a problem is logged, never fatal.
+    const transport = smtpTransportNotice(config.email.smtp);
     app.addHook("onReady", async () => {
+      app.log[transport.level](transport.msg);
       void mailer
         .check()
-        .catch((err: unknown) => app.log.error({ err }, "SMTP_URL: the mail server does not answer; mails fail until it does"));
+        .catch((err: unknown) => app.log.error({ err }, "SMTP_URL: the mail server cannot be used; mails fail until it can"));
     });
   }
   const sweeper = createRetentionSweeper({

@@ -14,13 +14,23 @@ describe("SMTP_URL and MAIL_FROM", () => {
   it("reads smtp:// with STARTTLS on 587 and smtps:// on 465, with decoded credentials", () => {
     const plain = loadConfig({ SMTP_URL: "smtp://mailer:s%40cret%20word@mail.example.org", MAIL_FROM: FROM }).email;
     expect(plain).toMatchObject({
-      smtp: { host: "mail.example.org", port: 587, secure: false, auth: { user: "mailer", pass: "s@cret word" } },
+      smtp: { host: "mail.example.org", port: 587, secure: false, requireTls: true, auth: { user: "mailer", pass: "s@cret word" } },
       from: FROM,
     });
     const tls = loadConfig({ SMTP_URL: "smtps://apikey:k@smtp.example.com", MAIL_FROM: "noreply@example.com" }).email;
-    expect(tls.smtp).toEqual({ host: "smtp.example.com", port: 465, secure: true, auth: { user: "apikey", pass: "k" } });
+    expect(tls.smtp).toEqual({ host: "smtp.example.com", port: 465, secure: true, requireTls: false, auth: { user: "apikey", pass: "k" } });
     const local = loadConfig({ SMTP_URL: "smtp://127.0.0.1:2525", MAIL_FROM: FROM }).email;
-    expect(local.smtp).toEqual({ host: "127.0.0.1", port: 2525, secure: false, auth: undefined });
+    expect(local.smtp).toEqual({ host: "127.0.0.1", port: 2525, secure: false, requireTls: true, auth: undefined });
+  });
+
+  it("requires STARTTLS for smtp:// unless SMTP_ALLOW_PLAINTEXT=true", () => {
+    const url = "smtp://mail.example.org";
+    expect(loadConfig({ SMTP_URL: url, MAIL_FROM: FROM }).email.smtp?.requireTls).toBe(true);
+    expect(loadConfig({ SMTP_URL: url, MAIL_FROM: FROM, SMTP_ALLOW_PLAINTEXT: "false" }).email.smtp?.requireTls).toBe(true);
+    expect(loadConfig({ SMTP_URL: url, MAIL_FROM: FROM, SMTP_ALLOW_PLAINTEXT: "true" }).email.smtp?.requireTls).toBe(false);
+    expect(() => loadConfig({ SMTP_URL: url, MAIL_FROM: FROM, SMTP_ALLOW_PLAINTEXT: "yes" })).toThrow(
+      /SMTP_ALLOW_PLAINTEXT: must be true or false/,
+    );
   });
 
   it("stops the start, naming the variable, for a malformed setting", () => {

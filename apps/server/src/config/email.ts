@@ -1,5 +1,5 @@
 /**
- * Email settings (issue 26): `SMTP_URL` and `MAIL_FROM`, and how often mail may be asked for. Read by config.ts; each
+ * Email settings (issue 26): `SMTP_URL`, `MAIL_FROM`, `SMTP_ALLOW_PLAINTEXT`, and how often mail may be asked for. Read by config.ts; each
  * problem names its variable, and any problem stops the server at start. Without `SMTP_URL` the server sends no mail.
  */
 import type { RateLimit } from "./config.ts";
@@ -7,8 +7,13 @@ import type { RateLimit } from "./config.ts";
 export interface SmtpConfig {
   host: string;
   port: number;
-  /** smtps://: TLS from the first byte (port 465); smtp://: STARTTLS when the server offers it (port 587). */
+  /** smtps://: TLS from the first byte (port 465); smtp://: STARTTLS (port 587). */
   secure: boolean;
+  /**
+   * smtp:// only: STARTTLS is required, so credentials and link tokens never go in clear (issue 42), unless the
+   * operator set `SMTP_ALLOW_PLAINTEXT=true`; then STARTTLS is used when the server offers it.
+   */
+  requireTls: boolean;
   /** Credentials from the URL, decoded; undefined when it has none. */
   auth: { user: string; pass: string } | undefined;
 }
@@ -32,7 +37,7 @@ function isMailbox(value: string): boolean {
   return named ? ADDRESS.test((named[2] ?? "").trim()) : ADDRESS.test(value);
 }
 
-function parseSmtpUrl(value: string, problems: string[]): SmtpConfig | undefined {
+function parseSmtpUrl(value: string, allowPlaintext: boolean, problems: string[]): SmtpConfig | undefined {
   const shape = "must be smtp://user:password@host:587 or smtps://user:password@host:465 (user and password optional)";
   let url: URL;
   try {
@@ -61,6 +66,7 @@ function parseSmtpUrl(value: string, problems: string[]): SmtpConfig | undefined
     host: url.hostname.replace(/^\[|\]$/g, ""),
     port: url.port ? Number(url.port) : secure ? 465 : 587,
     secure,
+    requireTls: !secure && !allowPlaintext,
     auth,
   };
 }
@@ -77,7 +83,9 @@ function positive(name: string, value: string | undefined, fallback: number, pro
 export function parseEmailConfig(env: NodeJS.ProcessEnv, problems: string[]): EmailConfig {
   const smtpUrl = env.SMTP_URL?.trim();
   const from = env.MAIL_FROM?.trim() ?? "";
-  const smtp = smtpUrl ? parseSmtpUrl(smtpUrl, problems) : undefined;
+  const allowPlaintext = env.SMTP_ALLOW_PLAINTEXT?.trim() ?? "";
+  if (!["", "true", "false"].includes(allowPlaintext)) problems.push("SMTP_ALLOW_PLAINTEXT: must be true or false");
+  const smtp = smtpUrl ? parseSmtpUrl(smtpUrl, allowPlaintext === "true", problems) : undefined;
   if (smtpUrl && !from) problems.push("MAIL_FROM: required with SMTP_URL (the sender of every mail, e.g. Daysync <noreply@example.com>)");
   if (from && !isMailbox(from)) problems.push(`MAIL_FROM: not an email address: ${from}`);
   if (from && !smtpUrl) problems.push("MAIL_FROM: set, but SMTP_URL is not (set both to send mail, or neither)");

@@ -31,6 +31,8 @@ beforeAll(async () => {
   mailbox = await startSmtpMailbox();
   server = await startTestServer({
     SMTP_URL: mailbox.url,
+    // The test mailbox offers no STARTTLS (smtp:// requires it unless this is set).
+    SMTP_ALLOW_PLAINTEXT: "true",
     MAIL_FROM: FROM,
     PUBLIC_URL: SITE,
     EMAIL_RATE_LIMIT_MAX: "1000",
@@ -274,7 +276,12 @@ describe("Email me a sign-in link", () => {
 
 describe("limits per address", () => {
   it("answers 429 past EMAIL_RATE_LIMIT_MAX requests from one address, whatever the email", async () => {
-    const limited = await startTestServer({ SMTP_URL: mailbox.url, MAIL_FROM: FROM, EMAIL_RATE_LIMIT_MAX: "2" });
+    const limited = await startTestServer({
+      SMTP_URL: mailbox.url,
+      SMTP_ALLOW_PLAINTEXT: "true",
+      MAIL_FROM: FROM,
+      EMAIL_RATE_LIMIT_MAX: "2",
+    });
     try {
       const visitor = new Device(limited.url);
       expect((await visitor.post(EMAIL_API.signInLink, { email: "a@example.com" })).status).toBe(202);
@@ -309,6 +316,28 @@ describe("a mail server that is down", () => {
     } finally {
       await down.close();
     }
+  });
+});
+
+describe("a mail server that offers no STARTTLS", () => {
+  it("gets no mail through smtp:// unless SMTP_ALLOW_PLAINTEXT=true, and the log says why from the start", async () => {
+    const log = new LogCapture();
+    const strict = await startTestServer({ SMTP_URL: mailbox.url, MAIL_FROM: FROM, LOG_LEVEL: "info" }, { logStream: log });
+    try {
+      const email = `strict${++people}@example.com`;
+      await new Device(strict.url).register("Strict", email);
+      await strict.mailSettled();
+      expect(mailbox.to(email)).toEqual([]);
+      const lines = log.lines();
+      expect(lines.map((line) => line.msg)).toContainEqual(expect.stringMatching(/only over STARTTLS.*SMTP_ALLOW_PLAINTEXT=true/));
+      const failed = lines.find((line) => line.msg === "verification mail: the mail was not sent");
+      expect(JSON.stringify(failed?.err)).toMatch(/offers no STARTTLS, and mail is not sent in clear unless SMTP_ALLOW_PLAINTEXT=true/);
+    } finally {
+      await strict.close();
+    }
+    // The main server of this file sets SMTP_ALLOW_PLAINTEXT=true against the same mailbox: its mail arrives, with a warning at start.
+    const { email } = await person("Plain");
+    expect(mailbox.to(email)).toHaveLength(1);
   });
 });
 
