@@ -319,6 +319,40 @@ describe("a mail server that is down", () => {
   });
 });
 
+describe("a name in a mail", () => {
+  /** What a reader of the mail would take for a message from the server, and follow. */
+  const LURE = "Your account is locked. Unlock it at https://evil.example/unlock or www.evil.example";
+
+  it("goes in on one line, without a link, whatever line breaks and URLs the account's name holds", async () => {
+    // U+2028 is no control character, so a name may hold it; a line feed is refused now but old rows may hold one.
+    const email = `lure${++people}@example.com`;
+    await new Device(server.url).register(`Mallory\u2028\u2028${LURE}`, email);
+    await server.mailSettled();
+    const user = await server.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirstOrThrow();
+    await server.db
+      .updateTable("users")
+      .set({ name: `Mallory\r\n\r\n${LURE}\u0085` })
+      .where("id", "=", user.id)
+      .execute();
+    const reset = await mailAfter(email, () => new Device(server.url).post(EMAIL_API.forgotPassword, { email }));
+    const [verification] = mailbox.to(email);
+    for (const mail of [verification, reset]) {
+      if (!mail) throw new Error("no mail");
+      const greeting = mail.text.split("\n")[0] ?? "";
+      expect(greeting).toMatch(/^Hello\b/);
+      expect(greeting).not.toMatch(/[\u2028\u2029\u0085\r]/);
+      expect(mail.text).not.toContain("Unlock it");
+      for (const body of [mail.text, mail.html]) {
+        expect(body).not.toMatch(/evil\.example/);
+      }
+    }
+    const plain = `plain${++people}@example.com`;
+    await new Device(server.url).register("Zoë O'Neil", plain);
+    await server.mailSettled();
+    expect(mailbox.to(plain)[0]?.text.split("\n")[0]).toBe("Hello Zoë O'Neil,");
+  });
+});
+
 describe("a mail server that offers no STARTTLS", () => {
   it("gets no mail through smtp:// unless SMTP_ALLOW_PLAINTEXT=true, and the log says why from the start", async () => {
     const log = new LogCapture();

@@ -11,6 +11,20 @@ export type MailContent = Omit<Mail, "to">;
 const escapeHtml = (s: string) =>
   s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 
+/** What a mail client may turn into a link: a scheme or path, an address, `www.`, or a dotted domain name. */
+const LINK_LIKE = /[:/\\@<>]|www[.．。｡]|\p{L}[.．。｡]\p{L}{2,}/iu;
+
+/**
+ * The greeting, with the account's name only as text a reader cannot mistake for the mail's own (issue 42): whoever
+ * made an account chose its name, so line breaks and other controls become one space, and a name that holds a
+ * link, an address or a domain, or runs long, is left out.
+ */
+export function greeting(name: string): string {
+  const line = name.replace(/[\p{C}\p{Z}\s]+/gu, " ").trim();
+  const shown = line.length > 0 && line.length <= 64 && !LINK_LIKE.test(line);
+  return shown ? `Hello ${line},` : "Hello,";
+}
+
 interface Parts {
   subject: string;
   greeting: string;
@@ -62,7 +76,7 @@ ${paragraph(after)}
 export function verificationMail(p: { name: string; url: string; siteUrl: string }): MailContent {
   return layout({
     subject: `Confirm your email for ${TEXT.productName}`,
-    greeting: `Hello ${p.name},`,
+    greeting: greeting(p.name),
     lines: [`Please confirm that this is your email address for your ${TEXT.productName} account.`],
     action: { label: "Confirm my email", url: p.url },
     after: "The link works once, for 24 hours.",
@@ -73,7 +87,7 @@ export function verificationMail(p: { name: string; url: string; siteUrl: string
 export function passwordResetMail(p: { name: string; url: string; siteUrl: string }): MailContent {
   return layout({
     subject: `Reset your ${TEXT.productName} password`,
-    greeting: `Hello ${p.name},`,
+    greeting: greeting(p.name),
     lines: ["Someone, hopefully you, asked to reset the password of your account. Open the link to choose a new one."],
     action: { label: "Choose a new password", url: p.url },
     after: "The link works once, for 30 minutes. Setting a new password signs out every other device of your account.",
@@ -84,7 +98,7 @@ export function passwordResetMail(p: { name: string; url: string; siteUrl: strin
 export function signInLinkMail(p: { name: string; url: string; siteUrl: string }): MailContent {
   return layout({
     subject: `Your ${TEXT.productName} sign-in link`,
-    greeting: `Hello ${p.name},`,
+    greeting: greeting(p.name),
     lines: ["Open the link on the device you want to sign in. No password needed."],
     action: { label: `Sign in to ${TEXT.productName}`, url: p.url },
     after: "The link works once, for 15 minutes.",
