@@ -176,7 +176,7 @@ describe("a device that resumes gets exactly the frames a live device got, for e
       "key requested",
       async ({ device, laptop }) => {
         await keyedAccount(device, laptop);
-        return () => laptop.post(KEYS_API.requests, { commitment: b64(32) });
+        return () => laptop.post(KEYS_API.requests, { requester_share: b64(32) });
       },
       ["key.requested"],
     ],
@@ -184,8 +184,8 @@ describe("a device that resumes gets exactly the frames a live device got, for e
       "key request answered",
       async ({ device, laptop }) => {
         await keyedAccount(device, laptop);
-        const asked = await laptop.post<{ request: { id: string } }>(KEYS_API.requests, { commitment: b64(32) });
-        return () => device.post(KEYS_API.answer(asked.body.request.id), { approver_nonce: b64(32) });
+        const asked = await laptop.post<{ request: { id: string } }>(KEYS_API.requests, { requester_share: b64(32) });
+        return () => device.post(KEYS_API.answer(asked.body.request.id), { approver_share: b64(32), approver_confirmation: b64(32) });
       },
       ["key.request_updated"],
     ],

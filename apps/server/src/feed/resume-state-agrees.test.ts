@@ -102,8 +102,10 @@ describe("when the subject changed after the change, the state still agrees", ()
     const s = await scene(server);
     await keyedAccount(s.device, s.laptop);
     const frames = await liveAndResumed(server, s.user.id, s.device, s.laptop, async () => {
-      const asked = await s.laptop.post<{ request: { id: string } }>(KEYS_API.requests, { commitment: b64(32) });
-      expect((await s.device.post(KEYS_API.answer(asked.body.request.id), { approver_nonce: b64(32) })).status).toBe(200);
+      const asked = await s.laptop.post<{ request: { id: string } }>(KEYS_API.requests, { requester_share: b64(32) });
+      expect(
+        (await s.device.post(KEYS_API.answer(asked.body.request.id), { approver_share: b64(32), approver_confirmation: b64(32) })).status,
+      ).toBe(200);
     });
     const live = stateOf(frames.live);
     expect(Object.values(live.keyRequests)).toEqual([expect.objectContaining({ status: "answered" })]);
@@ -114,7 +116,7 @@ describe("when the subject changed after the change, the state still agrees", ()
     const s = await scene(server);
     await keyedAccount(s.device, s.laptop);
     const from = await currentSeq(server, s.user.id);
-    expect((await s.laptop.post(KEYS_API.requests, { commitment: b64(32) })).status).toBe(201);
+    expect((await s.laptop.post(KEYS_API.requests, { requester_share: b64(32) })).status).toBe(201);
     server.clock.advance(KEY_REQUEST_LIFETIME_MS);
     const resumed = await ready(s.laptop, from);
     resumed.close();

@@ -1,6 +1,7 @@
 /**
- * The check-code approval's steps (decision 020, 4.2) as the key-request tests take them: an account with a locked
- * device, and asking, answering, revealing and the handover through the API.
+ * The typed-code approval's steps (docs/protocol/encryption.md, "Approving a device") as the key-request tests take
+ * them: an account with a locked device, and asking, answering, confirming and the handover through the API. The
+ * server checks no cryptography, so shares and tags here are random bytes of the right length.
  */
 import { type ApproveKeyRequestInput, KEYS_API, type KeyRequest } from "@daysync/shared";
 import { expect } from "vitest";
@@ -33,7 +34,7 @@ export type Account = Awaited<ReturnType<typeof account>>;
 
 /** The device asks for the key; its pending request. */
 export const ask = async (device: Device) => {
-  const res = await device.post<{ request: KeyRequest }>(KEYS_API.requests, { commitment: b64(32) });
+  const res = await device.post<{ request: KeyRequest }>(KEYS_API.requests, { requester_share: b64(32) });
   expect(res.status).toBe(201);
   return res.body.request;
 };
@@ -42,13 +43,14 @@ export const ask = async (device: Device) => {
 export const handover = (a: Account, epoch = 1): ApproveKeyRequestInput => ({
   wraps: [wrapFor(epoch, a.laptopKey, a.phoneKey)],
   roster: rosterRow(epoch, a.laptopKey, a.phoneKey),
+  handover_confirmation: b64(32),
 });
 
-/** The laptop asked, the phone answered and the laptop revealed. */
-export async function revealed(a: Account) {
+/** The laptop asked, the phone answered with a code and the laptop confirmed it. */
+export async function confirmed(a: Account) {
   const request = await ask(a.laptop);
-  expect((await a.phone.post(KEYS_API.answer(request.id), { approver_nonce: b64(32) })).status).toBe(200);
-  expect((await a.laptop.post(KEYS_API.reveal(request.id), { requester_nonce: b64(32) })).status).toBe(200);
+  expect((await a.phone.post(KEYS_API.answer(request.id), { approver_share: b64(32), approver_confirmation: b64(32) })).status).toBe(200);
+  expect((await a.laptop.post(KEYS_API.confirm(request.id), { requester_confirmation: b64(32) })).status).toBe(200);
   return request;
 }
 

@@ -41,19 +41,24 @@ export interface KeyRequestsTable {
   user_id: string;
   /** The requesting (locked) session. */
   session_id: string;
-  /** SHA-256("daysync/v1/commit" ‖ its public key ‖ its nonce), base64url. */
-  commitment: string;
-  /** The one device that answered; null while pending. */
+  /** Its CPace share for the code it shows (docs/protocol/encryption.md), base64url. */
+  requester_share: string;
+  /** The one device answering now; null while pending (and again after a wrong code). */
   approver_session_id: string | null;
-  approver_nonce: string | null;
-  /** Revealed after the answer; null until then. */
-  requester_nonce: string | null;
+  approver_share: string | null;
+  approver_confirmation: string | null;
+  /** The asking device's confirmation, once the codes matched. */
+  requester_confirmation: string | null;
+  /** The approver's tag over its handover, once approved. */
+  handover_confirmation: string | null;
+  /** Wrong codes so far; the third ends the request as failed. */
+  failures: number;
   status: KeyRequestStatus;
   created_at: number;
   expires_at: number;
 }
 
-export type KeyRequestStatus = "pending" | "answered" | "revealed" | "approved" | "denied" | "expired";
+export type KeyRequestStatus = "pending" | "answered" | "confirmed" | "approved" | "denied" | "expired" | "failed";
 
 /** An account's recovery key: its roster rows and wraps are in key_roster and key_wraps, addressed by `key_id`. */
 export interface KeyRecoveryTable {

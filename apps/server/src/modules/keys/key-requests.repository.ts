@@ -1,4 +1,4 @@
-/** Check-code requests of locked devices (decision 020, section 4.2), with the sessions on both sides. */
+/** Typed-code approval requests of locked devices (docs/protocol/encryption.md), with the sessions on both sides. */
 import type { Transaction } from "kysely";
 import type { Db } from "../../db/database.ts";
 import type { Database, KeyRequestStatus, KeyRequestsTable, KeyRosterTable, KeyWrapsTable } from "../../db/schema.ts";
@@ -6,7 +6,7 @@ import type { KeyRequestRow } from "../../presenters/key-requests.presenter.ts";
 import { holdsCurrentKey } from "./keys.repository.ts";
 
 /** The statuses of a request still in progress: the account's devices show it, and it may move on. */
-export const OPEN_STATUSES: KeyRequestStatus[] = ["pending", "answered", "revealed"];
+export const OPEN_STATUSES: KeyRequestStatus[] = ["pending", "answered", "confirmed"];
 
 /** Over the database, or over a transaction (`.in(trx)`) for work that must commit together. */
 export function createKeyRequestsRepository(db: Db) {
@@ -39,10 +39,13 @@ export function createKeyRequestsRepository(db: Db) {
       id: row.id,
       user_id: row.user_id,
       session_id: row.session_id,
-      commitment: row.commitment,
+      requester_share: row.requester_share,
       approver_session_id: row.approver_session_id,
-      approver_nonce: row.approver_nonce,
-      requester_nonce: row.requester_nonce,
+      approver_share: row.approver_share,
+      approver_confirmation: row.approver_confirmation,
+      requester_confirmation: row.requester_confirmation,
+      handover_confirmation: row.handover_confirmation,
+      failures: Number(row.failures),
       status: row.status,
       created_at: row.created_at,
       expires_at: row.expires_at,
@@ -115,7 +118,18 @@ export function createKeyRequestsRepository(db: Db) {
       id: string,
       from: KeyRequestStatus[],
       now: number,
-      set: Partial<Pick<KeyRequestsTable, "status" | "approver_session_id" | "approver_nonce" | "requester_nonce">>,
+      set: Partial<
+        Pick<
+          KeyRequestsTable,
+          | "status"
+          | "approver_session_id"
+          | "approver_share"
+          | "approver_confirmation"
+          | "requester_confirmation"
+          | "handover_confirmation"
+          | "failures"
+        >
+      >,
     ): Promise<boolean> {
       const result = await db
         .updateTable("key_requests")

@@ -1,11 +1,12 @@
 /**
- * Approval by check code (decision 020, section 4.2): the server relays a commit-then-reveal exchange between a locked
- * device and the one keyed device that answers it, and stores the answering device's handover. It opens nothing; it
+ * Approval by a typed code (docs/protocol/encryption.md, "Approving a device"): the server relays a CPace exchange
+ * between a locked device and the one keyed device answering it, counts the wrong codes the asking device reports
+ * (the third ends the request), and stores the answering device's handover. It opens and checks no cryptography: it
  * checks who may take each step, that each step comes in order, and that the handover is addressed to the asking
  * device from the answering one.
  */
 import { randomUUID } from "node:crypto";
-import { type ApproveKeyRequestInput, KEY_REQUEST_LIFETIME_MS, type KeyRequest } from "@daysync/shared";
+import { type ApproveKeyRequestInput, KEY_REQUEST_LIFETIME_MS, KEY_REQUEST_MAX_FAILURES, type KeyRequest } from "@daysync/shared";
 import { may } from "../../access/policies.ts";
 import type { Clock } from "../../clock.ts";
 import type { KeyRequestStatus, KeyRosterTable, KeyWrapsTable } from "../../db/schema.ts";
@@ -87,7 +88,7 @@ export function createKeyRequestsService(deps: {
 
   return {
     /** A locked device asks; an open request of the same device is replaced (it ends as expired). */
-    create(userId: string, sessionId: string, commitment: string): Promise<KeyRequest> {
+    create(userId: string, sessionId: string, requesterShare: string): Promise<KeyRequest> {
       return inUnit(userId, sessionId, async (tx) => {
         const device = await tx.keys.deviceKey(userId, sessionId);
         if (!device) throw notFound("device");
@@ -105,10 +106,13 @@ export function createKeyRequestsService(deps: {
           id,
           user_id: userId,
           session_id: sessionId,
-          commitment,
+          requester_share: requesterShare,
           approver_session_id: null,
-          approver_nonce: null,
-          requester_nonce: null,
+          approver_share: null,
+          approver_confirmation: null,
+          requester_confirmation: null,
+          handover_confirmation: null,
+          failures: 0,
           status: "pending",
           created_at: tx.now,
           expires_at: tx.now + KEY_REQUEST_LIFETIME_MS,
@@ -123,8 +127,13 @@ export function createKeyRequestsService(deps: {
       return rows.map(presentKeyRequest);
     },
 
-    /** Compare codes: the first device holding the current key to answer is the only one. */
-    answer(userId: string, sessionId: string, id: string, approverNonce: string): Promise<KeyRequest> {
+    /** Approve with a typed code: the first device holding the current key to answer is the only one, until a wrong code. */
+    answer(
+      userId: string,
+      sessionId: string,
+      id: string,
+      body: { approver_share: string; approver_confirmation: string },
+    ): Promise<KeyRequest> {
       return inUnit(userId, sessionId, async (tx) => {
         const row = await liveRequest(tx.requests, userId, id, tx.now);
         if (row.session_id === sessionId) throw forbidden("A device cannot approve itself.");
@@ -135,7 +144,8 @@ export function createKeyRequestsService(deps: {
           !(await tx.requests.move(userId, id, ["pending"], tx.now, {
             status: "answered",
             approver_session_id: sessionId,
-            approver_nonce: approverNonce,
+            approver_share: body.approver_share,
+            approver_confirmation: body.approver_confirmation,
           }))
         ) {
           throw conflict("key_request_taken", "Another device already answered this request.");
@@ -144,12 +154,45 @@ export function createKeyRequestsService(deps: {
       });
     },
 
-    /** The asking device opens its commitment, once a device answered. */
-    reveal(userId: string, sessionId: string, id: string, requesterNonce: string): Promise<KeyRequest> {
+    /** The asking device found the answer's confirmation good: the codes matched. */
+    confirm(userId: string, sessionId: string, id: string, requesterConfirmation: string): Promise<KeyRequest> {
       return inUnit(userId, sessionId, async (tx) => {
         const row = await liveRequest(tx.requests, userId, id, tx.now);
-        if (row.session_id !== sessionId) throw forbidden("Only the device that asked can reveal its part of the code.");
-        return moveAndTell(tx, userId, row, ["answered"], { status: "revealed", requester_nonce: requesterNonce }, "revealed");
+        if (row.session_id !== sessionId) throw forbidden("Only the device that asked can confirm the code.");
+        return moveAndTell(
+          tx,
+          userId,
+          row,
+          ["answered"],
+          { status: "confirmed", requester_confirmation: requesterConfirmation },
+          "confirmed",
+        );
+      });
+    },
+
+    /**
+     * The asking device found the answer's confirmation wrong (a wrong code): the answer is cleared so the code can be
+     * typed again, and the third ends the request as failed.
+     */
+    reject(userId: string, sessionId: string, id: string): Promise<KeyRequest> {
+      return inUnit(userId, sessionId, async (tx) => {
+        const row = await liveRequest(tx.requests, userId, id, tx.now);
+        if (row.session_id !== sessionId) throw forbidden("Only the device that asked can say the code was wrong.");
+        const failures = Number(row.failures) + 1;
+        return moveAndTell(
+          tx,
+          userId,
+          row,
+          ["answered"],
+          {
+            status: failures >= KEY_REQUEST_MAX_FAILURES ? "failed" : "pending",
+            failures,
+            approver_session_id: null,
+            approver_share: null,
+            approver_confirmation: null,
+          },
+          "rejected",
+        );
       });
     },
 
@@ -157,10 +200,10 @@ export function createKeyRequestsService(deps: {
     approve(userId: string, sessionId: string, id: string, body: ApproveKeyRequestInput): Promise<KeyRequest> {
       return inUnit(userId, sessionId, async (tx) => {
         const row = await liveRequest(tx.requests, userId, id, tx.now);
-        if (row.approver_session_id !== sessionId) throw forbidden("Only the device that compared codes can approve.");
+        if (row.approver_session_id !== sessionId) throw forbidden("Only the device that typed the code can approve.");
         const holder = await keyHolder(tx.keys, userId, sessionId);
         if (!holder) throw forbidden("Only a device that can read your messages can approve another one.");
-        if (row.status !== "revealed") throw outOfOrder(row, "approved");
+        if (row.status !== "confirmed") throw outOfOrder(row, "approved");
         for (const [i, wrap] of body.wraps.entries()) {
           if (wrap.recipient_key_id !== row.requester_key_id) {
             throw badRequest("Every wrap is for the asking device's key.", `wraps.${i}.recipient_key_id`);
@@ -177,7 +220,8 @@ export function createKeyRequestsService(deps: {
         if (roster.public_key !== row.requester_public_key) throw badRequest("The roster row is the asking device's.", "roster.public_key");
         if (roster.added_by_key_id !== holder.keyId) throw badRequest("The roster row is added by this device.", "roster.added_by_key_id");
 
-        if (!(await tx.requests.move(userId, id, ["revealed"], tx.now, { status: "approved" }))) throw outOfOrder(row, "approved");
+        const handover = { status: "approved" as const, handover_confirmation: body.handover_confirmation };
+        if (!(await tx.requests.move(userId, id, ["confirmed"], tx.now, handover))) throw outOfOrder(row, "approved");
         const wraps: KeyWrapsTable[] = body.wraps.map((w) => ({
           user_id: userId,
           epoch: w.epoch,
