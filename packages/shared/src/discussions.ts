@@ -7,7 +7,7 @@
  * every route and nothing on the live socket.
  */
 import { z } from "zod";
-import { DAY_MS } from "./plans.ts";
+import { DISCUSSION_EXTENSION_DAYS } from "./discussion-limits.ts";
 import type {
   discussionDetailsSchema,
   discussionMemberSchema,
@@ -46,15 +46,6 @@ export const DISCUSSION_ROUTES = {
   join: (publicId: string) => `/discussions/join/${encodeURIComponent(publicId)}`,
 } as const;
 
-/** A discussion lasts this long from creation, unless a premium member extends it. */
-export const DISCUSSION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
-export const DISCUSSION_EXTENSION_DAYS = [7, 30] as const;
-/** However often it is extended, a discussion ends at most this many days after now. */
-export const DISCUSSION_MAX_AHEAD_DAYS = 90;
-
-/** Whether extending a discussion that ends at `endsAt` by `days` keeps its end within the limit ahead of `now`. */
-export const canExtendBy = (endsAt: number, days: number, now: number) =>
-  endsAt + days * DAY_MS <= now + DISCUSSION_MAX_AHEAD_DAYS * DAY_MS;
 export const DEFAULT_MAX_DISCUSSION_MEMBERS = 50;
 export const DISCUSSION_TITLE_MAX = 80;
 export const DISPLAY_NAME_MAX = 40;
