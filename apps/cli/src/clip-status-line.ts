@@ -1,5 +1,6 @@
 /** The status line of `daysync clip`. */
 import { preview } from "./format.ts";
+import { forTerminal } from "./terminal-text.ts";
 
 /**
  * In a terminal, one line at the bottom that is rewritten in place, with news printed above it; elsewhere (a
@@ -13,12 +14,15 @@ export class StatusLine {
     return this.stream.isTTY === true;
   }
 
-  show(text: string) {
+  /** Texts name other devices and messages: their control characters are written out, never sent to the terminal. */
+  show(shown: string) {
+    const text = forTerminal(shown);
     this.current = text;
     if (this.tty) this.stream.write(`\r\x1b[2K${preview(text, Math.max(20, (this.stream.columns ?? 80) - 1))}`);
   }
 
-  print(text: string) {
+  print(printed: string) {
+    const text = forTerminal(printed, { lines: true });
     if (this.tty) this.stream.write(`\r\x1b[2K${text}\n`);
     else this.stream.write(`${text}\n`);
     if (this.tty && this.current) this.show(this.current);

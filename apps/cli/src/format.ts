@@ -1,6 +1,7 @@
 /** How the command line shows things: sizes, dates, columns, and JSON for scripts. */
 import { formatTimeLeft, type Message, parseStoredDate } from "@daysync/shared";
 import type { ShownMessage } from "./shown-messages.ts";
+import { forTerminal, say } from "./terminal-text.ts";
 
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -14,21 +15,27 @@ export function formatBytes(bytes: number): string {
   return `${value < 10 ? +value.toFixed(1) : Math.round(value)} ${units[unit]}`;
 }
 
-/** One JSON document per line: what scripts read (`--json`). */
+/**
+ * One JSON document per line: what scripts read (`--json`). The exact values, with DEL and the C1 controls written
+ * as \u escapes too (JSON.stringify escapes only C0), so the line is also safe in a terminal.
+ */
 export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value)}\n`);
+  process.stdout.write(
+    `${JSON.stringify(value).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)}\n`,
+  );
 }
 
-/** Columns padded to their widest cell; the last column is not padded. */
-export function printTable(header: string[], rows: string[][]): void {
+/** Columns padded to their widest cell; the last column is not padded. Cells come from other devices: no control passes. */
+export function printTable(header: string[], cells: string[][]): void {
+  const rows = cells.map((row) => row.map((cell) => forTerminal(cell)));
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
   const line = (cells: string[]) =>
     cells
       .map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
       .join("  ")
       .trimEnd();
-  console.log(line(header));
-  for (const row of rows) console.log(line(row));
+  say(line(header));
+  for (const row of rows) say(line(row));
 }
 
 /** The first line of a text, cut to `max` characters, for a one-line listing. */

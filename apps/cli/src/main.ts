@@ -2,6 +2,7 @@
 import { CommanderError } from "commander";
 import { CliError, EXIT } from "./errors.ts";
 import { buildProgram } from "./program.ts";
+import { warn } from "./terminal-text.ts";
 
 async function main(argv: string[]): Promise<number> {
   try {
@@ -10,10 +11,10 @@ async function main(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     if (error instanceof CliError) {
-      process.stderr.write(`daysync: ${error.message}\n`);
+      warn(`daysync: ${error.message}`);
       return error.exitCode;
     }
-    process.stderr.write(`daysync: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    warn(`daysync: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     return EXIT.failure;
   }
 }

@@ -43,6 +43,7 @@ import { formatBytes } from "./format.ts";
 import type { MessageKeys } from "./message-keys.ts";
 import { nodeRecords } from "./node-records.ts";
 import { type Progress, progressBar } from "./progress.ts";
+import { warn } from "./terminal-text.ts";
 
 /** Waits between attempts after a lost connection: about two minutes in all, enough for a server restart. */
 const RETRY_DELAYS_MS = [0, 1000, 2000, 3000, 5000, 5000, 10_000, 10_000, 20_000, 30_000, 30_000];
@@ -323,7 +324,7 @@ function sendSealed(options: SendSealed): Promise<void> {
         if (keyMoved(error) || error.causingError instanceof FileChanged) return false;
         const status = error.originalResponse?.getStatus() ?? 0;
         const retry = status < 400 || status >= 500 || status === 409 || status === 423;
-        if (retry) process.stderr.write(`\n${filename}: the connection was interrupted; resuming…\n`);
+        if (retry) warn(`\n${filename}: the connection was interrupted; resuming…`);
         return retry;
       },
       onSuccess: () => {

@@ -6,16 +6,17 @@ import { installService, uninstallService } from "../clip-service.ts";
 import { ClipSession } from "../clip-session.ts";
 import { clipboardTool } from "../clipboard-tools.ts";
 import type { Context } from "../context.ts";
+import { say } from "../terminal-text.ts";
 
 export async function clip(ctx: Context, flags: ClipFlags): Promise<void> {
   const options = parseClipOptions(flags);
   const pause = new ClipPause(ctx.store.dir);
   if (options.pause || options.resume) {
-    console.log(pause.set(options.pause));
+    say(pause.set(options.pause));
     return;
   }
   if (options.uninstallService) {
-    console.log(uninstallService());
+    say(uninstallService());
     return;
   }
   const signedIn = await ctx.signedIn();
@@ -24,7 +25,7 @@ export async function clip(ctx: Context, flags: ClipFlags): Promise<void> {
     const env: Record<string, string> = { DAYSYNC_SERVER: server };
     if (process.env.DAYSYNC_CONFIG_DIR) env.DAYSYNC_CONFIG_DIR = path.resolve(process.env.DAYSYNC_CONFIG_DIR);
     const bin = path.resolve(process.argv[1] ?? "daysync");
-    console.log(installService({ argv: [process.execPath, bin, ...serviceArgs(flags)], env }));
+    say(installService({ argv: [process.execPath, bin, ...serviceArgs(flags)], env }));
     return;
   }
   await new ClipSession(ctx, signedIn, options, clipboardTool(), pause).run();

@@ -3,6 +3,8 @@ import { DEVICES_API, type DeviceListItem, responseSchemas } from "@daysync/shar
 import type { Context } from "../context.ts";
 import { CliError, EXIT } from "../errors.ts";
 import { printJson, printTable } from "../format.ts";
+import { MessageKeys } from "../message-keys.ts";
+import { say } from "../terminal-text.ts";
 
 const MINUTE = 60_000;
 
@@ -42,10 +44,16 @@ function findDevice(devices: DeviceListItem[], id: string): DeviceListItem {
 }
 
 export async function removeDevice(ctx: Context, id: string): Promise<void> {
-  const { api, server } = await ctx.signedIn();
+  const signedIn = await ctx.signedIn();
+  const { api, server } = signedIn;
   const { devices } = await api.get(DEVICES_API.list, responseSchemas.devices);
   const device = findDevice(devices, id);
+  // Its key leaves with it: remembered before it goes, and this terminal makes the next epoch at once.
+  const removedKeyIds = !device.current && device.key_id ? [device.key_id] : [];
+  const keys = device.current ? undefined : await MessageKeys.load(signedIn, ctx.store);
+  await keys?.noteRemoved(removedKeyIds);
   await api.send("DELETE", DEVICES_API.one(device.id));
-  if (device.current) console.log(`Signed out this device (${device.name}). Sign in again with: daysync login ${server}`);
-  else console.log(`Signed out ${device.name}.`);
+  await keys?.rotateNow({ removedKeyIds });
+  if (device.current) say(`Signed out this device (${device.name}). Sign in again with: daysync login ${server}`);
+  else say(`Signed out ${device.name}.`);
 }

@@ -18,6 +18,7 @@ import { MessageKeys } from "../message-keys.ts";
 import { progressBar } from "../progress.ts";
 import { saveTo } from "../save-to.ts";
 import { isUndecryptable, type ShownMessage, showMessage } from "../shown-messages.ts";
+import { say } from "../terminal-text.ts";
 
 export interface GetOptions {
   output?: string;
@@ -78,7 +79,9 @@ function refuseOverwrite(target: string): CliError {
 
 function writeText(content: string, options: GetOptions) {
   if (!options.output || options.output === "-") {
-    process.stdout.write(process.stdout.isTTY && !content.endsWith("\n") ? `${content}\n` : content);
+    // To a terminal, the text's control characters are shown, not obeyed; to a pipe or a file, the exact text.
+    if (process.stdout.isTTY) say(content.endsWith("\n") ? content.slice(0, -1) : content);
+    else process.stdout.write(content);
     return;
   }
   try {
@@ -169,5 +172,5 @@ async function download(
     throw refuseOverwrite(target);
   }
   renameSync(partial, target);
-  console.log(`Saved ${target} (${formatBytes(done)}).`);
+  say(`Saved ${target} (${formatBytes(done)}).`);
 }

@@ -6,6 +6,7 @@ import { usageError } from "../errors.ts";
 import { describeMessage, expiresAt, formatBytes, parseDisplayDate, preview, printJson, printTable, timeLeftLabel } from "../format.ts";
 import { MessageKeys } from "../message-keys.ts";
 import { assertAllOpened, plainFileSize, type ShownMessage, showDay, showMessage } from "../shown-messages.ts";
+import { say } from "../terminal-text.ts";
 
 /**
  * A message as `ls --json` prints it: the API's message with its text opened (or `error`), its size in bytes and
@@ -33,7 +34,7 @@ export async function listDay(ctx: Context, options: { day?: string; json?: bool
     expires_at: expiresAt(m, user.max_message_duration),
   }));
   if (options.json) printJson(listed);
-  else if (listed.length === 0) console.log(`No messages on ${formatDisplayDate(date)}.`);
+  else if (listed.length === 0) say(`No messages on ${formatDisplayDate(date)}.`);
   else {
     const now = Date.now();
     printTable(
@@ -73,7 +74,7 @@ export async function listDays(ctx: Context, options: { json?: boolean }): Promi
   const [{ days }, keys] = await Promise.all([signedIn.api.get(API.days, responseSchemas.days), MessageKeys.load(signedIn, ctx.store)]);
   const shown = await Promise.all(days.map((day) => showDay(keys, day)));
   if (options.json) printJson(shown);
-  else if (shown.length === 0) console.log("No days yet.");
+  else if (shown.length === 0) say("No days yet.");
   else {
     printTable(
       ["DATE", "MESSAGES", "LAST", "LAST MESSAGE"],

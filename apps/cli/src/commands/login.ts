@@ -20,6 +20,7 @@ import { CliError, EXIT, usageError } from "../errors.ts";
 import { LOCKED_TERMINAL, waitForKeyApproval } from "../key-approval.ts";
 import { waitForApproval } from "../pairing-channel.ts";
 import { ask, readStdinLine } from "../prompt.ts";
+import { say, warn } from "../terminal-text.ts";
 
 export interface LoginOptions {
   password?: boolean;
@@ -38,26 +39,26 @@ export async function login(ctx: Context, options: LoginOptions): Promise<void> 
   ctx.store.saveSession(server, { token, user: { id: user.id, name: user.name, email: user.email }, signed_in_at: Date.now() });
   // The session this terminal had before would linger in the Devices list as a second "daysync CLI".
   if (previous && previous.token !== token) await new ApiClient(server, previous.token).send("POST", API.logout).catch(() => {});
-  console.log(`Signed in as ${user.name} (${user.email}) on ${server}.`);
-  console.log(`This terminal is listed in Devices as "daysync CLI on ${hostname()}".`);
+  say(`Signed in as ${user.name} (${user.email}) on ${server}.`);
+  say(`This terminal is listed in Devices as "daysync CLI on ${hostname()}".`);
   const signedIn = new ApiClient(server, token);
   if (pairing) {
     const handover = await receivePairingKeys(signedIn, ctx.store, server, user.id, pairing);
-    if (!handover.ok && handover.reason === "not_verified") console.error(HANDOVER_TEXT.handoverNotVerified);
+    if (!handover.ok && handover.reason === "not_verified") warn(HANDOVER_TEXT.handoverNotVerified);
   }
   const parts = fileKeys(signedIn, ctx.store, server, user.id);
   const status = await parts.keys.sync();
   if (status.state !== "locked") return;
-  console.log(LOCKED_TERMINAL);
-  if (status.recoveryCode) console.log("Have your recovery code? Run daysync unlock.");
+  say(LOCKED_TERMINAL);
+  if (status.recoveryCode) say("Have your recovery code? Run daysync unlock.");
   // A script piping the password in cannot answer the check code: it stays signed in, locked.
   if (process.stdin.isTTY !== true) {
-    console.log("Run daysync login --password in a terminal to approve it from another device with the check code.");
+    say("Run daysync login --password in a terminal to approve it from another device with the check code.");
     return;
   }
   await waitForKeyApproval(parts, user.id, status.keys, {
     confirm: async (question) => /^y(es)?$/i.test((await ask(question)).trim()),
-    log: (line) => console.log(line),
+    log: (line) => say(line),
   });
 }
 
@@ -94,14 +95,13 @@ async function pairUntilDecided(api: ApiClient, signal: AbortSignal): Promise<Si
     const { body: request } = await api.json("POST", PAIRING_API.requests, responseSchemas.pairingRequest, asking.body);
     const link = pairLink(api.server, request.code) + pairingFragment(secret);
     const minutes = Math.round(request.expires_in / 60_000);
-    console.log(`\nSign in this terminal to ${api.server}\n`);
-    console.log(await QRCode.toString(link, { type: "terminal", small: true }));
-    console.log("On a phone or computer where you are signed in to Daysync, scan this code with the camera");
-    console.log(
-      `(or Devices → "Scan or type a code"), then approve. Without a camera, open ${api.server}${PAIR_ROUTE} there and type the code:`,
-    );
-    console.log(`\n  Code: ${formatShortCode(request.short_code)}\n`);
-    console.log(`Waiting for approval (the code expires in ${minutes} min). Press Ctrl+C to cancel.`);
+    say(`\nSign in this terminal to ${api.server}\n`);
+    // The QR code is drawn with this terminal's own colour sequences, from a link this terminal made: printed as is.
+    process.stdout.write(`${await QRCode.toString(link, { type: "terminal", small: true })}\n`);
+    say("On a phone or computer where you are signed in to Daysync, scan this code with the camera");
+    say(`(or Devices → "Scan or type a code"), then approve. Without a camera, open ${api.server}${PAIR_ROUTE} there and type the code:`);
+    say(`\n  Code: ${formatShortCode(request.short_code)}\n`);
+    say(`Waiting for approval (the code expires in ${minutes} min). Press Ctrl+C to cancel.`);
 
     const outcome = await waitForApproval(api.server, request, request.expires_in + 15_000, signal);
     switch (outcome.type) {
@@ -120,14 +120,14 @@ async function pairUntilDecided(api: ApiClient, signal: AbortSignal): Promise<Si
       case "cancelled":
         throw new CliError("\nSign-in cancelled. Nothing was signed in; run daysync login again to start over.", EXIT.interrupted);
       case "expired":
-        console.log("\nThe code expired. Here is a new one.");
+        say("\nThe code expired. Here is a new one.");
         break;
       case "failed":
         throw new CliError(
           `The sign-in failed (the approval was not valid within ${LOGIN_TOKEN_TTL_MS / 1000} s). Run daysync login again.`,
         );
       case "lost":
-        console.log(`\nThe connection to the server was lost (${outcome.reason}). Here is a new code.`);
+        say(`\nThe connection to the server was lost (${outcome.reason}). Here is a new code.`);
         break;
     }
   }
@@ -171,5 +171,5 @@ export async function logout(ctx: Context): Promise<void> {
   }
   ctx.store.deleteSession(server);
   ctx.store.deleteKeys(server);
-  console.log(`Signed out of ${server}.`);
+  say(`Signed out of ${server}.`);
 }

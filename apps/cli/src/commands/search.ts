@@ -18,6 +18,7 @@ import { usageError } from "../errors.ts";
 import { describeMessage, printJson, printTable } from "../format.ts";
 import { MessageKeys } from "../message-keys.ts";
 import { type ShownDay, type ShownMessage, showDay, showMessage } from "../shown-messages.ts";
+import { say } from "../terminal-text.ts";
 
 /** One result as `search --json` prints it: the message and its day, both opened. */
 export interface FoundMessage {
@@ -49,7 +50,7 @@ export async function search(ctx: Context, words: string[], options: { json?: bo
     found.push({ message, day: await shownDay });
   }
   if (options.json) return printJson(found);
-  if (found.length === 0) return console.log(`Nothing found for "${query.data.q}".`);
+  if (found.length === 0) return say(`Nothing found for "${query.data.q}".`);
   printTable(
     ["DATE", "TIME", "ID", "CONTENT"],
     found.map(({ message }) => [formatDisplayDate(message.date), message.time, message.id, describeMessage(message)]),

@@ -12,6 +12,7 @@ import { MessageKeys } from "../message-keys.ts";
 import { readStdin } from "../prompt.ts";
 import { postSealedText } from "../sealed-send.ts";
 import { showMessage } from "../shown-messages.ts";
+import { say, warn } from "../terminal-text.ts";
 import { uploadFile } from "../upload.ts";
 
 export interface SendOptions {
@@ -46,7 +47,7 @@ export async function send(ctx: Context, words: string[], options: SendOptions):
   for (const file of files) {
     const sent = await uploadFile(ctx.store, api, session.user.id, file, loadKeys);
     if (options.json) printJson({ message_id: sent.messageId, filename: sent.filename, size: sent.size });
-    else console.log(`Sent ${sent.filename} (${sent.sizeLabel}) as message ${sent.messageId}.`);
+    else say(`Sent ${sent.filename} (${sent.sizeLabel}) as message ${sent.messageId}.`);
   }
 }
 
@@ -66,12 +67,12 @@ async function sendText(loadKeys: () => Promise<MessageKeys>, api: ApiClient, te
     try {
       const sent = await postSealedText(api, keys, message);
       if (json) printJson(await showMessage(keys, sent));
-      else console.log(`Sent message ${sent.id} (${message.content.length} characters).`);
+      else say(`Sent message ${sent.id} (${message.content.length} characters).`);
       return;
     } catch (error) {
       if (attempt >= SEND_ATTEMPTS) throw error;
       if (error instanceof ApiError && error.status === 429 && error.retryAfterSeconds) {
-        console.error(`${error.message} Waiting…`);
+        warn(`${error.message} Waiting…`);
         await sleep(error.retryAfterSeconds * 1000);
       } else if (error instanceof CliError && error.exitCode === EXIT.unreachable) {
         await sleep(500 * attempt);

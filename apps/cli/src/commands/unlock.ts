@@ -9,6 +9,7 @@ import { ApiError } from "../api-client.ts";
 import type { Context } from "../context.ts";
 import { CliError, EXIT, usageError } from "../errors.ts";
 import { ask, readStdinLine } from "../prompt.ts";
+import { say } from "../terminal-text.ts";
 
 export const UNLOCKED = "This terminal can now read your messages.";
 
@@ -17,7 +18,7 @@ export async function unlock(ctx: Context): Promise<void> {
   const userId = session.user.id;
   const parts = fileKeys(api, ctx.store, server, userId);
   const status = await parts.keys.sync();
-  if (status.state === "ready") return console.log("This terminal can already read your messages.");
+  if (status.state === "ready") return say("This terminal can already read your messages.");
   if (status.state === "lost") throw new CliError("This terminal's keys are gone. Run daysync login again.", EXIT.locked);
   const interactive = process.stdin.isTTY === true;
   const typed = interactive ? await ask("Recovery code: ", { secret: true }) : await readStdinLine();
@@ -33,5 +34,5 @@ export async function unlock(ctx: Context): Promise<void> {
   }
   if ((await parts.keys.sync()).state !== "ready")
     throw new CliError("The recovery code was taken, but this terminal is still locked.", EXIT.locked);
-  console.log(UNLOCKED);
+  say(UNLOCKED);
 }

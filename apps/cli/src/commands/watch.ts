@@ -4,7 +4,8 @@
  * new run it resumes there: nothing missed, nothing twice. Sealed messages are opened with this terminal's keys;
  * one that does not open is printed as "This message could not be decrypted", and watching goes on.
  */
-import { spawn } from "node:child_process";
+import { type ChildProcessByStdio, spawn } from "node:child_process";
+import type { Writable } from "node:stream";
 import { API, type Message, responseSchemas } from "@daysync/shared";
 import type { CryptoKey } from "@daysync/shared/crypto";
 import type { ApiClient } from "../api-client.ts";
@@ -17,6 +18,7 @@ import { runLive } from "../live-connection.ts";
 import { LiveMessages } from "../live-messages.ts";
 import { MessageKeys } from "../message-keys.ts";
 import type { ShownMessage } from "../shown-messages.ts";
+import { say, warn } from "../terminal-text.ts";
 
 export interface WatchOptions {
   copy?: boolean;
@@ -36,8 +38,8 @@ export async function watch(ctx: Context, options: WatchOptions): Promise<void> 
   const clipboard = options.copy ? openClipboard() : undefined;
   const keys = await MessageKeys.load(signedIn, ctx.store);
   const notice = keys.notice();
-  if (notice) process.stderr.write(`${notice}\n`);
-  const arriving = new LiveMessages(keys, (text) => process.stderr.write(`${text}\n`));
+  if (notice) warn(notice);
+  const arriving = new LiveMessages(keys, (text) => warn(text));
   const key = `${server} ${session.user.id}`;
   const saved = ctx.store.watchPosition(key);
   // Without a saved position the first run starts from now: it skips the replay up to its `ready`.
@@ -74,7 +76,7 @@ export async function watch(ctx: Context, options: WatchOptions): Promise<void> 
     },
     async onReady({ seq }) {
       position ??= { seq, last_message_at: Date.now() };
-      if (!announced) process.stderr.write(`Watching for new messages on ${server}. Press Ctrl+C to stop.\n`);
+      if (!announced) warn(`Watching for new messages on ${server}. Press Ctrl+C to stop.`);
       announced = true;
     },
     async onReset(seq) {
@@ -87,7 +89,7 @@ export async function watch(ctx: Context, options: WatchOptions): Promise<void> 
       }
       position ??= { seq, last_message_at: Date.now() };
     },
-    onNotice: (text) => process.stderr.write(`${text}\n`),
+    onNotice: (text) => warn(text),
   });
   const stop = () => live.stop();
   process.once("SIGINT", stop);
@@ -105,16 +107,16 @@ function show(message: ShownMessage, seq: number | null, json: boolean) {
     const watched: WatchedMessage = { ...message, seq };
     return printJson(watched);
   }
-  if (message.error) console.log(`[${message.time}] ${message.error}`);
-  else if (message.type === "text") console.log(`[${message.time}] ${message.content}`);
-  else console.log(`[${message.time}] ${message.filename} (${message.type}; download it with: daysync get ${message.id})`);
+  if (message.error) say(`[${message.time}] ${message.error}`);
+  else if (message.type === "text") say(`[${message.time}] ${message.content}`);
+  else say(`[${message.time}] ${message.filename} (${message.type}; download it with: daysync get ${message.id})`);
 }
 
 async function copy(clipboard: Clipboard, text: string) {
   try {
     await clipboard.copy(text);
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n`);
+    warn((error as Error).message);
   }
 }
 
@@ -128,25 +130,31 @@ async function execFor(api: ApiClient, keys: MessageKeys, command: string, messa
   try {
     if (message.type !== "text") fileKey = await fileKeyOf(keys, message);
   } catch (error) {
-    process.stderr.write(`--exec: not run for message ${message.id}: ${(error as Error).message}\n`);
+    warn(`--exec: not run for message ${message.id}: ${(error as Error).message}`);
     return;
   }
-  const child = spawn(command, {
-    shell: true,
-    stdio: ["pipe", "inherit", "inherit"],
-    env: {
-      ...process.env,
-      DAYSYNC_MESSAGE_ID: shown.id,
-      DAYSYNC_MESSAGE_TYPE: shown.type,
-      DAYSYNC_MESSAGE_FILENAME: shown.filename,
-      DAYSYNC_MESSAGE_DATE: shown.date,
-      DAYSYNC_MESSAGE_TIME: shown.time,
-    },
-  });
+  let child: ChildProcessByStdio<Writable, null, null>;
+  try {
+    child = spawn(command, {
+      shell: true,
+      stdio: ["pipe", "inherit", "inherit"],
+      env: { ...process.env, ...execEnvironment(shown) },
+    });
+  } catch (error) {
+    // A spawn that throws (rather than failing as the child's "error") is this message's failure, never watch's.
+    warn(`--exec: "${command}" could not run for message ${message.id}: ${(error as Error).message}`);
+    return;
+  }
   const exited = new Promise<number | null>((resolve) => {
     child.on("error", () => resolve(null));
     child.on("close", (code) => resolve(code));
   });
+  // Out of file descriptors (EMFILE) the child never starts and has no input to write to.
+  if (!child.stdin) {
+    await exited;
+    warn(`--exec: "${command}" could not run for message ${message.id}.`);
+    return;
+  }
   // A command that does not read its input closes the pipe early: that is its choice, not an error.
   child.stdin.on("error", () => {});
   let stopped = false;
@@ -156,7 +164,7 @@ async function execFor(api: ApiClient, keys: MessageKeys, command: string, messa
       const { body } = await fetchFileBytes(api, message, fileKey);
       body.on("error", (error) => {
         stopped = true;
-        process.stderr.write(`--exec: stopped for message ${message.id}: ${downloadError(error, shown.filename).message}\n`);
+        warn(`--exec: stopped for message ${message.id}: ${downloadError(error, shown.filename).message}`);
         child.kill("SIGTERM");
         child.stdin.destroy();
       });
@@ -164,11 +172,27 @@ async function execFor(api: ApiClient, keys: MessageKeys, command: string, messa
     }
   } catch (error) {
     child.stdin.end();
-    process.stderr.write(`${(error as Error).message}\n`);
+    warn((error as Error).message);
   }
   const code = await exited;
   if (code !== 0 && !stopped)
-    process.stderr.write(`--exec: "${command}" ${code === null ? "could not run" : `exited with ${code}`} for message ${message.id}.\n`);
+    warn(`--exec: "${command}" ${code === null ? "could not run" : `exited with ${code}`} for message ${message.id}.`);
+}
+
+/**
+ * What --exec gets to know of a message, as environment variables. The values come from another device (a sealed
+ * file's name is whatever it sealed): a NUL would make spawn throw, and any control character could reach a
+ * terminal or a script, so each becomes "_", as in the names `get` saves files under.
+ */
+export function execEnvironment(shown: ShownMessage): Record<string, string> {
+  const clean = (value: string) => value.replace(/\p{Cc}/gu, "_");
+  return {
+    DAYSYNC_MESSAGE_ID: clean(shown.id),
+    DAYSYNC_MESSAGE_TYPE: clean(shown.type),
+    DAYSYNC_MESSAGE_FILENAME: clean(shown.filename),
+    DAYSYNC_MESSAGE_DATE: clean(shown.date),
+    DAYSYNC_MESSAGE_TIME: clean(shown.time),
+  };
 }
 
 /** Live messages created after `since` (ms), oldest first, from the HTTP routes. */
