@@ -27,6 +27,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
       REGISTER_RATE_LIMIT_MAX: "10000",
+      // Tests sign up as many people as they need; tests of REGISTRATION set it.
+      REGISTRATION: "open",
       ...env,
     },
     stdio: ["ignore", "inherit", "inherit"],

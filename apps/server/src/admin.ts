@@ -1,8 +1,11 @@
-/** Operator commands: set a user's plan or role; print a password reset link; copy a SQLite installation into PostgreSQL. */
+/**
+ * Operator commands: set a user's plan or role; print a password reset link or an invite link; copy a SQLite
+ * installation into PostgreSQL.
+ */
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { describeRetention } from "@daysync/shared";
+import { describeRetention, hasNoEndDate, INVITE_TTL_MS, NO_END_DATE_MS } from "@daysync/shared";
 import { createAdapters } from "./adapters/adapters.ts";
 import { createRepositories } from "./app/repositories.ts";
 import { systemClock } from "./clock.ts";
@@ -14,12 +17,14 @@ import { AppError, notFound } from "./http/errors.ts";
 import { createResetLink } from "./modules/accounts/password-reset.service.ts";
 import { createAuditor } from "./modules/admin/admin-audit.ts";
 import { setRole } from "./modules/admin/roles.ts";
+import { createRegistrationService } from "./modules/invites/registration.service.ts";
 import { createPlansService, type PlanName } from "./modules/plans/plans.service.ts";
 import { createServerKeysRepository } from "./modules/push/server-keys.repository.ts";
 import { loadOrCreateVapidKeys } from "./modules/push/vapid-keys.ts";
 
 const USAGE = [
-  "Usage: npm run admin -- plan set EMAIL premium|free",
+  "Usage: npm run admin -- plan set EMAIL premium|free [--no-end-date]",
+  "       npm run admin -- invite",
   "       npm run admin -- role set EMAIL admin|user",
   "       npm run admin -- password-reset EMAIL",
   "       npm run admin -- copy-to-postgres --from DATA_DIR/daysync.sqlite --to postgres://USER@HOST:5432/DB",
@@ -28,7 +33,10 @@ const USAGE = [
 export async function runAdmin(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; output: string }> {
   if (args[0] === "copy-to-postgres") return copyToPostgres(args.slice(1));
   if (args[0] === "password-reset" && args[1] && args.length === 2) return passwordReset(args[1], env);
-  const [area, verb, email, value] = args;
+  if (args[0] === "invite" && args.length === 1) return invite(env);
+  const [area, verb, email, value, option] = args;
+  const noEndDate = option === "--no-end-date" && value === "premium";
+  if (args.length > (noEndDate ? 5 : 4)) return { code: 2, output: USAGE };
   if (area === "role" && verb === "set" && email && (value === "admin" || value === "user")) return roleSet(email, value, env);
   if (area !== "plan" || verb !== "set" || !email || (value !== "premium" && value !== "free")) return { code: 2, output: USAGE };
   const plan = value;
@@ -41,10 +49,13 @@ export async function runAdmin(args: string[], env: NodeJS.ProcessEnv = process.
     const { plans: planRecords, users, changes } = createRepositories(db);
     const unitOfWork = createUnitOfWork({ db, bus: adapters.bus, clock: systemClock, changes });
     const plans = createPlansService({ clock: systemClock, unitOfWork, plans: planRecords, users });
-    const user = await plans.setPlan(email, plan as PlanName);
+    const user = await plans.setPlan(email, plan as PlanName, noEndDate ? NO_END_DATE_MS : undefined);
+    const until = hasNoEndDate(Date.parse(user.date_expiration_subscription))
+      ? "no end date"
+      : `until ${user.date_expiration_subscription}`;
     return {
       code: 0,
-      output: `${user.email}: ${user.title_subscription}, retention ${describeRetention(user.max_message_duration)}, until ${user.date_expiration_subscription}`,
+      output: `${user.email}: ${user.title_subscription}, retention ${describeRetention(user.max_message_duration)}, ${until}`,
     };
   } catch (error) {
     if (error instanceof AppError) return { code: 1, output: error.message };
@@ -100,6 +111,16 @@ function passwordReset(email: string, env: NodeJS.ProcessEnv) {
     const link = await createResetLink({ clock: systemClock, users, resets: passwordResets }, target.id, baseUrl);
     await createAuditor({ clock: systemClock, users, admin })("command line", "password_reset.link_created", target, "valid 30 minutes");
     return [`A one-time link to set a new password for ${target.email}, valid 30 minutes:`, link.url].join("\n");
+  });
+}
+
+/** A one-time link to register (REGISTRATION=invite), on PUBLIC_URL, else http://localhost:PORT. */
+function invite(env: NodeJS.ProcessEnv) {
+  return withInstallation(env, async ({ config, repositories }) => {
+    const registration = createRegistrationService({ configured: config.registration, clock: systemClock, invites: repositories.invites });
+    const link = await registration.createInvite(null, config.identity.publicUrl);
+    const days = INVITE_TTL_MS / (24 * 60 * 60 * 1000);
+    return [`A one-time link to register on this server, valid ${days} days:`, link.url].join("\n");
   });
 }
 

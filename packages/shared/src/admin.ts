@@ -12,7 +12,7 @@ export const ADMIN_API = {
   accounts: "/api/admin/accounts",
   /** DELETE: deletes the account and everything of it. */
   account: (id: string) => `/api/admin/accounts/${encodeURIComponent(id)}`,
-  /** PUT `{ until }`: grants Premium until that date. DELETE: ends Premium (back to Free). */
+  /** PUT `{ until }`: grants Premium until that date (`null`: no end date). DELETE: ends Premium (back to Free). */
   premium: (id: string) => `/api/admin/accounts/${encodeURIComponent(id)}/premium`,
   /** PUT: disables the account (its sessions end at once). DELETE: enables it again. */
   disabled: (id: string) => `/api/admin/accounts/${encodeURIComponent(id)}/disabled`,
@@ -20,6 +20,8 @@ export const ADMIN_API = {
   passwordReset: (id: string) => `/api/admin/accounts/${encodeURIComponent(id)}/password-reset`,
   figures: "/api/admin/figures",
   audit: "/api/admin/audit",
+  /** POST: a one-time invite link to register, valid `INVITE_TTL_MS` → `InviteLink`. */
+  invites: "/api/admin/invites",
 } as const;
 
 /** POST: sets a new password with a reset link's token. */
@@ -37,12 +39,13 @@ export const adminAccountsQuerySchema = z.object({
 });
 
 const isoDay = /^\d{4}-\d{2}-\d{2}$/;
-/** Premium until the end (UTC) of this calendar day, yyyy-mm-dd. */
+/** Premium until the end (UTC) of this calendar day, yyyy-mm-dd; `null`: with no end date. */
 export const grantPremiumSchema = z.object({
   until: z
-    .string({ error: "Choose the date Premium ends." })
+    .string({ error: "Choose the date Premium ends, or no end date." })
     .regex(isoDay, "The end date must be yyyy-mm-dd.")
-    .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), "The end date must be a real calendar date."),
+    .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), "The end date must be a real calendar date.")
+    .nullable(),
 });
 export type GrantPremiumInput = z.infer<typeof grantPremiumSchema>;
 

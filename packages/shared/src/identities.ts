@@ -57,6 +57,8 @@ export const PROVIDER_SIGN_IN_ERRORS = {
   flow_expired: "This sign-in took too long or was already used. Start again.",
   flow_mismatch: "This sign-in was started in another window or browser. Start again here.",
   signup_closed: "No Daysync account uses this {label} sign-in, and new accounts cannot be made with {label} here.",
+  registration_closed:
+    "No Daysync account uses this {label} sign-in, and this server does not take new accounts without an invite. Ask its owner for an invite link, or sign in with an existing account.",
   email_unverified: "{label} has not verified your email address, so no account can be made with it.",
   domain_not_allowed: "Accounts with this email domain cannot be made through {label} here.",
   account_exists: "An account with this email already exists. Sign in as usual, then link {label} from Settings (Sign-in methods).",

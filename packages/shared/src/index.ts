@@ -25,5 +25,6 @@ export * from "./sealed-messages.ts";
 export * from "./sealed-uploads.ts";
 export * from "./settings.ts";
 export * from "./share-target.ts";
+export * from "./site.ts";
 export * from "./text.ts";
 export * from "./ui-text.ts";

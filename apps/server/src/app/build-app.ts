@@ -27,6 +27,8 @@ import { createPasswordResetService } from "../modules/accounts/password-reset.s
 import { createActivityCounter } from "../modules/admin/activity-counter.ts";
 import { adminRoutes } from "../modules/admin/admin.routes.ts";
 import { createAdminService } from "../modules/admin/admin.service.ts";
+import { invitesRoutes } from "../modules/invites/invites.routes.ts";
+import { createRegistrationService } from "../modules/invites/registration.service.ts";
 import { devicesRoutes } from "../modules/devices/devices.routes.ts";
 import { createDevicesService } from "../modules/devices/devices.service.ts";
 import { discussionsRoutes } from "../modules/discussions/discussions.routes.ts";
@@ -125,12 +127,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     siteUrl: config.identity.publicUrl,
     accountWindowMs: config.email.accountRateLimit.windowMs,
   });
+  const registration = createRegistrationService({ configured: config.registration, clock, invites: repositories.invites });
   const accounts = createAccountsService({
     db,
     clock,
     sessions,
     users,
     plans: repositories.plans,
+    registration,
     onRegistered: emailVerification.sendLater,
   });
   const messages = createMessagesService({
@@ -291,6 +295,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     presence,
     storage,
     activity,
+  });
+  invitesRoutes(app, {
+    registration,
+    admin,
+    site: {
+      contact_phone: config.site.contactPhone,
+      contact_email: config.site.contactEmail,
+      brand_line: config.site.brandLine,
+      app_store_url: config.site.appStoreUrl,
+      play_store_url: config.site.playStoreUrl,
+    },
+    publicUrl: config.identity.publicUrlGiven ? config.identity.publicUrl : undefined,
   });
   adminRoutes(app, {
     admin,

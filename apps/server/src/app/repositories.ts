@@ -11,6 +11,7 @@ import { createDiscussionMessagesRepository } from "../modules/discussions/discu
 import { createDiscussionsRepository } from "../modules/discussions/discussions.repository.ts";
 import { createEmailRepository } from "../modules/email/email.repository.ts";
 import { createIdentitiesRepository } from "../modules/identities/identities.repository.ts";
+import { createInvitesRepository } from "../modules/invites/invites.repository.ts";
 import { createKeyRecoveryRepository } from "../modules/keys/key-recovery.repository.ts";
 import { createKeyRequestsRepository } from "../modules/keys/key-requests.repository.ts";
 import { createKeysRepository } from "../modules/keys/keys.repository.ts";
@@ -42,6 +43,7 @@ export function createRepositories(db: Db) {
     admin: createAdminRepository(db),
     accountDeletion: createAccountDeletionRepository(db),
     passwordResets: createPasswordResetsRepository(db),
+    invites: createInvitesRepository(db),
     payments: createPaymentsRepository(db),
     email: createEmailRepository(db),
     keys: createKeysRepository(db),

@@ -2,7 +2,7 @@
 import { isIP } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { DEFAULT_MAX_DISCUSSION_MEMBERS } from "@daysync/shared";
+import { DEFAULT_MAX_DISCUSSION_MEMBERS, type RegistrationMode, registrationModeSchema } from "@daysync/shared";
 import { z } from "zod";
 import { type EmailConfig, parseEmailConfig } from "./email.ts";
 import { type IdentityConfig, parseIdentityConfig } from "./identity-providers.ts";
@@ -117,6 +117,14 @@ const envSchema = z.object({
   STRIPE_API_URL: z.string().url().default("https://api.stripe.com"),
   /** A page that takes donations; set, the site shows a Donate link to it. */
   DONATION_URL: z.string().url().optional(),
+  /** Who may make an account: open, invite (an admin's one-time link) or closed; unset: open until the first account, then invite. */
+  REGISTRATION: z.union([z.literal(""), registrationModeSchema]).optional(),
+  /** The owner's details on the public pages; each is hidden while unset. */
+  CONTACT_PHONE: z.string().trim().min(1).max(40).optional(),
+  CONTACT_EMAIL: z.email().optional(),
+  BRAND_LINE: z.string().trim().min(1).max(200).optional(),
+  APP_STORE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  PLAY_STORE_URL: z.url({ protocol: /^https?$/ }).optional(),
 });
 
 /** The settings payments need, all of them. */
@@ -183,6 +191,16 @@ export interface Config {
   /** Payments through Stripe; undefined: this server takes no payments. */
   stripe: StripeConfig | undefined;
   donationUrl: string | undefined;
+  /** REGISTRATION as set; undefined: open until the first account exists, then invite. */
+  registration: RegistrationMode | undefined;
+  /** What the public pages show of the owner (`GET /api/site`); null: not shown. */
+  site: {
+    contactPhone: string | null;
+    contactEmail: string | null;
+    brandLine: string | null;
+    appStoreUrl: string | null;
+    playStoreUrl: string | null;
+  };
 }
 
 const repoRoot = path.resolve(import.meta.dirname, "../../../..");
@@ -258,5 +276,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           }
         : undefined,
     donationUrl: e.DONATION_URL,
+    registration: e.REGISTRATION || undefined,
+    site: {
+      contactPhone: e.CONTACT_PHONE ?? null,
+      contactEmail: e.CONTACT_EMAIL ?? null,
+      brandLine: e.BRAND_LINE ?? null,
+      appStoreUrl: e.APP_STORE_URL ?? null,
+      playStoreUrl: e.PLAY_STORE_URL ?? null,
+    },
   };
 }

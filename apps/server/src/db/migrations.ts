@@ -23,8 +23,9 @@ import { m018PairingKeys } from "./migrations/018_pairing_keys.ts";
 import { m019SealedMessages } from "./migrations/019_sealed_messages.ts";
 import { m020KeyRecovery } from "./migrations/020_key_recovery.ts";
 import { m021SealedUploads } from "./migrations/021_sealed_uploads.ts";
-import { m024KeyRequestExchange } from "./migrations/024_key_request_exchange.ts";
 import { m023PairingApprovedBy } from "./migrations/023_pairing_approved_by.ts";
+import { m024KeyRequestExchange } from "./migrations/024_key_request_exchange.ts";
+import { m025Invites } from "./migrations/025_invites.ts";
 import type { Database } from "./schema.ts";
 
 export { FIRST_ADMIN_CLAIM } from "./migrations/010_admin.ts";
@@ -51,8 +52,9 @@ const migrations: Record<string, Migration> = {
   "019_sealed_messages": m019SealedMessages,
   "020_key_recovery": m020KeyRecovery,
   "021_sealed_uploads": m021SealedUploads,
-  "024_key_request_exchange": m024KeyRequestExchange,
   "023_pairing_approved_by": m023PairingApprovedBy,
+  "024_key_request_exchange": m024KeyRequestExchange,
+  "025_invites": m025Invites,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -24,7 +24,7 @@ export async function startServerProcess(env: Record<string, string>, options: {
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", path.join(repoRoot, "apps/server/src/main.ts")], {
     cwd: repoRoot,
-    env: { ...inheritedEnv(), NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", ...env },
+    env: { ...inheritedEnv(), NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", REGISTRATION: "open", ...env },
     stdio: ["ignore", options.captureOutput ? "pipe" : "inherit", "inherit"],
   });
   let output = "";

@@ -60,8 +60,9 @@ export async function startTestServer(
     ...(redisPrefix && process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL, REDIS_PREFIX: redisPrefix } : {}),
     LOG_LEVEL: "silent",
     WEB_DIST: path.join(dataDir, "no-web"),
-    // Every test signs up its own users from one address.
+    // Every test signs up its own users from one address, and as many as it likes (tests of REGISTRATION set it).
     REGISTER_RATE_LIMIT_MAX: "10000",
+    REGISTRATION: "open",
     ...env,
   };
   const clock = options.clock ?? new TestClock();

@@ -28,3 +28,16 @@ export interface ActivityHoursTable {
   messages: number;
   files: number;
 }
+
+/** One-time invite links to register (REGISTRATION=invite): only the SHA-256 of the link's token is kept. */
+export interface InvitesTable {
+  id: string;
+  token_hash: string;
+  /** The admin who made it; null for the command line or an admin since deleted. */
+  created_by: string | null;
+  created_at: number;
+  expires_at: number;
+  /** Set once, by the registration that used it. */
+  used_at: number | null;
+  used_by: string | null;
+}

@@ -1,4 +1,4 @@
-import { API, loginSchema, registerRequestSchema, responseSchemas } from "@daysync/shared";
+import { API, loginSchema, registerInviteSchema, registerRequestSchema, responseSchemas } from "@daysync/shared";
 import type { RateLimit } from "../../config/config.ts";
 import { type ApiServer, answers } from "../../http/answers.ts";
 import { clearSessionCookie, deviceOf, requireAuth, setSessionCookie } from "../../http/auth.ts";
@@ -25,7 +25,8 @@ export function accountsRoutes(
   const registerOptions = { config: rateLimitPer("address", deps.registerRateLimit), schema: answers(responseSchemas.user) };
   app.post(API.register, registerOptions, async (request, reply) => {
     const input = parse(registerRequestSchema, request.body);
-    const { user, session } = await accounts.register(input, deviceOf(request));
+    const { invite } = parse(registerInviteSchema, request.body);
+    const { user, session } = await accounts.register(input, deviceOf(request), invite);
     setSessionCookie(reply, session.token, cookieSecure);
     return reply.status(201).send({ user });
   });

@@ -6,6 +6,7 @@ import type { Clock } from "../../clock.ts";
 import type { Db } from "../../db/database.ts";
 import type { Database } from "../../db/schema.ts";
 import { accountDisabled, conflict, invalidCredentials, notFound } from "../../http/errors.ts";
+import type { RegistrationService } from "../invites/registration.service.ts";
 import type { PlansRepository } from "../plans/plans.repository.ts";
 import { loadUser } from "./load-user.ts";
 import { hashPassword, hasPassword, NO_PASSWORD, verifyAgainstDummy, verifyPassword } from "./password.ts";
@@ -25,6 +26,8 @@ export function createAccountsService(deps: {
   sessions: SessionsRepository;
   users: UsersRepository;
   plans: PlansRepository;
+  /** Who may make an account (REGISTRATION): asked before each new account, its invite used up with it. */
+  registration: Pick<RegistrationService, "admit" | "consume">;
   /** Told of each account made with a password (the address's verification mail is sent then). */
   onRegistered?: (userId: string) => void;
 }) {
@@ -39,10 +42,11 @@ export function createAccountsService(deps: {
 
   /**
    * Stores the account, its Free subscription and its user record in one transaction, with `alongside` (an
-   * identity) in it too; 409 when the email is taken.
+   * identity) and the use of `invite` (what `registration.admit` answered) in it too; 409 when the email is taken.
    */
   async function createAccount(
     input: { name: string; email: string; passwordHash: string; emailVerified?: boolean },
+    invite: string | undefined,
     alongside?: (trx: Transaction<Database>, userId: string) => Promise<void>,
   ): Promise<string> {
     const now = clock.now();
@@ -63,6 +67,7 @@ export function createAccountsService(deps: {
         email_verified_at: input.emailVerified ? now : null,
       });
       if (!inserted) throw emailTaken();
+      if (invite) await deps.registration.consume(trx, userId, invite);
       await plans.in(trx).startSubscription(userId, FREE_TYPE_ID, now);
       // The first account of a new installation runs it.
       await users.in(trx).claimFirstAdmin(userId, now);
@@ -73,11 +78,16 @@ export function createAccountsService(deps: {
 
   return {
     /** Creates the account, its Free subscription and its user record, then signs this device in. */
-    async register(input: RegisterInput, device: DeviceInfo): Promise<{ user: User; session: { id: string; token: string } }> {
+    async register(
+      input: RegisterInput,
+      device: DeviceInfo,
+      invite?: string,
+    ): Promise<{ user: User; session: { id: string; token: string } }> {
+      const toUse = await deps.registration.admit(invite);
       const email = input.email.toLowerCase();
       if (await users.idByEmail(email)) throw emailTaken();
       const passwordHash = await hashPassword(input.password);
-      const userId = await createAccount({ name: input.name, email, passwordHash });
+      const userId = await createAccount({ name: input.name, email, passwordHash }, toUse);
       deps.onRegistered?.(userId);
       return signedIn(userId, device);
     },
@@ -88,8 +98,9 @@ export function createAccountsService(deps: {
       link: (trx: Transaction<Database>, userId: string) => Promise<void>,
       device: DeviceInfo,
     ) {
-      // The provider verified the address: sign-up through it requires that.
-      return signedIn(await createAccount({ ...input, passwordHash: NO_PASSWORD, emailVerified: true }, link), device);
+      // The provider verified the address: sign-up through it requires that. No invite comes through a provider.
+      const toUse = await deps.registration.admit(undefined);
+      return signedIn(await createAccount({ ...input, passwordHash: NO_PASSWORD, emailVerified: true }, toUse, link), device);
     },
 
     /**

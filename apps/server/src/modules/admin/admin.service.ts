@@ -2,7 +2,7 @@
  * The admin page's actions and figures. Every action is for an admin's session only (`assertAdmin`, a 404 to anyone
  * else, as if there were no such page) and is written to the audit log.
  */
-import { type AdminAccount, type AdminFigures, type AuditEntry, DAY_MS, endOfUtcDay } from "@daysync/shared";
+import { type AdminAccount, type AdminFigures, type AuditEntry, DAY_MS, endOfUtcDay, NO_END_DATE_MS } from "@daysync/shared";
 import type { Presence } from "../../adapters/presence.ts";
 import type { Clock } from "../../clock.ts";
 import { AppError, badRequest, conflict, notFound } from "../../http/errors.ts";
@@ -69,14 +69,15 @@ export function createAdminService(deps: {
 
     accounts: (q: string) => admin.accounts(q),
 
-    async grantPremium(actor: Actor, userId: string, until: string): Promise<AdminAccount> {
+    /** Premium until the end of the day `until` (UTC), or with no end date (`null`). */
+    async grantPremium(actor: Actor, userId: string, until: string | null): Promise<AdminAccount> {
       const target = await targetOf(userId);
-      const expiresAt = endOfUtcDay(until);
+      const expiresAt = until === null ? NO_END_DATE_MS : endOfUtcDay(until);
       const now = clock.now();
       if (expiresAt <= now) throw badRequest("The end date must be in the future.", "until");
-      if (expiresAt > now + GRANT_MAX_AHEAD_MS) throw badRequest("The end date must be within 10 years.", "until");
+      if (until !== null && expiresAt > now + GRANT_MAX_AHEAD_MS) throw badRequest("The end date must be within 10 years.", "until");
       await deps.plans.grantPremium(userId, expiresAt);
-      await audit(actor, "premium.granted", target, `until ${until}`);
+      await audit(actor, "premium.granted", target, until === null ? "no end date" : `until ${until}`);
       return account(userId);
     },
 

@@ -24,6 +24,7 @@ import type { AccountsService, DeviceInfo } from "../accounts/accounts.service.t
 import type { FreshCheck } from "../accounts/fresh-check.ts";
 import type { SessionsRepository } from "../accounts/sessions.repository.ts";
 import type { DevicesService } from "../devices/devices.service.ts";
+import { REGISTRATION_REFUSALS } from "../invites/registration.service.ts";
 import { createGithubAdapter } from "./github.adapter.ts";
 import type { IdentitiesRepository } from "./identities.repository.ts";
 import { createOidcAdapter } from "./oidc.adapter.ts";
@@ -194,6 +195,8 @@ export function createIdentitiesService(deps: {
       return { kind: "signed_in", user, session, returnTo };
     } catch (error) {
       if (error instanceof AppError && error.code === "email_taken") fail("account_exists");
+      // REGISTRATION: a new person cannot sign up here through a provider (no invite comes that way).
+      if (error instanceof AppError && REGISTRATION_REFUSALS.has(error.code)) fail("registration_closed");
       throw error;
     }
   }

@@ -34,10 +34,12 @@ export function createPlansService(deps: { clock: Clock; unitOfWork: UnitOfWork;
   }
 
   return {
-    /** Operator command: grant Premium or return to Free. */
-    async setPlan(email: string, plan: PlanName): Promise<User> {
+    /** Operator command: grant Premium (for the plan's term, or until `expiresAt`) or return to Free. */
+    async setPlan(email: string, plan: PlanName, expiresAt?: number): Promise<User> {
       const id = await users.idByEmail(email.trim().toLowerCase());
       if (!id) throw notFound("user with that email");
+      if (plan === "premium" && expiresAt !== undefined)
+        return changeSubscription(id, PREMIUM_TYPE_ID, { expiresAt, paymentMode: "admin" });
       return changeSubscription(id, plan === "premium" ? PREMIUM_TYPE_ID : FREE_TYPE_ID);
     },
 
