@@ -2,6 +2,7 @@ import { renameSync } from "node:fs";
 import { API } from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../testing/test-server.ts";
+import { READY_RATE_LIMIT } from "./health.ts";
 
 async function get(url: string) {
   const res = await fetch(url);
@@ -46,6 +47,21 @@ it("is not ready (503, naming the database) once the database is closed, and sti
     const { status, body } = await get(`${server.url}${API.healthReady}`);
     expect(status).toBe(503);
     expect(body).toMatchObject({ ok: false, checks: { database: "failed", files: "ok" } });
+    expect((await get(`${server.url}${API.healthLive}`)).status).toBe(200);
+  } finally {
+    await server.close();
+  }
+});
+
+it("answers 429 JSON to the request past READY_RATE_LIMIT within its window: each check reaches the database, Redis and the disk", async () => {
+  const server = await startTestServer();
+  try {
+    const url = `${server.url}${API.healthReady}`;
+    for (let i = 0; i < READY_RATE_LIMIT.max; i++) expect((await get(url)).status, `request ${i + 1}`).toBe(200);
+    const res = await fetch(url);
+    expect(res.status).toBe(429);
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(await res.json()).toMatchObject({ error: { code: "rate_limited", message: expect.any(String) } });
     expect((await get(`${server.url}${API.healthLive}`)).status).toBe(200);
   } finally {
     await server.close();

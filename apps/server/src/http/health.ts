@@ -5,12 +5,19 @@
  */
 import { API, responseSchemas } from "@daysync/shared";
 import { type ApiServer, answers } from "./answers.ts";
+import { rateLimitPer } from "./rate-limit.ts";
 
 /** Something the server needs, and how to see that it works (resolves) or not (rejects). */
 export interface ReadinessCheck {
   name: string;
   check: () => Promise<void>;
 }
+
+/**
+ * Readiness per client address (issue 42): each request reaches the database, Redis and the disk, and anyone may ask.
+ * A probe every few seconds stays far below it.
+ */
+export const READY_RATE_LIMIT = { max: 60, windowMs: 60_000 };
 
 /** A check that takes longer than this counts as failed: a probe must not hang on a stuck database or volume. */
 const CHECK_TIMEOUT_MS = 3_000;
@@ -43,7 +50,10 @@ export function healthRoutes(app: ApiServer, checks: readonly ReadinessCheck[]):
 
   app.get(
     API.healthReady,
-    { schema: { response: { "2xx": responseSchemas.ready, 503: responseSchemas.ready } } },
+    {
+      schema: { response: { "2xx": responseSchemas.ready, 503: responseSchemas.ready } },
+      config: rateLimitPer("address", READY_RATE_LIMIT, "readiness checks"),
+    },
     async (request, reply) => {
       const outcomes = await Promise.all(
         checks.map(async (check) => {
