@@ -1,5 +1,13 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * A slow machine or CI sets DAYSYNC_TEST_TIME_SCALE (2, 3…) to give every wait more time. Hooks that start servers
+ * get room for the start's own wait, which grows with the load (apps/server/src/testing/start-wait.ts, up to 90 s),
+ * so a server that does not start fails with its output rather than as a hook timeout.
+ */
+const scale = Math.max(1, Number(process.env.DAYSYNC_TEST_TIME_SCALE) || 1);
+const ms = (base: number) => Math.round(base * scale);
+
 export default defineConfig({
   test: {
     // Most test files wait on servers, browsers and sockets rather than the CPU: three at once on two cores
@@ -13,8 +21,8 @@ export default defineConfig({
           name: "live-client",
           root: "packages/live-client",
           include: ["src/**/*.test.ts"],
-          testTimeout: 30_000,
-          hookTimeout: 30_000,
+          testTimeout: ms(30_000),
+          hookTimeout: ms(120_000),
         },
       },
       {
@@ -22,8 +30,8 @@ export default defineConfig({
           name: "server",
           root: "apps/server",
           include: ["src/**/*.test.ts"],
-          testTimeout: 30_000,
-          hookTimeout: 30_000,
+          testTimeout: ms(30_000),
+          hookTimeout: ms(120_000),
         },
       },
       {
@@ -33,8 +41,8 @@ export default defineConfig({
           name: "server-pg",
           root: "apps/server",
           include: ["src/**/*.test.ts"],
-          testTimeout: 30_000,
-          hookTimeout: 30_000,
+          testTimeout: ms(30_000),
+          hookTimeout: ms(120_000),
           // One file at a time, after the others: Kysely's migrator reads the tables of every schema, and a test
           // server dropping its schema meanwhile fails another's migration ("schema … does not exist").
           maxWorkers: 1,
@@ -50,8 +58,8 @@ export default defineConfig({
           name: "cli",
           root: "apps/cli",
           include: ["src/**/*.test.ts", "test/**/*.test.ts"],
-          testTimeout: 60_000,
-          hookTimeout: 30_000,
+          testTimeout: ms(60_000),
+          hookTimeout: ms(120_000),
         },
       },
       {
@@ -60,8 +68,8 @@ export default defineConfig({
           root: "e2e",
           include: ["**/*.e2e.ts"],
           setupFiles: ["./support/policy-check.ts"],
-          testTimeout: 90_000,
-          hookTimeout: 90_000,
+          testTimeout: ms(90_000),
+          hookTimeout: ms(180_000),
           // Two browsers with their servers at a time, after the other projects (a group of its own).
           maxWorkers: 2,
           // On CI a browser test that fails gets one more try: on two shared cores a page can be starved past a

@@ -3,6 +3,8 @@
 import v8 from "node:v8";
 import { addressToOpen } from "./app/address-to-open.ts";
 import { buildApp } from "./app/build-app.ts";
+import { attachHttps, planHttps } from "./app/home-network.ts";
+import { startBanner } from "./app/start-banner.ts";
 import { loadConfig } from "./config/config.ts";
 import { NO_ADMIN_NOTICE } from "./modules/admin/admin.service.ts";
 
@@ -12,7 +14,10 @@ import { NO_ADMIN_NOTICE } from "./modules/admin/admin.service.ts";
 v8.setFlagsFromString("--heap-growing-percent=100");
 
 const config = loadConfig();
-const { app, hasAdmin } = await buildApp(config, { sweepOnTimer: true });
+// HTTPS on the home network (issue 43): the certificate is made or renewed before anything listens.
+const https = planHttps(config);
+const { app, hasAdmin } = await buildApp(config, { sweepOnTimer: true, homeNetwork: https.network });
+const secure = https.listen && attachHttps(app, https.listen);
 
 /** Longest a stop waits for requests in flight (an upload's bytes) before it gives up on them. */
 const SHUTDOWN_GRACE_MS = 30_000;
@@ -33,8 +38,9 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 const level = app.log.level;
 if (level === "info") app.log.level = "warn";
 await app.listen({ port: config.port, host: config.host });
+await secure?.start();
 app.log.level = level;
 const address = app.server.address();
 const port = typeof address === "object" && address ? address.port : config.port;
-process.stdout.write(`Daysync is running at ${addressToOpen(config.host, port)}\n`);
+process.stdout.write(await startBanner({ httpUrl: addressToOpen(config.host, port), plan: https, qr: process.stdout.isTTY === true }));
 if (!(await hasAdmin())) process.stdout.write(`${NO_ADMIN_NOTICE}\n`);

@@ -9,6 +9,7 @@ export * from "./email.ts";
 export * from "./entities.ts";
 export * from "./file-kinds.ts";
 export * from "./formats.ts";
+export * from "./home-network.ts";
 export * from "./identities.ts";
 export * from "./key-recovery.ts";
 export * from "./keys.ts";

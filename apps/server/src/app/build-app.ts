@@ -34,6 +34,7 @@ import { createDevicesService } from "../modules/devices/devices.service.ts";
 import { discussionsRoutes } from "../modules/discussions/discussions.routes.ts";
 import { createDiscussionsService } from "../modules/discussions/discussions.service.ts";
 import { emailRoutes } from "../modules/email/email.routes.ts";
+import { type HomeNetwork, homeNetworkRoutes } from "../modules/home-network/home-network.routes.ts";
 import { createEmailLinksService } from "../modules/email/email-links.service.ts";
 import { createEmailVerificationService } from "../modules/email/email-verification.service.ts";
 import { createMailOutbox } from "../modules/email/mail-outbox.ts";
@@ -82,6 +83,8 @@ export interface BuildOptions {
   sweepOnTimer?: boolean;
   /** Where log lines go instead of standard output (tests read them). */
   logStream?: LogStream;
+  /** The home network's HTTPS addresses and authority (`app/home-network.ts`); unset: links use PUBLIC_URL only. */
+  homeNetwork?: HomeNetwork;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<AppParts> {
@@ -179,6 +182,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Each provider is reached once at start, without holding the start up: a problem is logged, never fatal.
   app.addHook("onReady", async () => void identities.checkAll());
   plansRoutes(app, { plans });
+  homeNetworkRoutes(
+    app,
+    options.homeNetwork ?? {
+      url: config.identity.publicUrlGiven ? config.identity.publicUrl : null,
+      secureUrls: [],
+      trustUrl: null,
+      authority: undefined,
+    },
+  );
   const keyHandover = createKeyHandover({ clock, unitOfWork, keys: repositories.keys });
   const pairing = createPairingService({
     pairingRequests: repositories.pairingRequests,

@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { DEFAULT_MAX_DISCUSSION_MEMBERS, type RegistrationMode, registrationModeSchema } from "@daysync/shared";
 import { z } from "zod";
 import { type EmailConfig, parseEmailConfig } from "./email.ts";
+import { type HttpsConfig, parseHttpsConfig } from "./https.ts";
 import { type IdentityConfig, parseIdentityConfig } from "./identity-providers.ts";
 
 const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
@@ -115,6 +116,14 @@ const envSchema = z.object({
   STRIPE_PRICE_EXTENSION_30D: z.string().trim().min(1).optional(),
   /** Where the Stripe API is: Stripe's own unless set (tests point it at a local fake). */
   STRIPE_API_URL: z.string().url().default("https://api.stripe.com"),
+  /** `off`: plain HTTP only (behind a proxy that serves HTTPS); on: HTTPS on the home network too (config/https.ts). */
+  HTTPS: z.enum(["on", "off", "true", "false", "1", "0"]).default("on"),
+  HTTPS_PORT: z.coerce.number().int().min(1).max(65535).default(8443),
+  /** The home network addresses to serve HTTPS on and name in links, separated by commas; unset: the machine's own. */
+  LAN_ADDRESSES: z.string().optional(),
+  /** One's own certificate and key (PEM files), served instead of the local authority's. */
+  TLS_CERT: z.string().trim().min(1).optional(),
+  TLS_KEY: z.string().trim().min(1).optional(),
   /** A page that takes donations; set, the site shows a Donate link to it. */
   DONATION_URL: z.string().url().optional(),
   /** Who may make an account: open, invite (an admin's one-time link) or closed; unset: open until the first account, then invite. */
@@ -190,6 +199,8 @@ export interface Config {
   email: EmailConfig;
   /** Payments through Stripe; undefined: this server takes no payments. */
   stripe: StripeConfig | undefined;
+  /** HTTPS beside plain HTTP (config/https.ts); undefined: `HTTPS=off`. */
+  https: HttpsConfig | undefined;
   donationUrl: string | undefined;
   /** REGISTRATION as set; undefined: open until the first account exists, then invite. */
   registration: RegistrationMode | undefined;
@@ -229,6 +240,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     dataDir,
+    https: parseHttpsConfig(e, dataDir),
     databaseFile: e.DATABASE_URL?.startsWith("file:") ? fileURLToPath(e.DATABASE_URL) : path.join(dataDir, "daysync.sqlite"),
     databaseUrl: e.DATABASE_URL?.startsWith("file:") ? undefined : e.DATABASE_URL,
     logLevel: e.LOG_LEVEL,

@@ -73,7 +73,11 @@ export function registerSecurityHeaders(app: FastifyInstance, options: { webDist
     // Browsers heed HSTS only over HTTPS, which is what COOKIE_SECURE says the app is served over.
     if (options.cookieSecure) reply.header("strict-transport-security", HSTS);
     const type = String(reply.getHeader("content-type") ?? "");
-    if (type.startsWith("text/html")) reply.headers(pageHeaders);
-    else if (type.startsWith("application/json")) reply.header("content-security-policy", API_POLICY);
+    if (type.startsWith("text/html")) {
+      // A page the server writes itself (the trust page) brings its own, narrower policy.
+      const ownPolicy = reply.getHeader("content-security-policy");
+      reply.headers(pageHeaders);
+      if (ownPolicy !== undefined) reply.header("content-security-policy", ownPolicy);
+    } else if (type.startsWith("application/json")) reply.header("content-security-policy", API_POLICY);
   });
 }

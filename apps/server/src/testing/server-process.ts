@@ -2,6 +2,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { freePort } from "./free-port.ts";
+import { lastOutput, serverStartTimeoutMs } from "./start-wait.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "../../../..");
 
@@ -9,6 +10,8 @@ export interface ServerProcess {
   url: string;
   /** What it wrote to standard output so far, when started with `captureOutput`. */
   output(): string;
+  /** What it wrote to standard error so far (passed through as well). */
+  errors(): string;
   /** SIGTERM: a clean stop. SIGKILL: the process dies at once, as in a crash. */
   stop(signal?: "SIGTERM" | "SIGKILL"): Promise<void>;
 }
@@ -25,16 +28,22 @@ export async function startServerProcess(env: Record<string, string>, options: {
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", path.join(repoRoot, "apps/server/src/main.ts")], {
     cwd: repoRoot,
     env: { ...inheritedEnv(), NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", REGISTRATION: "open", ...env },
-    stdio: ["ignore", options.captureOutput ? "pipe" : "inherit", "inherit"],
+    stdio: ["ignore", options.captureOutput ? "pipe" : "inherit", "pipe"],
   });
   let output = "";
+  let errors = "";
   child.stdout?.on("data", (chunk: Buffer) => {
     output += chunk.toString();
   });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    errors += chunk.toString();
+    process.stderr.write(chunk);
+  });
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  const timeoutMs = serverStartTimeoutMs();
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}${lastOutput(output + errors)}`);
     if (
       await fetch(`${url}/api/health`).then(
         (r) => r.ok,
@@ -44,13 +53,14 @@ export async function startServerProcess(env: Record<string, string>, options: {
       break;
     if (Date.now() > deadline) {
       child.kill("SIGKILL");
-      throw new Error("server did not start within 30 s");
+      throw new Error(`server did not start within ${Math.round(timeoutMs / 1000)} s${lastOutput(output + errors)}`);
     }
     await new Promise((r) => setTimeout(r, 150));
   }
   return {
     url,
     output: () => output,
+    errors: () => errors,
     async stop(signal = "SIGTERM") {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((r) => child.once("exit", r));

@@ -1,0 +1,33 @@
+/**
+ * The address devices are told to use (issue 43): links shown as QR codes, pairing links and invite links are built
+ * from it, never from `localhost`, which on a phone is the phone itself.
+ */
+import { z } from "zod";
+
+export const HOME_NETWORK_API = {
+  /** GET, public: the address to put in links (`ServerAddress`). */
+  address: "/api/address",
+} as const;
+
+/** The page (served by the server, outside the app) that installs the home network's certificate authority. */
+export const TRUST_PAGE = "/trust";
+
+export const serverAddressSchema = z.object({
+  /** PUBLIC_URL, else the server's HTTPS address on the home network; null: the server cannot know one. */
+  url: z.string().nullable(),
+  /** Where a device installs the authority of the home network's certificate; null when the server made none. */
+  trust_url: z.string().nullable(),
+});
+export type ServerAddress = z.infer<typeof serverAddressSchema>;
+
+const LOCAL_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** Whether an origin names only the machine it is opened on (a phone opening it reaches itself). */
+export function isLocalOnlyOrigin(origin: string): boolean {
+  try {
+    const { hostname } = new URL(origin);
+    return LOCAL_NAMES.has(hostname) || hostname.endsWith(".localhost") || /^127\./.test(hostname);
+  } catch {
+    return true;
+  }
+}
