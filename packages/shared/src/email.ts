@@ -26,6 +26,9 @@ export const SIGN_IN_LINK_TTL_MS = 15 * 60 * 1000;
 
 export const EMAIL_NOT_CONFIGURED_MESSAGE = "This server does not send email. Ask its administrator for help.";
 export const SIGN_IN_LINK_INVALID_MESSAGE = "This sign-in link is invalid, was already used or has expired. Ask for a new one.";
+/** Registration with an address an account has but never confirmed (issue 42): what its owner can do instead. */
+export const EMAIL_UNCONFIRMED_REGISTER_MESSAGE =
+  'An account was started with this email but never confirmed. If the address is yours, go to Sign in and use "Email me a sign-in link" or "Forgot password?": the account becomes yours, and whoever started it is signed out.';
 export const VERIFY_LINK_INVALID_MESSAGE =
   "This verification link is invalid, was already used or has expired. Sign in and ask for a new one.";
 

@@ -121,6 +121,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const mailOutbox = mailer
     ? createMailOutbox({ mailer, email: repositories.email, clock, accountLimit: config.email.accountRateLimit, log: app.log })
     : undefined;
+  const devices = createDevicesService({ clock, unitOfWork, devices: repositories.devices, presence });
   const emailVerification = createEmailVerificationService({
     outbox: mailOutbox,
     email: repositories.email,
@@ -129,6 +130,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     clock,
     siteUrl: config.identity.publicUrl,
     accountWindowMs: config.email.accountRateLimit.windowMs,
+    devices,
   });
   const registration = createRegistrationService({ configured: config.registration, clock, invites: repositories.invites });
   const accounts = createAccountsService({
@@ -139,6 +141,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     plans: repositories.plans,
     registration,
     onRegistered: emailVerification.sendLater,
+    sendsMail: mailOutbox !== undefined,
   });
   const messages = createMessagesService({
     clock,
@@ -158,7 +161,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ...(adapters.ping ? [{ name: "redis", check: adapters.ping }] : []),
     { name: "files", check: () => storage.checkWritable() },
   ]);
-  const devices = createDevicesService({ clock, unitOfWork, devices: repositories.devices, presence });
   accountsRoutes(app, {
     accounts,
     sessions,

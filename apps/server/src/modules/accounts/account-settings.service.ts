@@ -6,15 +6,18 @@
  */
 import { type ChangeEmailInput, type ChangePasswordInput, type DeleteAccountInput, SETTINGS_TEXT, type User } from "@daysync/shared";
 import type { Clock } from "../../clock.ts";
+import type { Db } from "../../db/database.ts";
 import { liveEvents } from "../../feed/events.ts";
 import type { UnitOfWork } from "../../feed/unit-of-work.ts";
 import { badRequest, conflict, notFound } from "../../http/errors.ts";
 import type { DevicesService } from "../devices/devices.service.ts";
+import { deleteEmailLinksOf } from "../email/email.repository.ts";
 import type { AccountDeletionService } from "./account-deletion.service.ts";
 import type { AccountsService } from "./accounts.service.ts";
 import type { Asker, FreshCheck } from "./fresh-check.ts";
 import { loadUser } from "./load-user.ts";
 import { hashPassword } from "./password.ts";
+import { deleteResetLinksOf } from "./password-resets.repository.ts";
 import type { UsersRepository } from "./users.repository.ts";
 
 export type { Asker } from "./fresh-check.ts";
@@ -34,10 +37,10 @@ export function createAccountSettingsService(deps: {
   const { confirm, freshUntil } = deps.freshCheck;
 
   /** Writes a change of the user's own record and tells every device of theirs (`user.updated`). */
-  async function updateUser(userId: string, write: (repo: UsersRepository, now: number) => Promise<void>): Promise<User> {
+  async function updateUser(userId: string, write: (repo: UsersRepository, now: number, trx: Db) => Promise<void>): Promise<User> {
     const user = await unitOfWork.forUser(userId, async (work) => {
       const repo = users.in(work.trx);
-      await write(repo, clock.now());
+      await write(repo, clock.now(), work.trx);
       const updated = await loadUser(repo, userId);
       if (updated) await work.record([userId], { kind: "user.updated", userId }, liveEvents.userUpdated(updated));
       return updated;
@@ -67,7 +70,12 @@ export function createAccountSettingsService(deps: {
       if (await users.idByEmail(email)) throw taken();
       let user: User;
       try {
-        user = await updateUser(asker.userId, (repo, now) => repo.setEmail(asker.userId, email, now));
+        // Links mailed to the old address die with it (issue 42): sign-in, verification and reset links.
+        user = await updateUser(asker.userId, async (repo, now, trx) => {
+          await repo.setEmail(asker.userId, email, now);
+          await deleteEmailLinksOf(trx, asker.userId);
+          await deleteResetLinksOf(trx, asker.userId);
+        });
       } catch (error) {
         // An account took the email between the check and the write: the unique index refused it.
         if ((await users.idByEmail(email)) !== asker.userId) throw taken();
@@ -84,7 +92,11 @@ export function createAccountSettingsService(deps: {
     async changePassword(asker: Asker, input: ChangePasswordInput): Promise<number> {
       await confirm(asker, input.current_password, "current_password", false);
       const passwordHash = await hashPassword(input.password);
-      await users.setPasswordHash(asker.userId, passwordHash, clock.now());
+      // A reset link made under the old password dies with it (issue 42).
+      await unitOfWork.forUser(asker.userId, async (work) => {
+        await users.in(work.trx).setPasswordHash(asker.userId, passwordHash, clock.now());
+        await deleteResetLinksOf(work.trx, asker.userId);
+      });
       if (input.keep_other_devices) return 0;
       return deps.devices.signOutOthers(asker.userId, asker.sessionId);
     },

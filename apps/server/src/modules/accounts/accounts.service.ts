@@ -1,6 +1,6 @@
 /** Registration, sign-in and sign-out. */
 import { randomUUID } from "node:crypto";
-import { FREE_TYPE_ID, type LoginInput, type RegisterInput, type User } from "@daysync/shared";
+import { EMAIL_UNCONFIRMED_REGISTER_MESSAGE, FREE_TYPE_ID, type LoginInput, type RegisterInput, type User } from "@daysync/shared";
 import type { Transaction } from "kysely";
 import type { Clock } from "../../clock.ts";
 import type { Db } from "../../db/database.ts";
@@ -14,6 +14,7 @@ import type { SessionsRepository } from "./sessions.repository.ts";
 import type { UsersRepository } from "./users.repository.ts";
 
 const emailTaken = () => conflict("email_taken", "An account with this email already exists.");
+const emailUnconfirmed = () => conflict("email_unconfirmed", EMAIL_UNCONFIRMED_REGISTER_MESSAGE, "email");
 
 export interface DeviceInfo {
   userAgent: string;
@@ -30,6 +31,11 @@ export function createAccountsService(deps: {
   registration: Pick<RegistrationService, "admit" | "consume">;
   /** Told of each account made with a password (the address's verification mail is sent then). */
   onRegistered?: (userId: string) => void;
+  /**
+   * This server sends mail: registering an address that an account has but never confirmed is answered with what to
+   * do instead (a sign-in link or a reset makes the account the address owner's; issue 42).
+   */
+  sendsMail?: boolean;
 }) {
   const { db, clock, sessions, users, plans } = deps;
 
@@ -85,7 +91,8 @@ export function createAccountsService(deps: {
     ): Promise<{ user: User; session: { id: string; token: string } }> {
       const toUse = await deps.registration.admit(invite);
       const email = input.email.toLowerCase();
-      if (await users.idByEmail(email)) throw emailTaken();
+      const holder = await users.holderOf(email);
+      if (holder) throw holder.email_verified_at === null && deps.sendsMail ? emailUnconfirmed() : emailTaken();
       const passwordHash = await hashPassword(input.password);
       const userId = await createAccount({ name: input.name, email, passwordHash }, toUse);
       deps.onRegistered?.(userId);

@@ -14,13 +14,18 @@ import type { UsersRepository } from "./users.repository.ts";
 
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
-/** A new one-time link for the account, on the server at `baseUrl` (no trailing slash). */
+/**
+ * A new one-time link for the account, on the server at `baseUrl` (no trailing slash). `toAddress`: the address it is
+ * mailed to, which the account must still have (a change of it meanwhile deleted the account's links, issue 42).
+ */
 export async function createResetLink(
   deps: { clock: Clock; users: Pick<UsersRepository, "standing">; resets: PasswordResetsRepository },
   userId: string,
   baseUrl: string,
+  toAddress?: string,
 ): Promise<{ url: string; expires_at: number }> {
-  if (!(await deps.users.standing(userId))) throw notFound("account");
+  const standing = await deps.users.standing(userId);
+  if (!standing || (toAddress !== undefined && standing.email !== toAddress)) throw notFound("account");
   const now = deps.clock.now();
   await deps.resets.removeExpired(now);
   const token = randomBytes(32).toString("base64url");

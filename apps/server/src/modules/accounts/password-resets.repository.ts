@@ -36,4 +36,9 @@ export function createPasswordResetsRepository(db: Db) {
   };
 }
 
+/** Deletes every reset link of the account: its password or address changed, and a link must not outlive them (issue 42). */
+export async function deleteResetLinksOf(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom("password_resets").where("user_id", "=", userId).execute();
+}
+
 export type PasswordResetsRepository = ReturnType<typeof createPasswordResetsRepository>;

@@ -22,6 +22,11 @@ export function createUsersRepository(db: Db) {
       return row?.id;
     },
 
+    /** The account that has this address, and whether it was ever confirmed there; undefined when none has it. */
+    holderOf(email: string): Promise<{ id: string; email_verified_at: number | null } | undefined> {
+      return db.selectFrom("users").select(["id", "email_verified_at"]).where("email", "=", email).executeTakeFirst();
+    },
+
     credentialsByEmail(email: string): Promise<{ id: string; password_hash: string; disabled_at: number | null } | undefined> {
       return db.selectFrom("users").select(["id", "password_hash", "disabled_at"]).where("email", "=", email).executeTakeFirst();
     },

@@ -19,7 +19,7 @@ export function createEmailLinksService(deps: {
   email: EmailRepository;
   users: UsersRepository;
   resets: PasswordResetsRepository;
-  verification: Pick<EmailVerificationService, "markVerified">;
+  verification: Pick<EmailVerificationService, "claimByLink">;
   clock: Clock;
   /** PUBLIC_URL: links in mails start with it, never with the address a request names. */
   siteUrl: string;
@@ -39,7 +39,7 @@ export function createEmailLinksService(deps: {
     /** A one-time link to set a new password (30 minutes; the reset links an admin hands over). */
     requestPasswordReset(address: string): void {
       mailTheAccount(address, "password_reset", async (to) => {
-        const { url } = await createResetLink({ clock, users, resets }, to.id, siteUrl);
+        const { url } = await createResetLink({ clock, users, resets }, to.id, siteUrl, to.email);
         return passwordResetMail({ name: to.name, url, siteUrl });
       });
     },
@@ -53,16 +53,18 @@ export function createEmailLinksService(deps: {
     },
 
     /**
-     * Uses a sign-in link: the account to sign this device in to. Opening it shows the person reads mail at the
-     * address, so an unverified one that the account still has is verified on the way.
+     * Uses a sign-in link: the account to sign this device in to. A link works only while the account has the address
+     * it went to (issue 42). Opening it shows the person reads mail there, so an unverified address is verified on the
+     * way, which ends every session made before and the password set before (`claimByLink`).
      */
     async useSignInLink(token: string): Promise<string> {
+      const invalid = () => new AppError(400, "sign_in_link_invalid", SIGN_IN_LINK_INVALID_MESSAGE);
       const link = await email.consumeToken(token, "sign_in", clock.now());
-      if (!link) throw new AppError(400, "sign_in_link_invalid", SIGN_IN_LINK_INVALID_MESSAGE);
+      if (!link) throw invalid();
       const owner = await email.recipient(link.user_id);
-      if (!owner) throw new AppError(400, "sign_in_link_invalid", SIGN_IN_LINK_INVALID_MESSAGE);
+      if (!owner || owner.email !== link.email) throw invalid();
       if (owner.disabled_at !== null) throw accountDisabled();
-      if (owner.email_verified_at === null && owner.email === link.email) await deps.verification.markVerified(owner.id, owner.email);
+      if (owner.email_verified_at === null && !(await deps.verification.claimByLink(owner.id, owner.email))) throw invalid();
       return owner.id;
     },
   };

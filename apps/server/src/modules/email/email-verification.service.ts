@@ -8,7 +8,9 @@ import { liveEvents } from "../../feed/events.ts";
 import type { UnitOfWork } from "../../feed/unit-of-work.ts";
 import { AppError, accountDisabled, tooManyRequests } from "../../http/errors.ts";
 import { loadUser } from "../accounts/load-user.ts";
+import { NO_PASSWORD } from "../accounts/password.ts";
 import type { UsersRepository } from "../accounts/users.repository.ts";
+import type { DevicesService } from "../devices/devices.service.ts";
 import type { EmailRepository, Recipient } from "./email.repository.ts";
 import type { MailOutbox, SendOutcome } from "./mail-outbox.ts";
 import { verificationMail } from "./mail-templates.ts";
@@ -26,6 +28,8 @@ export function createEmailVerificationService(deps: {
   siteUrl: string;
   /** Mails of one kind per account and window (for Resend's 429). */
   accountWindowMs: number;
+  /** Ends the sessions of an account whose address is first verified through a link (issue 42). */
+  devices: Pick<DevicesService, "signOutOthers" | "endAllSessions">;
 }) {
   const { outbox, email, users, unitOfWork, clock, siteUrl } = deps;
 
@@ -37,14 +41,27 @@ export function createEmailVerificationService(deps: {
     });
   }
 
-  /** Marks the address verified if the account still has it, and tells the account's devices (the banner goes). */
-  async function markVerified(userId: string, address: string): Promise<boolean> {
-    return unitOfWork.forUser(userId, async (work) => {
-      if (!(await email.in(work.trx).markVerified(userId, address, clock.now()))) return false;
+  /**
+   * Verifies the address a mailed link went to, if the account still has it (false otherwise). The first verification
+   * shows who reads mail there owns the account (issue 42: someone may have registered the address first), so a
+   * password set before it is cleared and every other session ends. `keep`: the session of this very account that
+   * opened the link; it and the password stay (its person knew the password and reads the mail).
+   */
+  async function claimByLink(userId: string, address: string, keep?: string): Promise<boolean> {
+    const first = await unitOfWork.forUser(userId, async (work) => {
+      const owner = await email.in(work.trx).recipient(userId);
+      if (!owner || owner.email !== address) return undefined;
+      if (owner.email_verified_at !== null) return false;
+      const now = clock.now();
+      if (!(await email.in(work.trx).markVerified(userId, address, now))) return undefined;
+      if (!keep) await users.in(work.trx).setPasswordHash(userId, NO_PASSWORD, now);
       const user = await loadUser(users.in(work.trx), userId);
       if (user) await work.record([userId], { kind: "user.updated", userId }, liveEvents.userUpdated(user));
       return true;
     });
+    if (first === undefined) return false;
+    if (first) await (keep ? deps.devices.signOutOthers(userId, keep) : deps.devices.endAllSessions(userId));
+    return true;
   }
 
   /**
@@ -70,17 +87,21 @@ export function createEmailVerificationService(deps: {
       if ((await send(userId)) === "limited") throw tooManyRequests(Math.ceil(deps.accountWindowMs / 1000), "emails");
     },
 
-    /** Uses a verification link: the address it was sent to is verified, if the account still has it. */
-    async verify(token: string): Promise<{ email: string }> {
+    /**
+     * Uses a verification link: the address it was sent to is verified, if the account still has it. `asker`: the
+     * device that opened it, when signed in (kept, with the password, if it is of this account).
+     */
+    async verify(token: string, asker?: { userId: string; sessionId: string }): Promise<{ email: string }> {
       const link = await email.consumeToken(token, "verify_email", clock.now());
       if (!link) throw invalidLink();
       const owner = await email.recipient(link.user_id);
       if (owner?.disabled_at != null) throw accountDisabled();
-      if (!(await markVerified(link.user_id, link.email))) throw invalidLink();
+      const keep = asker?.userId === link.user_id ? asker.sessionId : undefined;
+      if (!(await claimByLink(link.user_id, link.email, keep))) throw invalidLink();
       return { email: link.email };
     },
 
-    markVerified,
+    claimByLink,
   };
 }
 

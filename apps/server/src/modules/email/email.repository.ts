@@ -84,4 +84,9 @@ export function createEmailRepository(db: Db) {
   };
 }
 
+/** Deletes every mailed link of the account (sign-in and verification): its address changed (issue 42). */
+export async function deleteEmailLinksOf(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom("email_tokens").where("user_id", "=", userId).execute();
+}
+
 export type EmailRepository = ReturnType<typeof createEmailRepository>;

@@ -89,7 +89,8 @@ export function emailRoutes(
     { config: rateLimitPer("address", deps.useRateLimit), schema: answers(emailResponseSchemas.verified) },
     async (request) => {
       mailOn();
-      return verification.verify(parse(verifyTokenSchema, request.body).token);
+      const asker = request.auth ? { userId: request.auth.userId, sessionId: request.auth.sessionId } : undefined;
+      return verification.verify(parse(verifyTokenSchema, request.body).token, asker);
     },
   );
 }

@@ -41,7 +41,8 @@ export function RegisterPage() {
     } catch (error) {
       const text = describeError(error);
       if (error instanceof ApiError && isField(error.field)) setError(error.field, { message: text });
-      if (error instanceof ApiError && error.code === "email_taken") setTakenEmail(values.email);
+      // An account has the address (confirmed or not): the form offers to sign in instead; the banner says how.
+      if (error instanceof ApiError && (error.code === "email_taken" || error.code === "email_unconfirmed")) setTakenEmail(values.email);
       setBanner({ text, id: Date.now() });
     }
   });
