@@ -38,7 +38,21 @@ function fileKeyStorage(store: ConfigStore, server: string, userId: string): Key
       const epochs = await Promise.all(
         Object.entries(stored.epochs).map(async ([n, key]) => [Number(n), await deriveEpochKeys(fromBase64Url(key), userId)] as const),
       );
-      return { keyId: stored.key_id, pair, epochs: new Map(epochs) };
+      const { account } = stored;
+      return {
+        keyId: stored.key_id,
+        pair,
+        epochs: new Map(epochs),
+        ...(account
+          ? { account: { keyedAt: account.keyed_at, highestEpoch: account.highest_epoch, removedKeyIds: account.removed_key_ids } }
+          : {}),
+      };
+    },
+    async saveAccount(state) {
+      const stored = store.keys(server);
+      if (!stored) throw new Error("This terminal's key is gone");
+      const account = { keyed_at: state.keyedAt, highest_epoch: state.highestEpoch, removed_key_ids: state.removedKeyIds };
+      store.saveKeys(server, { ...stored, account });
     },
     async saveDevice(keyId, pair) {
       const { privateKey, publicKey } = await exportDeviceKeyPair(pair);

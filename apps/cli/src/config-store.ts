@@ -57,6 +57,10 @@ const storedKeysSchema = z.object({
   public_key: z.string(),
   /** Opened epoch keys by epoch number, base64url. */
   epochs: z.record(z.string(), z.string()).default({}),
+  /** The account's encryption state as this terminal saw it (`AccountState`): absent until it saw the account keyed. */
+  account: z
+    .object({ keyed_at: z.number(), highest_epoch: z.number().int().nonnegative(), removed_key_ids: z.array(z.string()).default([]) })
+    .optional(),
 });
 export type StoredKeys = z.infer<typeof storedKeysSchema>;
 const keysFileSchema = z.record(z.string(), storedKeysSchema);

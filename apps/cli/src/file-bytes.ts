@@ -27,6 +27,8 @@ export async function fileKeyOf(keys: MessageKeys, message: Message): Promise<Cr
       throw new CliError(SEALED_TEXT.locked, EXIT.locked);
     case "undecryptable":
       throw undecryptable();
+    case "not_encrypted":
+      throw new CliError(SEALED_TEXT.notEncrypted, EXIT.undecryptable);
   }
 }
 

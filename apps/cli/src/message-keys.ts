@@ -5,7 +5,9 @@
  */
 import type { DateMessages, Message } from "@daysync/shared";
 import {
+  EpochRollbackError,
   type HeldEpochs,
+  keyedSince,
   type KeyStatus,
   type Opened,
   type OpenedFile,
@@ -14,6 +16,7 @@ import {
   openMessage,
   SEALED_TEXT,
   type Sealer,
+  sealerOf,
 } from "@daysync/shared/crypto";
 import { fileKeys } from "./account-keys.ts";
 import type { ApiClient } from "./api-client.ts";
@@ -58,13 +61,37 @@ export class MessageKeys {
     return this.status.state === "lost" ? NO_EPOCHS : this.status.keys.epochs;
   }
 
-  /** What sends seal with; a terminal without the current epoch cannot send and says how to get it. */
+  /**
+   * What sends seal with; a terminal without the current epoch cannot send and says how to get it, and one told of an
+   * epoch below the highest it saw refuses (exit 7).
+   */
   sealer(): Sealer {
     const { status } = this;
     if (status.state === "lost") throw keysLost(this.server);
-    const keys = status.state === "ready" ? status.keys.epochs.get(status.epoch) : undefined;
-    if (!keys) throw deviceLocked();
-    return { userId: this.userId, sessionId: status.sessionId, epoch: status.epoch, keys };
+    let sealer: Sealer | undefined;
+    try {
+      sealer = sealerOf(this.userId, status);
+    } catch (error) {
+      if (error instanceof EpochRollbackError) throw new CliError(error.message, EXIT.locked);
+      throw error;
+    }
+    if (!sealer) throw deviceLocked();
+    return sealer;
+  }
+
+  /** When this terminal first saw the account keyed: a message in clear after it was written by the server. */
+  private get keyedAt(): number | undefined {
+    return this.status.state === "lost" ? undefined : keyedSince(this.status);
+  }
+
+  /** Keys about to be signed out, remembered first: no rotation wraps for them again (`AccountKeys.noteRemoved`). */
+  noteRemoved(keyIds: string[]): Promise<void> {
+    return this.keys.noteRemoved(keyIds);
+  }
+
+  /** After removing devices or changing the recovery code: the next epoch now, made here (`AccountKeys.rotateNow`). */
+  async rotateNow(options: { removedKeyIds?: string[]; keepOnly?: "self" } = {}): Promise<void> {
+    this.status = await this.keys.rotateNow(options);
   }
 
   /** Why this terminal cannot read what is sent now, or undefined when it can. */
@@ -74,12 +101,12 @@ export class MessageKeys {
   }
 
   open(message: Message): Promise<Opened> {
-    return openMessage(this.userId, this.epochs, message);
+    return openMessage(this.userId, this.epochs, message, this.keyedAt);
   }
 
   /** The key of a file message's records, when this terminal holds its epoch and it opens. */
   openFile(message: Message): Promise<OpenedFile> {
-    return openFileMessage(this.userId, this.epochs, message);
+    return openFileMessage(this.userId, this.epochs, message, this.keyedAt);
   }
 
   openDay(day: DateMessages): Promise<Opened> {

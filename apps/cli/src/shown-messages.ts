@@ -16,8 +16,12 @@ export type ShownMessage = Message & { error?: string };
 /** A day with its `last_message` opened; `error` says why it is empty when it could not be. */
 export type ShownDay = DateMessages & { error?: string };
 
-const errorOf = (opened: Opened) =>
-  opened.state === "locked" ? SEALED_TEXT.locked : opened.state === "undecryptable" ? SEALED_TEXT.undecryptable : undefined;
+const OPENED_ERRORS: Partial<Record<Opened["state"], string>> = {
+  locked: SEALED_TEXT.locked,
+  undecryptable: SEALED_TEXT.undecryptable,
+  not_encrypted: SEALED_TEXT.notEncrypted,
+};
+const errorOf = (opened: Opened) => OPENED_ERRORS[opened.state];
 
 export async function showMessage(keys: MessageKeys, message: Message): Promise<ShownMessage> {
   const opened = await keys.open(message);

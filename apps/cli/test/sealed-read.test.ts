@@ -3,6 +3,8 @@
  * and `watch` print the text, in --json too, and never a sealed value; a value a server-side attacker changed prints
  * "This message could not be decrypted", `ls` then exits with EXIT.undecryptable, and `watch` goes on.
  */
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { type DateMessages, DEVICES_API } from "@daysync/shared";
 import { fromBase64Url, SEALED_TEXT, toBase64Url } from "@daysync/shared/crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,7 +13,7 @@ import type { ListedMessage } from "../src/commands/list.ts";
 import type { FoundMessage } from "../src/commands/search.ts";
 import type { WatchedMessage } from "../src/commands/watch.ts";
 import { EXIT } from "../src/errors.ts";
-import { type CliProcess, removeTempDirs, type Terminal } from "./cli-process.ts";
+import { type CliProcess, removeTempDirs, type Terminal, tempDir } from "./cli-process.ts";
 import { type KeyHolder, keptInClear, keyHolder, pairedTerminal, sendSealed } from "./key-holder.ts";
 
 let server: TestServer;
@@ -35,6 +37,7 @@ function sealedByHolder(content: string): Promise<string> {
   return sendSealed(holder, content, server.clock.now());
 }
 
+/** A text in clear the server wrote into the account after it was keyed (docs/protocol/encryption.md). */
 function inClearByHolder(content: string): Promise<string> {
   server.clock.advance(1000);
   return keptInClear(server, holder.device, content, server.clock.now());
@@ -78,7 +81,7 @@ describe("what another device sealed, on the terminal", () => {
     const listed = JSON.parse(json.stdout) as ListedMessage[];
     expect(listed.map((m) => [m.id, m.content, m.error])).toEqual([
       [older, "Blue door, second floor", undefined],
-      [clear, "the blue door was sent in clear", undefined],
+      [clear, "", SEALED_TEXT.notEncrypted],
       [meeting, "Meet at the BLUE DOOR at 7", undefined],
     ]);
     expect(listed[2]).toMatchObject({ epoch: 1, preview: "Meet at the BLUE DOOR at 7", size: 26 });
@@ -102,8 +105,8 @@ describe("what another device sealed, on the terminal", () => {
     expect(out.code, out.stderr).toBe(0);
     expect(out.stdout).not.toMatch(SEALED);
     const found = JSON.parse(out.stdout) as FoundMessage[];
-    // Two sealed (only the terminal can match them), one in clear (the server's); each once.
-    expect(found.map((r) => r.message.id)).toEqual([meeting, clear, older]);
+    // Two sealed (only the terminal can match them); the one in clear the server wrote is not the person's.
+    expect(found.map((r) => r.message.id)).toEqual([meeting, older]);
     expect(found[0]?.message.content).toBe("Meet at the BLUE DOOR at 7");
     expect(found[0]?.day.last_message).toBe("Meet at the BLUE DOOR at 7");
 
@@ -162,6 +165,26 @@ describe("daysync watch and sealed messages", () => {
     expect(cli.stdout + next.stdout).not.toMatch(SEALED);
     expect(next.child.exitCode).toBeNull();
     await next.kill();
+  });
+
+  it("a text in clear the server wrote into the keyed account is marked, and never passed to --exec", async () => {
+    const out = path.join(tempDir("exec-clear"), "out.txt");
+    const cli = terminal.spawn(["watch", "--json", "--exec", `cat >> '${out}'; echo >> '${out}'`]);
+    await cli.waitFor(/Watching for new messages/, { stream: "stderr", timeoutMs: 30_000 });
+    await inClearByHolder("marker-c1ea written by the server");
+    await sealedByHolder("marker-5ea1 sealed after it");
+    await waitForLines(cli, 2);
+    expect(cli.jsonLines<WatchedMessage>().map((m) => [m.content, m.error])).toEqual([
+      ["", SEALED_TEXT.notEncrypted],
+      ["marker-5ea1 sealed after it", undefined],
+    ]);
+    // --exec runs one message at a time: the sealed one's command has written once its output is there.
+    for (const deadline = Date.now() + 15_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
+      if (existsSync(out) && readFileSync(out, "utf8").includes("marker-5ea1")) break;
+    }
+    expect(readFileSync(out, "utf8")).toBe("marker-5ea1 sealed after it\n");
+    expect(cli.stdout).toContain(SEALED_TEXT.notEncrypted);
+    await cli.kill();
   });
 
   it("after a key holder is removed and the key rotates (key.rotation_due, key.epoch_created) it opens the next epoch's messages", async () => {

@@ -25,6 +25,13 @@ export const SEALED_TEXT = {
   insecure: "This address is not secure, so this browser cannot encrypt: open Daysync over https:// to read and send your messages",
   /** The server knows a key for this session that the device no longer holds (its stored data was cleared). */
   lost: "This device no longer has its key, so it cannot read your messages",
+  /**
+   * A message or file with no epoch dated after this device saw the account keyed: the server wrote it, since the
+   * person's devices only send sealed from then on. Never copied, never passed to `watch --exec`.
+   */
+  notEncrypted: "Not encrypted: not sent by your devices",
+  /** The server calls current an epoch below one this device holds or saw: it will not seal under it. */
+  epochRolledBack: "The server offered an older key than this device already has, so nothing was sent. Someone may be interfering with the server",
   /** A discussion's header: what is written there stays readable by the server (decision 020, section 11). */
   notEndToEnd: "Not end-to-end encrypted",
 } as const;

@@ -2,7 +2,7 @@
  * A test device's hold on its account's keys, as the web app and the CLI have it: its keys in memory (IndexedDB or
  * keys.json there), AccountKeys and the recovery code's two uses from the crypto library, over real HTTP.
  */
-import { KEYS_API, keysStateSchema, recoveryStateSchema, responseSchemas } from "@daysync/shared";
+import { KEYS_API, type KeysState, keysStateSchema, recoveryStateSchema, responseSchemas } from "@daysync/shared";
 import {
   AccountKeys,
   type CryptoKeyPair,
@@ -45,8 +45,13 @@ export function recoveryServer(device: Device): RecoveryServer {
   };
 }
 
-export function keyDevice(device: Device, userId: string) {
+/**
+ * A test device over real HTTP. `forge`, when given, plays a malicious server: every key state the device reads
+ * (GET /api/keys, and the answer to a new epoch) passes through it first, so a test rewrites what the real server said.
+ */
+export function keyDevice(device: Device, userId: string, options: { forge?: (state: KeysState) => KeysState | Promise<KeysState> } = {}) {
   let held: HeldKeys | undefined;
+  const forged = async (state: KeysState) => (options.forge ? options.forge(state) : state);
   const storage: KeyStorage = {
     load: async () => held,
     async saveDevice(keyId: string, pair: CryptoKeyPair) {
@@ -58,8 +63,12 @@ export function keyDevice(device: Device, userId: string) {
       return keys;
     },
     generatePair: () => generateDeviceKeyPair(),
+    async saveAccount(state) {
+      if (held) held.account = state;
+    },
   };
-  const recovery = recoveryServer(device);
+  const honest = recoveryServer(device);
+  const recovery: RecoveryServer = { ...honest, state: async () => forged(await honest.state()) };
   const keys = new AccountKeys(userId, storage, {
     state: recovery.state,
     setDeviceKey: async (publicKey) => {
@@ -67,7 +76,7 @@ export function keyDevice(device: Device, userId: string) {
     },
     createEpoch: async (body) => {
       const res = await device.post(KEYS_API.epochs, body);
-      if (res.status === 201) return { ok: true, state: keysStateSchema.parse(res.body) };
+      if (res.status === 201) return { ok: true, state: await forged(keysStateSchema.parse(res.body)) };
       return { ok: false, code: responseSchemas.error.parse(res.body).error.code };
     },
   });

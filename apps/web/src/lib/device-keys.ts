@@ -16,6 +16,7 @@ import {
 } from "@daysync/shared";
 import {
   AccountKeys,
+  EpochRollbackError,
   type HeldEpochs,
   type HeldKeys,
   type KeyApprovalServer,
@@ -26,6 +27,7 @@ import {
   makeRecoveryKit,
   type RecoveryServer,
   type Sealer,
+  sealerOf,
   sealTextMessage,
   unlockWithRecoveryCode,
 } from "@daysync/shared/crypto";
@@ -43,6 +45,11 @@ export type DeviceKeyStatus = { state: "starting" } | { state: "failed"; keys?: 
 export function heldEpochsOf(status: DeviceKeyStatus): HeldEpochs | undefined {
   if (status.state === "starting") return undefined;
   return "keys" in status ? (status.keys?.epochs ?? new Map()) : new Map();
+}
+
+/** When this device first saw the account keyed (a message in clear after it was written by the server), if it did. */
+export function keyedAtOf(status: DeviceKeyStatus): number | undefined {
+  return "keys" in status ? status.keys?.account?.keyedAt : undefined;
 }
 
 export class DeviceKeys {
@@ -134,9 +141,16 @@ export class DeviceKeys {
   async sealer(): Promise<{ sealer: Sealer } | { waiting: string | undefined }> {
     await this.queue;
     const status = this.status;
-    const keys = status.state === "ready" ? status.keys.epochs.get(status.epoch) : undefined;
-    if (status.state === "ready" && keys)
-      return { sealer: { userId: this.userId, sessionId: status.sessionId, epoch: status.epoch, keys } };
+    if (status.state === "ready") {
+      try {
+        const sealer = sealerOf(this.userId, status);
+        if (sealer) return { sealer };
+      } catch (error) {
+        // An epoch below one this device holds or saw: it says so and seals nothing (docs/protocol/encryption.md).
+        if (error instanceof EpochRollbackError) return { waiting: error.message };
+        throw error;
+      }
+    }
     if (status.state === "failed" && status.insecure) return { waiting: SEALED_TEXT.insecure };
     if (status.state === "lost") return { waiting: SEALED_TEXT.lost };
     return { waiting: status.state === "locked" ? SEALED_TEXT.approveToSend : undefined };
@@ -165,18 +179,48 @@ export class DeviceKeys {
     return answer.ok ? { ok: true } : answer;
   }
 
-  /** Saves `code` as the account's recovery code (replacing one before), from this device, which holds the current key. */
-  saveRecoveryCode(code: string): Promise<RecoveryState> {
-    return this.againIfEpochMoved(async () => {
+  /**
+   * Saves `code` as the account's recovery code (replacing one before), from this device, which holds the current key.
+   * Replacing a code moves the account to a new epoch at once, so the old code opens nothing sent after.
+   */
+  async saveRecoveryCode(code: string): Promise<RecoveryState> {
+    const replacing = (await this.recovery.state()).recovery !== undefined;
+    const saved = await this.againIfEpochMoved(async () => {
       if (this.status.state !== "ready") throw new Error("This device cannot read your messages yet, so it cannot make a recovery code.");
       return this.recovery.save(await makeRecoveryKit(this.userId, this.status.keys, await this.recovery.state(), code));
     });
   }
 
+    if (replacing) await this.rotateNow();
+    return saved;
   async removeRecoveryCode(): Promise<void> {
     await apiFetch(KEYS_API.recovery, { method: "DELETE" });
+  /** Removes the recovery code, and moves the account to a new epoch at once, which the old code cannot open. */
   }
 
+    await this.rotateNow();
+  }
+
+  /**
+   * The next epoch made here at once (docs/protocol/encryption.md, "Rotation and revocation"): after this device
+   * signed out others (`removedKeyIds`; `keepOnly: "self"` for all of them) or changed the recovery code.
+   */
+  /** Remembers keys about to be signed out, before the request goes (`AccountKeys.noteRemoved`). */
+  noteRemoved(keyIds: string[]): Promise<void> {
+    this.queue = this.queue.then(() => this.keys.noteRemoved(keyIds).catch(() => {}));
+    return this.queue;
+  }
+
+  rotateNow(options: { removedKeyIds?: string[]; keepOnly?: "self" } = {}): Promise<void> {
+    this.queue = this.queue.then(async () => {
+      if (this.stopped || !hasWebCrypto()) return;
+      try {
+        this.set(await this.keys.rotateNow(options));
+      } catch {
+        // Offline or refused: the server still has the rotation due, and the next sync makes it.
+      }
+    });
+    return this.queue;
   /** Unlocks this locked device with a typed code; RecoveryCodeError and RecoveryRefusedError say what was wrong. */
   async unlockWithRecoveryCode(typed: string): Promise<void> {
     await this.againIfEpochMoved(async () => {

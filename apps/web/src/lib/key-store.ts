@@ -3,7 +3,14 @@
  * record per user id, so the service worker can open the same database. The device's private key and the epochs'
  * subkeys are CryptoKeys stored as they are (structured clone), non-extractable: a script can use them, never read them.
  */
-import { deriveEpochKeys, type EpochKeys, generateDeviceKeyPair, type HeldKeys, type KeyStorage } from "@daysync/shared/crypto";
+import {
+  type AccountState,
+  deriveEpochKeys,
+  type EpochKeys,
+  generateDeviceKeyPair,
+  type HeldKeys,
+  type KeyStorage,
+} from "@daysync/shared/crypto";
 import { type IDBPDatabase, openDB } from "idb";
 
 const DATABASE = "daysync-keys";
@@ -14,6 +21,8 @@ interface StoredAccount {
   keyId: string;
   pair: HeldKeys["pair"];
   epochs: Record<number, EpochKeys>;
+  /** The account's encryption state as this browser saw it (docs/protocol/encryption.md); absent until keyed. */
+  account?: AccountState;
 }
 
 function open(): Promise<IDBPDatabase> {
@@ -51,6 +60,7 @@ export function browserKeyStorage(userId: string): KeyStorage {
         keyId: account.keyId,
         pair: account.pair,
         epochs: new Map(Object.entries(account.epochs).map(([n, keys]) => [Number(n), keys])),
+        ...(account.account ? { account: account.account } : {}),
       };
     },
     saveDevice: (keyId, pair) => write({ userId, keyId, pair, epochs: {} }),
@@ -62,6 +72,11 @@ export function browserKeyStorage(userId: string): KeyStorage {
       return keys;
     },
     generatePair: () => generateDeviceKeyPair(),
+    async saveAccount(state) {
+      const account = await read(userId);
+      if (!account) throw new Error("This device's key is gone");
+      await write({ ...account, account: state });
+    },
   };
 }
 

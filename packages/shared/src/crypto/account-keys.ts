@@ -13,13 +13,28 @@ import type { Bytes } from "./encoding.ts";
 import { deriveEpochKeys, type EpochKeys, makeEpochKey } from "./epoch-keys.ts";
 import type { CryptoKeyPair } from "./key-types.ts";
 import { type RosterRow, rosterTag, verifyRosterRow } from "./roster.ts";
+import { SEALED_TEXT } from "../sealed-messages.ts";
+import type { Sealer } from "./sealed-message.ts";
 import { openEpochKey, wrapEpochKey } from "./wraps.ts";
+
+/**
+ * The account's encryption state as this device saw it, kept with its keys (docs/protocol/encryption.md, "Encryption
+ * state on each device"): when it first saw the account keyed (its own clock), the highest epoch it held or was told
+ * of, and the keys it removed itself, which it never wraps for again whatever the server lists.
+ */
+export interface AccountState {
+  keyedAt: number;
+  highestEpoch: number;
+  removedKeyIds: string[];
+}
 
 /** What a device keeps of one account: its own pair, for this session only, and the epochs it opened. */
 export interface HeldKeys {
   keyId: string;
   pair: CryptoKeyPair;
   epochs: Map<number, EpochKeys>;
+  /** Absent until the device first sees the account with an epoch. */
+  account?: AccountState;
 }
 
 export interface KeyStorage {
@@ -30,6 +45,8 @@ export interface KeyStorage {
   saveEpoch(epoch: number, epochKey: Bytes): Promise<EpochKeys>;
   /** Makes the pair this platform can keep (the CLI needs an extractable one to write it to its file). */
   generatePair(): Promise<CryptoKeyPair>;
+  /** Keeps the account's encryption state beside the keys; a store without it keeps it for its process only. */
+  saveAccount?(state: AccountState): Promise<void>;
 }
 
 export type CreateEpochAnswer = { ok: true; state: KeysState } | { ok: false; code: string };
@@ -41,8 +58,11 @@ export interface KeysServer {
 }
 
 export type KeyStatus =
-  /** Holds the account's current epoch: reads and sends. */
-  | { state: "ready"; epoch: number; sessionId: string; keys: HeldKeys }
+  /**
+   * Holds the account's current epoch: reads and sends. `rolledBack` is the highest epoch this device saw when the
+   * server now calls a lower one current: the device then refuses to seal (`sealerOf`).
+   */
+  | { state: "ready"; epoch: number; sessionId: string; keys: HeldKeys; rolledBack?: number }
   /** Signed in, but no device has handed this one the current epoch yet. */
   | { state: "locked"; epoch: number; sessionId: string; keys: HeldKeys; recoveryCode: boolean }
   /** The server knows a key for this session that this device no longer has (its storage was cleared). */
@@ -64,15 +84,70 @@ export class AccountKeys {
     } else if (!held || held.keyId !== state.key_id) {
       return { state: "lost", sessionId: state.session_id };
     }
-    if (state.epoch === null) state = await this.firstEpoch(held);
+    if (state.epoch === null && !held.account) state = await this.firstEpoch(held);
     await this.openWraps(held, state);
-    if (state.rotation_due && state.epoch !== null && held.epochs.has(state.epoch)) {
+    await this.noteEpoch(held, state);
+    const highest = held.account?.highestEpoch ?? 0;
+    const rolledBack = (state.epoch ?? 0) < highest ? highest : undefined;
+    if (rolledBack === undefined && state.rotation_due && state.epoch !== null && held.epochs.has(state.epoch)) {
       state = await this.rotate(held, state, state.epoch);
       await this.openWraps(held, state);
+      await this.noteEpoch(held, state);
     }
     const known = { epoch: state.epoch ?? 0, sessionId: state.session_id, keys: held };
-    if (held.epochs.has(known.epoch)) return { state: "ready", ...known };
+    if (held.epochs.has(known.epoch)) return { state: "ready", ...known, ...(rolledBack === undefined ? {} : { rolledBack }) };
     return { state: "locked", ...known, recoveryCode: state.recovery !== undefined };
+  }
+
+  /**
+   * Revocation driven by this device (docs/protocol/encryption.md, "Rotation and revocation"): after it removed
+   * devices (their key ids in `removedKeyIds`, remembered so no later rotation wraps for them), signed out the others
+   * or changed the recovery code, it makes the next epoch at once, without waiting for the server's `rotation_due`.
+   * `keepOnly` limits the wraps to this device and the recovery key (sign out all other devices). Answers the status
+   * after, as `sync` does.
+   */
+  async rotateNow(options: { removedKeyIds?: string[]; keepOnly?: "self" } = {}): Promise<KeyStatus> {
+    await this.noteRemoved(options.removedKeyIds ?? []);
+    const held = await this.storage.load();
+    const state = await this.server.state();
+    if (held && held.keyId === state.key_id && state.epoch !== null && held.epochs.has(state.epoch)) {
+      const highest = held.account?.highestEpoch ?? 0;
+      if (state.epoch >= highest) {
+        const next = await this.rotate(held, state, state.epoch, options.keepOnly);
+        await this.openWraps(held, next);
+      }
+    }
+    return this.sync();
+  }
+
+  /**
+   * Remembers keys this device is about to remove, before it asks the server to: a rotation started meanwhile (the
+   * server's `key.rotation_due`) already leaves them out.
+   */
+  async noteRemoved(keyIds: string[]): Promise<void> {
+    const held = await this.storage.load();
+    if (!held?.account || keyIds.every((id) => held.account?.removedKeyIds.includes(id))) return;
+    await this.saveAccount(held, { ...held.account, removedKeyIds: [...new Set([...held.account.removedKeyIds, ...keyIds])] });
+  }
+
+  /**
+   * Keeps when the account was first seen keyed and the highest epoch seen, held or told (never lowered). The time is
+   * the server's, as messages are dated by it: the oldest of this device's wraps, never later than this device's now.
+   */
+  private async noteEpoch(held: HeldKeys, state: KeysState): Promise<void> {
+    const highestHeld = Math.max(0, ...held.epochs.keys());
+    const highest = Math.max(held.account?.highestEpoch ?? 0, state.epoch ?? 0, highestHeld);
+    if (highest === 0 || (held.account && held.account.highestEpoch === highest)) return;
+    await this.saveAccount(held, {
+      keyedAt: held.account?.keyedAt ?? Math.min(Date.now(), ...state.wraps.map((wrap) => wrap.created_at)),
+      highestEpoch: highest,
+      removedKeyIds: held.account?.removedKeyIds ?? [],
+    });
+  }
+
+  private async saveAccount(held: HeldKeys, account: AccountState): Promise<void> {
+    held.account = account;
+    await this.storage.saveAccount?.(account);
   }
 
   private async newDevice(): Promise<HeldKeys> {
@@ -105,15 +180,18 @@ export class AccountKeys {
    * The next epoch, for this device and every other key that still holds the current one and is listed, with a
    * valid tag, in the current roster: what the server says of who holds it is checked, not taken.
    */
-  private async rotate(held: HeldKeys, state: KeysState, current: number): Promise<KeysState> {
+  private async rotate(held: HeldKeys, state: KeysState, current: number, keepOnly?: "self"): Promise<KeysState> {
     const rosterKey = held.epochs.get(current)?.roster;
     if (!rosterKey) return state;
+    const removed = new Set(held.account?.removedKeyIds ?? []);
     for (let attempt = 1; ; attempt++) {
-      // The recovery key (kind recovery) is among the holders once a code exists, so it gets the next epoch too.
+      // The recovery key (kind recovery) is among the holders once a code exists, so it gets the next epoch too. A key
+      // this device removed is never wrapped for, even when the server lists it as a holder.
       const others: StoredRosterEntry[] = [];
       for (const keyId of state.holders) {
-        if (keyId === held.keyId) continue;
+        if (keyId === held.keyId || removed.has(keyId)) continue;
         const entry = state.roster.find((row) => row.epoch === current && row.key_id === keyId);
+        if (keepOnly === "self" && entry?.kind !== "recovery") continue;
         if (entry && (await verifyRosterRow(rosterKey, rosterRowOf(this.userId, entry), entry.tag))) others.push(entry);
       }
       const answer = await this.newEpoch(held, { epoch: current + 1, expected: current, reason: "rotation" }, others);
@@ -172,7 +250,7 @@ export class AccountKeys {
   private async openWraps(held: HeldKeys, state: KeysState): Promise<void> {
     const waiting = state.wraps.filter((wrap) => !held.epochs.has(wrap.epoch)).sort((a, b) => a.epoch - b.epoch);
     for (const wrap of waiting) {
-      const sender = await trustedSender(this.userId, held, wrap, state.roster);
+      const sender = await nextEpochSender(this.userId, held, wrap, state.roster);
       if (!sender) continue;
       try {
         const epochKey = await openEpochKey(wrap, { userId: this.userId, epoch: wrap.epoch }, held.pair, {
@@ -211,3 +289,40 @@ export async function trustedSender(userId: string, held: HeldKeys, wrap: Stored
   }
   return undefined;
 }
+
+/**
+ * The chain rule for taking a new epoch from a rotation (docs/protocol/encryption.md, "Rotation and revocation"): a
+ * wrap of epoch n+1 is taken from this device itself, or from a device key listed with a valid tag in the roster of
+ * epoch n, which this device must hold; never from the sender of any other held or retired epoch, nor from a key this
+ * device removed.
+ */
+export async function nextEpochSender(userId: string, held: HeldKeys, wrap: StoredKeyWrap, roster: StoredRosterEntry[]) {
+  if (wrap.mode !== "auth" || !wrap.sender_key_id) return undefined;
+  if (wrap.sender_key_id === held.keyId) return held.pair.publicKey;
+  if (held.account?.removedKeyIds.includes(wrap.sender_key_id)) return undefined;
+  const previous = held.epochs.get(wrap.epoch - 1);
+  if (!previous) return undefined;
+  const entry = roster.find((row) => row.epoch === wrap.epoch - 1 && row.key_id === wrap.sender_key_id && row.kind === "device");
+  if (entry && (await verifyRosterRow(previous.roster, rosterRowOf(userId, entry), entry.tag))) return importPublicKey(entry.public_key);
+  return undefined;
+}
+
+/** Refused to seal: the server calls current an epoch below one this device holds or saw. */
+export class EpochRollbackError extends Error {}
+
+/**
+ * What a ready device seals with, or undefined when it is not ready. Throws `EpochRollbackError` (its message the
+ * sentence to show) when the server's current epoch is lower than the highest one this device holds or saw.
+ */
+export function sealerOf(userId: string, status: KeyStatus): Sealer | undefined {
+  if (status.state !== "ready") return undefined;
+  if (status.rolledBack !== undefined) throw new EpochRollbackError(epochRolledBackText(status.epoch, status.rolledBack));
+  const keys = status.keys.epochs.get(status.epoch);
+  return keys && { userId, sessionId: status.sessionId, epoch: status.epoch, keys };
+}
+
+export const epochRolledBackText = (told: number, seen: number) =>
+  `${SEALED_TEXT.epochRolledBack} (the server says key ${told}, this device already has key ${seen}).`;
+
+/** When the account was first seen keyed: from then on a message with no epoch was not sent by the person's devices. */
+export const keyedSince = (status: { state: string; keys?: HeldKeys }): number | undefined => status.keys?.account?.keyedAt;

@@ -19,5 +19,8 @@ export function memoryKeyStorage(userId: string): KeyStorage & { readonly held: 
       return keys;
     },
     generatePair: () => generateDeviceKeyPair(),
+    async saveAccount(state) {
+      if (held) held.account = state;
+    },
   };
 }

@@ -9,7 +9,7 @@ import { type SealedFileType, sealedUploadMetadataSchema } from "../sealed-uploa
 import { UndecryptableError } from "./errors.ts";
 import { importFileKey } from "./file-records.ts";
 import type { CryptoKey } from "./key-types.ts";
-import type { HeldEpochs, Sealer } from "./sealed-message.ts";
+import { type HeldEpochs, type Sealer, writtenByServer } from "./sealed-message.ts";
 import { makeFileKey, openFileKey, type SealedPlace, sealFileKey, sealValue } from "./sealed-value.ts";
 
 export interface FileToSeal {
@@ -91,12 +91,22 @@ export async function resumeFileUpload(sealer: Sealer, kept: Record<string, stri
 /** What a device can do with a file message's bytes. */
 export type OpenedFile =
   /** Stored in clear (before encryption, or in a discussion): served as it is. */
-  { state: "clear" } | { state: "opened"; fileKey: CryptoKey } | { state: "locked"; epoch: number } | { state: "undecryptable" };
+  | { state: "clear" }
+  | { state: "opened"; fileKey: CryptoKey }
+  | { state: "locked"; epoch: number }
+  | { state: "undecryptable" }
+  /** In clear in a keyed account (`writtenByServer`): never saved or passed on as the person's. */
+  | { state: "not_encrypted" };
 
-export type SealedFileFields = Pick<Message, "id" | "type" | "date" | "time" | "epoch" | "file_key" | "device">;
+export type SealedFileFields = Pick<Message, "id" | "type" | "date" | "time" | "epoch" | "file_key" | "device"> &
+  Partial<Pick<Message, "timestamps">>;
 
-/** The key of a file message's records, as a device showing or saving it opens it from the message. */
-export async function openFileMessage(userId: string, epochs: HeldEpochs, message: SealedFileFields): Promise<OpenedFile> {
+/**
+ * The key of a file message's records, as a device showing or saving it opens it from the message; `keyedAt` as for
+ * `openMessage`.
+ */
+export async function openFileMessage(userId: string, epochs: HeldEpochs, message: SealedFileFields, keyedAt?: number): Promise<OpenedFile> {
+  if (writtenByServer(keyedAt, message)) return { state: "not_encrypted" };
   if (message.epoch === undefined) return { state: "clear" };
   const keys = epochs.get(message.epoch);
   if (!keys) return { state: "locked", epoch: message.epoch };

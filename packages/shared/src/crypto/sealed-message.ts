@@ -29,7 +29,19 @@ export type Opened =
   /** Sealed under an epoch this device does not hold (it is not approved yet, or the key was reset since). */
   | { state: "locked"; epoch: number }
   /** It did not open, or opened to what no device sends: shown as "This message could not be decrypted". */
-  | { state: "undecryptable" };
+  | { state: "undecryptable" }
+  /**
+   * No epoch, yet dated after this device saw the account keyed: the server wrote it in clear, the person's devices
+   * did not send it. Shown as "Not encrypted: not sent by your devices", never copied or passed on.
+   */
+  | { state: "not_encrypted" };
+
+/**
+ * Whether a message with no epoch is one the server wrote into a keyed account: dated at or after `keyedAt`, when
+ * this device first saw the account with an epoch (undefined: not keyed yet, so clear is what devices send).
+ */
+export const writtenByServer = (keyedAt: number | undefined, message: { epoch?: number; timestamps?: number }) =>
+  message.epoch === undefined && keyedAt !== undefined && message.timestamps !== undefined && message.timestamps >= keyedAt;
 
 /** The preview of a text: its first 140 characters, never half of one. */
 export function previewOf(text: string): string {
@@ -66,11 +78,16 @@ export async function sealTextMessage(
 }
 
 /** What opening a message reads of it (a day's message, as the server or the offline copy has it). */
-export type SealedMessageFields = Pick<Message, "id" | "type" | "content" | "filename" | "date" | "time" | "epoch" | "preview" | "device">;
+export type SealedMessageFields = Pick<Message, "id" | "type" | "content" | "filename" | "date" | "time" | "epoch" | "preview" | "device"> &
+  Partial<Pick<Message, "timestamps">>;
 
-/** Opens a message of the user's personal space as the server sent it. */
-export async function openMessage(userId: string, epochs: HeldEpochs, message: SealedMessageFields): Promise<Opened> {
+/**
+ * Opens a message of the user's personal space as the server sent it; `keyedAt` is when this device first saw the
+ * account keyed (`keyedSince`), after which a message in clear is "not_encrypted".
+ */
+export async function openMessage(userId: string, epochs: HeldEpochs, message: SealedMessageFields, keyedAt?: number): Promise<Opened> {
   const isText = message.type === "text";
+  if (writtenByServer(keyedAt, message)) return { state: "not_encrypted" };
   if (message.epoch === undefined) {
     const text = isText ? message.content : message.filename;
     return { state: "clear", text, preview: text };

@@ -9,7 +9,8 @@ import type { KeysState, RecoveryState, RecoveryUnlockInput, SetRecoveryInput } 
 import { may } from "../../access/policies.ts";
 import type { Clock } from "../../clock.ts";
 import type { KeyRosterTable, KeyWrapsTable } from "../../db/schema.ts";
-import type { UnitOfWork } from "../../feed/unit-of-work.ts";
+import { liveEvents } from "../../feed/events.ts";
+import type { UnitOfWork, Work } from "../../feed/unit-of-work.ts";
 import { badRequest, conflict, forbidden, notFound } from "../../http/errors.ts";
 import type { KeyRecoveryRepository } from "./key-recovery.repository.ts";
 import type { KeysRepository } from "./keys.repository.ts";
@@ -53,6 +54,16 @@ export function createKeyRecoveryService(deps: {
       throw forbidden("This device does not hold the account's current key, so it cannot change the recovery code.");
     }
     return current;
+  }
+
+  /**
+   * A replaced or removed recovery code: the epoch its anchor opens must not carry anything new, so the next one is due
+   * (the device that changed it makes it at once; any other keyed device does on `key.rotation_due`).
+   */
+  async function rotationDue(repo: KeysRepository, work: Work, userId: string, epoch: number) {
+    await repo.markRotationDue(userId, clock.now());
+    const due = { kind: "key.rotation_due", epoch } as const;
+    await work.record([userId], due, liveEvents.keyRotationDue(due));
   }
 
   /** 404 when a wrap is of an epoch the account has no record of. */
@@ -120,7 +131,7 @@ export function createKeyRecoveryService(deps: {
             tag: body.roster.tag,
           };
           const rec = recovery.in(work.trx);
-          await rec.remove(userId);
+          if (await rec.remove(userId)) await rotationDue(repo, work, userId, current);
           const row = {
             user_id: userId,
             key_id: keyId,
@@ -144,8 +155,10 @@ export function createKeyRecoveryService(deps: {
       await unitOfWork.forUser(
         userId,
         async (work) => {
-          await manager(keys.in(work.trx), userId, own.keyId);
+          const repo = keys.in(work.trx);
+          const current = await manager(repo, userId, own.keyId);
           if (!(await recovery.in(work.trx).remove(userId))) throw notFound("recovery code");
+          await rotationDue(repo, work, userId, current);
         },
         { userId, sessionId },
       );

@@ -116,6 +116,11 @@ export function createKeysRepository(db: Db) {
       return { epoch: number(row.key_epoch), rotationDueAt: number(row.key_rotation_due_at) };
     },
 
+    /** Marks the account's next rotation due from `now` (kept if it already was): nothing new goes in under this epoch. */
+    async markRotationDue(userId: string, now: number): Promise<void> {
+      await db.updateTable("users").set({ key_rotation_due_at: now }).where("id", "=", userId).where("key_rotation_due_at", "is", null).execute();
+    },
+
     /** The key ids that hold a wrap of the epoch: signed-in devices, since a session's wraps go with it. */
     async holders(userId: string, epoch: number): Promise<string[]> {
       const rows = await db

@@ -6,6 +6,7 @@ import { toast } from "react-toastify";
 import { QrIcon } from "../../components/ui/icons.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { describeError } from "../../lib/api-errors.ts";
+import { useSessionServices } from "../../lib/session-services.ts";
 import { useNow } from "../../lib/use-now.ts";
 import { devicesQueryOptions, reloadDevices, signOutDevice, signOutOtherDevices } from "./api/devices.ts";
 import { DeviceRow } from "./device-row.tsx";
@@ -17,20 +18,32 @@ export function DevicesPage() {
   const queryClient = useQueryClient();
   const devices = useQuery(devicesQueryOptions);
   const now = useNow();
+  const { keys } = useSessionServices();
   const signOut = useMutation({
-    mutationFn: (id: string) => signOutDevice(id),
+    mutationFn: async (id: string) => {
+      const keyId = devices.data?.find((d) => d.id === id && !d.current)?.key_id;
+      if (keyId) await keys.noteRemoved([keyId]);
+      return signOutDevice(id);
+    },
     onSuccess: (_data, id) => {
       const device = devices.data?.find((d) => d.id === id);
       if (!device?.current) toast.success(`${device?.name ?? "The device"} was signed out.`);
+      // Its key leaves with it: this device makes the next epoch now, never wrapping it for that key again.
+      if (device && !device.current) void keys.rotateNow({ removedKeyIds: device.key_id ? [device.key_id] : [] });
       reloadDevices(queryClient);
     },
     onError: (error) => toast.error(describeError(error)),
   });
   const [confirmingAll, setConfirmingAll] = useState(false);
   const signOutOthers = useMutation({
-    mutationFn: signOutOtherDevices,
+    mutationFn: async () => {
+      await keys.noteRemoved((devices.data ?? []).flatMap((d) => (!d.current && d.key_id ? [d.key_id] : [])));
+      return signOutOtherDevices();
+    },
     onSuccess: ({ signed_out }) => {
       setConfirmingAll(false);
+      const removedKeyIds = (devices.data ?? []).flatMap((d) => (!d.current && d.key_id ? [d.key_id] : []));
+      void keys.rotateNow({ removedKeyIds, keepOnly: "self" });
       toast.success(signed_out === 1 ? "1 other device was signed out." : `${signed_out} other devices were signed out.`);
       reloadDevices(queryClient);
     },

@@ -9,6 +9,7 @@ import { Spinner } from "../../components/ui/spinner.tsx";
 import { TextField } from "../../components/ui/text-field.tsx";
 import { ApiError } from "../../lib/api-client.ts";
 import { describeError } from "../../lib/api-errors.ts";
+import { useSessionServices } from "../../lib/session-services.ts";
 import { changePassword, reloadConfirmation } from "./api/settings.ts";
 import { reloadSignInMethods } from "./api/sign-in-methods.ts";
 
@@ -21,6 +22,7 @@ const isField = (name: string | undefined): name is (typeof FIELDS)[number] => F
  */
 export function PasswordSection({ hasPassword, freshCheck }: { hasPassword: boolean; freshCheck: ReactNode }) {
   const queryClient = useQueryClient();
+  const { keys } = useSessionServices();
   const { register, handleSubmit, formState, setError, reset } = useForm<ChangePasswordRequest, unknown, ChangePasswordInput>({
     resolver: zodResolver(changePasswordSchema),
     mode: "onTouched",
@@ -33,6 +35,8 @@ export function PasswordSection({ hasPassword, freshCheck }: { hasPassword: bool
     }
     try {
       const { signed_out } = await changePassword(hasPassword ? values : { ...values, current_password: undefined });
+      // The devices signed out leave the account's key with them: this device makes the next epoch now.
+      if (signed_out > 0) void keys.rotateNow({ keepOnly: "self" });
       reset();
       const others =
         signed_out === 0 ? "" : signed_out === 1 ? " 1 other device was signed out." : ` ${signed_out} other devices were signed out.`;

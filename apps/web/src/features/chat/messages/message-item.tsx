@@ -30,7 +30,7 @@ export const MessageItem = memo(function MessageItem({
   discussionId,
 }: MessageItemProps) {
   const isText = message.type === "text";
-  const shown = useShownText(message);
+  const shown = useShownText(message, discussionId === undefined);
   return (
     <li
       className="message"
