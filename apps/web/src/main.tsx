@@ -2,10 +2,8 @@ import { StrictMode, startTransition } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import "./styles/tokens.css";
 import "./lib/zod-jitless.ts";
+import { loadPublicPage } from "./app/public-page.tsx";
 import { askWorkerToControl } from "./lib/worker-control.ts";
-
-/** Public pages load React and their own code only; every other path loads the router and the app. */
-const PUBLIC_PATHS = new Set(["/", "/landing", "/home", "/privacy"]);
 
 /** Lets the browser paint and answer input between pieces of start-up work, rather than in one long task. */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
@@ -39,7 +37,8 @@ function registerServiceWorker() {
 const root = document.getElementById("root");
 if (!root) throw new Error("#root is missing from index.html");
 const path = window.location.pathname;
-const page = PUBLIC_PATHS.has(path) ? import("./app/public-page.tsx").then(({ PublicPage }) => <PublicPage path={path} />) : loadApp();
+// Public pages load React and their own code only; every other path loads the router and the app.
+const page = loadPublicPage(path) ?? loadApp();
 page.then((element) => {
   const tree = <StrictMode>{element}</StrictMode>;
   // The sign-in pages arrive rendered at build time (app/prerender.tsx); the rest start empty.
