@@ -3,8 +3,8 @@
  * from the mailbox → a new password → signed in on the dashboard; a sign-in link; the unverified banner with Resend,
  * cleared by the verification link; and a server without SMTP shows none of it.
  */
-import { API, EMAIL_TEXT, SIGN_IN_LINK_INVALID_MESSAGE, TEXT } from "@daysync/shared";
-import type { Browser } from "playwright-core";
+import { API, EMAIL_API, EMAIL_TEXT, SIGN_IN_LINK_INVALID_MESSAGE, TEXT } from "@daysync/shared";
+import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { freePort } from "../apps/server/src/testing/free-port.ts";
 import { type SmtpMailbox, startSmtpMailbox } from "../apps/server/src/testing/smtp-mailbox.ts";
@@ -102,6 +102,70 @@ it("Email me a sign-in link → the mailed link signs this device in, with the w
   await visible(second.page.getByText(SIGN_IN_LINK_INVALID_MESSAGE));
   await visible(second.page.getByText(TEXT.loginFailedTitle));
   await Promise.all([context.close(), setup.context.close(), second.context.close()]);
+});
+
+/** Who this browser's session is, by the API it uses. */
+async function signedInEmail(context: BrowserContext): Promise<string | null> {
+  const res = await context.request.get(`${server.url}${API.me}`);
+  return res.ok() ? ((await res.json()) as { user: { email: string } }).user.email : null;
+}
+
+/** A link of `kind` mailed to `email`, asked for by a stranger (the attacker who owns that account). */
+async function linkFor(kind: "sign-in" | "reset", email: string): Promise<string> {
+  const mailed = mailbox.next(email);
+  const ask = kind === "sign-in" ? EMAIL_API.signInLink : EMAIL_API.forgotPassword;
+  const res = await (await browser.newContext()).request.post(`${server.url}${ask}`, { data: { email } });
+  expect(res.status()).toBe(202);
+  return mailbox.linkIn(await mailed, kind === "sign-in" ? "/sign-in-link" : "/reset-password");
+}
+
+it("asks a signed-in browser before another account's sign-in link switches it, and stays on a no (login CSRF, issue 42)", async () => {
+  const victim = await account("victim");
+  const attacker = await account("attacker");
+  const { page, context } = victim.setup;
+  const asked = () => visible(page.getByText(EMAIL_TEXT.signedInAs.replace("{name}", "Victim Tester").replace("{email}", victim.email)));
+
+  await page.goto(await linkFor("sign-in", attacker.email));
+  await asked();
+  await visible(page.getByText(EMAIL_TEXT.signInLinkOtherAccount));
+  expect(await signedInEmail(context)).toBe(victim.email);
+  await page.getByRole("button", { name: EMAIL_TEXT.staySignedIn }).click();
+  await page.waitForURL(`${server.url}/dashboard`);
+  await visible(page.getByText("Victim Tester").first());
+  expect(await signedInEmail(context)).toBe(victim.email);
+
+  // On a yes, the link is used.
+  await page.goto(await linkFor("sign-in", attacker.email));
+  await asked();
+  await page.getByRole("button", { name: EMAIL_TEXT.useOtherAccount }).click();
+  await page.waitForURL(`${server.url}/dashboard`);
+  await visible(page.getByText("Attacker Tester").first());
+  expect(await signedInEmail(context)).toBe(attacker.email);
+  await attacker.setup.context.close();
+  await context.close();
+});
+
+it("asks a signed-in browser before showing another account's reset form, and stays on a no", async () => {
+  const victim = await account("resetvictim");
+  const attacker = await account("resetattacker");
+  const { page, context } = victim.setup;
+  await page.goto(await linkFor("reset", attacker.email));
+  await visible(page.getByText(EMAIL_TEXT.signedInAs.replace("{name}", "Resetvictim Tester").replace("{email}", victim.email)));
+  await visible(page.getByText(EMAIL_TEXT.resetLinkOtherAccount));
+  expect(await page.getByLabel("New password").count()).toBe(0);
+  await page.getByRole("button", { name: EMAIL_TEXT.staySignedIn }).click();
+  await page.waitForURL(`${server.url}/dashboard`);
+  expect(await signedInEmail(context)).toBe(victim.email);
+
+  await page.goto(await linkFor("reset", attacker.email));
+  await page.getByRole("button", { name: EMAIL_TEXT.resetOtherAccount }).click();
+  await page.getByLabel("New password").fill("a brand new horse");
+  await page.getByLabel("Confirm password").fill("a brand new horse");
+  await page.getByRole("button", { name: "Set password" }).click();
+  await page.waitForURL(`${server.url}/dashboard`);
+  expect(await signedInEmail(context)).toBe(attacker.email);
+  await attacker.setup.context.close();
+  await context.close();
 });
 
 it("shows a quiet banner with Resend while the address is unverified; the link clears it on every open page", async () => {

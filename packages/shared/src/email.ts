@@ -52,6 +52,15 @@ export const EMAIL_TEXT = {
   unverifiedBanner: "Please confirm your email address, {email}: open the link we sent there, or ask for a new one.",
   resend: "Resend",
   resent: "Sent. Check your inbox.",
+  /** A mailed sign-in or reset link opened in a browser already signed in (issue 42: no silent switch of accounts). */
+  switchAccountHeading: "Switch accounts?",
+  signedInAs: "You are signed in as {name} ({email}).",
+  signInLinkOtherAccount: "This link signs this browser in to the account it was sent for, which may be another one.",
+  resetLinkOtherAccount:
+    "This link sets a new password for the account it was sent for, which may be another one, and signs this browser in to it.",
+  useOtherAccount: "Sign in as the other account",
+  resetOtherAccount: "Set a new password for that account",
+  staySignedIn: "Stay signed in",
 } as const;
 
 /** The email of a "Forgot password?" or sign-in link request: the sign-in form's rules. */

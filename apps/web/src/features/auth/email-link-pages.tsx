@@ -15,26 +15,33 @@ import { api } from "../../lib/api-client.ts";
 import { describeError } from "../../lib/api-errors.ts";
 import { meQueryKey, startSession } from "../../lib/session.ts";
 import { AuthLayout } from "./auth-layout.tsx";
+import { SignedInQuestion, useSwitchQuestion } from "./signed-in-question.tsx";
 
 /**
- * A mailed link's token, from the fragment (it never reaches a server log), used once: the effect may run twice in
- * development, and the token leaves the address bar at once, so a reload or a shared screen does not show it.
+ * A mailed link's token, from the fragment (it never reaches a server log), used once and only when `ready`: the
+ * effect may run twice in development, and the token leaves the address bar at once, so a reload or a shared screen
+ * does not show it.
  */
-function useLinkToken(use: (token: string) => Promise<void>, invalidMessage: string): string | null {
+function useLinkToken(use: (token: string) => Promise<void>, invalidMessage: string, ready = true): string | null {
   const { hash } = useLocation();
   const token = hash.slice(1);
   const started = useRef(false);
   const [error, setError] = useState<string | null>(token ? null : invalidMessage);
   useEffect(() => {
-    if (!token || started.current) return;
+    if (token) window.history.replaceState(window.history.state, "", window.location.pathname);
+  }, [token]);
+  useEffect(() => {
+    if (!token || !ready || started.current) return;
     started.current = true;
-    window.history.replaceState(window.history.state, "", window.location.pathname);
     use(token).catch((failure: unknown) => setError(describeError(failure)));
-  }, [token, use]);
+  }, [token, use, ready]);
   return error;
 }
 
-/** /sign-in-link#TOKEN: a mailed sign-in link signs this device in, then the dashboard with the spec's welcome. */
+/**
+ * /sign-in-link#TOKEN: a mailed sign-in link signs this device in, then the dashboard with the spec's welcome. With
+ * someone signed in already, it asks first (issue 42): the link may be another account's, sent to switch this browser.
+ */
 export function SignInLinkPage() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -49,11 +56,19 @@ export function SignInLinkPage() {
       throw failure;
     }
   }).current;
-  const error = useLinkToken(use, SIGN_IN_LINK_INVALID_MESSAGE);
+  const question = useSwitchQuestion();
+  const error = useLinkToken(use, SIGN_IN_LINK_INVALID_MESSAGE, !question.checking && question.asking === null);
   return (
     <AuthLayout>
       <h1 className="auth-title">{EMAIL_TEXT.signInLinkHeading}</h1>
-      {error ? (
+      {!error && question.asking ? (
+        <SignedInQuestion
+          user={question.asking}
+          explanation={EMAIL_TEXT.signInLinkOtherAccount}
+          confirmLabel={EMAIL_TEXT.useOtherAccount}
+          onConfirm={question.confirm}
+        />
+      ) : error ? (
         <>
           <p role="alert">{error}</p>
           <p className="auth-switch">

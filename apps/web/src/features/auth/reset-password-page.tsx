@@ -1,5 +1,6 @@
 import {
   APP_ROUTES,
+  EMAIL_TEXT,
   RESET_LINK_INVALID_MESSAGE,
   RESET_PASSWORD_API,
   type ResetPasswordForm,
@@ -19,10 +20,12 @@ import { ApiError, api } from "../../lib/api-client.ts";
 import { describeError } from "../../lib/api-errors.ts";
 import { startSession } from "../../lib/session.ts";
 import { AuthLayout } from "./auth-layout.tsx";
+import { SignedInQuestion, useSwitchQuestion } from "./signed-in-question.tsx";
 
 /**
  * /reset-password#TOKEN: the page of a one-time link an admin handed over or "Forgot password?" mailed. Sets a new
  * password (the rules of registration); every other device of the account is signed out, and this one is signed in.
+ * With someone signed in already, it asks before the form (issue 42): the link may be another account's.
  */
 export function ResetPasswordPage() {
   const token = useLocation().hash.slice(1);
@@ -48,10 +51,18 @@ export function ResetPasswordPage() {
     }
   });
   const { errors } = formState;
+  const question = useSwitchQuestion();
   return (
     <AuthLayout>
       <h1 className="auth-title">Set a new password</h1>
-      {token ? (
+      {token && question.asking ? (
+        <SignedInQuestion
+          user={question.asking}
+          explanation={EMAIL_TEXT.resetLinkOtherAccount}
+          confirmLabel={EMAIL_TEXT.resetOtherAccount}
+          onConfirm={question.confirm}
+        />
+      ) : token && question.checking ? null : token ? (
         <>
           <p className="auth-subtitle">A new password signs out every other device of your account; this one stays signed in.</p>
           <ErrorBanner message={banner} />
