@@ -89,9 +89,10 @@ export function fileKeys(api: ApiClient, store: ConfigStore, server: string, use
   const approval: KeyApprovalServer & { requests(): Promise<KeyRequest[]> } = {
     state: keysServer.state,
     requests: async () => (await api.get(KEYS_API.requests, responseSchemas.keyRequests)).requests,
-    ask: (commitment) => step(KEYS_API.requests, { commitment }),
-    answer: (id, approverNonce) => step(KEYS_API.answer(id), { approver_nonce: approverNonce }),
-    reveal: (id, requesterNonce) => step(KEYS_API.reveal(id), { requester_nonce: requesterNonce }),
+    ask: (share) => step(KEYS_API.requests, { requester_share: share }),
+    answer: (id, body) => step(KEYS_API.answer(id), body),
+    confirm: (id, confirmation) => step(KEYS_API.confirm(id), { requester_confirmation: confirmation }),
+    reject: (id) => step(KEYS_API.reject(id)),
     approve: (id, body) => step(KEYS_API.approve(id), body),
     deny: (id) => step(KEYS_API.deny(id)),
   };

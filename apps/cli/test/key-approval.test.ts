@@ -1,9 +1,9 @@
 /**
- * The check-code protocol of decision 020, section 4.2, both sides as the shared library runs them (KeyRequester,
- * KeyApprover), each over its own keys.json and its own session against a real server: the same code on both
- * screens, the handover opened only after Yes, Deny and No, and a reveal that does not match its commitment.
+ * The typed-code approval (docs/protocol/encryption.md, "Approving a device"), both sides as the shared library runs
+ * them (KeyRequester, KeyApprover), each over its own keys.json and its own session against a real server: the code
+ * the terminal shows typed on the other device, a wrong code, Deny and No, and `daysync login`'s terminal side.
  */
-import { API, responseSchemas } from "@daysync/shared";
+import { API, APPROVAL_TEXT, responseSchemas } from "@daysync/shared";
 import { KeyApprover, KeyRequester, type KeyStatus } from "@daysync/shared/crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../server/src/testing/test-server.ts";
@@ -44,33 +44,32 @@ async function pair(email: string) {
   return { phone, laptop };
 }
 
-/** The laptop asks, the phone compares codes, the laptop reveals: both codes. */
-async function compare(phone: TestDevice, laptop: TestDevice) {
+/** The laptop asks and shows its code; the phone answers with `typed` (the right code unless given). */
+async function typeCode(phone: TestDevice, laptop: TestDevice, typed?: string) {
   const requester = new KeyRequester(laptop.userId, laptop.status.keys, laptop.storage, laptop.approval);
   const asked = await requester.ask();
   const [seen] = await phone.approval.requests();
   expect(seen?.id).toBe(asked.id);
   const approver = new KeyApprover(phone.userId, phone.status.keys, phone.approval);
-  const answered = await approver.compare(seen ?? asked);
-  const requesterStep = await requester.update(answered);
-  const [revealed] = await phone.approval.requests();
-  expect(revealed?.status).toBe("revealed");
-  const approverStep = await approver.update(revealed ?? answered);
-  return { requester, approver, requesterStep, approverStep };
+  const answered = await approver.answer(seen ?? asked, typed ?? requester.code);
+  expect(answered).toEqual({ step: "waiting" });
+  const latest = async (device: TestDevice) => (await device.approval.requests()).find((r) => r.id === asked.id) ?? asked;
+  const requesterStep = await requester.update(await latest(laptop));
+  const approverStep = await approver.update(await latest(phone));
+  return { requester, approver, requesterStep, approverStep, latest };
 }
 
-describe("approval by check code", () => {
-  it("shows the same six digits on both devices; after Approve and Yes the laptop holds the account's key", async () => {
+describe("approval by a typed code", () => {
+  it("the code the laptop shows, typed on the phone: both confirm, and the laptop holds the account's key", async () => {
     const { phone, laptop } = await pair("ada@example.com");
-    const { requester, approver, requesterStep, approverStep } = await compare(phone, laptop);
-    expect(requesterStep).toEqual({ step: "compare", code: expect.stringMatching(/^\d{3} \d{3}$/) });
-    expect(approverStep).toEqual(requesterStep);
+    const { requester, approver, requesterStep, approverStep, latest } = await typeCode(phone, laptop);
+    expect(requester.code).toMatch(/^\d{3} \d{3}$/);
+    expect([requesterStep, approverStep]).toEqual([{ step: "confirmed" }, { step: "confirmed" }]);
 
     const approved = await approver.approve();
     expect(approved.status).toBe("approved");
-    // Nothing is kept before the person says Yes.
     expect(laptop.store.keys(server.url)?.epochs).toEqual({});
-    expect(await requester.accept(approved)).toBe(true);
+    expect(await requester.accept(await latest(laptop))).toBe(true);
     expect(Object.keys(laptop.store.keys(server.url)?.epochs ?? {})).toEqual(["1"]);
     // The chain rule now holds on its own: a fresh sync reads the approver's wrap as trusted.
     expect((await laptop.keys.sync()).state).toBe("ready");
@@ -79,94 +78,99 @@ describe("approval by check code", () => {
     expect(state.other_devices_with_current_key).toBe(1);
   });
 
+  it("a wrong code is one try: the phone may type again, and the right code then works", async () => {
+    const { phone, laptop } = await pair("wen@example.com");
+    const wrong = (code: string) => (code === "000 000" ? "000 001" : "000 000");
+    const laptopSide = new KeyRequester(laptop.userId, laptop.status.keys, laptop.storage, laptop.approval);
+    const asked = await laptopSide.ask();
+    const phoneSide = new KeyApprover(phone.userId, phone.status.keys, phone.approval);
+    await phoneSide.answer(asked, wrong(laptopSide.code));
+    const current = async () => (await laptop.approval.requests()).find((r) => r.id === asked.id) ?? asked;
+    expect(await laptopSide.update(await current())).toEqual({ step: "show", code: laptopSide.code, wrongCodes: 1 });
+    expect(await phoneSide.update(await current())).toEqual({ step: "wrong_code", wrongCodes: 1, left: 2 });
+    await phoneSide.answer(await current(), laptopSide.code);
+    expect(await laptopSide.update(await current())).toEqual({ step: "confirmed" });
+    expect(await phoneSide.update(await current())).toEqual({ step: "confirmed" });
+  });
+
   it("Deny on the approving device ends it on the asking one", async () => {
     const { phone, laptop } = await pair("bea@example.com");
-    const { requester, approver } = await compare(phone, laptop);
+    const { requester, approver } = await typeCode(phone, laptop);
     const denied = await approver.deny();
     expect(await requester.update(denied)).toEqual({ step: "ended", status: "denied" });
     expect(await laptop.approval.requests()).toEqual([]);
-    expect(await requester.accept(denied)).toBe(false);
+    await expect(requester.accept(denied)).rejects.toThrow();
   });
 
   it("No on the asking device, even after the approval, keeps nothing and takes the handover back", async () => {
     const { phone, laptop } = await pair("dot@example.com");
-    const { requester, approver } = await compare(phone, laptop);
-    // Yes before the other device approved: nothing to accept yet.
-    expect(await requester.accept()).toBe(false);
+    const { requester, approver } = await typeCode(phone, laptop);
     await approver.approve();
     await requester.refuse();
     expect((await laptop.approval.state()).wraps).toEqual([]);
     expect((await laptop.keys.sync()).state).toBe("locked");
     expect(laptop.store.keys(server.url)?.epochs).toEqual({});
   });
-
-  it("a reveal that does not open the commitment ends the request and shows no code", async () => {
-    const { phone, laptop } = await pair("cyd@example.com");
-    // A commitment to some other nonce, as a server swapping the nonce would make it look.
-    const requester = new KeyRequester(laptop.userId, laptop.status.keys, laptop.storage, {
-      ...laptop.approval,
-      ask: () => laptop.approval.ask("A".repeat(43)),
-    });
-    const asked = await requester.ask();
-    const approver = new KeyApprover(phone.userId, phone.status.keys, phone.approval);
-    await requester.update(await approver.compare(asked));
-    const [revealed] = await phone.approval.requests();
-    expect(await approver.update(revealed ?? asked)).toEqual({ step: "failed" });
-    expect(await phone.approval.requests()).toEqual([]);
-  });
 });
 
 describe("daysync login on a locked account", () => {
-  /** The phone's side, as a person would work it: Compare codes on the first request, then Approve. */
-  async function phoneApproves(phone: TestDevice, codes: string[]) {
-    const waitFor = async (test: (r: Awaited<ReturnType<typeof phone.approval.requests>>[number]) => boolean) => {
+  /** The phone's side, as a person would work it: the codes read off the terminal typed in turn, then the handover. */
+  async function phoneTypes(phone: TestDevice, codes: () => string[]) {
+    type Request = Awaited<ReturnType<typeof phone.approval.requests>>[number];
+    /** The first request that passes, or undefined once `gone` (it left the list: ended). */
+    const find = async (test: (r: Request) => boolean, gone?: string): Promise<Request | undefined> => {
       for (;;) {
-        const found = (await phone.approval.requests()).find(test);
+        const list = await phone.approval.requests();
+        const found = list.find(test);
         if (found) return found;
+        if (gone && !list.some((r) => r.id === gone)) return undefined;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     };
     const approver = new KeyApprover(phone.userId, phone.status.keys, phone.approval);
-    const asked = await waitFor((r) => r.status === "pending");
-    await approver.compare(asked);
-    const step = await approver.update(await waitFor((r) => r.id === asked.id && r.status === "revealed"));
-    if (step.step === "compare") codes.push(step.code);
-    await approver.approve();
+    const asked = await find((r) => r.status === "pending");
+    if (!asked) return undefined;
+    let request = asked;
+    for (const code of codes()) {
+      await approver.answer(request, code);
+      const next = await find((r) => r.id === asked.id && r.status !== "answered", asked.id);
+      if (!next) return undefined;
+      request = next;
+      const step = await approver.update(request);
+      if (step.step === "confirmed") return approver.approve();
+      if (step.step === "ended") return undefined;
+    }
+    return undefined;
   }
 
-  it("waits for the check code, asks [y/N], and keeps the key after yes", async () => {
+  /** The code the terminal printed. */
+  const shownCode = (lines: string[]) => lines.find((l) => l.startsWith(APPROVAL_TEXT.typeThisCode))?.slice(-7) ?? "";
+
+  it("shows the code to type on another device, and keeps the key once it was typed", async () => {
     const { phone, laptop } = await pair("eve@example.com");
     const lines: string[] = [];
-    const questions: string[] = [];
-    const codes: string[] = [];
-    const approving = phoneApproves(phone, codes);
-    await waitForKeyApproval(laptop, laptop.userId, laptop.status.keys, {
-      confirm: async (question) => {
-        questions.push(question);
-        await approving;
-        return question.includes(codes[0] ?? "none");
-      },
-      log: (line) => lines.push(line),
-      pollMs: 50,
-    });
-    expect(questions).toEqual([`Does your other device show ${codes[0]}? [y/N] `]);
-    expect(codes[0]).toMatch(/^\d{3} \d{3}$/);
+    const waiting = waitForKeyApproval(laptop, laptop.userId, laptop.status.keys, { log: (line) => lines.push(line), pollMs: 50 });
+    const approving = phoneTypes(phone, () => [shownCode(lines)]);
+    await waiting;
+    await approving;
+    expect(lines[0]).toMatch(/^Type this code on one of your other devices: \d{3} \d{3}$/);
+    expect(lines).toContain(APPROVAL_TEXT.waitingForHandover);
     expect(lines.at(-1)).toBe("This terminal can now read your messages.");
     expect(Object.keys(laptop.store.keys(server.url)?.epochs ?? {})).toEqual(["1"]);
     expect(LOCKED_TERMINAL).toBe("Signed in, but this terminal cannot read yet.");
   });
 
-  it("no at the prompt ends the request and keeps nothing", async () => {
+  it("a wrong code three times ends the request and keeps nothing", async () => {
     const { phone, laptop } = await pair("fay@example.com");
-    const approving = phoneApproves(phone, []).catch(() => undefined);
-    const waiting = waitForKeyApproval(laptop, laptop.userId, laptop.status.keys, {
-      confirm: async () => false,
-      log: () => {},
-      pollMs: 50,
-    });
-    await expect(waiting).rejects.toThrow("Not approved");
+    const lines: string[] = [];
+    const waiting = waitForKeyApproval(laptop, laptop.userId, laptop.status.keys, { log: (line) => lines.push(line), pollMs: 50 });
+    const wrong = () => (shownCode(lines) === "000 000" ? "111 111" : "000 000");
+    const approving = phoneTypes(phone, () => [wrong(), wrong(), wrong()]);
+    await expect(waiting).rejects.toThrow("A wrong code was typed three times, so the request ended.");
     await approving;
+    expect(lines.filter((l) => l.startsWith("A wrong code was typed on your other device"))).toHaveLength(2);
     expect(laptop.store.keys(server.url)?.epochs).toEqual({});
     expect((await laptop.approval.state()).wraps).toEqual([]);
+    expect(await laptop.approval.requests()).toEqual([]);
   });
 });

@@ -3,7 +3,6 @@ export const TEXT = {
   productName: "Daysync",
   company: "Daysync Labs",
   tagline: "Sync messages across multiple devices seamlessly.",
-  copyright: "© 2024 Daysync Labs. All rights reserved.",
   version: "Version 1.0.0",
   loginHeading: "Sign in to start your session",
   signIn: "Sign In",
@@ -77,3 +76,30 @@ export const UPLOAD_TEXT = {
 } as const;
 
 export type UploadStatus = "initial" | "uploading" | "pause" | "success" | "fail";
+
+/** Approving a device by a typed code (docs/protocol/encryption.md): the same words in the web app, the CLI and tests. */
+export const APPROVAL_TEXT = {
+  /** The locked device, above the code it shows. */
+  typeThisCode: "Type this code on one of your other devices",
+  /** The locked device, under the code. */
+  whereToType: "Open Daysync on a device that can read your messages: it shows this request with a field for the code.",
+  /** The keyed device's field (its accessible name). */
+  codeField: "Code shown on the new device",
+  approve: "Approve",
+  deny: "Deny",
+  /** The keyed device, while the new device checks the code. */
+  checking: (name: string) => `Checking the code with ${name}…`,
+  /** The keyed device: the code typed was not the one shown. */
+  wrongCode: (left: number) =>
+    `That is not the code shown on the new device. Check it and type it again (${left} ${left === 1 ? "try" : "tries"} left).`,
+  /** The locked device: a wrong code was typed on the other device. */
+  wrongCodeTyped: (left: number) => `A wrong code was typed on your other device (${left} ${left === 1 ? "try" : "tries"} left).`,
+  /** Either device: the third wrong code ended the request. */
+  endedWrongCodes: "A wrong code was typed three times, so the request ended. Ask again on the new device.",
+  /** Either device: a copy of the request from the server did not match what this device saw first. */
+  refused: "This request changed on the way between your devices, so it was ended. Ask again on the new device.",
+  /** The locked device, once the codes matched. */
+  waitingForHandover: "The code matched. Waiting for your other device…",
+  approved: (name: string) => `${name} can now read your messages.`,
+  denied: "The request was ended on one of your devices.",
+} as const;

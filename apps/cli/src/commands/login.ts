@@ -51,15 +51,12 @@ export async function login(ctx: Context, options: LoginOptions): Promise<void> 
   if (status.state !== "locked") return;
   say(LOCKED_TERMINAL);
   if (status.recoveryCode) say("Have your recovery code? Run daysync unlock.");
-  // A script piping the password in cannot answer the check code: it stays signed in, locked.
+  // A script piping the password in is not watched by a person who could type the code: it stays signed in, locked.
   if (process.stdin.isTTY !== true) {
-    say("Run daysync login --password in a terminal to approve it from another device with the check code.");
+    say("Run daysync login --password in a terminal to approve it from another device with a code it shows.");
     return;
   }
-  await waitForKeyApproval(parts, user.id, status.keys, {
-    confirm: async (question) => /^y(es)?$/i.test((await ask(question)).trim()),
-    log: (line) => say(line),
-  });
+  await waitForKeyApproval(parts, user.id, status.keys, { log: (line) => say(line) });
 }
 
 /** What a QR login leaves for after the exchange: the terminal's pair, the link's secret and the pairing's id. */

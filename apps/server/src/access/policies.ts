@@ -32,7 +32,7 @@ export type Action =
   | "device.sign_out"
   /** Make the account's next key epoch as a rotation: only a device that holds the current one. */
   | "key.rotate"
-  /** Make the next key epoch from nothing (Start over): only while no other device holds the current one. */
+  /** Make the next key epoch from nothing (Start over): only while no other device holds the current one and no recovery code is set. */
   | "key.start_over"
   /** Answer, approve or deny another device's check-code request: only a device that holds the current epoch. */
   | "key.approve_device"
@@ -54,6 +54,13 @@ export interface Subject {
   keyHolders?: { self: boolean; others: boolean };
   /** Whether the asking device showed the proof derived from the account's recovery code. */
   recoveryProof?: boolean;
+  /** Whether the account has a recovery code, which Start over would erase. */
+  recoveryCodeSet?: boolean;
+  /**
+   * Whether signing these devices out would leave no device holding the account's current key while the asking one
+   * holds none: a locked device could then Start over (issue 42).
+   */
+  endsLastKeyHolder?: boolean;
 }
 
 const member = (subject: Subject) => subject.membership !== undefined;
@@ -76,9 +83,11 @@ const rules: Record<Action, (actor: { userId: string }, subject: Subject) => boo
   "discussion.leave": (_, s) => inDiscussion(s) && !creator(s),
   "discussion.remove_member": (_, s) => inDiscussion(s) && creator(s),
   "device.rename": (actor, s) => s.deviceOwnerId === actor.userId,
-  "device.sign_out": (actor, s) => s.deviceOwnerId === actor.userId,
+  // Only a device that holds the key (or could, with the recovery code, by recovering first) signs out the last that do.
+  "device.sign_out": (actor, s) => s.deviceOwnerId === actor.userId && s.endsLastKeyHolder !== true,
   "key.rotate": (actor, s) => s.keyOwnerId === actor.userId && s.keyHolders?.self === true,
-  "key.start_over": (actor, s) => s.keyOwnerId === actor.userId && s.keyHolders?.others === false,
+  // With a recovery code set, the way back is the code (key.recover), never erasing it by starting over.
+  "key.start_over": (actor, s) => s.keyOwnerId === actor.userId && s.keyHolders?.others === false && s.recoveryCodeSet === false,
   "key.approve_device": (actor, s) => s.keyOwnerId === actor.userId && s.keyHolders?.self === true,
   "key.manage_recovery": (actor, s) => s.keyOwnerId === actor.userId && s.keyHolders?.self === true,
   "key.recover": (actor, s) => s.keyOwnerId === actor.userId && s.recoveryProof === true,

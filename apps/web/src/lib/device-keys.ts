@@ -60,13 +60,15 @@ export class DeviceKeys {
   private queue: Promise<void> = Promise.resolve();
   private stopped = false;
 
-  /** The check-code routes (decision 020, section 4.2) and the account's requests. */
+  /** The typed-code approval's routes (docs/protocol/encryption.md, "Approving a device") and the account's requests. */
   readonly approval: KeyApprovalServer & { requests(): Promise<KeyRequest[]> } = {
     state: () => api.get(KEYS_API.keys, keysStateSchema),
     requests: async () => (await api.get(KEYS_API.requests, responseSchemas.keyRequests)).requests,
-    ask: async (commitment) => (await api.post(KEYS_API.requests, { commitment }, responseSchemas.keyRequest)).request,
-    answer: async (id, nonce) => (await api.post(KEYS_API.answer(id), { approver_nonce: nonce }, responseSchemas.keyRequest)).request,
-    reveal: async (id, nonce) => (await api.post(KEYS_API.reveal(id), { requester_nonce: nonce }, responseSchemas.keyRequest)).request,
+    ask: async (share) => (await api.post(KEYS_API.requests, { requester_share: share }, responseSchemas.keyRequest)).request,
+    answer: async (id, body) => (await api.post(KEYS_API.answer(id), body, responseSchemas.keyRequest)).request,
+    confirm: async (id, confirmation) =>
+      (await api.post(KEYS_API.confirm(id), { requester_confirmation: confirmation }, responseSchemas.keyRequest)).request,
+    reject: async (id) => (await api.post(KEYS_API.reject(id), undefined, responseSchemas.keyRequest)).request,
     approve: async (id, body) => (await api.post(KEYS_API.approve(id), body, responseSchemas.keyRequest)).request,
     deny: async (id) => (await api.post(KEYS_API.deny(id), undefined, responseSchemas.keyRequest)).request,
   };

@@ -169,8 +169,19 @@ export class KeyRequester extends RequestSide {
     return request;
   }
 
-  /** Follows the request as the server tells it: judges each answer once, confirms the right code, counts wrong ones. */
-  async update(request: KeyRequest): Promise<ApprovalStep> {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  /**
+   * Follows the request as the server tells it: judges each answer once, confirms the right code, counts wrong ones.
+   * Copies are taken one at a time, in the order given, however they arrive (a live event and a fetch may overlap).
+   */
+  update(request: KeyRequest): Promise<ApprovalStep> {
+    const next = this.queue.then(() => this.take(request));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async take(request: KeyRequest): Promise<ApprovalStep> {
     const shown = await this.screen(request);
     if (shown) return shown;
     const showing: ApprovalStep = { step: "show", code: this.code, wrongCodes: this.wrongCodes };

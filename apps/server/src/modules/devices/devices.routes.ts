@@ -21,12 +21,14 @@ export function devicesRoutes(app: ApiServer, deps: { devices: DevicesService; c
 
   app.post(DEVICES_API.signOutOthers, { schema: answers(responseSchemas.signedOutOthers) }, async (request) => {
     const auth = requireAuth(request);
+    await devices.assertMaySignOut(auth.userId, auth.sessionId, "others");
     return { signed_out: await devices.signOutOthers(auth.userId, auth.sessionId) };
   });
 
   app.delete("/api/devices/:id", async (request, reply) => {
     const auth = requireAuth(request);
     const { id } = parse(deviceIdParamsSchema, request.params);
+    await devices.assertMaySignOut(auth.userId, auth.sessionId, id);
     await devices.revoke(auth.userId, id);
     if (id === auth.sessionId) clearSessionCookie(reply, deps.cookieSecure);
     return reply.status(204).send();

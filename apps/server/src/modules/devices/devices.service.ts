@@ -1,12 +1,20 @@
 /** The user's signed-in devices: list, rename, sign one or all others out, tell the others when one comes, goes or is renamed. */
 import type { DeviceListItem } from "@daysync/shared";
+import { may } from "../../access/policies.ts";
 import type { Presence } from "../../adapters/presence.ts";
 import type { Clock } from "../../clock.ts";
 import { liveEvents } from "../../feed/events.ts";
 import type { UnitOfWork } from "../../feed/unit-of-work.ts";
-import { notFound } from "../../http/errors.ts";
+import { AppError, notFound } from "../../http/errors.ts";
 import { presentDevice } from "../../presenters/devices.presenter.ts";
 import type { DevicesRepository } from "./devices.repository.ts";
+
+const keyHolderNeeded = () =>
+  new AppError(
+    403,
+    "key_holder_needed",
+    "Only a device that can read your messages can sign out the last devices that can. Unlock this one first (with your recovery code or from one of them).",
+  );
 
 export function createDevicesService(deps: {
   clock: Clock;
@@ -65,6 +73,19 @@ export function createDevicesService(deps: {
       });
       if (!row) throw notFound("device");
       return { ...presentDevice(row), current: sessionId === currentSessionId };
+    },
+
+    /**
+     * Refuses (403 `key_holder_needed`) a sign-out from the Devices list that would end the last devices holding the
+     * account's current key while the asking device holds none: a device signed in by password and never approved
+     * could otherwise sign them all out and then Start over (issue 42). `ending`: one session, or every other one.
+     */
+    async assertMaySignOut(userId: string, askingSessionId: string, ending: string | "others"): Promise<void> {
+      const rows = await devices.list(userId);
+      const holders = rows.filter((row) => Boolean(row.holds_current_key)).map((row) => row.id);
+      const ends = (id: string) => (ending === "others" ? id !== askingSessionId : id === ending);
+      const endsLastKeyHolder = !holders.includes(askingSessionId) && holders.length > 0 && holders.every(ends);
+      if (!may({ userId }, "device.sign_out", { deviceOwnerId: userId, endsLastKeyHolder })) throw keyHolderNeeded();
     },
 
     /** Signs out every device of the user but the asking one, each as if signed out from the list; how many. */

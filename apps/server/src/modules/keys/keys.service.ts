@@ -11,7 +11,7 @@ import type { KeyRosterTable, KeyWrapsTable } from "../../db/schema.ts";
 import { liveEvents } from "../../feed/events.ts";
 import type { UnitOfWork } from "../../feed/unit-of-work.ts";
 import { SESSION_LIFETIME_MS } from "../../http/auth.ts";
-import { badRequest, conflict, forbidden, notFound } from "../../http/errors.ts";
+import { AppError, badRequest, conflict, forbidden, notFound } from "../../http/errors.ts";
 import type { KeyRecoveryRepository } from "./key-recovery.repository.ts";
 import type { KeysRepository } from "./keys.repository.ts";
 
@@ -35,6 +35,14 @@ const epochTaken = (current: number | null) =>
       ? "The account's keys changed meanwhile; read them again."
       : `Another device made the account's key epoch ${current} first; read it again.`,
     "expected",
+  );
+
+/** Start over would erase the recovery code: a device that holds no key must unlock with the code instead (issue 42). */
+const recoveryCodeSet = () =>
+  new AppError(
+    403,
+    "key_recovery_code_set",
+    "The account has a recovery code: unlock this device with it instead of starting over, which would erase it.",
   );
 
 export function createKeysService(deps: { clock: Clock; unitOfWork: UnitOfWork; keys: KeysRepository; recovery: KeyRecoveryRepository }) {
@@ -140,23 +148,26 @@ export function createKeysService(deps: { clock: Clock; unitOfWork: UnitOfWork; 
           const repo = keys.in(work.trx);
           const current = (await repo.account(userId))?.epoch ?? null;
           if (current !== body.expected) throw epochTaken(current);
+          const recoveryKey = await recovery.in(work.trx).recovery(userId);
           if (current !== null) {
             const keyHolders = {
               self: await repo.holds(userId, current, ownKeyId),
               others: (await otherHolders(repo, userId, current, sessionId)) > 0,
             };
-            const subject = { keyOwnerId: userId, keyHolders };
+            const subject = { keyOwnerId: userId, keyHolders, recoveryCodeSet: recoveryKey !== undefined };
             if (body.reason === "rotation" && !may({ userId }, "key.rotate", subject)) {
               throw forbidden("This device does not hold the account's current key, so it cannot make the next one.");
             }
             if (body.reason === "start_over" && !may({ userId }, "key.start_over", subject)) {
-              throw conflict(
-                "key_epoch_in_use",
-                "Another signed-in device still holds the account's key: approve this device from it instead.",
-              );
+              if (keyHolders.others) {
+                throw conflict(
+                  "key_epoch_in_use",
+                  "Another signed-in device still holds the account's key: approve this device from it instead.",
+                );
+              }
+              throw recoveryCodeSet();
             }
           }
-          const recoveryKey = await recovery.in(work.trx).recovery(userId);
           // Recovery walks every epoch from its anchor on (decision 020, section 6): a rotation must carry it along.
           if (body.reason === "rotation" && recoveryKey && !body.wraps.some((w) => w.recipient_key_id === recoveryKey.key_id)) {
             throw conflict(

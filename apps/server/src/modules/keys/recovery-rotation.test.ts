@@ -1,10 +1,10 @@
 /**
  * The recovery code across the account's epochs (decision 020, sections 5 to 7), with real devices' keys over HTTP:
  * a rotation after a removal wraps the new epoch for the recovery key too, so a device made after it still unlocks
- * with the same code and holds the new epoch; Start over removes the recovery key.
+ * with the same code and holds the new epoch. Start over is refused while a code is set (start-over-guard.test.ts).
  */
 import { DEVICES_API, KEYS_API } from "@daysync/shared";
-import { makeRecoveryCode, RecoveryRefusedError } from "@daysync/shared/crypto";
+import { makeRecoveryCode } from "@daysync/shared/crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { person } from "../../testing/discussion-api.ts";
 import { keyDevice, keysOf, recoveryOf } from "../../testing/key-devices.ts";
@@ -84,33 +84,5 @@ describe("the recovery code across a rotation", () => {
     });
     const epochs = await server.db.selectFrom("key_epochs").select("epoch").where("user_id", "=", user.id).execute();
     expect(epochs.map((row) => Number(row.epoch))).toEqual([1]);
-  });
-});
-
-describe("Start over", () => {
-  it("removes the recovery key with its wraps, so the code opens nothing any more", async () => {
-    const { a, code, user, signIn } = await accountWithCode("Sto");
-    const recoveryKey = (await recoveryOf(a.device))?.key_id ?? "";
-    const b = await signIn();
-    // The only device holding the key goes: B is locked and no other signed-in device holds the epoch.
-    expect((await b.device.request("DELETE", DEVICES_API.one((await keysOf(a.device)).session_id))).status).toBe(204);
-    expect((await keysOf(b.device)).other_devices_with_current_key).toBe(0);
-
-    expect(await b.keys.startOver()).toMatchObject({ ok: true });
-    expect(await recoveryOf(b.device)).toBeNull();
-    const state = await keysOf(b.device);
-    expect(state).toMatchObject({ epoch: 2, holders: [b.held().keyId] });
-    expect(state.recovery).toBeUndefined();
-    const wraps = await server.db
-      .selectFrom("key_wraps")
-      .select("epoch")
-      .where("user_id", "=", user.id)
-      .where("recipient_key_id", "=", recoveryKey)
-      .execute();
-    expect(wraps).toEqual([]);
-
-    const c = await signIn();
-    await expect(c.unlock(code)).rejects.toThrow(RecoveryRefusedError);
-    expect((await keysOf(c.device)).wraps).toEqual([]);
   });
 });

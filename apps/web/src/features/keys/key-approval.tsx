@@ -1,11 +1,21 @@
 /**
- * Approval by check code on the web (decision 020, sections 4.2 and 5), above every signed-in page. A locked device
- * asks and, once another device compares codes, asks the person whether both show the same six digits; it offers the
- * recovery code when the account has one, and Start over only when no other signed-in device holds the account's key. A device that can read shows each request
- * of the account's other devices as it comes, with Compare codes, then Approve or Deny.
+ * Approval by a typed code on the web (docs/protocol/encryption.md, "Approving a device"), above every signed-in page.
+ * A locked device asks and shows a code to type on another device, and takes the key once that device handed it over
+ * under the exchange's key; it offers the recovery code when the account has one, and Start over only when no other
+ * signed-in device holds the account's key. A device that can read shows each request of the account's other devices
+ * as it comes, with a field for the code, Approve and Deny.
  */
-import { formatStoredTime, KEYS_API, type KeyRequest, keysStateSchema, type LiveEvent, SEALED_TEXT } from "@daysync/shared";
-import { type ApprovalStep, HANDOVER_TEXT, type KeyApprover, type KeyRequester } from "@daysync/shared/crypto";
+import {
+  APPROVAL_TEXT,
+  formatStoredTime,
+  KEY_REQUEST_MAX_FAILURES,
+  KEYS_API,
+  type KeyRequest,
+  keysStateSchema,
+  type LiveEvent,
+  SEALED_TEXT,
+} from "@daysync/shared";
+import { type ApprovalStep, HANDOVER_TEXT, type KeyApprover, type KeyRequester, normalizeApprovalCode } from "@daysync/shared/crypto";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState, useSyncExternalStore } from "react";
 import { toast } from "react-toastify";
@@ -13,6 +23,7 @@ import { api } from "../../lib/api-client.ts";
 import { describeError } from "../../lib/api-errors.ts";
 import type { DeviceKeys } from "../../lib/device-keys.ts";
 import type { LiveConnection } from "../../lib/live-connection.ts";
+import { useLinkOrigin } from "../../lib/server-address.ts";
 import { useSessionServices } from "../../lib/session-services.ts";
 import { useLogout } from "../../lib/use-logout.ts";
 import { RecoveryUnlock } from "./recovery-unlock.tsx";
@@ -20,17 +31,33 @@ import "./key-approval.css";
 
 export const KEY_APPROVAL_TEXT = {
   locked: SEALED_TEXT.approveToSend,
-  confirm: (code: string) => `Does your other device show ${code}?`,
-  approveOnlyIf: (name: string, code: string) => `Approve only if ${name} shows ${code}`,
+  codeFormat: "Type the six digits shown on the new device.",
   startOverConfirm:
     "Start over? What was sent before can no longer be read on any device and is deleted as it expires. This cannot be undone.",
-  denied: "The request was ended on one of your devices.",
+  denied: APPROVAL_TEXT.denied,
 };
 
 const requestsKey = ["key-requests"] as const;
 
 /** How far a request has gone: a copy that is not further along than one seen before is old news. */
-const STAGE: Record<KeyRequest["status"], number> = { pending: 0, answered: 1, revealed: 2, approved: 3, denied: 3, expired: 3 };
+const STAGE: Record<KeyRequest["status"], number> = {
+  pending: 0,
+  answered: 1,
+  confirmed: 2,
+  approved: 3,
+  denied: 99,
+  expired: 99,
+  failed: 99,
+};
+/** Each wrong code starts the steps again, further along. */
+const rank = (request: KeyRequest) => (STAGE[request.status] >= 99 ? 99 : request.failures * 4 + STAGE[request.status]);
+
+/** What the locked device says for an ended step. */
+function endedText(step: ApprovalStep): string | undefined {
+  if (step.step === "refused") return APPROVAL_TEXT.refused;
+  if (step.step !== "ended") return undefined;
+  return step.status === "failed" ? APPROVAL_TEXT.endedWrongCodes : APPROVAL_TEXT.denied;
+}
 
 /**
  * Keeps the account's requests in the query cache, with each live change to one put in place, and hands each step of
@@ -44,8 +71,8 @@ function useKeyRequests(keys: DeviceKeys, live: LiveConnection, onEvent?: (reque
   latest.current = onEvent;
   const seen = useRef(new Map<string, number>());
   const deliver = useRef((request: KeyRequest) => {
-    if ((seen.current.get(request.id) ?? -1) >= STAGE[request.status]) return;
-    seen.current.set(request.id, STAGE[request.status]);
+    if ((seen.current.get(request.id) ?? -1) >= rank(request)) return;
+    seen.current.set(request.id, rank(request));
     latest.current?.(request);
   }).current;
   useEffect(
@@ -100,12 +127,34 @@ function LostKey() {
 /** A plain-http address other than this computer: the browser has no WebCrypto here, so this device cannot take part. */
 function InsecureAddress() {
   const titleId = useId();
+  const target = useLinkOrigin();
+  const secure = target?.origin.startsWith("https://") ? target.origin : undefined;
   return (
     <section className="key-approval" aria-labelledby={titleId}>
       <h2 id={titleId}>{SEALED_TEXT.insecure}</h2>
       <p className="key-approval-muted">
         Your messages are end-to-end encrypted, and browsers encrypt only on https:// addresses or on the computer Daysync runs on.
       </p>
+      {target?.trustUrl ? (
+        <p>
+          <a href={target.trustUrl}>Set up HTTPS on this device</a>: install your server's certificate once, step by step
+          {secure ? (
+            <>
+              , then open <a href={secure}>{secure}</a>
+            </>
+          ) : null}
+          .
+        </p>
+      ) : secure ? (
+        <p>
+          Open Daysync at <a href={secure}>{secure}</a>.
+        </p>
+      ) : (
+        <p>
+          Ask the owner of this server to serve it over HTTPS: the "Home network" section of its deployment guide (docs/deploy.md) shows
+          how.
+        </p>
+      )}
     </section>
   );
 }
@@ -114,33 +163,23 @@ function LockedDevice({ keys, live }: { keys: DeviceKeys; live: LiveConnection }
   const titleId = useId();
   const requester = useRef<KeyRequester | undefined>(undefined);
   const [step, setStep] = useState<ApprovalStep>({ step: "waiting" });
-  const [said, setSaid] = useState<"yes" | undefined>();
   const [problem, setProblem] = useState<string>();
   const [attempt, setAttempt] = useState(0);
-  const saidYes = useRef(false);
-  const approved = useRef<KeyRequest | undefined>(undefined);
-
-  const accept = async (request: KeyRequest) => {
-    const asking = requester.current;
-    if (!asking) return;
-    try {
-      if (await asking.accept(request)) await keys.refresh();
-    } catch {
-      setProblem(HANDOVER_TEXT.handoverNotVerified);
-    }
-  };
 
   useKeyRequests(keys, live, (request) => {
     const asking = requester.current;
     if (!asking || request.id !== asking.id) return;
-    void asking.update(request).then((next) => {
-      if (next.step === "ended") setProblem(KEY_APPROVAL_TEXT.denied);
-      else setStep(next);
+    void asking.update(request).then(async (next) => {
+      const ended = endedText(next);
+      if (ended) return setProblem(ended);
+      setStep(next);
+      if (next.step !== "approved") return;
+      try {
+        if (await asking.accept(request)) await keys.refresh();
+      } catch {
+        setProblem(HANDOVER_TEXT.handoverNotVerified);
+      }
     });
-    if (request.status === "approved") {
-      approved.current = request;
-      if (saidYes.current) void accept(request);
-    }
   });
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new request per attempt, once.
@@ -149,21 +188,12 @@ function LockedDevice({ keys, live }: { keys: DeviceKeys; live: LiveConnection }
     if (!asking) return;
     requester.current = asking;
     setStep({ step: "waiting" });
-    setSaid(undefined);
-    saidYes.current = false;
-    approved.current = undefined;
-    asking.ask().catch((failure: unknown) => setProblem(describeError(failure)));
+    asking.ask().then(
+      () => setStep({ step: "show", code: asking.code, wrongCodes: 0 }),
+      (failure: unknown) => setProblem(describeError(failure)),
+    );
   }, [attempt]);
 
-  const yes = () => {
-    saidYes.current = true;
-    setSaid("yes");
-    if (approved.current) void accept(approved.current);
-  };
-  const no = () => {
-    void requester.current?.refuse();
-    setProblem(KEY_APPROVAL_TEXT.denied);
-  };
   const again = () => {
     setProblem(undefined);
     setAttempt((n) => n + 1);
@@ -181,26 +211,19 @@ function LockedDevice({ keys, live }: { keys: DeviceKeys; live: LiveConnection }
             </button>
           </div>
         </>
-      ) : step.step === "compare" ? (
-        said === "yes" ? (
-          <p role="status">Waiting for your other device to approve…</p>
-        ) : (
-          <div>
-            <p>
-              Does your other device show <span className="key-approval-code">{step.code}</span>?
-            </p>
-            <div className="key-approval-actions">
-              <button type="button" className="btn btn-primary btn-sm" onClick={yes} aria-label={`Yes, it shows ${step.code}`}>
-                Yes
-              </button>
-              <button type="button" className="btn btn-ghost btn-sm" onClick={no} aria-label="No, it shows another code">
-                No
-              </button>
-            </div>
-          </div>
-        )
+      ) : step.step === "show" ? (
+        <div>
+          <p id={`${titleId}-code`}>{APPROVAL_TEXT.typeThisCode}</p>
+          <p className="key-approval-code" aria-describedby={`${titleId}-code`}>
+            {step.code}
+          </p>
+          <p className="key-approval-muted">{APPROVAL_TEXT.whereToType}</p>
+          {step.wrongCodes > 0 ? <p role="status">{APPROVAL_TEXT.wrongCodeTyped(KEY_REQUEST_MAX_FAILURES - step.wrongCodes)}</p> : null}
+        </div>
+      ) : step.step === "confirmed" || step.step === "approved" ? (
+        <p role="status">{APPROVAL_TEXT.waitingForHandover}</p>
       ) : (
-        <p className="key-approval-muted">On a device that can read your messages, press Compare codes.</p>
+        <p className="key-approval-muted">Asking your other devices…</p>
       )}
       <RecoveryUnlock keys={keys} onUnlocked={() => void requester.current?.refuse().catch(() => undefined)} />
       <StartOver keys={keys} live={live} />
@@ -229,7 +252,11 @@ function StartOver({ keys, live }: { keys: DeviceKeys; live: LiveConnection }) {
     setBusy(false);
     setConfirming(false);
     if (!answer.ok) {
-      toast.error("Another signed-in device still holds the key: approve this device from it instead.");
+      toast.error(
+        answer.code === "key_recovery_code_set"
+          ? "Your account has a recovery code: unlock this device with it instead of starting over."
+          : "Another signed-in device still holds the key: approve this device from it instead.",
+      );
       void refetch();
     }
   };
@@ -261,23 +288,21 @@ function IncomingRequests({ keys, live, sessionId }: { keys: DeviceKeys; live: L
   const titleId = useId();
   const queryClient = useQueryClient();
   const approvers = useRef(new Map<string, KeyApprover>());
+  const handedOver = useRef(new Set<string>());
   const [steps, setSteps] = useState<Record<string, ApprovalStep>>({});
   const setStep = (id: string, step: ApprovalStep) => setSteps((old) => ({ ...old, [id]: step }));
 
-  const requests = useKeyRequests(keys, live, (request) => {
-    const approver = approvers.current.get(request.id);
-    if (!approver) return;
-    void approver.update(request).then((step) => setStep(request.id, step));
-  });
-  const now = Date.now();
-  const shown = requests.filter(
-    (r) =>
-      r.session_id !== sessionId &&
-      r.expires_at > now &&
-      (r.status === "pending" ||
-        (approvers.current.has(r.id) && r.status !== "approved" && r.status !== "denied" && r.status !== "expired")),
-  );
-  if (shown.length === 0) return null;
+  /** The request's approver, made at its first copy: it keeps that copy's values for the whole request. */
+  const approverOf = (request: KeyRequest) => {
+    let approver = approvers.current.get(request.id);
+    if (!approver) {
+      approver = keys.approver();
+      if (!approver) return undefined;
+      approver.see(request);
+      approvers.current.set(request.id, approver);
+    }
+    return approver;
+  };
 
   const act = async (work: () => Promise<unknown>) => {
     try {
@@ -286,22 +311,41 @@ function IncomingRequests({ keys, live, sessionId }: { keys: DeviceKeys; live: L
       toast.error(describeError(failure));
     }
   };
-  const compare = (request: KeyRequest) =>
-    act(async () => {
-      const approver = keys.approver();
-      if (!approver) return;
-      approvers.current.set(request.id, approver);
-      setStep(request.id, { step: "waiting" });
-      await approver.compare(request);
-      // The asking device reveals as soon as it hears of the answer, often before this answer's reply is back, and news
-      // of a request this side had not answered yet is not its own: take the latest copy again now that it is.
-      const latest = queryClient.getQueryData<KeyRequest[]>(requestsKey)?.find((r) => r.id === request.id);
-      if (latest) setStep(request.id, await approver.update(latest));
+
+  /** Shows the step, and hands over once (the asking device confirmed the code). */
+  const follow = async (request: KeyRequest, approver: KeyApprover, step: ApprovalStep) => {
+    setStep(request.id, step);
+    if (step.step !== "confirmed" || handedOver.current.has(request.id)) return;
+    handedOver.current.add(request.id);
+    await act(async () => {
+      await approver.approve();
+      toast.success(APPROVAL_TEXT.approved(request.device.name));
     });
-  const approve = (request: KeyRequest) =>
+  };
+
+  const requests = useKeyRequests(keys, live, (request) => {
+    if (request.session_id === sessionId) return;
+    const approver = approverOf(request);
+    if (!approver) return;
+    void approver.update(request).then((step) => follow(request, approver, step));
+  });
+  const now = Date.now();
+  const shown = requests.filter((r) => {
+    if (r.session_id === sessionId || r.expires_at <= now) return false;
+    const step = steps[r.id];
+    if (step?.step === "refused" || (step?.step === "ended" && step.status === "failed")) return true;
+    return r.status === "pending" || r.status === "answered" || r.status === "confirmed";
+  });
+  if (shown.length === 0) return null;
+
+  const approve = (request: KeyRequest, typed: string) =>
     act(async () => {
-      await approvers.current.get(request.id)?.approve();
-      toast.success(`${request.device.name} can now read your messages.`);
+      const approver = approverOf(request);
+      if (!approver) return;
+      setStep(request.id, { step: "waiting" });
+      // The latest copy: a wrong code before this one moved it on.
+      const latest = queryClient.getQueryData<KeyRequest[]>(requestsKey)?.find((r) => r.id === request.id) ?? request;
+      await follow(request, approver, await approver.answer(latest, typed));
     });
   const deny = (request: KeyRequest) =>
     act(async () => {
@@ -314,60 +358,79 @@ function IncomingRequests({ keys, live, sessionId }: { keys: DeviceKeys; live: L
     <section className="key-approval" aria-labelledby={titleId}>
       <h2 id={titleId}>A device asks to read your messages</h2>
       <ul className="key-approval-list">
-        {shown.map((request) => {
-          const step = steps[request.id];
-          const name = request.device.name;
-          return (
-            <li key={request.id} aria-label={`Request from ${name}`}>
-              <p>
-                <strong>{name}</strong>{" "}
-                <span className="key-approval-muted">
-                  {request.device.browser} on {request.device.os} · IP {request.device.ip} · asked at{" "}
-                  {formatStoredTime(new Date(request.created_at))}
-                </span>
-              </p>
-              {step?.step === "compare" ? (
-                <>
-                  <p>
-                    Approve only if {name} shows <span className="key-approval-code">{step.code}</span>
-                  </p>
-                  <div className="key-approval-actions">
-                    <button
-                      type="button"
-                      className="btn btn-primary btn-sm"
-                      onClick={() => void approve(request)}
-                      aria-label={`Approve ${name}`}
-                    >
-                      Approve
-                    </button>
-                    <button type="button" className="btn btn-ghost btn-sm" onClick={() => void deny(request)} aria-label={`Deny ${name}`}>
-                      Deny
-                    </button>
-                  </div>
-                </>
-              ) : step?.step === "failed" ? (
-                <p role="alert">{HANDOVER_TEXT.keyNotVerified}</p>
-              ) : step ? (
-                <p role="status">Waiting for {name}…</p>
-              ) : (
-                <div className="key-approval-actions">
-                  <button
-                    type="button"
-                    className="btn btn-primary btn-sm"
-                    onClick={() => void compare(request)}
-                    aria-label={`Compare codes with ${name}`}
-                  >
-                    Compare codes
-                  </button>
-                  <button type="button" className="btn btn-ghost btn-sm" onClick={() => void deny(request)} aria-label={`Deny ${name}`}>
-                    Deny
-                  </button>
-                </div>
-              )}
-            </li>
-          );
-        })}
+        {shown.map((request) => (
+          <IncomingRequest
+            key={request.id}
+            request={request}
+            step={steps[request.id]}
+            onApprove={(typed) => void approve(request, typed)}
+            onDeny={() => void deny(request)}
+          />
+        ))}
       </ul>
     </section>
+  );
+}
+
+/** One request: who asks, the field for the code it shows, Approve and Deny; then what came of the code. */
+function IncomingRequest(props: {
+  request: KeyRequest;
+  step: ApprovalStep | undefined;
+  onApprove: (code: string) => void;
+  onDeny: () => void;
+}) {
+  const { request, step } = props;
+  const name = request.device.name;
+  const fieldId = useId();
+  const [typed, setTyped] = useState("");
+  const [invalid, setInvalid] = useState(false);
+  const ended = step?.step === "refused" ? APPROVAL_TEXT.refused : step?.step === "ended" ? APPROVAL_TEXT.endedWrongCodes : undefined;
+  const checking = step?.step === "waiting" || step?.step === "confirmed" || step?.step === "approved";
+  const submit = (event: React.FormEvent) => {
+    event.preventDefault();
+    if (!normalizeApprovalCode(typed)) return setInvalid(true);
+    setInvalid(false);
+    props.onApprove(typed);
+    setTyped("");
+  };
+  return (
+    <li aria-label={`Request from ${name}`}>
+      <p>
+        <strong>{name}</strong>{" "}
+        <span className="key-approval-muted">
+          {request.device.browser} on {request.device.os} · IP {request.device.ip} · asked at{" "}
+          {formatStoredTime(new Date(request.created_at))}
+        </span>
+      </p>
+      {ended ? (
+        <p role="alert">{ended}</p>
+      ) : checking ? (
+        <p role="status">{APPROVAL_TEXT.checking(name)}</p>
+      ) : (
+        <form className="key-approval-form" onSubmit={submit} noValidate>
+          {step?.step === "wrong_code" ? <p role="alert">{APPROVAL_TEXT.wrongCode(step.left)}</p> : null}
+          <label htmlFor={fieldId}>{APPROVAL_TEXT.codeField}</label>
+          <input
+            id={fieldId}
+            className="input input-bordered input-sm"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            value={typed}
+            onChange={(event) => setTyped(event.target.value)}
+            aria-invalid={invalid || undefined}
+            aria-describedby={invalid ? `${fieldId}-error` : undefined}
+          />
+          {invalid ? <p id={`${fieldId}-error`}>{KEY_APPROVAL_TEXT.codeFormat}</p> : null}
+          <div className="key-approval-actions">
+            <button type="submit" className="btn btn-primary btn-sm" aria-label={`${APPROVAL_TEXT.approve} ${name}`}>
+              {APPROVAL_TEXT.approve}
+            </button>
+            <button type="button" className="btn btn-ghost btn-sm" onClick={props.onDeny} aria-label={`${APPROVAL_TEXT.deny} ${name}`}>
+              {APPROVAL_TEXT.deny}
+            </button>
+          </div>
+        </form>
+      )}
+    </li>
   );
 }
