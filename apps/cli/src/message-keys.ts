@@ -7,8 +7,8 @@ import type { DateMessages, Message } from "@daysync/shared";
 import {
   EpochRollbackError,
   type HeldEpochs,
-  keyedSince,
   type KeyStatus,
+  keyedSince,
   type Opened,
   type OpenedFile,
   openDayPreview,

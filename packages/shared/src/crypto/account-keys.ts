@@ -8,12 +8,12 @@
  */
 
 import type { CreateEpochInput, KeysState, StoredKeyWrap, StoredRosterEntry } from "../keys.ts";
+import { SEALED_TEXT } from "../sealed-messages.ts";
 import { exportPublicKey, importPublicKey, keyId } from "./device-key.ts";
 import type { Bytes } from "./encoding.ts";
 import { deriveEpochKeys, type EpochKeys, makeEpochKey } from "./epoch-keys.ts";
 import type { CryptoKeyPair } from "./key-types.ts";
 import { type RosterRow, rosterTag, verifyRosterRow } from "./roster.ts";
-import { SEALED_TEXT } from "../sealed-messages.ts";
 import type { Sealer } from "./sealed-message.ts";
 import { openEpochKey, wrapEpochKey } from "./wraps.ts";
 

@@ -105,7 +105,12 @@ export type SealedFileFields = Pick<Message, "id" | "type" | "date" | "time" | "
  * The key of a file message's records, as a device showing or saving it opens it from the message; `keyedAt` as for
  * `openMessage`.
  */
-export async function openFileMessage(userId: string, epochs: HeldEpochs, message: SealedFileFields, keyedAt?: number): Promise<OpenedFile> {
+export async function openFileMessage(
+  userId: string,
+  epochs: HeldEpochs,
+  message: SealedFileFields,
+  keyedAt?: number,
+): Promise<OpenedFile> {
   if (writtenByServer(keyedAt, message)) return { state: "not_encrypted" };
   if (message.epoch === undefined) return { state: "clear" };
   const keys = epochs.get(message.epoch);

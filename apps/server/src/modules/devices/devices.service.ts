@@ -54,7 +54,11 @@ export function createDevicesService(deps: {
       rows.sort((a, b) => Number(b.last_seen_at) - Number(a.last_seen_at));
       const current = rows.filter((row) => row.id === currentSessionId);
       const others = rows.filter((row) => row.id !== currentSessionId);
-      return [...current, ...others].map((row) => ({ ...presentDevice(row), current: row.id === currentSessionId, key_id: row.key_id ?? null }));
+      return [...current, ...others].map((row) => ({
+        ...presentDevice(row),
+        current: row.id === currentSessionId,
+        key_id: row.key_id ?? null,
+      }));
     },
 
     endSession,

@@ -118,7 +118,12 @@ export function createKeysRepository(db: Db) {
 
     /** Marks the account's next rotation due from `now` (kept if it already was): nothing new goes in under this epoch. */
     async markRotationDue(userId: string, now: number): Promise<void> {
-      await db.updateTable("users").set({ key_rotation_due_at: now }).where("id", "=", userId).where("key_rotation_due_at", "is", null).execute();
+      await db
+        .updateTable("users")
+        .set({ key_rotation_due_at: now })
+        .where("id", "=", userId)
+        .where("key_rotation_due_at", "is", null)
+        .execute();
     },
 
     /** The key ids that hold a wrap of the epoch: signed-in devices, since a session's wraps go with it. */
