@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer } from "../../server/src/testing/test-server.ts";
 import { type CliProcess, tempDir } from "./cli-process.ts";
 import { copyConcealed, type Desktop, startSway, startXvfb } from "./desktop.ts";
-import { postSealed, sealerBeside, sendFromBrowser, terminalEpochs } from "./key-holder.ts";
+import { keptInClear, postSealed, sealerBeside, sendFromBrowser, terminalEpochs } from "./key-holder.ts";
 import { useSignedInTerminal } from "./sign-in.ts";
 
 const ann = useSignedInTerminal();
@@ -146,6 +146,17 @@ describe("daysync clip on X11", () => {
     expect(await desktop.paste()).toBe("sealed on the phone");
     expect(cli.stderr).not.toMatch(/v1\.\d+\./);
     expect(cli.child.exitCode).toBeNull();
+  });
+
+  it("a text in clear the server wrote into the keyed account is never copied: it says why", async () => {
+    const cli = await startClip(desktop);
+    const sealer = await sealerBeside(ann.browser, ann.terminal);
+    await postSealed(ann.browser, sealer, "sealed before the forgery", ann.server.clock.now());
+    await waitForLog(cli, "Copied a text from");
+    await keptInClear(ann.server, ann.browser, "forged by the server", ann.server.clock.now());
+    await waitForLog(cli, `: ${SEALED_TEXT.notEncrypted}`);
+    expect(await desktop.paste()).toBe("sealed before the forgery");
+    expect(cli.stderr).not.toContain("forged by the server");
   });
 
   it("skips a copy that a password manager marks as concealed, and sends it with --include-secrets", async () => {
