@@ -16,6 +16,7 @@ import { registerAuth } from "../http/auth.ts";
 import { healthRoutes } from "../http/health.ts";
 import { createHttpServer, type LogStream, registerHttpPlugins } from "../http/http-server.ts";
 import { createMetrics, serveMetrics } from "../http/metrics.ts";
+import { sharedLimitPerAccount } from "../http/rate-limit.ts";
 import { serveWebApp } from "../http/web-app.ts";
 import { createAccountDeletionService } from "../modules/accounts/account-deletion.service.ts";
 import { accountSettingsRoutes } from "../modules/accounts/account-settings.routes.ts";
@@ -180,7 +181,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     freshCheck,
     log: app.log,
   });
-  identitiesRoutes(app, { identities, cookieSecure: config.cookieSecure, linkRateLimit: config.loginRateLimit });
+  // Every check of an account's current password, on any route and from any of its sessions, counts against one limit.
+  const passwordChecks = sharedLimitPerAccount(app, "password-checks", config.loginRateLimit);
+  identitiesRoutes(app, { identities, cookieSecure: config.cookieSecure, linkRateLimit: config.loginRateLimit, passwordChecks });
   // Each provider is reached once at start, without holding the start up: a problem is logged, never fatal.
   app.addHook("onReady", async () => void identities.checkAll());
   plansRoutes(app, { plans });
@@ -297,7 +300,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // With SMTP, the new address gets a verification link (after the answer: the mail server may be slow).
     onEmailChanged: async (userId) => emailVerification.sendLater(userId),
   });
-  accountSettingsRoutes(app, { settings: accountSettings, cookieSecure: config.cookieSecure, passwordRateLimit: config.loginRateLimit });
+  accountSettingsRoutes(app, { settings: accountSettings, cookieSecure: config.cookieSecure, passwordChecks });
   const admin = createAdminService({
     clock,
     users,

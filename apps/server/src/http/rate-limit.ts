@@ -1,5 +1,5 @@
 /** Route limits of @fastify/rate-limit, counted per client address or per signed-in device, answered with our JSON 429. */
-import type { FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { RateLimit } from "../config/config.ts";
 import { tooManyRequests } from "./errors.ts";
 
@@ -18,5 +18,25 @@ export function rateLimitPer(key: keyof typeof keys, limit: RateLimit, what?: st
       keyGenerator: keys[key],
       errorResponseBuilder: (_request: FastifyRequest, context: { ttl: number }) => tooManyRequests(Math.ceil(context.ttl / 1000), what),
     },
+  };
+}
+
+/** An onRequest hook that a route runs to count a request against a limit it shares with other routes. */
+export type SharedLimit = (request: FastifyRequest) => Promise<void>;
+
+/**
+ * One limit several routes share, counted per signed-in account (by address without a session): every check of an
+ * account's password counts against one number, whichever route and whichever of its sessions asks (issue 42). Kept
+ * in the rate-limit store, so in Redis across processes when the server has it. `name` keeps its counts apart.
+ */
+export function sharedLimitPerAccount(app: FastifyInstance, name: string, limit: RateLimit, what?: string): SharedLimit {
+  const count = app.createRateLimit({
+    max: limit.max,
+    timeWindow: limit.windowMs,
+    keyGenerator: (request) => `${name}:${request.auth ? `account:${request.auth.userId}` : request.ip}`,
+  });
+  return async (request) => {
+    const outcome = await count(request);
+    if (!outcome.isAllowed && outcome.isExceeded) throw tooManyRequests(Math.max(1, outcome.ttlInSeconds), what);
   };
 }

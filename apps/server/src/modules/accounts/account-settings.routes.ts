@@ -8,10 +8,9 @@ import {
   settingsResponseSchemas,
 } from "@daysync/shared";
 import type { FastifyRequest } from "fastify";
-import type { RateLimit } from "../../config/config.ts";
 import { type ApiServer, answers } from "../../http/answers.ts";
 import { clearSessionCookie, requireAuth } from "../../http/auth.ts";
-import { rateLimitPer } from "../../http/rate-limit.ts";
+import type { SharedLimit } from "../../http/rate-limit.ts";
 import { parse } from "../../http/validate.ts";
 import type { AccountSettingsService } from "./account-settings.service.ts";
 
@@ -25,12 +24,12 @@ export function accountSettingsRoutes(
   deps: {
     settings: AccountSettingsService;
     cookieSecure: boolean;
-    /** Whatever checks a password is limited as sign-in is. */
-    passwordRateLimit: RateLimit;
+    /** Whatever checks the current password counts against one limit per account (issue 42), shared with linking a provider. */
+    passwordChecks: SharedLimit;
   },
 ) {
   const { settings } = deps;
-  const checked = { config: rateLimitPer("session", deps.passwordRateLimit) };
+  const checked = { onRequest: deps.passwordChecks };
 
   app.get(SETTINGS_API.confirmation, { schema: answers(settingsResponseSchemas.confirmation) }, async (request) =>
     settings.confirmation(askerOf(request)),

@@ -8,7 +8,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { RateLimit } from "../../config/config.ts";
 import { type ApiServer, answers } from "../../http/answers.ts";
 import { deviceOf, requireAuth, setSessionCookie } from "../../http/auth.ts";
-import { rateLimitPer } from "../../http/rate-limit.ts";
+import { rateLimitPer, type SharedLimit } from "../../http/rate-limit.ts";
 import { parse } from "../../http/validate.ts";
 import { FLOW_LIFETIME_MS, type IdentitiesService, SignInFailure } from "./identities.service.ts";
 
@@ -16,7 +16,16 @@ const FLOW_COOKIE = "daysync_auth_flow";
 /** Each start stores a flow record: enough for people who click twice, too few to fill the table. */
 const START_LIMIT = { max: 60, windowMs: 60_000 };
 
-export function identitiesRoutes(app: ApiServer, deps: { identities: IdentitiesService; cookieSecure: boolean; linkRateLimit: RateLimit }) {
+export function identitiesRoutes(
+  app: ApiServer,
+  deps: {
+    identities: IdentitiesService;
+    cookieSecure: boolean;
+    linkRateLimit: RateLimit;
+    /** Linking checks the current password: it counts against the account's one limit of those (issue 42). */
+    passwordChecks: SharedLimit;
+  },
+) {
   const { identities, cookieSecure } = deps;
   const flowCookie = { httpOnly: true, sameSite: "lax", secure: cookieSecure, path: "/api/auth/" } as const;
 
@@ -68,13 +77,17 @@ export function identitiesRoutes(app: ApiServer, deps: { identities: IdentitiesS
   app.get("/api/auth/github/callback", (request, reply) => callback("github", request, reply));
 
   const linkOptions = { config: rateLimitPer("address", deps.linkRateLimit), schema: answers(responseSchemas.linkStart) };
-  app.post<{ Params: { provider: string } }>("/api/auth/link/:provider", linkOptions, async (request, reply) => {
-    const auth = requireAuth(request);
-    const { password } = parse(linkProviderSchema, request.body);
-    const { flowId, url } = await identities.startLink(auth, request.params.provider, password);
-    reply.setCookie(FLOW_COOKIE, flowId, { ...flowCookie, maxAge: FLOW_LIFETIME_MS / 1000 });
-    return { redirect: url };
-  });
+  app.post<{ Params: { provider: string } }>(
+    "/api/auth/link/:provider",
+    { ...linkOptions, onRequest: deps.passwordChecks },
+    async (request, reply) => {
+      const auth = requireAuth(request);
+      const { password } = parse(linkProviderSchema, request.body);
+      const { flowId, url } = await identities.startLink(auth, request.params.provider, password);
+      reply.setCookie(FLOW_COOKIE, flowId, { ...flowCookie, maxAge: FLOW_LIFETIME_MS / 1000 });
+      return { redirect: url };
+    },
+  );
 
   // Settings: a fresh check at a linked provider, for an account without a password to type.
   app.post<{ Params: { provider: string } }>("/api/auth/confirm/:provider", linkOptions, async (request, reply) => {
