@@ -45,10 +45,16 @@ export const signedOut = (server: string) =>
     EXIT.signedOut,
   );
 
-/** `cause` is the network error's code or text, e.g. ECONNREFUSED. */
+/** What Node names a certificate it cannot check against the authorities it trusts. */
+const UNTRUSTED_CERTIFICATE =
+  /^(SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_UNTRUSTED|CERT_SIGNATURE_FAILURE|CERT_HAS_EXPIRED|CERT_NOT_YET_VALID|ERR_TLS_CERT_ALTNAME_INVALID)$/;
+
+/** `cause` is the network error's code or text, e.g. ECONNREFUSED; a certificate this computer does not trust says what to do. */
 export const unreachable = (server: string, cause: string) =>
   new CliError(
-    `Cannot reach the Daysync server at ${server} (${cause}). Check that it is running and the address is right, or choose another with --server or DAYSYNC_SERVER.`,
+    UNTRUSTED_CERTIFICATE.test(cause)
+      ? `The Daysync server at ${server} has an HTTPS certificate this computer does not trust (${cause}). If it is your own server on your home network, download its authority, daysync-ca.pem, from its /trust page (or copy DATA_DIR/tls/ca.crt from the server's machine), then run the command again with --ca daysync-ca.pem, or set DAYSYNC_CA to that file.`
+      : `Cannot reach the Daysync server at ${server} (${cause}). Check that it is running and the address is right, or choose another with --server or DAYSYNC_SERVER.`,
     EXIT.unreachable,
   );
 

@@ -3,9 +3,15 @@ import { CommanderError } from "commander";
 import { CliError, EXIT } from "./errors.ts";
 import { buildProgram } from "./program.ts";
 import { warn } from "./terminal-text.ts";
+import { alreadyTrusted, caFileOf, checkCaFile, runTrusting } from "./trusted-ca.ts";
 
 async function main(argv: string[]): Promise<number> {
   try {
+    const ca = caFileOf(argv.slice(2), process.env);
+    if (ca && !alreadyTrusted(ca, process.env)) {
+      checkCaFile(ca);
+      return runTrusting(ca);
+    }
     await buildProgram().parseAsync(argv);
     return EXIT.ok;
   } catch (error) {

@@ -13,6 +13,11 @@ export function buildProgram(): Command {
     .description("Move text, links and files between your own devices, kept per calendar day.")
     .version(packageJson.version)
     .addOption(new Option("-s, --server <url>", "the Daysync server (default: the last one signed in to)").env("DAYSYNC_SERVER"))
+    .addOption(
+      new Option("--ca <file>", "trust this certificate authority (PEM) for the server's HTTPS: your home server's daysync-ca.pem").env(
+        "DAYSYNC_CA",
+      ),
+    )
     .showHelpAfterError("(run daysync --help, or daysync COMMAND --help, for the usage)")
     .addHelpText("after", EXIT_CODES_HELP)
     .exitOverride();
