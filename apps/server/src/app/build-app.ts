@@ -26,6 +26,7 @@ import { createAccountsService } from "../modules/accounts/accounts.service.ts";
 import { createFreshCheck } from "../modules/accounts/fresh-check.ts";
 import { createPasswordResetService } from "../modules/accounts/password-reset.service.ts";
 import { createActivityCounter } from "../modules/admin/activity-counter.ts";
+import { createAuditor } from "../modules/admin/admin-audit.ts";
 import { adminRoutes } from "../modules/admin/admin.routes.ts";
 import { createAdminService } from "../modules/admin/admin.service.ts";
 import { invitesRoutes } from "../modules/invites/invites.routes.ts";
@@ -288,6 +289,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     now: clock.now,
     // A Premium subscription at Stripe ends with the account: nobody is charged for an account that is gone.
     cancelPayments: payments?.cancelSubscriptionsOf,
+    audit: createAuditor({ clock, users, admin: repositories.admin }),
   });
   const accountSettings = createAccountSettingsService({
     clock,

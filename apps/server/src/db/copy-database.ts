@@ -26,6 +26,7 @@ export const COPIED_TABLES = [
   ["expired_messages", "id"],
   ["server_keys", "name"],
   ["admin_audit", "id"],
+  ["admin_audit_counter", "id"],
   ["invites", "id"],
   ["password_resets", "token_hash"],
   ["email_tokens", "token_hash"],

@@ -26,6 +26,7 @@ import { m021SealedUploads } from "./migrations/021_sealed_uploads.ts";
 import { m023PairingApprovedBy } from "./migrations/023_pairing_approved_by.ts";
 import { m024KeyRequestExchange } from "./migrations/024_key_request_exchange.ts";
 import { m025Invites } from "./migrations/025_invites.ts";
+import { m026AuditSequence } from "./migrations/026_audit_sequence.ts";
 import type { Database } from "./schema.ts";
 
 export { FIRST_ADMIN_CLAIM } from "./migrations/010_admin.ts";
@@ -55,6 +56,7 @@ const migrations: Record<string, Migration> = {
   "023_pairing_approved_by": m023PairingApprovedBy,
   "024_key_request_exchange": m024KeyRequestExchange,
   "025_invites": m025Invites,
+  "026_audit_sequence": m026AuditSequence,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

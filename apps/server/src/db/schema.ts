@@ -21,7 +21,7 @@ import type {
   UploadsTable,
   UserEventsTable,
 } from "./schema/content.ts";
-import type { ActivityHoursTable, AdminAuditTable, InvitesTable, ServerKeysTable } from "./schema/installation.ts";
+import type { ActivityHoursTable, AdminAuditCounterTable, AdminAuditTable, InvitesTable, ServerKeysTable } from "./schema/installation.ts";
 import type { KeyEpochsTable, KeyRecoveryTable, KeyRequestsTable, KeyRosterTable, KeyWrapsTable } from "./schema/keys.ts";
 import type { PaymentCheckoutsTable, PaymentCustomersTable, PaymentEventsTable, PaymentSubscriptionsTable } from "./schema/payments.ts";
 import type { AuthFlowsTable, IdentitiesTable, PairingRequestsTable } from "./schema/sign-in.ts";
@@ -56,6 +56,7 @@ export interface Database {
   identities: IdentitiesTable;
   auth_flows: AuthFlowsTable;
   admin_audit: AdminAuditTable;
+  admin_audit_counter: AdminAuditCounterTable;
   invites: InvitesTable;
   password_resets: PasswordResetsTable;
   email_tokens: EmailTokensTable;

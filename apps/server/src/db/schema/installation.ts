@@ -22,6 +22,12 @@ export interface AdminAuditTable {
   detail: string;
 }
 
+/** The admin audit's last number (one row, id 1): each entry takes the next by one upsert (migration 026). */
+export interface AdminAuditCounterTable {
+  id: number;
+  value: number;
+}
+
 /** Messages and files sent per hour (its start, ms), for the admin page's figures; each process adds its counts. */
 export interface ActivityHoursTable {
   hour: number;

@@ -1,7 +1,10 @@
 /** Every row of one account, in every table: what account deletion erases. */
-import type { Transaction } from "kysely";
+import { sql, type Transaction } from "kysely";
 import type { Db } from "../../db/database.ts";
 import type { Database } from "../../db/schema.ts";
+
+/** What a deleted admin's earlier entries in the audit say after their email. */
+export const DELETED_ACTOR = " (deleted account)";
 
 /** Over the database, or over a transaction (`.in(trx)`) for work that must commit together. */
 export function createAccountDeletionRepository(db: Db) {
@@ -10,7 +13,8 @@ export function createAccountDeletionRepository(db: Db) {
 
     /**
      * Deletes the account and everything still of it (children first, so foreign keys hold on both engines), and
-     * erases it from the admin audit (its entries stay, naming "a deleted account"). Returns the ids of the uploads
+     * erases it from the admin audit (its entries stay, naming "a deleted account"; an admin's own actions keep who
+     * did them, their email marked "(deleted account)", since an audit that forgets its actors is no audit). Returns the ids of the uploads
      * whose bytes the caller removes once this commits. Discussions it created or joined are dealt with before.
      */
     async erase(userId: string): Promise<string[]> {
@@ -60,7 +64,11 @@ export function createAccountDeletionRepository(db: Db) {
         .set({ target_id: null, target_label: "a deleted account" })
         .where("target_id", "=", userId)
         .execute();
-      await db.updateTable("admin_audit").set({ actor_id: null, actor_label: "a deleted admin" }).where("actor_id", "=", userId).execute();
+      await db
+        .updateTable("admin_audit")
+        .set({ actor_id: null, actor_label: sql<string>`actor_label || ${DELETED_ACTOR}` })
+        .where("actor_id", "=", userId)
+        .execute();
       await db.deleteFrom("users").where("id", "=", userId).execute();
       return uploads.map((u) => u.id);
     },

@@ -4,6 +4,7 @@
  */
 import type { UnitOfWork } from "../../feed/unit-of-work.ts";
 import { notFound } from "../../http/errors.ts";
+import type { Auditor } from "../admin/admin-audit.ts";
 import type { DevicesService } from "../devices/devices.service.ts";
 import type { DiscussionsService } from "../discussions/discussions.service.ts";
 import type { UploadsService } from "../uploads/uploads.service.ts";
@@ -21,11 +22,19 @@ export function createAccountDeletionService(deps: {
   now: () => number;
   /** Ends the account's subscriptions at the payment provider; when it fails, nothing is deleted. */
   cancelPayments?: (userId: string) => Promise<void>;
+  /** The admin audit, where an admin's deletion of their own account is written. */
+  audit: Auditor;
 }) {
   return {
-    async deleteAccount(userId: string): Promise<void> {
-      if (!(await deps.users.standing(userId))) throw notFound("account");
+    /** `byOwner`: the person deletes their own account (Settings); an admin's other deletions are audited by the admin page. */
+    async deleteAccount(userId: string, options: { byOwner?: boolean } = {}): Promise<void> {
+      const standing = await deps.users.standing(userId);
+      if (!standing) throw notFound("account");
       await deps.cancelPayments?.(userId);
+      // An admin leaving is an admin action: logged under their own name, before the erasure marks it deleted (issue 42).
+      if (options.byOwner && standing.role === "admin") {
+        await deps.audit({ userId }, "account.deleted", { id: userId, email: standing.email }, "their own account, from Settings");
+      }
       // First nobody can act as the account any more: no sign-in, and every device signed out live.
       await deps.users.setDisabled(userId, deps.now(), deps.now());
       await deps.devices.endAllSessions(userId);

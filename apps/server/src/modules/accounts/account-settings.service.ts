@@ -109,7 +109,7 @@ export function createAccountSettingsService(deps: {
       await confirm(asker, input.password, "password", true);
       const { email } = await accounts.me(asker.userId);
       if (input.email.trim().toLowerCase() !== email) throw badRequest(SETTINGS_TEXT.deleteEmailMismatch, "email");
-      await deps.deletion.deleteAccount(asker.userId);
+      await deps.deletion.deleteAccount(asker.userId, { byOwner: true });
     },
   };
 }

@@ -1,8 +1,8 @@
 /** What the admin page reads: accounts with their plan and use, the server's figures, and the audit log. */
 import type { AdminAccount } from "@daysync/shared";
-import { sql } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { Db } from "../../db/database.ts";
-import type { AdminAuditTable } from "../../db/schema.ts";
+import type { AdminAuditTable, Database } from "../../db/schema.ts";
 import { usersWithCurrentPlan } from "../plans/plans.repository.ts";
 
 const ACCOUNTS_SHOWN = 200;
@@ -113,26 +113,24 @@ export function createAdminRepository(db: Db) {
       await db.deleteFrom("activity_hours").where("hour", "<", before).execute();
     },
 
+    /**
+     * Writes an entry under the next number of the audit's counter: one upsert that both engines serialise on its row,
+     * so parallel admin actions never share a number (reading max(seq) + 1 did, on PostgreSQL); `seq` is unique too.
+     */
     async audit(entry: Omit<AdminAuditTable, "seq">): Promise<void> {
-      await db
-        .insertInto("admin_audit")
-        .columns(["id", "seq", "at", "actor_id", "actor_label", "action", "target_id", "target_label", "detail"])
-        .expression((eb) =>
-          eb
-            .selectFrom("admin_audit")
-            .select((s) => [
-              sql<string>`${entry.id}`.as("id"),
-              sql<number>`coalesce(max(${s.ref("seq")}), 0) + 1`.as("seq"),
-              sql<number>`cast(${entry.at} as bigint)`.as("at"),
-              sql<string | null>`${entry.actor_id}`.as("actor_id"),
-              sql<string>`${entry.actor_label}`.as("actor_label"),
-              sql<string>`${entry.action}`.as("action"),
-              sql<string | null>`${entry.target_id}`.as("target_id"),
-              sql<string>`${entry.target_label}`.as("target_label"),
-              sql<string>`${entry.detail}`.as("detail"),
-            ]),
-        )
-        .execute();
+      const write = async (trx: Kysely<Database>) => {
+        const { value } = await trx
+          .insertInto("admin_audit_counter")
+          .values({ id: 1, value: 1 })
+          .onConflict((oc) => oc.column("id").doUpdateSet((eb) => ({ value: eb("admin_audit_counter.value", "+", 1) })))
+          .returning("value")
+          .executeTakeFirstOrThrow();
+        await trx
+          .insertInto("admin_audit")
+          .values({ ...entry, seq: Number(value) })
+          .execute();
+      };
+      await (db.isTransaction ? write(db) : db.transaction().execute(write));
     },
 
     /** The latest entries of the audit log, newest first. */
