@@ -36,7 +36,9 @@ registerRoute(
 
 // App routes are the app's to resolve: any navigation gets the cached shell (API, share target, sealed files excepted).
 registerRoute(
-  new NavigationRoute(createHandlerBoundToURL("/index.html"), { denylist: [/^\/api\//, /^\/share-target/, /^\/sealed-files\//] }),
+  new NavigationRoute(createHandlerBoundToURL("/index.html"), {
+    denylist: [/^\/api\//, /^\/share-target/, /^\/sealed-files\//, /^\/trust(\/|$)/],
+  }),
 );
 
 registerRoute(({ url, request }) => url.pathname === SHARE_TARGET_PATH && request.method === "POST", receiveShare, "POST");

@@ -1,21 +1,26 @@
 import { DISCUSSION_ROUTES, type Discussion, formatPublicId } from "@daysync/shared";
 import { useEffect, useState } from "react";
 import { Modal } from "../../components/ui/dialog.tsx";
+import { UNREACHABLE_LINK_TEXT, useLinkOrigin } from "../../lib/server-address.ts";
 import { CopyTextButton } from "./copy-text-button.tsx";
 
 /** The join link of a discussion: it opens the join screen and can never sign a device in (pairing keeps /pair). */
-export const joinLinkOf = (discussion: Pick<Discussion, "public_id">) =>
-  `${window.location.origin}${DISCUSSION_ROUTES.join(discussion.public_id)}`;
+export const joinLinkOf = (discussion: Pick<Discussion, "public_id">, origin: string) =>
+  `${origin}${DISCUSSION_ROUTES.join(discussion.public_id)}`;
 
 /** How to bring someone in: the ID to read out, the link, its QR code, Copy for each, and the system share sheet. */
 export function SharePanel({ discussion, onClose }: { discussion: Discussion; onClose: () => void }) {
-  const link = joinLinkOf(discussion);
+  // PUBLIC_URL or the server's home network address, never localhost (issue 43).
+  const target = useLinkOrigin();
+  const link = joinLinkOf(discussion, target?.origin ?? window.location.origin);
   const shownId = formatPublicId(discussion.public_id);
   const [qr, setQr] = useState<string | null>(null);
   const [qrError, setQrError] = useState(false);
   const canShare = typeof navigator.share === "function";
 
   useEffect(() => {
+    // Drawn once the address is known, so a phone never scans a code of localhost.
+    if (!target) return;
     let active = true;
     // The QR library loads with the panel, not with the chat.
     void import("qrcode")
@@ -25,7 +30,7 @@ export function SharePanel({ discussion, onClose }: { discussion: Discussion; on
     return () => {
       active = false;
     };
-  }, [link]);
+  }, [link, target]);
 
   return (
     <Modal title={`Share “${discussion.title}”`} onClose={onClose}>
@@ -51,6 +56,11 @@ export function SharePanel({ discussion, onClose }: { discussion: Discussion; on
         <span className="share-value">{link}</span>
         <CopyTextButton text={link} label="Copy link" />
       </div>
+      {target && !target.reachable ? (
+        <p className="muted" role="note">
+          {UNREACHABLE_LINK_TEXT}
+        </p>
+      ) : null}
       <div className="dialog-buttons">
         {canShare ? (
           <button

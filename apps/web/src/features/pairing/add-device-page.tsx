@@ -4,6 +4,7 @@ import { Link } from "react-router";
 import { CheckIcon } from "../../components/ui/icons.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { describeError } from "../../lib/api-errors.ts";
+import { useLinkOrigin } from "../../lib/server-address.ts";
 import { approvalFor } from "./key-handover.ts";
 import { PairFrame } from "./pair-frame.tsx";
 import { approveOffer, denyOffer } from "./pairing-api.ts";
@@ -14,6 +15,8 @@ import { useDeviceOffer } from "./use-device-offer.ts";
 /** /pair/add on a signed-in device: a code the new device opens, then Approve or Deny what opened it. */
 export function AddDevicePage({ userId }: { userId: string }) {
   const { state, restart } = useDeviceOffer();
+  // The address the new device can open: never this computer's localhost.
+  const shownHost = new URL(useLinkOrigin()?.origin ?? window.location.origin).host;
   return (
     <PairFrame home="/dashboard">
       {state.phase === "review" ? (
@@ -31,7 +34,7 @@ export function AddDevicePage({ userId }: { userId: string }) {
           <p className="muted">
             On your phone or other computer, point the camera at this code and open the link it shows. Or open{" "}
             <strong>
-              {window.location.host}
+              {shownHost}
               {JOIN_ROUTE}
             </strong>{" "}
             there and type the code under it. You approve here before it is signed in.
@@ -45,6 +48,7 @@ export function AddDevicePage({ userId }: { userId: string }) {
               shortCodePrompt="Or type this code on the new device:"
               shortCodeTestId="offer-short-code"
               waitingText="Waiting for the new device to open the code…"
+              reachable={state.reachable}
             />
           ) : null}
           {state.phase === "loading" ? (

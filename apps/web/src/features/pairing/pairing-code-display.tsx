@@ -1,5 +1,6 @@
 import { formatShortCode, PAIRING_TTL_MS } from "@daysync/shared";
 import { Spinner } from "../../components/ui/spinner.tsx";
+import { UNREACHABLE_LINK_TEXT } from "../../lib/server-address.ts";
 import { PairingCountdown } from "./pairing-countdown.tsx";
 
 interface PairingCodeDisplayProps {
@@ -10,6 +11,8 @@ interface PairingCodeDisplayProps {
   shortCodePrompt: string;
   shortCodeTestId: string;
   waitingText: string;
+  /** False: the code names an address only this device can open (localhost), and the page says so. */
+  reachable: boolean;
 }
 
 /** A code shown for another device: its QR code, the time left, the short code to type, and what it waits for. */
@@ -21,12 +24,18 @@ export function PairingCodeDisplay({
   shortCodePrompt,
   shortCodeTestId,
   waitingText,
+  reachable,
 }: PairingCodeDisplayProps) {
   return (
     <>
       <div className="pairing-qr">
         <img src={qr} width={264} height={264} alt={qrAlt} />
       </div>
+      {reachable ? null : (
+        <p className="pairing-unreachable" role="note">
+          {UNREACHABLE_LINK_TEXT}
+        </p>
+      )}
       <PairingCountdown deadline={deadline} total={PAIRING_TTL_MS} />
       <p className="pairing-short">
         {shortCodePrompt}

@@ -55,6 +55,7 @@ export function PairingPanel({ id, onClose, onSignedIn }: PairingPanelProps) {
           shortCodePrompt="Or type this code on the other device:"
           shortCodeTestId="pairing-short-code"
           waitingText="Waiting for approval…"
+          reachable={state.reachable}
         />
       ) : null}
 

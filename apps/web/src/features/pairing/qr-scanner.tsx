@@ -2,6 +2,7 @@ import jsQR from "jsqr";
 import { useEffect, useRef, useState } from "react";
 import { CameraIcon } from "../../components/ui/icons.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
+import { ownOrigins } from "../../lib/server-address.ts";
 import { pairCodeFromScan } from "./pair-link.ts";
 
 type ScanState = "off" | "starting" | "scanning" | "no-camera" | "denied" | "failed";
@@ -31,6 +32,13 @@ export function QrScanner({ onCode }: { onCode: (code: string, secret: string | 
   const videoRef = useRef<HTMLVideoElement>(null);
   const onCodeRef = useRef(onCode);
   onCodeRef.current = onCode;
+  // A code shown by a device on localhost names the server's home network address instead: both are this server.
+  const origins = useRef<string[]>([window.location.origin]);
+  useEffect(() => {
+    void ownOrigins().then((found) => {
+      origins.current = found;
+    });
+  }, []);
 
   useEffect(() => {
     if (!cameraOn) return;
@@ -50,7 +58,7 @@ export function QrScanner({ onCode }: { onCode: (code: string, secret: string | 
       const frame = context.getImageData(0, 0, canvas.width, canvas.height);
       const found = jsQR(frame.data, frame.width, frame.height, { inversionAttempts: "attemptBoth" });
       if (!found) return;
-      const scanned = pairCodeFromScan(found.data, window.location.origin);
+      const scanned = pairCodeFromScan(found.data, origins.current);
       if (!scanned) return setForeign(true);
       clearInterval(timer);
       setCameraOn(false);

@@ -6,6 +6,7 @@
 import QRCode from "qrcode";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { describeError } from "../../lib/api-errors.ts";
+import { loadLinkOrigin } from "../../lib/server-address.ts";
 import type { PairingOutcome } from "./pairing-channel.ts";
 
 /** After this many codes nobody used (about 20 minutes) it stops until asked again. */
@@ -19,7 +20,7 @@ export interface IssuedCode {
 
 export type RotatingCodeState<T, Settled> =
   | { phase: "loading" }
-  | { phase: "showing"; issued: T; link: string; qr: string; deadline: number }
+  | { phase: "showing"; issued: T; link: string; qr: string; deadline: number; reachable: boolean }
   | { phase: "idle" }
   | { phase: "error"; message: string }
   | Settled;
@@ -87,10 +88,12 @@ export function useRotatingCode<T extends IssuedCode, Settled extends { phase: s
       try {
         const issued = await issue();
         const deadline = Date.now() + issued.expires_in;
-        const link = linkFor(window.location.origin, issued);
+        // Never localhost: the device that opens the link is another one (issue 43).
+        const target = await loadLinkOrigin();
+        const link = linkFor(target.origin, issued);
         const qr = await QRCode.toDataURL(link, { errorCorrectionLevel: "M", margin: 2, width: 264 });
         if (!active) return;
-        setState({ phase: "showing", issued, link, qr, deadline });
+        setState({ phase: "showing", issued, link, qr, deadline, reachable: target.reachable });
         closeChannel = listen(issued, (outcome) => onOutcome(outcome, issued));
         next(renewAfter(issued.expires_in));
       } catch (error) {
