@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config";
 
 /**
  * A slow machine or CI sets DAYSYNC_TEST_TIME_SCALE (2, 3…) to give every wait more time. Hooks that start servers
- * get room for the start's own wait, which grows with the load (apps/server/src/testing/start-wait.ts, up to 90 s),
+ * get room for the start's own wait, which grows with the load (apps/server/src/testing/start-wait.ts, up to 4 minutes),
  * so a server that does not start fails with its output rather than as a hook timeout.
  */
 const scale = Math.max(1, Number(process.env.DAYSYNC_TEST_TIME_SCALE) || 1);
@@ -22,7 +22,7 @@ export default defineConfig({
           root: "packages/live-client",
           include: ["src/**/*.test.ts"],
           testTimeout: ms(30_000),
-          hookTimeout: ms(120_000),
+          hookTimeout: ms(300_000),
         },
       },
       {
@@ -31,7 +31,7 @@ export default defineConfig({
           root: "apps/server",
           include: ["src/**/*.test.ts"],
           testTimeout: ms(30_000),
-          hookTimeout: ms(120_000),
+          hookTimeout: ms(300_000),
         },
       },
       {
@@ -42,7 +42,7 @@ export default defineConfig({
           root: "apps/server",
           include: ["src/**/*.test.ts"],
           testTimeout: ms(30_000),
-          hookTimeout: ms(120_000),
+          hookTimeout: ms(300_000),
           // One file at a time, after the others: Kysely's migrator reads the tables of every schema, and a test
           // server dropping its schema meanwhile fails another's migration ("schema … does not exist").
           maxWorkers: 1,
@@ -59,7 +59,7 @@ export default defineConfig({
           root: "apps/cli",
           include: ["src/**/*.test.ts", "test/**/*.test.ts"],
           testTimeout: ms(60_000),
-          hookTimeout: ms(120_000),
+          hookTimeout: ms(300_000),
         },
       },
       {
@@ -69,7 +69,7 @@ export default defineConfig({
           include: ["**/*.e2e.ts"],
           setupFiles: ["./support/policy-check.ts"],
           testTimeout: ms(90_000),
-          hookTimeout: ms(180_000),
+          hookTimeout: ms(360_000),
           // Two browsers with their servers at a time, after the other projects (a group of its own).
           maxWorkers: 2,
           // On CI a browser test that fails gets one more try: on two shared cores a page can be starved past a

@@ -1,9 +1,22 @@
 /** The installable app: web app manifest (icons, share target) and the service worker built from src/sw/sw.ts. */
 // Relative imports: the config is bundled by Vite and run by Node, which cannot load the workspace's TypeScript entry.
 
+import type { Plugin } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
 import { SHARE_FIELDS, SHARE_TARGET_PATH } from "../../packages/shared/src/share-target.ts";
 import { TEXT } from "../../packages/shared/src/ui-text.ts";
+
+/**
+ * The worker is one file: vite-plugin-pwa asks for that with the output option `inlineDynamicImports`, which the
+ * bundler now warns is deprecated on every build; this says the same with its successor, `codeSplitting: false`.
+ */
+const oneFileWorker: Plugin = {
+  name: "daysync-sw-one-file",
+  outputOptions(options) {
+    const { inlineDynamicImports: _deprecated, ...rest } = options as typeof options & { inlineDynamicImports?: boolean };
+    return { ...rest, codeSplitting: false } as typeof options;
+  },
+};
 
 export const pwa = VitePWA({
   strategies: "injectManifest",
@@ -45,5 +58,6 @@ export const pwa = VitePWA({
     // The app shell: code, styles, the page and icons. Gallery screenshots load from the network.
     globPatterns: ["**/*.{js,css,html,svg,png,webmanifest}"],
     globIgnores: ["screenshots/**", "og-image.png"],
+    buildPlugins: { vite: [oneFileWorker] },
   },
 });

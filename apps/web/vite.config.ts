@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import { prerenderPages } from "./prerender-plugin.ts";
@@ -16,7 +17,13 @@ export default defineConfig(({ isSsrBuild }) => ({
   resolve: {
     // react-toastify's default build injects its stylesheet from script as the container mounts, in the middle
     // of hydration; the unstyled build with the same stylesheet imported (app-shell-route.tsx) ships it as CSS.
-    alias: [{ find: /^react-toastify$/, replacement: "react-toastify/unstyled" }],
+    alias: [
+      { find: /^react-toastify$/, replacement: "react-toastify/unstyled" },
+      // In the browser (and its service worker) Node's crypto is never reached: see the stub.
+      ...(isSsrBuild
+        ? []
+        : [{ find: /^(node:)?crypto$/, replacement: fileURLToPath(new URL("./src/node-crypto-stub.ts", import.meta.url)) }]),
+    ],
   },
   server: {
     proxy: {

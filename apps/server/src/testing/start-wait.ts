@@ -9,7 +9,7 @@ const BASE_MS = 30_000;
 export function serverStartTimeoutMs(base = BASE_MS): number {
   const perCore = (loadavg()[0] ?? 0) / availableParallelism();
   const scale = Number(process.env.DAYSYNC_TEST_TIME_SCALE) || 1;
-  return Math.round(base * Math.max(1, Math.min(perCore, 3)) * Math.max(1, scale));
+  return Math.round(base * Math.max(1, Math.min(perCore, 8)) * Math.max(1, scale));
 }
 
 /** The end of what a server printed, for the error that says it did not start. */
