@@ -34,8 +34,8 @@ afterAll(() => server.close());
 let accounts = 0;
 
 /**
- * An account with two devices: `phone` holds the account's key (epoch 1) and is the one an attacker got hold of;
- * `owner` is the person's own other device.
+ * An account with two devices holding its key (epoch 1): `phone` is the one an attacker got hold of; `owner` is the
+ * person's own other device.
  */
 async function account(): Promise<{ user: User; phone: Device; phoneKey: Key; phoneSessionId: string; owner: Device }> {
   accounts += 1;
@@ -43,9 +43,11 @@ async function account(): Promise<{ user: User; phone: Device; phoneKey: Key; ph
   const phone = new Device(server.url);
   const user = await phone.register(`Approver ${accounts}`, email);
   const phoneKey = await keyed(phone);
-  expect((await phone.post(KEYS_API.epochs, epochBody(phoneKey))).status).toBe(201);
+  // The owner's device holds the key too, as a device that may sign out the account's keyed devices does.
   const owner = new Device(server.url);
   await owner.login(email);
+  const ownerKey = await keyed(owner);
+  expect((await phone.post(KEYS_API.epochs, epochBody(phoneKey, { others: [ownerKey] }))).status).toBe(201);
   const devices = await phone.get<DevicesResponse>(DEVICES_API.list);
   const phoneSessionId = devices.body.devices.find((d) => d.current)?.id ?? "";
   return { user, phone, phoneKey, phoneSessionId, owner };
