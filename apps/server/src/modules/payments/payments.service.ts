@@ -260,7 +260,7 @@ export function createPaymentsService(deps: {
     /** The success page: the session re-read from Stripe, granted like its webhook would (once between them). */
     async confirm(userId: string, sessionId: string): Promise<PaymentCheckoutResult> {
       const session = await calling("reading a checkout", () => stripe.checkoutSession(sessionId));
-      if (session.client_reference_id !== userId) throw notFound("checkout");
+      if (!session || session.client_reference_id !== userId) throw notFound("checkout");
       return grantCheckout(session, undefined);
     },
 
@@ -268,9 +268,15 @@ export function createPaymentsService(deps: {
     async handleEvent(event: StripeEvent): Promise<void> {
       switch (event.type) {
         case "checkout.session.completed":
-        case "checkout.session.async_payment_succeeded":
-          await grantCheckout(await stripe.checkoutSession(event.data.object.id), event);
+        case "checkout.session.async_payment_succeeded": {
+          const session = await stripe.checkoutSession(event.data.object.id);
+          if (session) await grantCheckout(session, event);
+          else {
+            log.warn({ session: event.data.object.id }, "stripe: an event for a checkout session Stripe does not know");
+            await storeEvent(event);
+          }
           return;
+        }
         case "customer.subscription.created":
         case "customer.subscription.updated":
         case "customer.subscription.deleted":

@@ -116,9 +116,14 @@ export function createStripeGateway(config: StripeConfig) {
       return z.object({ url: z.string().url() }).parse(session).url;
     },
 
-    /** The session as Stripe holds it now, with its line items. */
-    async checkoutSession(id: string): Promise<CheckoutSession> {
-      return checkoutSessionSchema.parse(await stripe.checkout.sessions.retrieve(id, { expand: ["line_items"] }));
+    /** The session as Stripe holds it now, with its line items; undefined when Stripe has no such session. */
+    async checkoutSession(id: string): Promise<CheckoutSession | undefined> {
+      try {
+        return checkoutSessionSchema.parse(await stripe.checkout.sessions.retrieve(id, { expand: ["line_items"] }));
+      } catch (error) {
+        if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return undefined;
+        throw error;
+      }
     },
 
     /** The subscription as Stripe holds it now: what decides the plan, whatever order events came in. */
