@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort } from "../../apps/server/src/testing/free-port.ts";
+import { lastOutput, serverStartTimeoutMs } from "../../apps/server/src/testing/start-wait.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -31,19 +32,38 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       REGISTRATION: "open",
       ...env,
     },
-    stdio: ["ignore", "inherit", "inherit"],
+    stdio: ["ignore", "pipe", "pipe"],
   });
+  // Passed through as before, and kept to say why when the server does not start.
+  let output = "";
+  for (const [stream, to] of [
+    [child.stdout, process.stdout],
+    [child.stderr, process.stderr],
+  ] as const) {
+    stream?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      to.write(chunk);
+    });
+  }
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  // Longer while the machine is busy (issue 43): a test run beside a build once stopped here at 30 s.
+  const timeoutMs = serverStartTimeoutMs();
+  const deadline = Date.now() + timeoutMs;
+  const giveUp = (why: string) => {
+    // Never left running: a server that did not start in time is ended with its data.
+    child.kill("SIGKILL");
+    rmSync(dataDir, { recursive: true, force: true });
+    return new Error(`${why}${lastOutput(output)}`);
+  };
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    if (child.exitCode !== null) throw giveUp(`server exited with ${child.exitCode}`);
     try {
       const res = await fetch(`${url}/api/health`);
       if (res.ok) break;
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error("server did not start within 30 s");
+    if (Date.now() > deadline) throw giveUp(`server did not start within ${Math.round(timeoutMs / 1000)} s`);
     await new Promise((r) => setTimeout(r, 150));
   }
   return {
