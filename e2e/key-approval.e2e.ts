@@ -1,6 +1,7 @@
-import { APP_ROUTES, SEALED_TEXT, TEXT } from "@daysync/shared";
+import { APP_ROUTES, APPROVAL_TEXT, SEALED_TEXT, TEXT } from "@daysync/shared";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { typeCodeOn } from "./support/approval.ts";
 import { launchBrowser } from "./support/browser.ts";
 import { type Device, keyStateOf, newDevice, signInViaApi, twoDevicesOfOneUser, uniqueEmail, visible } from "./support/daysync.ts";
 import { type RunningServer, startServer } from "./support/server.ts";
@@ -11,7 +12,7 @@ const START_OVER =
 
 const codeOn = async (device: Device) => (await visible(device.page.locator(".key-approval-code"), 15_000)).textContent();
 
-describe("approval by check code in the browser (decision 020, sections 4.2 and 5)", () => {
+describe("approval by a typed code in the browser (docs/protocol/encryption.md, decision 020 section 5)", () => {
   let server: RunningServer;
   let browser: Browser;
   let laptop: Device;
@@ -28,30 +29,53 @@ describe("approval by check code in the browser (decision 020, sections 4.2 and 
     await server?.stop();
   });
 
-  it("a device signed in by password is locked until another device approves it with the same six digits", async () => {
+  it("a device signed in by password is locked until the code it shows is typed on another device", async () => {
     await laptop.page.goto(APP_ROUTES.dashboard);
     await expect.poll(async () => (await keyStateOf(laptop, server.url)).wraps.length, { timeout: 15_000 }).toBe(1);
 
     await phone.page.goto(APP_ROUTES.dashboard);
     await visible(phone.page.getByRole("heading", { name: LOCKED }), 15_000);
-
-    await (await visible(laptop.page.getByRole("button", { name: /^Compare codes with / }), 15_000)).click();
-    const laptopCode = await codeOn(laptop);
+    await visible(phone.page.getByText(APPROVAL_TEXT.typeThisCode));
     const phoneCode = await codeOn(phone);
-    expect(laptopCode).toMatch(/^\d{3} \d{3}$/);
-    expect(phoneCode).toBe(laptopCode);
-    await visible(laptop.page.getByText(new RegExp(`^Approve only if .+ shows ${laptopCode}$`)));
-    await visible(phone.page.getByText(`Does your other device show ${phoneCode}?`));
+    expect(phoneCode).toMatch(/^\d{3} \d{3}$/);
+    // The keyed device shows no code: only the field for it.
+    await visible(laptop.page.getByLabel(APPROVAL_TEXT.codeField), 15_000);
+    expect(await laptop.page.locator(".key-approval-code").count()).toBe(0);
 
-    await laptop.page.getByRole("button", { name: /^Approve / }).click();
-    await phone.page.getByRole("button", { name: `Yes, it shows ${phoneCode}` }).click();
+    await typeCodeOn(laptop, phoneCode ?? "");
     await expect.poll(async () => phone.page.getByRole("heading", { name: LOCKED }).count(), { timeout: 15_000 }).toBe(0);
     const state = await keyStateOf(phone, server.url);
     expect(state.wraps).toMatchObject([{ epoch: 1, mode: "auth", sender_key_id: (await keyStateOf(laptop, server.url)).key_id }]);
-
     await phone.page.goto(APP_ROUTES.devices);
     const rows = phone.page.getByRole("list").filter({ hasText: "This device" }).getByRole("listitem");
     await visible(rows.filter({ hasText: "This device" }).getByText("Can read your messages"));
+  });
+
+  it("a wrong code three times ends the request, on both devices", async () => {
+    const tablet = await newDevice(browser, server.url);
+    await signInViaApi(tablet, server.url, email);
+    await tablet.page.goto(APP_ROUTES.dashboard);
+    await visible(tablet.page.getByRole("heading", { name: LOCKED }), 15_000);
+    const code = (await codeOn(tablet)) ?? "";
+    const wrong = code === "000 000" ? "111 111" : "000 000";
+    await laptop.page.goto(APP_ROUTES.dashboard);
+    for (const left of [2, 1]) {
+      await typeCodeOn(laptop, wrong);
+      await visible(laptop.page.getByRole("alert").filter({ hasText: APPROVAL_TEXT.wrongCode(left) }), 15_000);
+      await visible(tablet.page.getByRole("status").filter({ hasText: APPROVAL_TEXT.wrongCodeTyped(left) }), 15_000);
+      // The code shown stays the same.
+      expect(await codeOn(tablet)).toBe(code);
+    }
+    await typeCodeOn(laptop, wrong);
+    await visible(laptop.page.getByRole("alert").filter({ hasText: APPROVAL_TEXT.endedWrongCodes }), 15_000);
+    await visible(tablet.page.getByRole("alert").filter({ hasText: APPROVAL_TEXT.endedWrongCodes }), 15_000);
+    expect((await keyStateOf(tablet, server.url)).wraps).toEqual([]);
+    // The right code is too late: the field is gone, and the tablet asks again only when told to.
+    expect(await laptop.page.getByLabel(APPROVAL_TEXT.codeField).count()).toBe(0);
+    await tablet.page.getByRole("button", { name: "Ask again" }).click();
+    await visible(laptop.page.getByLabel(APPROVAL_TEXT.codeField), 15_000);
+    await (await visible(laptop.page.getByRole("button", { name: /^Deny / }), 15_000)).click();
+    await tablet.page.context().close();
   });
 
   it("Deny on the approving device ends the request on the locked one; Start over once no other device holds the key", async () => {
@@ -60,9 +84,7 @@ describe("approval by check code in the browser (decision 020, sections 4.2 and 
     await tablet.page.goto(APP_ROUTES.dashboard);
     await visible(tablet.page.getByRole("heading", { name: LOCKED }), 15_000);
     await laptop.page.goto(APP_ROUTES.dashboard);
-    await (await visible(laptop.page.getByRole("button", { name: /^Compare codes with / }), 15_000)).click();
-    await codeOn(laptop);
-    await laptop.page.getByRole("button", { name: /^Deny / }).click();
+    await (await visible(laptop.page.getByRole("button", { name: /^Deny / }), 15_000)).click();
     await visible(tablet.page.getByRole("alert").filter({ hasText: "The request was ended on one of your devices." }), 15_000);
     expect((await keyStateOf(tablet, server.url)).wraps).toEqual([]);
 

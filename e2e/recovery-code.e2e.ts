@@ -184,7 +184,7 @@ describe("the recovery code in the browser (decision 020, section 6)", () => {
     });
     await d.page.goto(APP_ROUTES.dashboard);
     await visible(d.page.getByRole("heading", { name: LOCKED }), 15_000);
-    await visible(d.page.getByText("On a device that can read your messages, press Compare codes."));
+    await visible(d.page.getByText("Type this code on one of your other devices"));
     await expect.poll(() => reads, { timeout: 15_000 }).toBeGreaterThanOrEqual(3);
     expect(await d.page.getByRole("button", { name: "Use a recovery code" }).count()).toBe(0);
   });

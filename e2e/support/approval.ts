@@ -1,8 +1,9 @@
 /**
  * Devices of one account that read each other's messages: what the browser sends is sealed (decision 020), so a
- * device signed in by password reads and sends only once a device holding the key approved it by check code.
+ * device signed in by password reads and sends only once a device holding the key approved it by typing the code it
+ * shows (docs/protocol/encryption.md, "Approving a device").
  */
-import { APP_ROUTES, SEALED_TEXT } from "@daysync/shared";
+import { APP_ROUTES, APPROVAL_TEXT, SEALED_TEXT } from "@daysync/shared";
 import type { Browser } from "playwright-core";
 import { type Device, keyStateOf, twoDevicesOfOneUser, visible } from "./daysync.ts";
 
@@ -10,21 +11,24 @@ import { type Device, keyStateOf, twoDevicesOfOneUser, visible } from "./daysync
 const STEP_MS = 60_000;
 
 /**
- * Approves `locked` (signed in by password) from `keyed` (holds the key) as a person does: Compare codes on the
- * keyed device, the same six digits on both, Approve there and "Yes, it shows …" here. Both end on their dashboard.
+ * Approves `locked` (signed in by password) from `keyed` (holds the key) as a person does: reads the code the locked
+ * device shows, types it on the keyed device in "Code shown on the new device" and presses Approve. Both end on their
+ * dashboard, the locked one able to read.
  */
 export async function approveByCheckCode(keyed: Device, locked: Device): Promise<void> {
   const lockedNotice = locked.page.getByRole("heading", { name: SEALED_TEXT.approveToSend });
   await locked.page.goto(APP_ROUTES.dashboard);
   await visible(lockedNotice, STEP_MS);
   await keyed.page.goto(APP_ROUTES.dashboard);
-  await (await visible(keyed.page.getByRole("button", { name: /^Compare codes with / }), STEP_MS)).click();
-  const code = await (await visible(keyed.page.locator(".key-approval-code"), STEP_MS)).textContent();
-  const shown = await (await visible(locked.page.locator(".key-approval-code"), STEP_MS)).textContent();
-  if (shown !== code) throw new Error(`The devices show different codes: ${code} and ${shown}`);
-  await keyed.page.getByRole("button", { name: /^Approve / }).click();
-  await locked.page.getByRole("button", { name: `Yes, it shows ${code}` }).click();
+  const code = await (await visible(locked.page.locator(".key-approval-code"), STEP_MS)).textContent();
+  await typeCodeOn(keyed, code ?? "");
   await lockedNotice.waitFor({ state: "detached", timeout: STEP_MS });
+}
+
+/** Types `code` in the keyed device's field for the request and presses Approve. */
+export async function typeCodeOn(keyed: Device, code: string): Promise<void> {
+  await (await visible(keyed.page.getByLabel(APPROVAL_TEXT.codeField), STEP_MS)).fill(code);
+  await keyed.page.getByRole("button", { name: /^Approve / }).click();
 }
 
 /**

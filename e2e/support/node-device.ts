@@ -1,6 +1,6 @@
 /**
  * A device of the account that runs in the test's own process, over real HTTP with its own session: it holds keys
- * (the shared crypto library, kept in memory), so it can seal messages and approve a browser by check code as any
+ * (the shared crypto library, kept in memory), so it can seal messages and approve a browser by typed code as any
  * other of the person's devices would, while the browser under test shows what it does.
  */
 import {
@@ -19,6 +19,7 @@ import {
 } from "@daysync/shared";
 import {
   AccountKeys,
+  type ApprovalStep,
   createSealingSource,
   type KeyApprovalServer,
   KeyApprover,
@@ -166,38 +167,46 @@ export class NodeDevice {
   }
 
   /**
-   * Presses Compare codes on the account's open request (a locked device asked) and waits for the code; `approve`
-   * then hands the key over, as pressing Approve does once the person saw the same code on both.
+   * Types `code` for the account's newest pending request (a locked device asked and shows a code), as a person does
+   * in the field "Code shown on the new device" and Approve; once the asking device confirmed the code, hands the key
+   * over. The step it ended on: `confirmed` when handed over, else a wrong code or an ended request.
    */
-  async compareCodes(): Promise<{ code: string; approve: () => Promise<KeyRequest> }> {
+  async typeCode(code: string): Promise<ApprovalStep> {
     const held = this.storage.held;
     if (!held) throw new Error("No keys yet");
-    const approver = new KeyApprover(this.userId, held, server(this.http));
     // The newest pending request: a page that loads again asks again, which ends its earlier request (410 to an answer).
-    const asked = await until(async () => {
+    const { approver, asked, first } = await until(async () => {
       const pending = (await this.requests()).filter((r) => r.status === "pending").sort((a, b) => b.created_at - a.created_at)[0];
       if (!pending) return undefined;
-      return approver.compare(pending).then(
-        () => pending,
+      const side = new KeyApprover(this.userId, held, server(this.http));
+      return side.answer(pending, code).then(
+        (step) => ({ approver: side, asked: pending, first: step }),
         (error: unknown) => {
           if (String(error).includes(" answered 410:")) return undefined;
           throw error;
         },
       );
     }, REQUESTS_POLL_MS);
-    const code = await until(async () => {
-      const now = (await this.requests()).find((r) => r.id === asked.id);
-      const step = now ? await approver.update(now) : { step: "waiting" as const };
-      return step.step === "compare" ? step.code : undefined;
-    }, REQUESTS_POLL_MS);
-    return { code, approve: () => approver.approve() };
+    const step =
+      first.step !== "waiting"
+        ? first
+        : await until(async () => {
+            const now = (await this.requests()).find((r) => r.id === asked.id);
+            // Gone from the list: ended (denied, expired or failed).
+            const next = now ? await approver.update(now) : ({ step: "ended", status: "failed" } as const);
+            return next.step === "waiting" ? undefined : next;
+          }, REQUESTS_POLL_MS);
+    if (step.step === "confirmed") await approver.approve();
+    return step;
   }
 
-  /** Approves the browser on `page` by check code, as the person does on both screens: Approve here, "Yes, it shows …" there. */
+  /** Approves the browser on `page` as the person does: reads the code it shows and types it here. */
   async approveByCheckCode(page: Page): Promise<void> {
-    const { code, approve } = await this.compareCodes();
-    await approve();
-    await page.getByRole("button", { name: `Yes, it shows ${code}` }).click();
+    const shown = page.locator(".key-approval-code");
+    await shown.waitFor({ state: "visible", timeout: 30_000 });
+    const code = (await shown.textContent()) ?? "";
+    const step = await this.typeCode(code);
+    if (step.step !== "confirmed") throw new Error(`Typing the code ${code} ended on ${JSON.stringify(step)}`);
   }
 
   /**
@@ -284,9 +293,11 @@ function server(http: APIRequestContext): ConstructorParameters<typeof AccountKe
       if (res.status() === 409) return { ok: false, code: responseSchemas.error.parse(await res.json()).error.code };
       return { ok: true, state: keysStateSchema.parse(await json(res)) };
     },
-    ask: async (commitment) => keyRequest(await http.post(KEYS_API.requests, { data: { commitment } })),
-    answer: async (id, nonce) => keyRequest(await http.post(KEYS_API.answer(id), { data: { approver_nonce: nonce } })),
-    reveal: async (id, nonce) => keyRequest(await http.post(KEYS_API.reveal(id), { data: { requester_nonce: nonce } })),
+    ask: async (share) => keyRequest(await http.post(KEYS_API.requests, { data: { requester_share: share } })),
+    answer: async (id, body) => keyRequest(await http.post(KEYS_API.answer(id), { data: body })),
+    confirm: async (id, confirmation) =>
+      keyRequest(await http.post(KEYS_API.confirm(id), { data: { requester_confirmation: confirmation } })),
+    reject: async (id) => keyRequest(await http.post(KEYS_API.reject(id))),
     approve: async (id, body) => keyRequest(await http.post(KEYS_API.approve(id), { data: body })),
     deny: async (id) => keyRequest(await http.post(KEYS_API.deny(id))),
   };

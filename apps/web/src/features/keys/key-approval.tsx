@@ -327,7 +327,8 @@ function IncomingRequests({ keys, live, sessionId }: { keys: DeviceKeys; live: L
     if (request.session_id === sessionId) return;
     const approver = approverOf(request);
     if (!approver) return;
-    void approver.update(request).then((step) => follow(request, approver, step));
+    // "waiting" says nothing new: before Approve the field stays, after it "Checking…" stays.
+    void approver.update(request).then((step) => (step.step === "waiting" ? undefined : follow(request, approver, step)));
   });
   const now = Date.now();
   const shown = requests.filter((r) => {
