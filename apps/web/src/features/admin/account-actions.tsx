@@ -107,10 +107,15 @@ function ConfirmAction({
 function GrantDialog({ account, onClose }: { account: AdminAccount; onClose: () => void }) {
   const queryClient = useQueryClient();
   const [until, setUntil] = useState(() => new Date(Date.now() + 30 * DAY_MS).toISOString().slice(0, 10));
+  const [noEnd, setNoEnd] = useState(false);
   const grant = useMutation({
-    mutationFn: () => grantPremium(account.id, until),
+    mutationFn: () => grantPremium(account.id, noEnd ? null : until),
     onSuccess: () => {
-      toast.success(`Premium granted until ${formatDisplayDate(formatStoredDate(new Date(`${until}T12:00:00Z`)))}.`);
+      toast.success(
+        noEnd
+          ? "Premium granted with no end date."
+          : `Premium granted until ${formatDisplayDate(formatStoredDate(new Date(`${until}T12:00:00Z`)))}.`,
+      );
       reloadAdmin(queryClient);
       onClose();
     },
@@ -123,9 +128,13 @@ function GrantDialog({ account, onClose }: { account: AdminAccount; onClose: () 
     <Modal title="Grant Premium" onClose={onClose}>
       <form onSubmit={submit}>
         <p>
-          {account.name} ({account.email}) gets Premium until the end of this day (UTC); their open devices show it at once.
+          {account.name} ({account.email}) gets Premium until the end of this day (UTC), or with no end date; their open devices show it at
+          once.
         </p>
-        <TextField label="Premium ends on" type="date" required value={until} onChange={(e) => setUntil(e.target.value)} />
+        <label className="admin-check">
+          <input type="checkbox" checked={noEnd} onChange={(e) => setNoEnd(e.target.checked)} /> No end date
+        </label>
+        {noEnd ? null : <TextField label="Premium ends on" type="date" required value={until} onChange={(e) => setUntil(e.target.value)} />}
         {grant.isError ? (
           <p className="field-error" role="alert">
             {describeError(grant.error)}

@@ -1,4 +1,4 @@
-import { type AdminAccount, formatFileSize, PREMIUM_TYPE_ID } from "@daysync/shared";
+import { type AdminAccount, formatFileSize, hasNoEndDate, PREMIUM_TYPE_ID } from "@daysync/shared";
 import { useQuery } from "@tanstack/react-query";
 import { useDeferredValue, useState } from "react";
 import { Spinner } from "../../components/ui/spinner.tsx";
@@ -11,6 +11,7 @@ import "./admin.css";
 import { type Action, ActionButton, ActionDialog } from "./account-actions.tsx";
 import { dateOf, dateTimeOf } from "./admin-dates.ts";
 import { Figures } from "./admin-figures.tsx";
+import { InviteLink } from "./invite-link.tsx";
 
 /** /admin: the server's figures, its accounts with their actions, and the audit log. Only admins get here (app/admin-route.tsx). */
 export function AdminPage() {
@@ -21,6 +22,7 @@ export function AdminPage() {
         <h1>Admin</h1>
       </header>
       <Figures />
+      <InviteLink />
       <Accounts />
       <AuditLog />
     </div>
@@ -69,7 +71,9 @@ function Accounts() {
                   <td>
                     {a.title_subscription}
                     <br />
-                    <span className="muted">until {dateOf(a.date_expiration_subscription)}</span>
+                    <span className="muted">
+                      {hasNoEndDate(a.date_expiration_subscription) ? "no end date" : `until ${dateOf(a.date_expiration_subscription)}`}
+                    </span>
                   </td>
                   <td>{formatFileSize(a.storage_used)}</td>
                   <td>{a.devices}</td>

@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { BrandMark } from "../../components/ui/brand-mark.tsx";
 import { DevicesIcon, ShieldIcon, SyncIcon } from "../../components/ui/icons.tsx";
+import { OwnerCopyright } from "../../components/ui/owner-copyright.tsx";
 import { ThemeToggle } from "../../components/ui/theme-toggle.tsx";
 import "./auth.css";
 
@@ -42,7 +43,7 @@ export function AuthLayout({ children, aside }: { children: ReactNode; aside?: R
           </div>
         </main>
         <footer className="auth-footer">
-          <span>{TEXT.copyright}</span>
+          <OwnerCopyright />
           <span>{TEXT.version}</span>
         </footer>
       </div>

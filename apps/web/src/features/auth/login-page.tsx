@@ -1,4 +1,4 @@
-import { APP_ROUTES, EMAIL_TEXT, type LoginInput, loginSchema, TEXT } from "@daysync/shared";
+import { APP_ROUTES, EMAIL_TEXT, type LoginInput, loginSchema, REGISTRATION_TEXT, TEXT } from "@daysync/shared";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { type ComponentType, type MouseEvent, Suspense, useEffect, useId, useState } from "react";
 import { useForm } from "react-hook-form";
@@ -10,6 +10,7 @@ import { Spinner, SubmitButton } from "../../components/ui/spinner.tsx";
 import { TextField } from "../../components/ui/text-field.tsx";
 import { describeError } from "../../lib/api-errors.ts";
 import { useEmailEnabled } from "../../lib/email.ts";
+import { useSiteConfig } from "../../lib/site-config.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
 import { AuthLayout } from "./auth-layout.tsx";
 import { ProviderButtons, ProviderFailure, useProviderFailure, useProviders } from "./provider-buttons.tsx";
@@ -33,6 +34,7 @@ export function LoginPage({ ConnectedDevicePanel }: { ConnectedDevicePanel: Comp
   const { providers, settled } = useProviders();
   const providerFailure = useProviderFailure(providers, settled, hydrated);
   const emailEnabled = useEmailEnabled();
+  const registration = useSiteConfig()?.registration;
   const { register, handleSubmit, formState, setValue, setFocus, getValues } = useForm<LoginInput>({
     resolver: zodResolver(loginSchema),
     mode: "onTouched",
@@ -116,12 +118,24 @@ export function LoginPage({ ConnectedDevicePanel }: { ConnectedDevicePanel: Comp
         {TEXT.connectedDevice}
       </button>
       <ProviderButtons providers={providers} returnTo={returnPath(location.state)} />
-      <p className="auth-switch">
-        New to Daysync?{" "}
-        <Link to="/register" state={location.state}>
-          {TEXT.registerLink}
-        </Link>
-      </p>
+      {registration === "closed" ? (
+        <p className="auth-switch" role="note">
+          {REGISTRATION_TEXT.loginClosed}
+        </p>
+      ) : (
+        <p className="auth-switch">
+          New to Daysync?{" "}
+          <Link to="/register" state={location.state}>
+            {TEXT.registerLink}
+          </Link>
+          {registration === "invite" ? (
+            <span className="auth-registration-note" role="note">
+              {" "}
+              {REGISTRATION_TEXT.loginInviteOnly}
+            </span>
+          ) : null}
+        </p>
+      )}
     </AuthLayout>
   );
 }

@@ -1,4 +1,4 @@
-import { type RegisterInput, registerFormSchema, TEXT } from "@daysync/shared";
+import { INVITE_FRAGMENT, REGISTRATION_TEXT, type RegisterInput, registerFormSchema, TEXT } from "@daysync/shared";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
@@ -10,6 +10,7 @@ import { SubmitButton } from "../../components/ui/spinner.tsx";
 import { TextField } from "../../components/ui/text-field.tsx";
 import { ApiError } from "../../lib/api-client.ts";
 import { describeError } from "../../lib/api-errors.ts";
+import { useSiteConfig } from "../../lib/site-config.ts";
 import { AuthLayout } from "./auth-layout.tsx";
 import { ProviderButtons, useProviders } from "./provider-buttons.tsx";
 import { type ReturnState, returnPath } from "./session-routes.tsx";
@@ -25,6 +26,11 @@ export function RegisterPage() {
   const location = useLocation();
   const [banner, setBanner] = useState<BannerMessage | null>(null);
   const { providers } = useProviders();
+  // An invite link opens this page with `#invite=…`; the server says whether one is needed (REGISTRATION).
+  const invite = new URLSearchParams(location.hash.slice(1)).get(INVITE_FRAGMENT) ?? undefined;
+  const registration = useSiteConfig()?.registration;
+  const refusal =
+    registration === "closed" ? REGISTRATION_TEXT.closed : registration === "invite" && !invite ? REGISTRATION_TEXT.inviteRequired : null;
   // The email an account already has: the form offers to sign in with it instead.
   const [takenEmail, setTakenEmail] = useState<string | null>(null);
   const { register, handleSubmit, formState, setError, watch } = useForm<RegisterInput>({
@@ -35,7 +41,7 @@ export function RegisterPage() {
 
   const onSubmit = handleSubmit(async (values) => {
     try {
-      await registerAccount.mutateAsync(values);
+      await registerAccount.mutateAsync({ ...values, invite: registration === "invite" ? invite : undefined });
       // Invited to a discussion: back to its join screen; otherwise the first-run welcome.
       await navigate(returnPath(location.state, "/dashboard/home"), { replace: true });
     } catch (error) {
@@ -56,7 +62,13 @@ export function RegisterPage() {
       <h1 className="auth-title">{TEXT.registerHeading}</h1>
       <p className="auth-subtitle">Free forever plan. No card, no phone number.</p>
       <ErrorBanner message={banner} />
-      <form className="auth-form" onSubmit={onSubmit} noValidate>
+      {refusal ? (
+        <p className="auth-refusal" role="alert">
+          {refusal}
+        </p>
+      ) : null}
+      {registration === "invite" && invite ? <p className="auth-invited">You were invited: this link makes one account.</p> : null}
+      <form className="auth-form" onSubmit={onSubmit} noValidate hidden={refusal !== null}>
         <TextField label="Name" autoComplete="name" placeholder="Your name" error={errors.name?.message} {...register("name")} />
         <EmailField error={errors.email?.message} {...register("email")} />
         {takenEmail !== null && takenEmail === email ? (
@@ -76,7 +88,7 @@ export function RegisterPage() {
         />
         <SubmitButton working={working}>{TEXT.register}</SubmitButton>
       </form>
-      {providers.length > 0 ? (
+      {providers.length > 0 && refusal === null ? (
         <>
           <p className="auth-or">{TEXT.or}</p>
           <ProviderButtons providers={providers} returnTo={returnPath(location.state, "/dashboard/home")} />

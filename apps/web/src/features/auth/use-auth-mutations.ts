@@ -14,7 +14,8 @@ export function useSignIn() {
 export function useRegister() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: RegisterInput) => api.post(API.register, input, responseSchemas.user),
+    /** `invite`: the token of the invite link the page was opened with, where registration needs one. */
+    mutationFn: (input: RegisterInput & { invite?: string }) => api.post(API.register, input, responseSchemas.user),
     onSuccess: ({ user }) => startSession(queryClient, user),
   });
 }

@@ -1,4 +1,5 @@
-import { CONTACT, DISCUSSION_LIFETIME_MS, FREE_PLAN, TEXT } from "@daysync/shared";
+import { DISCUSSION_LIFETIME_MS, FREE_PLAN, TEXT } from "@daysync/shared";
+import { useSiteConfig } from "../../lib/site-config.ts";
 import { SiteLayout } from "./components/site-layout.tsx";
 import { usePageMeta } from "./hooks/use-page-meta.ts";
 
@@ -6,6 +7,7 @@ const DISCUSSION_DAYS = DISCUSSION_LIFETIME_MS / (24 * 60 * 60 * 1000);
 
 /** /privacy: what the server keeps, for how long, and who can read it (issue 27). */
 export function PrivacyPage() {
+  const contactEmail = useSiteConfig()?.contact_email;
   usePageMeta({
     title: `${TEXT.productName}: privacy`,
     description: "What a Daysync server keeps, for how long, and who can read it.",
@@ -77,9 +79,11 @@ export function PrivacyPage() {
             </li>
             <li>Where this server takes payments, Stripe handles the payment; Daysync keeps only which plan you bought and until when.</li>
           </ul>
-          <p>
-            Questions: <a href={`mailto:${CONTACT.email}`}>{CONTACT.email}</a>.
-          </p>
+          {contactEmail ? (
+            <p>
+              Questions: <a href={`mailto:${contactEmail}`}>{contactEmail}</a>.
+            </p>
+          ) : null}
         </div>
       </section>
     </SiteLayout>

@@ -1,5 +1,5 @@
 /** The admin page's calls, its queries and their keys. */
-import { ADMIN_API, adminResponseSchemas } from "@daysync/shared";
+import { ADMIN_API, adminResponseSchemas, inviteLinkSchema } from "@daysync/shared";
 import { type QueryClient, queryOptions } from "@tanstack/react-query";
 import { api } from "../../../lib/api-client.ts";
 
@@ -29,9 +29,11 @@ export function reloadAdmin(queryClient: QueryClient): void {
   void queryClient.invalidateQueries({ queryKey: adminKey });
 }
 
-export const grantPremium = (id: string, until: string) => api.put(ADMIN_API.premium(id), { until }, adminResponseSchemas.account);
+/** `until` null: Premium with no end date. */
+export const grantPremium = (id: string, until: string | null) => api.put(ADMIN_API.premium(id), { until }, adminResponseSchemas.account);
 export const endPremium = (id: string) => api.delete(ADMIN_API.premium(id), adminResponseSchemas.account);
 export const disableAccount = (id: string) => api.put(ADMIN_API.disabled(id), {}, adminResponseSchemas.account);
 export const enableAccount = (id: string) => api.delete(ADMIN_API.disabled(id), adminResponseSchemas.account);
 export const deleteAccount = (id: string) => api.delete(ADMIN_API.account(id), adminResponseSchemas.deleted);
+export const createInvite = () => api.post(ADMIN_API.invites, {}, inviteLinkSchema);
 export const passwordResetLink = (id: string) => api.post(ADMIN_API.passwordReset(id), {}, adminResponseSchemas.passwordReset);

@@ -3,6 +3,7 @@ import {
   describeRetention,
   formatDisplayDate,
   formatStoredDate,
+  hasNoEndDate,
   PREMIUM_PLAN,
   PREMIUM_RETENTION_CHOICES,
   PREMIUM_TYPE_ID,
@@ -34,6 +35,9 @@ export function PlanPage() {
   const user = useCurrentUser();
   const premium = user.subscription_type_id === PREMIUM_TYPE_ID;
   const payments = usePaymentsConfig();
+  // A server that takes no payments shows its plans without prices.
+  const priced = payments?.payments === true;
+  const noEndDate = hasNoEndDate(Date.parse(user.date_expiration_subscription));
   const checkoutReturn = useCheckoutReturn();
   const [first, second, third] = PREMIUM_RETENTION_CHOICES.map((c) => describeRetention(c).toLowerCase());
   return (
@@ -59,13 +63,15 @@ export function PlanPage() {
             <dt>Messages last</dt>
             <dd>{describeRetention(user.max_message_duration)}</dd>
           </div>
-          <div>
-            <dt>Price</dt>
-            <dd>{price(user.price_per_month)}</dd>
-          </div>
+          {priced ? (
+            <div>
+              <dt>Price</dt>
+              <dd>{price(user.price_per_month)}</dd>
+            </div>
+          ) : null}
           <div>
             <dt>{premium ? "Expires on" : "Renews on"}</dt>
-            <dd>{showDate(user.date_expiration_subscription)}</dd>
+            <dd>{noEndDate ? "No end date" : showDate(user.date_expiration_subscription)}</dd>
           </div>
           <div>
             <dt>Member since</dt>
@@ -101,8 +107,8 @@ export function PlanPage() {
             <StarIcon size={18} /> {PREMIUM_PLAN.title}
           </h2>
           <p>
-            Choose how long your messages last — {first}, {second} or {third} — instead of {describeRetention(user.max_message_duration)},
-            for {price(PREMIUM_PLAN.price_per_month)}.
+            Choose how long your messages last — {first}, {second} or {third} — instead of {describeRetention(user.max_message_duration)}
+            {priced ? `, for ${price(PREMIUM_PLAN.price_per_month)}` : ""}.
           </p>
           {payments === undefined ? null : payments.payments ? <UpgradeButton /> : <NoPaymentsNote />}
         </section>

@@ -1,6 +1,7 @@
 import { TEXT } from "@daysync/shared";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Outlet, useLocation } from "react-router";
+import { OwnerCopyright } from "../../../components/ui/owner-copyright.tsx";
 import { MESSAGES_ID, useMessagesShown } from "../../../lib/chat-focus.ts";
 import { ConnectionStatus } from "./connection-status.tsx";
 import { Sidebar } from "./sidebar.tsx";
@@ -81,7 +82,7 @@ export function DashboardLayout({ sidebarLinks, sidebarSections, topBarActions, 
             <Outlet />
           </main>
           <footer className="dash-footer">
-            <span>{TEXT.copyright}</span>
+            <OwnerCopyright />
             <span>{TEXT.version}</span>
           </footer>
         </div>

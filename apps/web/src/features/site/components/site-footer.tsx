@@ -1,10 +1,13 @@
-import { CONTACT, TEXT } from "@daysync/shared";
+import { TEXT } from "@daysync/shared";
+import { OwnerCopyright } from "../../../components/ui/owner-copyright.tsx";
 import { usePaymentsConfig } from "../../../lib/payments.ts";
+import { useSiteConfig } from "../../../lib/site-config.ts";
 import { BrandLogo } from "./brand-logo.tsx";
 import { SiteLink } from "./site-link.tsx";
 
 export function SiteFooter() {
   const donationUrl = usePaymentsConfig()?.donation_url;
+  const contactEmail = useSiteConfig()?.contact_email;
   return (
     <footer className="site-footer">
       <div className="container site-footer__grid">
@@ -49,15 +52,19 @@ export function SiteFooter() {
               <li>
                 <SiteLink to="/register">Register</SiteLink>
               </li>
-              <li>
-                <a href={`mailto:${CONTACT.email}`}>{CONTACT.email}</a>
-              </li>
+              {contactEmail ? (
+                <li>
+                  <a href={`mailto:${contactEmail}`}>{contactEmail}</a>
+                </li>
+              ) : null}
             </ul>
           </div>
         </nav>
       </div>
       <div className="container site-footer__bottom">
-        <p>{TEXT.copyright}</p>
+        <p>
+          <OwnerCopyright />
+        </p>
         <p>{TEXT.version}</p>
       </div>
     </footer>

@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from "react";
 import { ThemeToggle } from "../../../components/ui/theme-toggle.tsx";
+import { useSiteConfig } from "../../../lib/site-config.ts";
 import { useSession } from "../hooks/use-session.ts";
 import { BrandLogo } from "./brand-logo.tsx";
 import { Icon } from "./icons.tsx";
@@ -14,6 +15,9 @@ export interface NavLink {
 /** Sticky header of the public pages: section links, theme, and sign-in or the dashboard. */
 export function SiteHeader({ links }: { links: readonly NavLink[] }) {
   const session = useSession();
+  const site = useSiteConfig();
+  // The contact section is there only when the owner set a way to reach them.
+  const shown = links.filter((link) => link.href !== "#contact" || site?.contact_email || site?.contact_phone);
   const [menuOpen, setMenuOpen] = useState(false);
   const menuId = useId();
 
@@ -34,7 +38,7 @@ export function SiteHeader({ links }: { links: readonly NavLink[] }) {
         </SiteLink>
         <nav aria-label="Sections" className="site-nav" data-open={menuOpen}>
           <ul id={menuId} className="site-nav__list">
-            {links.map((link) => (
+            {shown.map((link) => (
               <li key={link.href}>
                 <a href={link.href} onClick={() => setMenuOpen(false)}>
                   {link.label}

@@ -11,8 +11,8 @@ export function AboutSection() {
     <section id="about" className="section" aria-labelledby="about-title">
       <div className="container about">
         <SectionHeading id="about-title" eyebrow="About" title="A clipboard that follows you, kept by day" centered={false}>
-          We built Daysync at Daysync Labs because emailing ourselves links and photos felt silly. Daysync gives each day its own page of
-          messages and files, synced to every device you sign in on, and tidies up after itself so nothing lingers longer than you want.
+          Daysync exists because emailing yourself links and photos feels silly. It gives each day its own page of messages and files,
+          synced to every device you sign in on, and tidies up after itself so nothing lingers longer than you want.
         </SectionHeading>
         <dl className="about__facts">
           {FACTS.map((fact) => (

@@ -1,6 +1,6 @@
-import { CONTACT } from "@daysync/shared";
 import { useRef } from "react";
 import { usePaymentsConfig } from "../../../lib/payments.ts";
+import { useSiteConfig } from "../../../lib/site-config.ts";
 import { Icon } from "../components/icons.tsx";
 import { InfoDialog } from "../components/info-dialog.tsx";
 import { SectionHeading } from "../components/section-heading.tsx";
@@ -9,11 +9,12 @@ import { SectionHeading } from "../components/section-heading.tsx";
 export function DonateSection() {
   const dialog = useRef<HTMLDialogElement>(null);
   const donationUrl = usePaymentsConfig()?.donation_url;
+  const contactEmail = useSiteConfig()?.contact_email;
   return (
     <section id="donate" className="section" aria-labelledby="donate-title">
       <div className="container split">
         <SectionHeading id="donate-title" eyebrow="Support us" title="Keep Daysync independent" centered={false}>
-          Daysync Labs is a small team without investors. Donations keep the free plan generous for everyone.
+          This server is run by people, not investors. Donations keep its free plan generous for everyone.
         </SectionHeading>
         <div className="split__action">
           {donationUrl ? (
@@ -33,8 +34,13 @@ export function DonateSection() {
           announce it on this page.
         </p>
         <p>
-          Until then the best support is telling a friend about Daysync, or writing to{" "}
-          <a href={`mailto:${CONTACT.email}`}>{CONTACT.email}</a> with what you would like to see next.
+          Until then the best support is telling a friend about Daysync
+          {contactEmail ? (
+            <>
+              , or writing to <a href={`mailto:${contactEmail}`}>{contactEmail}</a> with what you would like to see next
+            </>
+          ) : null}
+          .
         </p>
       </InfoDialog>
     </section>

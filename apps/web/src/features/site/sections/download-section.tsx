@@ -7,8 +7,8 @@ export function DownloadSection() {
     <section id="download" className="section section--alt" aria-labelledby="download-title">
       <div className="container split">
         <SectionHeading id="download-title" eyebrow="Download" title="Install Daysync in a tap" centered={false}>
-          Daysync installs straight from your browser on Android, iOS, Windows, macOS and Linux. Our Google Play listing is on its way and
-          the App Store version is coming soon; the installed web app is the same Daysync.
+          Daysync installs straight from your browser on Android, iOS, Windows, macOS and Linux: the installed web app is the whole of
+          Daysync, with no store needed.
         </SectionHeading>
         <div className="split__action">
           <InstallButton className="button button--primary button--large">Download Daysync</InstallButton>

@@ -65,6 +65,9 @@ function PaidCta({ plan, payments }: { plan: Plan; payments: boolean | undefined
 
 export function PricingSection() {
   const config = usePaymentsConfig();
+  // Prices only where this server takes payments (and once that is known); without them, nothing is sold per discussion.
+  const priced = config?.payments === true;
+  const plans = priced ? PLANS : PLANS.filter((plan) => plan.name !== "Per discussion");
   return (
     <section id="pricing" className="section section--alt" aria-labelledby="pricing-title">
       <div className="container">
@@ -74,13 +77,15 @@ export function PricingSection() {
           {config && !config.payments ? ` ${NO_PAYMENTS_NOTE}` : null}
         </SectionHeading>
         <ul className="pricing">
-          {PLANS.map((plan) => (
+          {plans.map((plan) => (
             <li key={plan.name} className={plan.highlighted ? "plan plan--highlighted" : "plan"}>
               {plan.highlighted ? <p className="plan__tag">Most flexible</p> : null}
               <h3>{plan.name}</h3>
-              <p className="plan__price">
-                <span className="plan__amount">{plan.price}</span> <span className="plan__period">{plan.period}</span>
-              </p>
+              {priced ? (
+                <p className="plan__price">
+                  <span className="plan__amount">{plan.price}</span> <span className="plan__period">{plan.period}</span>
+                </p>
+              ) : null}
               <p className="plan__summary">{plan.summary}</p>
               <ul className="plan__perks">
                 {plan.perks.map((perk) => (
