@@ -33,6 +33,13 @@ import type { AccessRepository, Membership } from "../spaces/access.repository.t
 import { discussionMembership, noSuchDiscussion } from "./discussion-access.ts";
 import type { DiscussionsRepository } from "./discussions.repository.ts";
 
+/** What a paid extension did: how much of the paid time it applied, and how much it could not (and why). */
+export interface PaidExtension {
+  applied_ms: number;
+  excess_ms: number;
+  reason?: "granted_before" | "discussion_gone" | "not_a_member" | "past_the_limit";
+}
+
 /** A fresh public ID: 10 characters of Crockford base32 (32 divides 256, so each character is uniform). */
 export function newPublicId(): string {
   return Array.from(randomBytes(PUBLIC_ID_LENGTH), (b) => PUBLIC_ID_ALPHABET[b % 32]).join("");
@@ -280,19 +287,31 @@ export function createDiscussionsService(deps: {
 
     /**
      * A paid extension, for everyone: `claim`, in the same transaction, says whether this payment is granted now
-     * (false: it was before), so each payment extends once and two payments extend twice. Honoured in full, since
-     * the limit was checked before the checkout. False when nothing was extended (granted before, or the
-     * discussion is gone).
+     * (false: it was before), so each payment extends once and two payments extend twice. The limits are checked
+     * again here, as the payment is applied (issue 42): checkouts opened before any was paid each passed the check
+     * alone, and the payer may have left or been removed since. So the end moves to at most
+     * `DISCUSSION_MAX_AHEAD_DAYS` ahead of now, and only for a payer still a member; what could not be applied is
+     * answered (`excess_ms`), for the caller to record. `applied_ms` 0 with `reason` when nothing moved.
      */
-    async extendPaid(spaceId: string, days: number, claim: (trx: Work["trx"]) => Promise<boolean>): Promise<boolean> {
+    async extendPaid(
+      spaceId: string,
+      payerId: string,
+      days: number,
+      claim: (trx: Work["trx"]) => Promise<boolean>,
+    ): Promise<PaidExtension> {
       const now = clock.now();
+      const paid = days * DAY_MS;
       return unitOfWork.forSpace(spaceId, async (work, memberIds) => {
         const locked = repo.in(work.trx);
         const row = await locked.find(spaceId);
-        if (!(await claim(work.trx)) || !row || row.ends_at <= now) return false;
-        await locked.setEnd(spaceId, row.ends_at + days * DAY_MS, now);
+        if (!(await claim(work.trx))) return { applied_ms: 0, excess_ms: 0, reason: "granted_before" };
+        if (!row || row.ends_at <= now) return { applied_ms: 0, excess_ms: paid, reason: "discussion_gone" };
+        if (!memberIds.includes(payerId)) return { applied_ms: 0, excess_ms: paid, reason: "not_a_member" };
+        const end = Math.min(row.ends_at + paid, now + DISCUSSION_MAX_AHEAD_DAYS * DAY_MS);
+        if (end <= row.ends_at) return { applied_ms: 0, excess_ms: paid, reason: "past_the_limit" };
+        await locked.setEnd(spaceId, end, now);
         await recordUpserted(work, spaceId, memberIds);
-        return true;
+        return { applied_ms: end - row.ends_at, excess_ms: paid - (end - row.ends_at) };
       });
     },
 

@@ -185,12 +185,29 @@ export function createPaymentsService(deps: {
     }
     const spaceId = record.space_id;
     if (!spaceId) return { status: "refused" };
-    const extended = await deps.discussions.extendPaid(spaceId, days, async (trx) => {
+    const extended = await deps.discussions.extendPaid(spaceId, userId, days, async (trx) => {
       const mine = payments.in(trx);
       if (event && !(await mine.claimEvent(event.id, event.type, clock.now()))) return false;
       return mine.claimCheckout(record);
     });
-    if (!extended) log.info({ session: session.id }, "stripe: extension granted before, or its discussion is gone");
+    if (extended.reason === "granted_before") log.info({ session: session.id }, "stripe: extension granted before");
+    else if (extended.excess_ms > 0) {
+      // There is no refund flow: what was paid and not applied is logged for the operator to refund by hand (issue 42).
+      log.warn(
+        {
+          session: session.id,
+          user: userId,
+          discussion: spaceId,
+          amount: record.amount,
+          currency: record.currency,
+          paid_days: days,
+          applied_ms: extended.applied_ms,
+          excess_ms: extended.excess_ms,
+          reason: extended.reason ?? "past_the_limit",
+        },
+        "stripe: an extension paid for more than could be applied; refund the excess",
+      );
+    }
     return { status: "granted" };
   }
 
