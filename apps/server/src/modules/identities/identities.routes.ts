@@ -5,6 +5,7 @@
  */
 import { IDENTITY_API, linkProviderSchema, responseSchemas, SIGNED_IN_NOTICE_COOKIE } from "@daysync/shared";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { z } from "zod";
 import type { RateLimit } from "../../config/config.ts";
 import { type ApiServer, answers } from "../../http/answers.ts";
 import { deviceOf, requireAuth, setSessionCookie } from "../../http/auth.ts";
@@ -13,6 +14,8 @@ import { parse } from "../../http/validate.ts";
 import { FLOW_LIFETIME_MS, type IdentitiesService, SignInFailure } from "./identities.service.ts";
 
 const FLOW_COOKIE = "daysync_auth_flow";
+/** A flow id as `start` makes them (base64url); any other cookie value is no flow, and never reaches a query. */
+const flowIdSchema = z.string().regex(/^[A-Za-z0-9_-]{20,100}$/);
 /** Each start stores a flow record: enough for people who click twice, too few to fill the table. */
 const START_LIMIT = { max: 60, windowMs: 60_000 };
 
@@ -57,7 +60,7 @@ export function identitiesRoutes(
 
   const callback = (providerId: string, request: FastifyRequest, reply: FastifyReply) =>
     navigate(reply, async () => {
-      const flowId = request.cookies[FLOW_COOKIE];
+      const flowId = flowIdSchema.safeParse(request.cookies[FLOW_COOKIE]).data;
       reply.clearCookie(FLOW_COOKIE, flowCookie);
       const query = new URL(request.url, "http://callback.invalid").searchParams;
       const outcome = await identities.finish(providerId, flowId, query, deviceOf(request));

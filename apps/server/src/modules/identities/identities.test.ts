@@ -209,6 +209,17 @@ describe("sign-in through an OpenID Connect provider", () => {
     expect(other.cookie(host, SESSION)).toBeUndefined();
   });
 
+  it("takes a flow cookie that is no flow id for no flow: NUL, odd bytes, too long (found by the fuzz on PostgreSQL)", async () => {
+    for (const cookie of ["a%00b", "%00", "%FF%FE", "%E2%80%AE", "x".repeat(3000), "a b"]) {
+      for (const path of ["/api/auth/oidc/open/callback?code=c&state=s", "/api/auth/github/callback?code=c&state=s"]) {
+        const browser = new RedirectBrowser();
+        browser.setCookie(host, FLOW, cookie);
+        const landed = await browser.go(`${server.url}${path}`, { stopAt: atAppPage });
+        expect(errorOf(landed.location), `${path} with ${cookie.slice(0, 20)}`).toBe("flow_expired");
+      }
+    }
+  });
+
   it("answers a wrong client secret with a readable error and logs the provider's answer", async () => {
     const { login } = account("secret");
     const { landed, browser } = await signIn("wrongsecret", login);
