@@ -13,6 +13,9 @@ export default defineConfig({
     // Most test files wait on servers, browsers and sockets rather than the CPU: three at once on two cores
     // (vitest's default there is one) keeps CI well under its time budget.
     maxWorkers: 3,
+    // Closing the workers (each with its servers, browsers and sockets to end) took over vitest's 10 s on a busy
+    // machine, which then printed "close timed out" and exited without waiting (issue 43).
+    teardownTimeout: ms(60_000),
     reporters: ["default", ["json", { outputFile: "test-results.json" }]],
     projects: [
       { test: { name: "shared", root: "packages/shared", include: ["src/**/*.test.ts"] } },
