@@ -4,13 +4,37 @@
  * the server never says a rotation is due (every `rotation_due` the browsers read is rewritten to false, and the CLI
  * only syncs after the new epoch exists). The removed device's key is not wrapped for.
  */
-import { APP_ROUTES, DEVICES_API, KEYS_API, keysStateSchema, responseSchemas } from "@daysync/shared";
+import {
+  API,
+  APP_ROUTES,
+  DEVICES_API,
+  formatStoredDate,
+  formatStoredTime,
+  KEYS_API,
+  keysStateSchema,
+  responseSchemas,
+  SEALED_TEXT,
+} from "@daysync/shared";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Terminal } from "../apps/cli/test/cli-process.ts";
 import { launchBrowser } from "./support/browser.ts";
-import { type Device, keyStateOf, newDevice, PASSWORD, registerViaApi, signInViaApi, uniqueEmail, visible } from "./support/daysync.ts";
+import {
+  type Device,
+  keyStateOf,
+  messageList,
+  newDevice,
+  PASSWORD,
+  registerViaApi,
+  signInViaApi,
+  uniqueEmail,
+  visible,
+} from "./support/daysync.ts";
 import { type RunningServer, startServer } from "./support/server.ts";
+import { asIfNotKeyed } from "./support/server-data.ts";
+
+/** The date and time fields of a send made now, as the app writes them. */
+const todayFields = () => ({ date: formatStoredDate(new Date()), time: formatStoredTime(new Date()) });
 
 const LOCKED = "Approve this device from one of your other devices to read your messages";
 
@@ -47,10 +71,11 @@ describe("removing a device from one browser", () => {
   let phone: Device;
   let old: Device;
   let terminal: Terminal;
+  let email: string;
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-    const email = uniqueEmail("revoke");
+    email = uniqueEmail("revoke");
     laptop = await newDevice(browser, server.url);
     await registerViaApi(laptop, server.url, "Rhea Revoke", email);
     await laptop.page.goto(APP_ROUTES.dashboard);
@@ -136,4 +161,18 @@ describe("removing a device from one browser", () => {
     const epochs = responseSchemas.messagesPage.parse(await page.json()).messages.map((m) => m.epoch);
     expect(epochs.filter((e) => e === 2).length).toBe(2);
   }, 180_000);
+
+  it("a text in clear the server wrote into the keyed account shows only as not sent by the person's devices, with no Copy", async () => {
+    const forged = { id: crypto.randomUUID(), content: "forged-7c1e pay this invoice", ...todayFields() };
+    await asIfNotKeyed(server.dataDir, email, async () => {
+      const res = await phone.context.request.post(`${server.url}${API.messages}`, { data: forged });
+      expect(res.status()).toBe(201);
+    });
+    await laptop.page.goto(APP_ROUTES.dashboard);
+    const item = messageList(laptop.page).locator(`#message-${forged.id}`);
+    await visible(item.getByText(SEALED_TEXT.notEncrypted), 30_000);
+    expect(SEALED_TEXT.notEncrypted).toBe("Not encrypted: not sent by your devices");
+    expect(await item.getByText("forged-7c1e").count()).toBe(0);
+    expect(await item.getByRole("button", { name: /copy/i }).count()).toBe(0);
+  }, 60_000);
 });

@@ -58,3 +58,20 @@ export function tamperWithFile(dataDir: string, fileUrl: string, at: number): vo
   bytes[index] = (bytes[index] ?? 0) ^ 0x01;
   writeFileSync(file, bytes);
 }
+
+/**
+ * Runs `write` while the account's row says it has no key epoch, then puts the epoch back: what an operator does to
+ * store a message in clear in a keyed account (the server refuses clear sends into one otherwise).
+ */
+export async function asIfNotKeyed(dataDir: string, email: string, write: () => Promise<void>): Promise<void> {
+  let epoch: unknown = null;
+  changeServerData(dataDir, (db) => {
+    epoch = (db.prepare("SELECT key_epoch FROM users WHERE email = ?").get(email) as { key_epoch: unknown }).key_epoch;
+    db.prepare("UPDATE users SET key_epoch = NULL WHERE email = ?").run(email);
+  });
+  try {
+    await write();
+  } finally {
+    changeServerData(dataDir, (db) => db.prepare("UPDATE users SET key_epoch = ? WHERE email = ?").run(epoch, email));
+  }
+}
