@@ -1,6 +1,7 @@
 /** The admin page's contract (issue 30): its routes, what it sends and what it gets back. */
 import { z } from "zod";
 import { confirmPasswordSchema, passwordSchema } from "./schemas.ts";
+import { text } from "./text.ts";
 import { VALIDATION } from "./ui-text.ts";
 
 export const ADMIN_ROUTE = "/admin";
@@ -35,7 +36,7 @@ export const RESET_LINK_INVALID_MESSAGE = "This reset link is invalid, was alrea
 export const adminAccountIdParamsSchema = z.object({ id: z.uuid("Account id must be a UUID.") });
 
 export const adminAccountsQuerySchema = z.object({
-  q: z.string().trim().max(254, "Search at most 254 characters.").optional().default(""),
+  q: text("Search").trim().max(254, "Search at most 254 characters.").optional().default(""),
 });
 
 const isoDay = /^\d{4}-\d{2}-\d{2}$/;
