@@ -35,7 +35,7 @@ beforeAll(async () => {
     ),
   );
   await page.goto("/dashboard");
-  // Signed in by password: the laptop approves the phone by check code, so it reads what the laptop seals.
+  // Signed in by password: the laptop approves the phone by typing the code it shows, so it reads what the laptop seals.
   await page.getByRole("heading", { name: SEALED_TEXT.approveToSend }).waitFor({ timeout: 15_000 });
   await laptop.approveByCheckCode(page);
   await page.getByRole("heading", { name: SEALED_TEXT.approveToSend }).waitFor({ state: "detached", timeout: 15_000 });

@@ -112,7 +112,7 @@ describe.each([
   });
 
   it("sends a marked text and a marked file from the web app, its share target and the CLI, and each device opens them", async () => {
-    // The laptop is approved by check code, as a device signed in by password is.
+    // The laptop is approved by the code it shows, typed on the phone, as a device signed in by password is.
     await laptop.page.goto(APP_ROUTES.dashboard);
     const lockedNotice = laptop.page.getByRole("heading", { name: SEALED_TEXT.approveToSend });
     await visible(lockedNotice, 30_000);

@@ -358,7 +358,7 @@ export const liveEventSchema = z.discriminatedUnion("kind", [
    * epoch for the devices that remain, so the removed one cannot read what is sent afterwards.
    */
   z.object({ kind: z.literal("key.rotation_due"), epoch: z.number() }),
-  /** A locked device of the account asks to be approved by check code. */
+  /** A locked device of the account asks to be approved by a typed code. */
   z.object({ kind: z.literal("key.requested"), request: keyRequestSchema }),
   /** A request moved on (answered, confirmed, approved, a wrong code, denied, failed, or replaced by a newer one: expired). */
   z.object({ kind: z.literal("key.request_updated"), request: keyRequestSchema }),
