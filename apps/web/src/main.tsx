@@ -38,12 +38,17 @@ const root = document.getElementById("root");
 if (!root) throw new Error("#root is missing from index.html");
 const path = window.location.pathname;
 // Public pages load React and their own code only; every other path loads the router and the app.
-const page = loadPublicPage(path) ?? loadApp();
+const publicPage = loadPublicPage(path);
+const page = publicPage ?? loadApp();
 page.then((element) => {
   const tree = <StrictMode>{element}</StrictMode>;
   // The sign-in pages arrive rendered at build time (app/prerender.tsx); the rest start empty.
-  // Hydrating as a transition lets React yield to the browser between components.
+  // Hydrating as a transition lets React yield to the browser between components; so does the first render of a
+  // public page (the landing's sections, rendered at once, were one long task that blocked input on a phone).
   if (root.hasChildNodes()) startTransition(() => void hydrateRoot(root, tree));
-  else createRoot(root).render(tree);
+  else if (publicPage) {
+    const fresh = createRoot(root);
+    startTransition(() => fresh.render(tree));
+  } else createRoot(root).render(tree);
   registerServiceWorker();
 });
