@@ -7,7 +7,7 @@
 import { createHash, X509Certificate } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { KEYS_API, keysStateSchema, TEXT, TRUST_PAGE } from "@daysync/shared";
+import { API, APP_ROUTES, KEYS_API, keysStateSchema, SEALED_TEXT, TEXT, TRUST_PAGE } from "@daysync/shared";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NOT_TRUSTED_TEXT, TRUSTED_TEXT } from "../apps/server/src/modules/home-network/trust-page.ts";
@@ -19,6 +19,8 @@ import { type RunningServer, startServer } from "./support/server.ts";
 
 const ANDROID_PHONE =
   "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36";
+
+const PLAIN_HOST = "daysync.test";
 
 let server: RunningServer;
 let browser: Browser;
@@ -34,7 +36,11 @@ beforeAll(async () => {
   const httpsPort = await freePort();
   server = await startServer({ LAN_ADDRESSES: "127.0.0.2", HTTPS_PORT: String(httpsPort) });
   secureUrl = `https://127.0.0.2:${httpsPort}`;
-  browser = await launchBrowser([`--ignore-certificate-errors-spki-list=${spkiHashOf(path.join(server.dataDir, "tls/server.crt"))}`]);
+  browser = await launchBrowser([
+    `--ignore-certificate-errors-spki-list=${spkiHashOf(path.join(server.dataDir, "tls/server.crt"))}`,
+    // A name that is not this computer's, so plain http:// on it is not a secure context (a phone's view of the LAN address).
+    `--host-resolver-rules=MAP ${PLAIN_HOST} 127.0.0.1`,
+  ]);
 });
 afterAll(async () => {
   await browser?.close();
@@ -95,6 +101,33 @@ describe("a phone on the home network", () => {
     expect(phonePage.url().startsWith(secureUrl)).toBe(true);
     await phone.close();
     await pc.close();
+  });
+
+  it("a phone on the plain http:// address is told it cannot encrypt there, with a link to set up HTTPS", async () => {
+    const phone = await browser.newContext({ viewport: { width: 412, height: 860 }, userAgent: ANDROID_PHONE, isMobile: true });
+    const page = await phone.newPage();
+    const plainUrl = server.url.replace("127.0.0.1", PLAIN_HOST);
+    await page.goto(`${plainUrl}${APP_ROUTES.login}`);
+    expect(await page.evaluate(() => window.isSecureContext)).toBe(false);
+    const email = uniqueEmail("plain");
+    const status = await page.evaluate(
+      async ({ path, email }) =>
+        (
+          await fetch(path, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ name: "Pia Plain", email, password: "correct horse", confirm_password: "correct horse" }),
+          })
+        ).status,
+      { path: API.register, email },
+    );
+    expect(status).toBe(201);
+    await page.goto(`${plainUrl}${APP_ROUTES.dashboard}`);
+    await page.getByRole("heading", { name: SEALED_TEXT.insecure }).waitFor({ timeout: 15_000 });
+    const setUp = page.getByRole("link", { name: "Set up HTTPS on this device" });
+    expect(await setUp.getAttribute("href")).toBe(`${secureUrl}${TRUST_PAGE}`);
+    expect(await page.getByRole("link", { name: secureUrl }).getAttribute("href")).toBe(secureUrl);
+    await phone.close();
   });
 
   it("the trust page, opened over plain HTTP, says whether this device trusts the server's HTTPS", async () => {
