@@ -6,7 +6,7 @@ import { startTestServer } from "../../server/src/testing/test-server.ts";
 import type { WatchedMessage } from "../src/commands/watch.ts";
 import { type CliProcess, tempDir } from "./cli-process.ts";
 import { sendFromBrowser } from "./key-holder.ts";
-import { useSignedInTerminal } from "./sign-in.ts";
+import { signedInTerminal, useSignedInTerminal } from "./sign-in.ts";
 
 const ann = useSignedInTerminal();
 
@@ -120,9 +120,13 @@ describe("daysync watch", () => {
   });
 
   it("stops with exit code 3 when this device is signed out from another device", async () => {
-    const cli = await startWatching([]);
-    const own = JSON.parse((await ann.terminal.run(["devices", "--json"])).stdout) as DevicesResponse["devices"];
-    await ann.browser.request("DELETE", DEVICES_API.one(own.find((d) => d.current)?.id ?? ""));
+    // A second terminal, signed in by password: the browser, holding no key, may sign it out (not the one that holds
+    // the account's key, issue 42).
+    const second = await signedInTerminal(ann.server.url, "ann@example.com");
+    const cli = second.spawn(["watch"]);
+    await cli.waitFor(/Watching for new messages/, { stream: "stderr", timeoutMs: 30_000 });
+    const own = JSON.parse((await second.run(["devices", "--json"])).stdout) as DevicesResponse["devices"];
+    expect((await ann.browser.request("DELETE", DEVICES_API.one(own.find((d) => d.current)?.id ?? ""))).status).toBe(204);
     expect(await cli.exited).toBe(3);
     expect(cli.stderr).toContain("This device was signed out");
   });
