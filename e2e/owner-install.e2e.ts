@@ -29,11 +29,12 @@ async function fillRegister(device: Device, name: string) {
 describe("a server left as installed: registration by invite after the first account, no owner details, no payments", () => {
   let server: RunningServer;
   let admin: Device;
+  const ownerEmail = uniqueEmail("owner");
   beforeAll(async () => {
     // REGISTRATION unset, as a fresh install has it.
     server = await startServer({ REGISTRATION: "" });
     admin = await newDevice(browser, server.url);
-    await registerViaApi(admin, server.url, "Olive Owner", uniqueEmail("owner"));
+    await registerViaApi(admin, server.url, "Olive Owner", ownerEmail);
   });
   afterAll(() => server?.stop());
 
@@ -102,6 +103,20 @@ describe("a server left as installed: registration by invite after the first acc
     expect(plan).not.toMatch(/\$\d/);
     expect(plan).not.toContain("/ month");
     await visitor.context.close();
+  });
+
+  it("lets the admin grant Premium with no end date on /admin, which the Plan page says", async () => {
+    await admin.page.goto("/admin");
+    await admin.page.getByRole("button", { name: `Grant Premium: ${ownerEmail}` }).click();
+    const dialog = admin.page.getByRole("dialog", { name: "Grant Premium" });
+    await dialog.getByRole("checkbox", { name: "No end date" }).check();
+    await hidden(dialog.getByLabel("Premium ends on"));
+    await dialog.getByRole("button", { name: "Grant Premium" }).click();
+    await hidden(dialog);
+    const row = admin.page.getByRole("table", { name: "Accounts" }).getByRole("row").filter({ hasText: ownerEmail });
+    await visible(row.getByText("no end date"));
+    await admin.page.goto("/dashboard/plan");
+    await visible(admin.page.getByText("No end date", { exact: true }));
   });
 });
 
