@@ -97,6 +97,8 @@ describe("a server left as installed: registration by invite after the first acc
     const text = (await pricing.textContent()) ?? "";
     expect(text).toContain("15 min");
     expect(text).not.toMatch(/\$\d/);
+    // Nor anywhere else on the page (the questions and answers included).
+    expect((await visitor.page.locator("main").textContent()) ?? "").not.toMatch(/\$\d/);
     await admin.page.goto("/dashboard/plan");
     await visible(admin.page.getByText("This server does not take payments", { exact: false }));
     const plan = (await admin.page.locator("main").textContent()) ?? "";

@@ -83,7 +83,7 @@ export const FAQ: readonly FaqItem[] = [
   {
     question: "How does the subscription work?",
     answer:
-      "Every account starts on Free: messages remain 15 minutes and discussions last 7 days. Premium, at $4.99 a month, lets you keep messages for 1 hour, 24 hours or without limit and extend discussions by 7 or 30 days. Where the server takes payments, Premium is bought from the Plan page and any member can pay a discussion's extension ($0.99 for 7 days, $2.99 for 30); elsewhere the person who runs the server grants Premium.",
+      "Every account starts on Free: messages remain 15 minutes and discussions last 7 days. Premium lets you keep messages for 1 hour, 24 hours or without limit and extend discussions by 7 or 30 days. Where the server takes payments, Premium is bought from the Plan page and any member can pay a discussion's extension, at the prices the pricing shows; elsewhere the person who runs the server grants Premium.",
   },
   {
     question: "How can I donate?",
