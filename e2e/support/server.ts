@@ -14,6 +14,12 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/** Every server this test process started and has not seen exit: none outlives it, whatever its tests did. */
+const running = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const child of running) child.kill("SIGKILL");
+});
+
 /** `env.PORT` chooses the port (a test whose identity provider must know the callback address first). */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
@@ -34,6 +40,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  running.add(child);
+  child.once("exit", () => running.delete(child));
   // Passed through as before, and kept to say why when the server does not start.
   let output = "";
   for (const [stream, to] of [

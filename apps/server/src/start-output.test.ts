@@ -12,6 +12,7 @@ import { loadConfig } from "./config/config.ts";
 import { NO_ADMIN_NOTICE } from "./modules/admin/admin.service.ts";
 import { freePort } from "./testing/free-port.ts";
 import { type ServerProcess, startServerProcess } from "./testing/server-process.ts";
+import { serverStartTimeoutMs } from "./testing/start-wait.ts";
 
 let dataDir: string;
 let server: ServerProcess;
@@ -151,18 +152,23 @@ describe("HTTPS on the home network (127.0.0.2 plays the LAN address)", () => {
     expect(await profile.text()).toContain(der.toString("base64"));
   });
 
-  it("makes the authority once: a second start keeps it and its server certificate", async () => {
-    const caFile = path.join(homeDir, "tls/ca.crt");
-    const before = { ca: readFileSync(caFile, "utf8"), server: readFileSync(path.join(homeDir, "tls/server.crt"), "utf8") };
-    const made = statSync(caFile).mtimeMs;
-    await home.stop("SIGTERM");
-    home = await startServerProcess(env, { captureOutput: true });
-    expect(readFileSync(caFile, "utf8")).toBe(before.ca);
-    expect(statSync(caFile).mtimeMs).toBe(made);
-    expect(readFileSync(path.join(homeDir, "tls/server.crt"), "utf8")).toBe(before.server);
-    expect((await getOverHttps(`${secureUrl()}${API.health}`, before.ca)).status).toBe(200);
-    expect(await settledOutput(home)).toContain(`On your home network: ${secureUrl()}\n`);
-  });
+  it(
+    "makes the authority once: a second start keeps it and its server certificate",
+    async () => {
+      const caFile = path.join(homeDir, "tls/ca.crt");
+      const before = { ca: readFileSync(caFile, "utf8"), server: readFileSync(path.join(homeDir, "tls/server.crt"), "utf8") };
+      const made = statSync(caFile).mtimeMs;
+      await home.stop("SIGTERM");
+      home = await startServerProcess(env, { captureOutput: true });
+      expect(readFileSync(caFile, "utf8")).toBe(before.ca);
+      expect(statSync(caFile).mtimeMs).toBe(made);
+      expect(readFileSync(path.join(homeDir, "tls/server.crt"), "utf8")).toBe(before.server);
+      expect((await getOverHttps(`${secureUrl()}${API.health}`, before.ca)).status).toBe(200);
+      expect(await settledOutput(home)).toContain(`On your home network: ${secureUrl()}\n`);
+      // A start inside the test: as long as a start may take on this machine, and the stop before it.
+    },
+    serverStartTimeoutMs() + 60_000,
+  );
 
   it("issues the server certificate again when the addresses change, from the same authority", () => {
     const config = loadConfig({ DATA_DIR: homeDir, HOST: "127.0.0.1", LAN_ADDRESSES: "127.0.0.3", HTTPS_PORT: String(httpsPort) });
@@ -181,7 +187,8 @@ describe("HTTPS on the home network (127.0.0.2 plays the LAN address)", () => {
     // The rest is the code, drawn with half blocks.
     const esc = String.fromCharCode(27);
     const drawn = lines.slice(3).map((line) => line.replaceAll(new RegExp(`${esc}\\[\\d+m`, "g"), ""));
-    expect(drawn.every((line) => /^[ █▀▄]+$/.test(line))).toBe(true);
+    expect(drawn.filter((line) => line !== "" && !/^[ █▀▄]+$/.test(line))).toEqual([]);
+    expect(drawn.filter((line) => line.includes("█")).length).toBeGreaterThan(10);
     expect(lines.length).toBeLessThan(30);
   });
 

@@ -22,14 +22,30 @@ function inheritedEnv(): NodeJS.ProcessEnv {
   return rest;
 }
 
+/** Every server this test process started and has not seen exit: none outlives it, whatever its tests did. */
+const running = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const child of running) child.kill("SIGKILL");
+});
+
 /** `captureOutput`: keep standard output for `output()` instead of passing it through. */
 export async function startServerProcess(env: Record<string, string>, options: { captureOutput?: boolean } = {}): Promise<ServerProcess> {
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", path.join(repoRoot, "apps/server/src/main.ts")], {
     cwd: repoRoot,
-    env: { ...inheritedEnv(), NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", REGISTRATION: "open", ...env },
+    env: {
+      ...inheritedEnv(),
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "warn",
+      REGISTRATION: "open",
+      ...env,
+    },
     stdio: ["ignore", options.captureOutput ? "pipe" : "inherit", "pipe"],
   });
+  running.add(child);
+  child.once("exit", () => running.delete(child));
   let output = "";
   let errors = "";
   child.stdout?.on("data", (chunk: Buffer) => {
