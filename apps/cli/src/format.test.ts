@@ -40,6 +40,8 @@ describe("what the command line shows", () => {
     expect(safeFileName("C:\\Users\\x\\evil.exe")).toBe("evil.exe");
     expect(safeFileName("..")).toBe("download");
     expect(safeFileName('a<b>:"c|?*.txt')).toBe("a_b___c___.txt");
+    // No control character reaches the disk either, C1 and DEL included (issue 42): a later `ls` would print it.
+    expect(safeFileName("a\u001b]52;c;eA==\u0007\u009b31m\u007f.txt")).toBe("a_]52;c;eA==__31m_.txt");
   });
 
   it("a name too long for the file system is cut between characters, its extension kept", () => {

@@ -100,7 +100,7 @@ const MAX_NAME_BYTES = 255 - PART_SUFFIX.length;
 /** A file name from the server made safe to create here: no folders, no characters file systems refuse, not too long. */
 export function safeFileName(name: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is removed.
-  const cleaned = path.basename(name.replace(/\\/g, "/")).replace(/[\u0000-\u001f<>:"/\\|?*]/g, "_");
+  const cleaned = path.basename(name.replace(/\\/g, "/")).replace(/[\u0000-\u001f\u007f-\u009f<>:"/\\|?*]/g, "_");
   return cleaned === "" || cleaned === "." || cleaned === ".." ? "download" : fitFileName(cleaned);
 }
 
