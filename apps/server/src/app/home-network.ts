@@ -52,8 +52,15 @@ export function planHttps(config: Pick<Config, "host" | "port" | "https" | "iden
   const https = config.https;
   if (!https) return { network: { url: publicUrl, secureUrls: [], trustUrl: null, authority: undefined }, listen: undefined };
   if (https.own) {
-    const cert = readFileSync(https.own.certFile, "utf8");
-    const key = readFileSync(https.own.keyFile, "utf8");
+    const read = (setting: string, file: string) => {
+      try {
+        return readFileSync(file, "utf8");
+      } catch (error) {
+        throw new Error(`Invalid configuration:\n  ${setting}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? error})`);
+      }
+    };
+    const cert = read("TLS_CERT", https.own.certFile);
+    const key = read("TLS_KEY", https.own.keyFile);
     // One's own certificate names one's own name: links use PUBLIC_URL, never an address it may not name.
     return {
       network: { url: publicUrl, secureUrls: [], trustUrl: null, authority: undefined },
