@@ -117,8 +117,10 @@ function passwordReset(email: string, env: NodeJS.ProcessEnv) {
 /** A one-time link to register (REGISTRATION=invite), on PUBLIC_URL, else http://localhost:PORT. */
 function invite(env: NodeJS.ProcessEnv) {
   return withInstallation(env, async ({ config, repositories }) => {
-    const registration = createRegistrationService({ configured: config.registration, clock: systemClock, invites: repositories.invites });
-    const link = await registration.createInvite(null, config.identity.publicUrl);
+    const { invites, users, admin } = repositories;
+    const audit = createAuditor({ clock: systemClock, users, admin });
+    const registration = createRegistrationService({ configured: config.registration, clock: systemClock, invites, audit });
+    const link = await registration.createInvite("command line", config.identity.publicUrl);
     const days = INVITE_TTL_MS / (24 * 60 * 60 * 1000);
     return [`A one-time link to register on this server, valid ${days} days:`, link.url].join("\n");
   });

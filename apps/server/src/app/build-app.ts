@@ -134,7 +134,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     accountWindowMs: config.email.accountRateLimit.windowMs,
     devices,
   });
-  const registration = createRegistrationService({ configured: config.registration, clock, invites: repositories.invites });
+  const registration = createRegistrationService({
+    configured: config.registration,
+    clock,
+    invites: repositories.invites,
+    audit: createAuditor({ clock, users, admin: repositories.admin }),
+  });
   const accounts = createAccountsService({
     db,
     clock,

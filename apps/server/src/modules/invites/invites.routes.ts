@@ -25,6 +25,6 @@ export function invitesRoutes(
   app.post(ADMIN_API.invites, { schema: answers(inviteLinkSchema) }, async (request, reply) => {
     const actor = await deps.admin.assertAdmin(request.auth?.userId);
     const baseUrl = deps.publicUrl ?? `${request.protocol}://${request.host}`;
-    return reply.status(201).send(await registration.createInvite(actor.userId, baseUrl));
+    return reply.status(201).send(await registration.createInvite(actor, baseUrl));
   });
 }

@@ -10,6 +10,7 @@ import type { Transaction } from "kysely";
 import type { Clock } from "../../clock.ts";
 import type { Database } from "../../db/schema.ts";
 import { AppError } from "../../http/errors.ts";
+import type { Actor, Auditor } from "../admin/admin-audit.ts";
 import type { InvitesRepository } from "./invites.repository.ts";
 
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
@@ -21,7 +22,13 @@ export const inviteInvalid = () => new AppError(403, "invite_invalid", REGISTRAT
 /** The refusals `admit` and `consume` throw: a provider's sign-up words them as its own failure. */
 export const REGISTRATION_REFUSALS = new Set(["registration_closed", "invite_required", "invite_invalid"]);
 
-export function createRegistrationService(deps: { configured: RegistrationMode | undefined; clock: Clock; invites: InvitesRepository }) {
+export function createRegistrationService(deps: {
+  configured: RegistrationMode | undefined;
+  clock: Clock;
+  invites: InvitesRepository;
+  /** Each invite made is written to the admin audit log. */
+  audit: Auditor;
+}) {
   const { clock, invites } = deps;
 
   async function mode(): Promise<RegistrationMode> {
@@ -50,20 +57,22 @@ export function createRegistrationService(deps: { configured: RegistrationMode |
       if (!(await invites.in(trx).consume(hashToken(invite), userId, clock.now()))) throw inviteInvalid();
     },
 
-    /** A new one-time link to register on the server at `baseUrl` (no trailing slash); `createdBy` null: the command line. */
-    async createInvite(createdBy: string | null, baseUrl: string): Promise<InviteLink> {
+    /** A new one-time link to register on the server at `baseUrl` (no trailing slash), made by an admin or the command line. */
+    async createInvite(actor: Actor, baseUrl: string): Promise<InviteLink> {
       const token = randomBytes(32).toString("base64url");
       const now = clock.now();
       const expiresAt = now + INVITE_TTL_MS;
+      const id = randomUUID();
       await invites.insert({
-        id: randomUUID(),
+        id,
         token_hash: hashToken(token),
-        created_by: createdBy,
+        created_by: actor === "command line" ? null : actor.userId,
         created_at: now,
         expires_at: expiresAt,
         used_at: null,
         used_by: null,
       });
+      await deps.audit(actor, "invite.created", { id, email: "an invite link" }, `once, until ${new Date(expiresAt).toISOString()}`);
       return { url: `${baseUrl}${APP_ROUTES.register}#${INVITE_FRAGMENT}=${token}`, expires_at: expiresAt };
     },
   };

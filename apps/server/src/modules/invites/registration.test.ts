@@ -3,7 +3,16 @@
  * that work once and expire, `closed`, and sign-up through a real OpenID Connect provider obeying the same rule;
  * over real HTTP, on SQLite and (server-pg) PostgreSQL.
  */
-import { ADMIN_API, API, INVITE_FRAGMENT, INVITE_TTL_MS, REGISTRATION_TEXT, SITE_API, type SiteConfig } from "@daysync/shared";
+import {
+  ADMIN_API,
+  API,
+  type AuditEntry,
+  INVITE_FRAGMENT,
+  INVITE_TTL_MS,
+  REGISTRATION_TEXT,
+  SITE_API,
+  type SiteConfig,
+} from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAdmin } from "../../admin.ts";
 import { freePort } from "../../testing/free-port.ts";
@@ -125,6 +134,9 @@ describe("REGISTRATION unset: open until the first account, then by invite", () 
     const again = await register(server, "Second", invite);
     expect(again.status).toBe(403);
     expect(again.body).toEqual({ error: { code: "invite_invalid", message: REGISTRATION_TEXT.inviteInvalid } });
+    // The admin audit log keeps who made it.
+    const entries = (await admin.get<{ entries: AuditEntry[] }>(ADMIN_API.audit)).body.entries;
+    expect(entries.some((e) => e.action === "invite.created" && e.actor === `${adminLogin}@example.com`)).toBe(true);
   });
 
   it("keeps an invite whose registration failed (email taken) for the next try", async () => {
