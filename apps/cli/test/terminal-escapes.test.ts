@@ -10,7 +10,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DEVICES_API, type DevicesResponse } from "@daysync/shared";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SESSION_CACHE_MS } from "../../server/src/modules/accounts/sessions.repository.ts";
 import { Device, startTestServer, type TestServer } from "../../server/src/testing/test-server.ts";
 import type { ListedMessage } from "../src/commands/list.ts";
@@ -38,6 +38,8 @@ afterAll(async () => {
   await server.close();
   removeTempDirs();
 });
+// A device signed out by the terminal makes it rotate the key at once: the key holder seals under the epoch it finds.
+beforeEach(() => holder.sync());
 
 /**
  * Output that is safe to show: besides line breaks and tabs (and the carriage return a terminal puts before each
