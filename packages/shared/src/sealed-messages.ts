@@ -31,7 +31,8 @@ export const SEALED_TEXT = {
    */
   notEncrypted: "Not encrypted: not sent by your devices",
   /** The server calls current an epoch below one this device holds or saw: it will not seal under it. */
-  epochRolledBack: "The server offered an older key than this device already has, so nothing was sent. Someone may be interfering with the server",
+  epochRolledBack:
+    "The server offered an older key than this device already has, so nothing was sent. Someone may be interfering with the server",
   /** A discussion's header: what is written there stays readable by the server (decision 020, section 11). */
   notEndToEnd: "Not end-to-end encrypted",
 } as const;

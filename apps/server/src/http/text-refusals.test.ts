@@ -3,6 +3,8 @@
  * make "gnp.exe" read as "exe.png", and half a character (a lone surrogate), which has no UTF-8 form and would be
  * stored as replacement characters. Each is a 400 naming its field, and nothing is stored.
  */
+
+import { connect } from "node:net";
 import {
   API,
   DEVICES_API,
@@ -10,10 +12,9 @@ import {
   DISCUSSIONS_API,
   type DiscussionDetails,
   PAIRING_API,
-  type SendMessageInput,
   SETTINGS_API,
+  type SendMessageInput,
 } from "@daysync/shared";
-import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createThroughApi, join, person } from "../testing/discussion-api.ts";
 import { Device, startTestServer, type TestServer, textMessage } from "../testing/test-server.ts";
@@ -211,7 +212,9 @@ describe("control characters in names (issue 42, point 6)", () => {
       const socket = connect(Number(host.port), host.hostname, () => {
         socket.write(
           Buffer.concat([
-            Buffer.from(`POST ${API.login} HTTP/1.1\r\nHost: ${host.host}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n`),
+            Buffer.from(
+              `POST ${API.login} HTTP/1.1\r\nHost: ${host.host}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n`,
+            ),
             Buffer.from("User-Agent: daysync-cli/1.0.0 (box"),
             Buffer.from([0x9b, 0x33, 0x31, 0x6d, 0x9d]),
             Buffer.from("52; Linux)\r\nConnection: close\r\n\r\n"),

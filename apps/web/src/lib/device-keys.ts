@@ -191,28 +191,26 @@ export class DeviceKeys {
       if (this.status.state !== "ready") throw new Error("This device cannot read your messages yet, so it cannot make a recovery code.");
       return this.recovery.save(await makeRecoveryKit(this.userId, this.status.keys, await this.recovery.state(), code));
     });
-  }
-
     if (replacing) await this.rotateNow();
     return saved;
-  async removeRecoveryCode(): Promise<void> {
-    await apiFetch(KEYS_API.recovery, { method: "DELETE" });
-  /** Removes the recovery code, and moves the account to a new epoch at once, which the old code cannot open. */
   }
 
+  /** Removes the recovery code, and moves the account to a new epoch at once, which the old code cannot open. */
+  async removeRecoveryCode(): Promise<void> {
+    await apiFetch(KEYS_API.recovery, { method: "DELETE" });
     await this.rotateNow();
   }
 
-  /**
-   * The next epoch made here at once (docs/protocol/encryption.md, "Rotation and revocation"): after this device
-   * signed out others (`removedKeyIds`; `keepOnly: "self"` for all of them) or changed the recovery code.
-   */
   /** Remembers keys about to be signed out, before the request goes (`AccountKeys.noteRemoved`). */
   noteRemoved(keyIds: string[]): Promise<void> {
     this.queue = this.queue.then(() => this.keys.noteRemoved(keyIds).catch(() => {}));
     return this.queue;
   }
 
+  /**
+   * The next epoch made here at once (docs/protocol/encryption.md, "Rotation and revocation"): after this device
+   * signed out others (`removedKeyIds`; `keepOnly: "self"` for all of them) or changed the recovery code.
+   */
   rotateNow(options: { removedKeyIds?: string[]; keepOnly?: "self" } = {}): Promise<void> {
     this.queue = this.queue.then(async () => {
       if (this.stopped || !hasWebCrypto()) return;
@@ -223,6 +221,8 @@ export class DeviceKeys {
       }
     });
     return this.queue;
+  }
+
   /** Unlocks this locked device with a typed code; RecoveryCodeError and RecoveryRefusedError say what was wrong. */
   async unlockWithRecoveryCode(typed: string): Promise<void> {
     await this.againIfEpochMoved(async () => {
