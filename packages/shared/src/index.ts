@@ -27,5 +27,6 @@ export * from "./sealed-uploads.ts";
 export * from "./settings.ts";
 export * from "./share-target.ts";
 export * from "./site.ts";
+export * from "./site-api.ts";
 export * from "./text.ts";
 export * from "./ui-text.ts";

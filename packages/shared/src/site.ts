@@ -5,11 +5,6 @@
  */
 import { z } from "zod";
 
-export const SITE_API = {
-  /** GET, public: this installation's registration mode and the owner's details (`SiteConfig`). */
-  config: "/api/site",
-} as const;
-
 /** `open`: anyone may register; `invite`: only with an admin's one-time invite link; `closed`: no new accounts. */
 export const registrationModeSchema = z.enum(["open", "invite", "closed"]);
 export type RegistrationMode = z.infer<typeof registrationModeSchema>;
