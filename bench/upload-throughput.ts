@@ -23,7 +23,7 @@ const MiB = 1024 * 1024;
 const SIZE = Number(process.env.SIZE_MIB ?? 1024) * MiB;
 const CHUNK = 8 * MiB;
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
-/** PATCH sizes as the web app sends them: 8 MiB in clear, 128 whole records sealed (decision 020, section 9). */
+/** PATCH sizes as the web app sends them: 8 MiB in clear, 128 whole records sealed (docs/protocol/encryption.md, "File records"). */
 const CLEAR_CHUNK = 8 * MiB;
 const SEALED_CHUNK = 128 * SEALED_RECORD_SIZE;
 const work = mkdtempSync(path.join(tmpdir(), "daysync-bench-"));

@@ -72,7 +72,7 @@ describe("add a device", () => {
     expect(me.status()).toBe(200);
     expect(((await me.json()) as { user: { email: string } }).user.email).toBe(email);
 
-    // The key came with the approval (decision 020, 4.1), sealed again by the phone for itself.
+    // The key came with the approval (docs/protocol/encryption.md, "QR pairing handover"), sealed again by the phone for itself.
     await expect.poll(async () => (await keyState(phone)).wraps.map((wrap) => wrap.mode), { timeout: 15_000 }).toEqual(["auth"]);
     const handed = await keyState(phone);
     expect(handed.wraps.map((wrap) => [wrap.epoch, wrap.sender_key_id])).toEqual([[1, handed.key_id]]);

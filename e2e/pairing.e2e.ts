@@ -86,7 +86,7 @@ describe("sign in with a connected device", () => {
     expect(await newDevice.locator(".device-row").count()).toBe(2);
     expect(await newDevice.getByText("This device", { exact: true }).count()).toBe(1);
 
-    // The key came with the approval (decision 020, 4.1): the new device holds the epoch, in a wrap it sealed again
+    // The key came with the approval (docs/protocol/encryption.md, "QR pairing handover"): the new device holds the epoch, in a wrap it sealed again
     // for itself, so both devices can read.
     const handed = await keyState(laptop);
     expect(handed.wraps.map((wrap) => [wrap.epoch, wrap.mode, wrap.sender_key_id])).toEqual([[1, "auth", handed.key_id]]);

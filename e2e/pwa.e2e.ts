@@ -45,7 +45,7 @@ async function todaysMessages(context: BrowserContext): Promise<Message[]> {
 }
 
 /**
- * The shared file's message, sealed by the service worker (decision 020, section 9): its name and key are sealed
+ * The shared file's message, sealed by the service worker (docs/protocol/encryption.md, "File records"): its name and key are sealed
  * values, its size the sealed one, and what the server serves of it is records, neither the name nor the bytes.
  */
 async function expectSealedFile(context: BrowserContext, file: Message | undefined): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * A message sealed just before the account's key moves on (decision 020, sections 7 and 8): the server refuses it
+ * A message sealed just before the account's key moves on (docs/protocol/encryption.md, "Rotation and revocation" and "Sealed messages"): the server refuses it
  * (409), the browser says the devices are moving to a new key, makes the next epoch itself (the device that held the
  * key was removed), seals the same message again under it and sends it once.
  */

@@ -1,5 +1,5 @@
 /**
- * Files sealed on a device (decision 020, section 9), as the browser reads them: the opened name and plain size, the
+ * Files sealed on a device (docs/protocol/encryption.md, "File records"), as the browser reads them: the opened name and plain size, the
  * image opened in the page for its thumbnail, Download and players (audio, and a video played to its end) through the
  * service worker's route (whole, by Range, and navigated to directly, also in a page loaded by a hard reload, which
  * the worker takes over) with the bytes identical under the real name, or opened in the page where no worker runs;

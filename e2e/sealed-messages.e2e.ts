@@ -1,5 +1,5 @@
 /**
- * Messages sealed on a device (decision 020, section 8), as the browser shows them: opened on the device once it
+ * Messages sealed on a device (docs/protocol/encryption.md, "Sealed messages"), as the browser shows them: opened on the device once it
  * holds the key, never the ciphertext; "Locked" until it is approved, what it types meanwhile waiting and then sent
  * sealed; "This message could not be decrypted", with no Copy, for a value someone changed on the server. The other
  * sealing device runs in the test's process (support/node-device).

@@ -1,5 +1,5 @@
 /**
- * The server is blind to what the person's devices send into their own days (decision 020, section 12), on both
+ * The server is blind to what the person's devices send into their own days (docs/protocol/encryption.md, "How it is tested"), on both
  * engines: the web app, its share target and the CLI each send a text carrying a unique marker, and each a file whose
  * name and bytes carry markers of their own, which every device of the account opens; then no marker shows,
  * in any form, anywhere the server keeps or says anything: every file under its data folder (the SQLite file with its

@@ -192,7 +192,7 @@ describe("files across devices", () => {
     offsets.length = 0;
     await pick();
     await visible(messageList(phone.page).getByText("big-video.bin"), 30_000);
-    // The first PATCH's records: 128 of them, sealed (decision 020, section 9).
+    // The first PATCH's records: 128 of them, sealed (docs/protocol/encryption.md, "File records").
     expect(offsets[0]).toBe(128 * SEALED_RECORD_SIZE);
     await laptop.page.unroute(/\/api\/uploads\/[a-f0-9]+$/);
   });

@@ -86,7 +86,7 @@ export class NodeDevice {
   }
 
   /**
-   * Seals a file as this device would (decision 020, section 9) and uploads it over tus, in one PATCH: its name,
+   * Seals a file as this device would (docs/protocol/encryption.md, "File records") and uploads it over tus, in one PATCH: its name,
    * preview and key sealed under the current epoch, its bytes as records under the key. The stored message.
    */
   async sendSealedFile(name: string, type: SealedFileType, data: Uint8Array, at = new Date()): Promise<Message> {

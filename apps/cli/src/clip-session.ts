@@ -289,7 +289,7 @@ export class ClipSession {
       const file = path.join(dir, item.name);
       try {
         writeFileSync(file, item.file);
-        // Sealed as `send --file` seals it (decision 020, section 9).
+        // Sealed as `send --file` seals it (docs/protocol/encryption.md, "File records").
         const sent = await uploadFile(this.ctx.store, this.api, this.userId, file, async () => keys);
         this.sentIds.add(sent.messageId);
         this.notice(`Sent a copied ${item.name.endsWith(".png") ? "image" : "text"} as the file ${item.name} (${sent.sizeLabel}).`);

@@ -1,5 +1,5 @@
 /**
- * A file message's bytes as `get` and `watch --exec` read them (decision 020, section 9): a file in clear as the
+ * A file message's bytes as `get` and `watch --exec` read them (docs/protocol/encryption.md, "File records"): a file in clear as the
  * server sends it; a sealed one opened record by record while it streams, with the key its message carries, so
  * memory stays bounded and a record that does not open ends the stream before anything after it.
  */

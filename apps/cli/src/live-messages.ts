@@ -1,5 +1,5 @@
 /**
- * Sealed messages as they arrive live, for `watch` and `clip` (decision 020, sections 7 and 8): each is opened with
+ * Sealed messages as they arrive live, for `watch` and `clip` (docs/protocol/encryption.md, "Rotation and revocation" and "Sealed messages"): each is opened with
  * the terminal's keys, which are synced again whenever the account's key changes.
  */
 import type { LiveEvent, Message } from "@daysync/shared";

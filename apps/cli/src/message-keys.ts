@@ -1,5 +1,5 @@
 /**
- * The account's keys as one command uses them (decision 020, sections 8 and 10): synced with the server when the
+ * The account's keys as one command uses them (docs/protocol/encryption.md, "Sealed messages" and "Push, share target and the CLI"): synced with the server when the
  * command starts, and again when the account's key changes, with keys.json as the store (as `login` does). Sealing
  * needs the account's current epoch; opening uses every epoch this terminal holds.
  */

@@ -1,6 +1,6 @@
 /**
  * A file's records sealed and opened with Node's own AES-256-GCM (the same construction and layout as WebCrypto's,
- * decision 020, section 9). Each record is done on the calling thread: WebCrypto in Node makes each one a job on the
+ * docs/protocol/encryption.md, "File records"). Each record is done on the calling thread: WebCrypto in Node makes each one a job on the
  * thread pool and back, which halves what the CLI moves at 64 KiB a record (bench/upload-throughput.md). The key
  * stays the non-extractable CryptoKey the shared library opened; Node reads it through KeyObject.from.
  */

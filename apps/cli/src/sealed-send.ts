@@ -1,5 +1,5 @@
 /**
- * Sending a text sealed on this terminal (decision 020, sections 7 and 8), for `send` and `clip`: sealed under the
+ * Sending a text sealed on this terminal (docs/protocol/encryption.md, "Rotation and revocation" and "Sealed messages"), for `send` and `clip`: sealed under the
  * account's current epoch; when the server answers that the key changed since the last sync, the keys are synced
  * (which makes the next epoch when a rotation is due) and the same message, same id, sealed again and sent once more.
  */

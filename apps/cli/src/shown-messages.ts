@@ -1,5 +1,5 @@
 /**
- * Messages and days as the command line shows them (decision 020, section 8): a sealed text opened in place, so
+ * Messages and days as the command line shows them (docs/protocol/encryption.md, "Sealed messages"): a sealed text opened in place, so
  * no sealed value is ever printed, and what cannot be opened replaced by the sentence every device says instead.
  */
 import type { DateMessages, Message } from "@daysync/shared";

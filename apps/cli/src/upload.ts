@@ -1,5 +1,5 @@
 /**
- * One file sent as a sealed file message over tus (decision 020, section 9), with a progress bar in plain bytes. Its
+ * One file sent as a sealed file message over tus (docs/protocol/encryption.md, "File records"), with a progress bar in plain bytes. Its
  * name and record key are sealed under the account's current epoch (sealFileUpload); its bytes are read from the file
  * at positions and sealed record by record as tus asks for each 128-record chunk (createSealingSource), so the file
  * is never held in memory.
@@ -47,7 +47,7 @@ import { warn } from "./terminal-text.ts";
 
 /** Waits between attempts after a lost connection: about two minutes in all, enough for a server restart. */
 const RETRY_DELAYS_MS = [0, 1000, 2000, 3000, 5000, 5000, 10_000, 10_000, 20_000, 30_000, 30_000];
-/** Records per PATCH: every PATCH starts on a record boundary (decision 020, section 9). */
+/** Records per PATCH: every PATCH starts on a record boundary (docs/protocol/encryption.md, "File records"). */
 const CHUNK_RECORDS = 128;
 /** A send refused because the key moved is sealed again under the new epoch once; refused again, it fails. */
 const KEY_ATTEMPTS = 2;

@@ -1,5 +1,5 @@
 /**
- * `daysync send --file` and `get` (decision 020, section 9): files go sealed, resume after a kill or a dropped
+ * `daysync send --file` and `get` (docs/protocol/encryption.md, "File records"): files go sealed, resume after a kill or a dropped
  * connection from the server's offset (a record boundary), and come back byte for byte under their own name.
  */
 import { randomBytes } from "node:crypto";

@@ -1,5 +1,5 @@
 /**
- * `daysync login` by QR code hands the account's key to the terminal (decision 020, section 4.1): the QR link carries
+ * `daysync login` by QR code hands the account's key to the terminal (docs/protocol/encryption.md, "QR pairing handover"): the QR link carries
  * the secret in its fragment, the approving device (here a key holder in this process, with the same shared code the
  * web app uses) checks the terminal's proof and hands over, and the terminal keeps its pair and the epoch in keys.json.
  */

@@ -1,5 +1,5 @@
 /**
- * `daysync unlock` (decision 020, section 6): a terminal signed in by password is locked; the account's recovery
+ * `daysync unlock` (docs/protocol/encryption.md, "Recovery code"): a terminal signed in by password is locked; the account's recovery
  * code, made on another device, unlocks it, typed without echo or piped in. A code that is not this account's, or
  * has a typo, is refused with the web app's sentences and leaves it locked.
  */

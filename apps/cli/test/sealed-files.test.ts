@@ -1,5 +1,5 @@
 /**
- * Files the terminal sends and gets are sealed on it (decision 020, section 9): the server holds no trace of a file's
+ * Files the terminal sends and gets are sealed on it (docs/protocol/encryption.md, "File records"): the server holds no trace of a file's
  * name or bytes; `get`, `ls` and `watch` open them; a tampered file saves nothing; a terminal not approved yet sends
  * no file; a key change while a file goes is synced and the file sent afresh under the new epoch.
  */

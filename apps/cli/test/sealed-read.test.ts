@@ -1,5 +1,5 @@
 /**
- * The terminal opens what the account's other devices seal (decision 020, section 8): `ls`, `days`, `get`, `search`
+ * The terminal opens what the account's other devices seal (docs/protocol/encryption.md, "Sealed messages"): `ls`, `days`, `get`, `search`
  * and `watch` print the text, in --json too, and never a sealed value; a value a server-side attacker changed prints
  * "This message could not be decrypted", `ls` then exits with EXIT.undecryptable, and `watch` goes on.
  */

@@ -1,5 +1,5 @@
 /**
- * `daysync send` seals on the terminal (decision 020, sections 7 and 8): what the server stores is sealed under the
+ * `daysync send` seals on the terminal (docs/protocol/encryption.md, "Rotation and revocation" and "Sealed messages"): what the server stores is sealed under the
  * account's current epoch; a terminal without that epoch refuses to send; a key change between the terminal's sync
  * and its send is synced, sealed again and sent once more with the same id.
  */

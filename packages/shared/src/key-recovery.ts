@@ -1,5 +1,5 @@
 /**
- * The recovery code's contracts (decision 020, section 6). The server keeps, per account, the recovery public key (a
+ * The recovery code's contracts (docs/protocol/encryption.md, "Recovery code"). The server keeps, per account, the recovery public key (a
  * roster row of kind `recovery`), the anchor (the epoch key of the epoch the code was made in, sealed with a key only
  * the code gives) and an `auth`-mode wrap of every epoch for the recovery key; a locked device that typed the code
  * opens them and adds itself with its own wraps and roster row. The server also keeps a SHA-256 of a proof derived

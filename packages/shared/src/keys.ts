@@ -1,5 +1,5 @@
 /**
- * End-to-end encryption's key state (decision 020, step 2): each device's public key, the account's numbered epochs,
+ * End-to-end encryption's key state (docs/protocol/encryption.md, "Keys"): each device's public key, the account's numbered epochs,
  * the wraps of each epoch key for its recipients and the roster of keys trusted in an epoch. The server stores and
  * relays these as base64url text; only devices open or check them.
  */
@@ -189,7 +189,7 @@ export const keysStateSchema = z.object({
    */
   holders: z.array(z.string()),
   /**
-   * Present only when the account has a recovery code (decision 020, section 6): when it was made, and its key id,
+   * Present only when the account has a recovery code (docs/protocol/encryption.md, "Recovery code"): when it was made, and its key id,
    * which is among `holders` once the code exists, so a rotation wraps the next epoch for it too.
    */
   recovery: z.object({ key_id: z.string(), created_at: z.number() }).optional(),

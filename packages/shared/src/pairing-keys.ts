@@ -1,5 +1,5 @@
 /**
- * The key handover in a QR pairing (decision 020, section 4.1): what the new device sends with its request (its
+ * The key handover in a QR pairing (docs/protocol/encryption.md, "QR pairing handover"): what the new device sends with its request (its
  * public key and the proof that it holds the link's secret), and what the approving device sends with Approve (the
  * account's live epochs wrapped in HPKE `psk` mode for that key, and the key's roster row of the current epoch).
  */

@@ -23,7 +23,7 @@ export const pairingRequestDetailsSchema = z.object({
   /** When it asked, ms since the epoch. */
   created_at: z.number(),
   expires_in: z.number(),
-  /** The asking device's public key and its proof of the QR link's secret (decision 020, 4.1); null when it sent none. */
+  /** The asking device's public key and its proof of the QR link's secret (docs/protocol/encryption.md, "QR pairing handover"); null when it sent none. */
   public_key: z.string().nullable(),
   key_proof: z.string().nullable(),
 });

@@ -354,7 +354,7 @@ export const liveEventSchema = z.discriminatedUnion("kind", [
    */
   z.object({ kind: z.literal("key.epoch_created"), epoch: z.number(), reason: epochReasonSchema, session_id: z.string() }),
   /**
-   * A device that held `epoch` was removed (decision 020, section 7): a device that still holds it makes the next
+   * A device that held `epoch` was removed (docs/protocol/encryption.md, "Rotation and revocation"): a device that still holds it makes the next
    * epoch for the devices that remain, so the removed one cannot read what is sent afterwards.
    */
   z.object({ kind: z.literal("key.rotation_due"), epoch: z.number() }),

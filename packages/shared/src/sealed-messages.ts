@@ -1,5 +1,5 @@
 /**
- * The personal space's sealed messages as the API carries them (decision 020, section 8). The server only checks a
+ * The personal space's sealed messages as the API carries them (docs/protocol/encryption.md, "Sealed messages"). The server only checks a
  * sealed value's envelope and length; what is inside is the devices' to open and validate.
  */
 import { z } from "zod";
@@ -33,7 +33,7 @@ export const SEALED_TEXT = {
   /** The server calls current an epoch below one this device holds or saw: it will not seal under it. */
   epochRolledBack:
     "The server offered an older key than this device already has, so nothing was sent. Someone may be interfering with the server",
-  /** A discussion's header: what is written there stays readable by the server (decision 020, section 11). */
+  /** A discussion's header: what is written there stays readable by the server (docs/protocol/encryption.md, "Discussions and older messages"). */
   notEndToEnd: "Not end-to-end encrypted",
 } as const;
 

@@ -1,5 +1,5 @@
 /**
- * A file sealed on the device that sends it (decision 020, section 9), as its tus Upload-Metadata carries it: the
+ * A file sealed on the device that sends it (docs/protocol/encryption.md, "File records"), as its tus Upload-Metadata carries it: the
  * declared type, the epoch, and the file's name, preview and key as sealed values of that epoch. No name or type in
  * clear: the server cannot read the bytes, so it neither sniffs nor names them. Discussions stay in clear.
  */

@@ -1,6 +1,6 @@
 /**
  * `daysync search`: this terminal pages through the live messages, opens the sealed ones and matches them itself
- * (decision 020, section 8). The words searched for never go to the server: they say what was sent.
+ * (docs/protocol/encryption.md, "Sealed messages"). The words searched for never go to the server: they say what was sent.
  */
 import {
   API,

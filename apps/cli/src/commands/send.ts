@@ -1,6 +1,6 @@
 /**
  * `daysync send`: a text message of today from the arguments or standard input, or files with --file, sealed on this
- * terminal under the account's current epoch (decision 020, sections 8 and 9).
+ * terminal under the account's current epoch (docs/protocol/encryption.md, "Sealed messages" and "File records").
  */
 import { randomUUID } from "node:crypto";
 import { formatStoredDate, formatStoredTime, MAX_MESSAGE_LENGTH, sendMessageSchema } from "@daysync/shared";
@@ -37,7 +37,7 @@ export async function send(ctx: Context, words: string[], options: SendOptions):
     text = await readStdin();
     if (!text.trim()) throw usageError("Nothing to send: standard input was empty.");
   }
-  // Text and files are sealed here (decision 020, sections 8 and 9), with the keys synced once for all of them.
+  // Text and files are sealed here (docs/protocol/encryption.md, "Sealed messages" and "File records"), with the keys synced once for all of them.
   let keys: Promise<MessageKeys> | undefined;
   const loadKeys = () => {
     keys ??= MessageKeys.load(signedIn, ctx.store);

@@ -1,5 +1,5 @@
 /**
- * `daysync unlock`: a locked terminal opens the account's keys with the recovery code (decision 020, section 6), as
+ * `daysync unlock`: a locked terminal opens the account's keys with the recovery code (docs/protocol/encryption.md, "Recovery code"), as
  * "Use a recovery code" does in the web app. The code is asked for without echo, or read from standard input; never
  * from the arguments, where `ps` and the shell's history would keep it.
  */

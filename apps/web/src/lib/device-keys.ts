@@ -73,7 +73,7 @@ export class DeviceKeys {
     deny: async (id) => (await api.post(KEYS_API.deny(id), undefined, responseSchemas.keyRequest)).request,
   };
 
-  /** The recovery code's routes (decision 020, section 6). */
+  /** The recovery code's routes (docs/protocol/encryption.md, "Recovery code"). */
   readonly recovery: RecoveryServer = {
     state: () => api.get(KEYS_API.keys, keysStateSchema),
     recovery: () => api.get(KEYS_API.recovery, recoveryStateSchema),
@@ -136,7 +136,7 @@ export class DeviceKeys {
   }
 
   /**
-   * The account's current epoch as this device seals under it (decision 020, section 8), or why it waits: locked
+   * The account's current epoch as this device seals under it (docs/protocol/encryption.md, "Sealed messages"), or why it waits: locked
    * until approved; while the keys are being found (or could not be asked for) it waits quietly, and the outbox and
    * the upload queue try again when the status changes.
    */

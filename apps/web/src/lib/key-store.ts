@@ -1,5 +1,5 @@
 /**
- * Where this browser keeps an account's keys (decision 020, section 3): IndexedDB database `daysync-keys`, one
+ * Where this browser keeps an account's keys (docs/protocol/encryption.md, "Keys"): IndexedDB database `daysync-keys`, one
  * record per user id, so the service worker can open the same database. The device's private key and the epochs'
  * subkeys are CryptoKeys stored as they are (structured clone), non-extractable: a script can use them, never read them.
  */
@@ -80,7 +80,7 @@ export function browserKeyStorage(userId: string): KeyStorage {
   };
 }
 
-/** Signing out takes this device's keys with it (decision 020, section 3). */
+/** Signing out takes this device's keys with it (docs/protocol/encryption.md, "Keys"). */
 export async function forgetKeys(userId: string): Promise<void> {
   const db = await open();
   try {

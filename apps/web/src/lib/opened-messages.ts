@@ -1,5 +1,5 @@
 /**
- * What the pages show of the personal space's sealed messages (decision 020, section 8): opened on this device with
+ * What the pages show of the personal space's sealed messages (docs/protocol/encryption.md, "Sealed messages"): opened on this device with
  * the epochs it holds, once per message and held epochs, and never the ciphertext. Messages in clear (older ones,
  * discussions) show as they are, at once; one in clear in the personal space dated after this device saw the account
  * keyed was written by the server, and shows only "Not encrypted: not sent by your devices".

@@ -40,7 +40,7 @@ export interface PendingDelete {
 }
 
 /**
- * How a message to the user's own days is sealed at each try (decision 020, section 8): under the account's
+ * How a message to the user's own days is sealed at each try (docs/protocol/encryption.md, "Sealed messages"): under the account's
  * current epoch, so a retry after a rotation is sealed again under the next one.
  */
 export interface MessageSealing {

@@ -1,5 +1,5 @@
 /**
- * Sealed files (decision 020, section 9) as this browser reads them, in the service worker and in the page alike:
+ * Sealed files (docs/protocol/encryption.md, "File records") as this browser reads them, in the service worker and in the page alike:
  * the worker's own route for a file message (its link carries only what the server already has: sealed values,
  * never a clear name), and opening a message's name, key and bytes into a stream of plaintext, whole or a range.
  */

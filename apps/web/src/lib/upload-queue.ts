@@ -6,7 +6,7 @@
  * kept by tus-js-client lets the same file resume after a reload instead of starting over.
  * The queue lives outside the composer, one per signed-in user (app/session-services-provider.tsx hands it out), so
  * uploads go on while another page or day is open.
- * Files for the user's own days are sealed on this device (decision 020, section 9; lib/upload-start.ts); a row waits,
+ * Files for the user's own days are sealed on this device (docs/protocol/encryption.md, "File records"; lib/upload-start.ts); a row waits,
  * queued, while this device cannot seal. Discussions stay in clear.
  */
 import { API, isKeyMovedCode, responseSchemas, type UploadStatus } from "@daysync/shared";

@@ -1,6 +1,6 @@
 /**
  * What an upload starts from (lib/upload-queue.ts): a file to a discussion goes in clear; a file to the user's own
- * days is sealed on this device (decision 020, section 9), its records sealed as tus reads each chunk, and a resumed
+ * days is sealed on this device (docs/protocol/encryption.md, "File records"), its records sealed as tus reads each chunk, and a resumed
  * upload gets its key back from the metadata tus kept with its URL, so no raw key is stored anywhere.
  */
 import { fileMessageType, formatStoredDate, formatStoredTime } from "@daysync/shared";

@@ -1,5 +1,5 @@
 /**
- * The service worker's route for sealed files (decision 020, section 9): downloads, players and direct navigations
+ * The service worker's route for sealed files (docs/protocol/encryption.md, "File records"): downloads, players and direct navigations
  * to `/sealed-files/<message id>?…` get the file's plaintext, opened as it streams with the keys the page keeps in
  * IndexedDB, under its real name; a Range (players) gets only the records that hold it. A file that cannot be opened
  * gets an error status and its sentence, never bytes; a record that fails mid-way errors the stream, so the browser

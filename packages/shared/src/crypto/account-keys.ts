@@ -1,5 +1,5 @@
 /**
- * Holding the account's keys on one device (decision 020, section 3), the same in the browser and the CLI: each gives
+ * Holding the account's keys on one device (docs/protocol/encryption.md, "Keys"), the same in the browser and the CLI: each gives
  * a store for what the device keeps and a way to reach the server. `sync()` makes this session's key pair and sends
  * its public half once, makes epoch 1 when the account has none (exactly one of two racing devices wins), and opens
  * every wrap addressed to this device that the chain rule allows: one this device sealed for itself, or one sealed
@@ -164,7 +164,7 @@ export class AccountKeys {
   }
 
   /**
-   * Start over (decision 020, section 5): epoch n+1 wrapped for this device alone, accepted by the server only while
+   * Start over (docs/protocol/encryption.md, "Locked devices and Start over"): epoch n+1 wrapped for this device alone, accepted by the server only while
    * no other signed-in device holds epoch n. What was sealed before can no longer be read here.
    */
   async startOver(): Promise<CreateEpochAnswer> {

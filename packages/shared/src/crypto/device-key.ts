@@ -1,5 +1,5 @@
 /**
- * A device's key pair (decision 020, section 3). The browser keeps the pair as CryptoKeys in IndexedDB with a
+ * A device's key pair (docs/protocol/encryption.md, "Keys"). The browser keeps the pair as CryptoKeys in IndexedDB with a
  * non-extractable private key; the CLI makes an extractable one once, stores it as PKCS#8 in keys.json and imports it
  * back non-extractable. Public keys travel as base64url of their 32 raw bytes; a key id is base64url of the first
  * 16 bytes of SHA-256 of those bytes.

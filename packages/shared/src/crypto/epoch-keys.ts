@@ -1,5 +1,5 @@
 /**
- * Epoch keys (decision 020, section 3): 32 random bytes per numbered epoch, and the three subkeys every device uses,
+ * Epoch keys (docs/protocol/encryption.md, "Keys"): 32 random bytes per numbered epoch, and the three subkeys every device uses,
  * derived by HKDF-SHA256 with the user id as salt so two accounts' keys never coincide. The subkeys are
  * non-extractable; the raw epoch key is only held while it is wrapped for another device.
  */

@@ -1,5 +1,5 @@
 /**
- * File bytes in records (decision 020, section 9). The plaintext is cut into records of 65 536 bytes (the last
+ * File bytes in records (docs/protocol/encryption.md, "File records"). The plaintext is cut into records of 65 536 bytes (the last
  * shorter; an empty file is one empty record). Each sealed record is `nonce (12) ‖ ciphertext ‖ tag (16)`, AES-256-GCM
  * under the file's key with a fresh random nonce, so a full record is 65 564 bytes.
  *

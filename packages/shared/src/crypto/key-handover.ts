@@ -1,5 +1,5 @@
 /**
- * The key handover of a QR pairing (decision 020, section 4.1), both ends, the same in the browser and the CLI.
+ * The key handover of a QR pairing (docs/protocol/encryption.md, "QR pairing handover"), both ends, the same in the browser and the CLI.
  * The device that shows the QR code makes the link's secret `s` (`makePairingSecret`) and puts it in the fragment
  * `#k=<s>`; the device that reads the code takes it from there. Either way:
  * - the new device makes its key pair before asking and sends `askingKey`'s public key and proof with its request;

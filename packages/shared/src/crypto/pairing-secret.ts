@@ -1,5 +1,5 @@
 /**
- * The QR link's secret (decision 020, section 4.1): 32 random bytes `s`, base64url in the fragment `#k=<s>`, never
+ * The QR link's secret (docs/protocol/encryption.md, "QR pairing handover"): 32 random bytes `s`, base64url in the fragment `#k=<s>`, never
  * sent to the server. HKDF-SHA256 (empty salt) gives the HPKE `psk` (info `daysync/v1/pair-psk`) for the handover's
  * wraps and the `mac` key (info `daysync/v1/pair-mac`) with which the new device proves its public key:
  * key_proof = HMAC-SHA256(mac, "daysync/v1/pair-proof|" ‖ raw public key).

@@ -1,5 +1,5 @@
 /**
- * The recovery code (decision 020, section 6): 28 Crockford base32 characters in 7 groups of 4, "ABCD-EFGH-…".
+ * The recovery code (docs/protocol/encryption.md, "Recovery code"): 28 Crockford base32 characters in 7 groups of 4, "ABCD-EFGH-…".
  * The 140 bits they spell, most significant first, are 130 random bits then a 10-bit check: the first 10 bits of
  * SHA-256 of the 17 bytes that hold the 130 bits left-aligned (the last 6 bits zero). A typo is caught on the device
  * except with probability 2^-10. Reading accepts lower case, spaces and hyphens anywhere, I and L for 1, O for 0.

@@ -1,5 +1,5 @@
 /**
- * The recovery code's two uses (decision 020, section 6), the same in the browser and the CLI.
+ * The recovery code's two uses (docs/protocol/encryption.md, "Recovery code"), the same in the browser and the CLI.
  *
  * Making it: a device holding the current epoch seals that epoch's key into the anchor, wraps every epoch it holds for
  * the recovery key (auth mode, from its own key) and tags the recovery key's row in the current roster. Once the

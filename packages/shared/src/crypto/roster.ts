@@ -1,5 +1,5 @@
 /**
- * Roster tags (decision 020, section 3): each key_roster row carries HMAC-SHA256 under its epoch's roster key over
+ * Roster tags (docs/protocol/encryption.md, "Keys"): each key_roster row carries HMAC-SHA256 under its epoch's roster key over
  * one canonical encoding of its fields, so only a holder of the epoch key writes a row a device accepts:
  *   "daysync/v1/roster|" + [user id, epoch, key id, public key, kind, added by key id ("" when none)]
  *   joined with "|", as UTF-8. No field may contain "|" (ids and base64url never do), so the encoding is unambiguous.

@@ -1,5 +1,5 @@
 /**
- * A file sealed on the device that sends it (decision 020, section 9): its tus Upload-Metadata (the declared type, the
+ * A file sealed on the device that sends it (docs/protocol/encryption.md, "File records"): its tus Upload-Metadata (the declared type, the
  * epoch, and its name, preview and key sealed under that epoch, each bound to the message's place) and the fresh key
  * its records are then sealed under (createSealingSource). A resumed upload gets its key back from the metadata tus
  * kept with it; a device showing the file opens the key from the message.

@@ -1,5 +1,5 @@
 /**
- * Sealed values (decision 020, section 8): `v1.<epoch>.<base64url(nonce (12) ‖ ciphertext ‖ tag (16))>`, AES-256-GCM
+ * Sealed values (docs/protocol/encryption.md, "Sealed messages"): `v1.<epoch>.<base64url(nonce (12) ‖ ciphertext ‖ tag (16))>`, AES-256-GCM
  * under the epoch's message key (file keys: under its file-key key), with associated data that binds the value to
  * its place, so a value moved to another message, field, type, day, time, device or epoch fails to open:
  * `daysync/v1|<field>|<user id>|<space id>|<message id>|<type>|<date>|<time>|<sender session id>|<epoch>`.

@@ -1,5 +1,5 @@
 /**
- * The one place that names the key-agreement suite (decision 020, section 2): device keys are X25519 in WebCrypto, and
+ * The one place that names the key-agreement suite (docs/protocol/encryption.md, "Primitives"): device keys are X25519 in WebCrypto, and
  * HPKE is DHKEM(X25519, HKDF-SHA256) / HKDF-SHA256 / AES-256-GCM. The P-256 fallback of section 2 is not built yet;
  * it would be chosen here, with the public key naming its KEM.
  */

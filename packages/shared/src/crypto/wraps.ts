@@ -1,5 +1,5 @@
 /**
- * Wraps (decision 020, sections 3, 4 and 6): the 32-byte epoch key sealed for one recipient public key with HPKE
+ * Wraps (docs/protocol/encryption.md, "Keys", "QR pairing handover", "Approving a device" and "Recovery code"): the 32-byte epoch key sealed for one recipient public key with HPKE
  * (RFC 9180) single-shot, info `daysync/v1/epoch|<user id>|<epoch>|<recipient key id>`.
  * - `psk` mode, for the QR handover: both ends hold the psk derived from the link's secret (pairing-secret.ts).
  * - `auth` mode, device to device and to the recovery key: the opener names the sender's public key, so a wrap from

@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from "kysely";
 
 /**
- * End-to-end encryption, step 4 (decision 020, section 4.2): a locked device's request to be approved with the check
+ * End-to-end encryption, step 4 (docs/protocol/encryption.md, "Approving a device"): a locked device's request to be approved with the check
  * code. The row carries the commit-then-reveal exchange between the requesting session and the one device that
  * answers; it goes with the requesting session.
  */

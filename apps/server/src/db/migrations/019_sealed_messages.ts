@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from "kysely";
 
 /**
- * End-to-end encryption, step 7 (decision 020, section 8): a message sealed on its device names the epoch it was
+ * End-to-end encryption, step 7 (docs/protocol/encryption.md, "Sealed messages"): a message sealed on its device names the epoch it was
  * sealed under (null: stored in clear, as every message before) and carries its sealed preview; a file message will
  * carry its sealed file key. The day's summary names the epoch of its `last_message` when that is a sealed preview,
  * and the message and device it came from, which the preview's associated data binds it to.

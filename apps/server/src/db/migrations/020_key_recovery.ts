@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from "kysely";
 
 /**
- * End-to-end encryption, step 6 (decision 020, section 6): the account's recovery key. One per account, replaced
+ * End-to-end encryption, step 6 (docs/protocol/encryption.md, "Recovery code"): the account's recovery key. One per account, replaced
  * whole: its public key and key id (its roster rows and wraps live in key_roster and key_wraps like any key's), the
  * anchor (the epoch key of `anchor_epoch` sealed with a key only the code gives) and the SHA-256 of a proof derived
  * from the code, which a locked device shows to add itself with what the code opened.

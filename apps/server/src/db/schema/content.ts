@@ -110,7 +110,7 @@ export interface UploadsTable {
   /** Bytes stored: a sealed file's sealed length. */
   size: number;
   created_at: number;
-  /** The epoch its file message was sealed under (decision 020, section 9); null: a file in clear. */
+  /** The epoch its file message was sealed under (docs/protocol/encryption.md, "File records"); null: a file in clear. */
   epoch: number | null;
 }
 

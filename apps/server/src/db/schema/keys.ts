@@ -35,7 +35,7 @@ export interface KeyRosterTable {
   tag: string;
 }
 
-/** A locked device's request to be approved by check code (decision 020, section 4.2). */
+/** A locked device's request to be approved by check code (docs/protocol/encryption.md, "Approving a device"). */
 export interface KeyRequestsTable {
   id: string;
   user_id: string;

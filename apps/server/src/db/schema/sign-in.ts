@@ -51,7 +51,7 @@ export interface PairingRequestsTable {
   token_expires_at: number | null;
   /** Add a device: the session that showed the code; only it may approve. Null for a request made by the new device. */
   offered_by: string | null;
-  /** The asking device's public key and its proof of the QR link's secret (decision 020, 4.1); null without. */
+  /** The asking device's public key and its proof of the QR link's secret (docs/protocol/encryption.md, "QR pairing handover"); null without. */
   public_key: string | null;
   key_proof: string | null;
   /** The approval's key handover (`PairingHandover` as JSON), until the exchange moves it into key_wraps and key_roster. */

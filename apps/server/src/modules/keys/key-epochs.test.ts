@@ -1,5 +1,5 @@
 /**
- * The account's epochs (decision 020, step 2): the first one and the race for it, who sees which wraps, the live
+ * The account's epochs (docs/protocol/encryption.md, "Keys"): the first one and the race for it, who sees which wraps, the live
  * `key.epoch_created`, another account's, and the next one by rotation or start over.
  */
 import { DEVICES_API, KEYS_API, type KeysState, type StoredKeyWrap } from "@daysync/shared";

@@ -1,5 +1,5 @@
 /**
- * The key handover of a QR pairing (decision 020, section 4.1), on the server's side: the approving device's
+ * The key handover of a QR pairing (docs/protocol/encryption.md, "QR pairing handover"), on the server's side: the approving device's
  * handover is checked against its own account when it approves, and moved into key_wraps and key_roster for the new
  * session at the exchange. Everything stays opaque: the server checks addresses (key ids, epochs, who sends), never
  * the wraps themselves, which only the new device can open.

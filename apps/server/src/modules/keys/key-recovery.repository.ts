@@ -1,4 +1,4 @@
-/** The account's recovery key (decision 020, section 6): its row, and its wraps and roster rows among every key's. */
+/** The account's recovery key (docs/protocol/encryption.md, "Recovery code"): its row, and its wraps and roster rows among every key's. */
 import type { Transaction } from "kysely";
 import type { Db } from "../../db/database.ts";
 import type { Database, KeyRecoveryTable, KeyRosterTable, KeyWrapsTable } from "../../db/schema.ts";

@@ -8,7 +8,7 @@ import type { KeyRecoveryService } from "./key-recovery.service.ts";
 /** A person types a recovery code a few times at most; the proof is 256 bits, so this only keeps a device from hammering. */
 const unlocking = rateLimitPer("session", { max: 10, windowMs: 10 * 60_000 }, "recovery code attempts");
 
-/** The account's recovery code (decision 020, section 6): every route is about the caller's own account only. */
+/** The account's recovery code (docs/protocol/encryption.md, "Recovery code"): every route is about the caller's own account only. */
 export function keyRecoveryRoutes(app: ApiServer, deps: { recovery: KeyRecoveryService }) {
   const { recovery } = deps;
 

@@ -1,5 +1,5 @@
 /**
- * The recovery code on the server (decision 020, section 6). A device holding the current epoch stores the recovery
+ * The recovery code on the server (docs/protocol/encryption.md, "Recovery code"). A device holding the current epoch stores the recovery
  * key with its anchor and wraps (replacing an older one) or removes it; any device of the account reads it; a locked
  * device that opened what it holds, and shows the proof the code gives, adds itself to those epochs. Everything stays
  * opaque here: the server checks who may do what, that key ids are those of their keys, and the proof's hash.

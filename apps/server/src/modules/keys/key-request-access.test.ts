@@ -1,5 +1,5 @@
 /**
- * Who may take each step of a locked device's check-code request (decision 020, 4.2), and who may end it: only a
+ * Who may take each step of a locked device's check-code request (docs/protocol/encryption.md, "Approving a device"), and who may end it: only a
  * holder of the current key answers, only the asking device confirms, only the answering one approves, another account
  * touches nothing, and a denial stops the request or takes its handover back.
  */

@@ -31,7 +31,7 @@ export function holdsCurrentKey(userId: Expression<string>, keyId: Expression<st
 /**
  * Deletes the wraps addressed to a session's key, before the session goes: what it held leaves with it. Called by
  * every statement that deletes a session (its end, its expiry); account deletion deletes every key row of the account.
- * If the session held the account's current epoch, a rotation is due from `now` (decision 020, section 7); the
+ * If the session held the account's current epoch, a rotation is due from `now` (docs/protocol/encryption.md, "Rotation and revocation"); the
  * answer says so, so the caller can tell the account's devices.
  */
 export async function deleteWrapsOfSession(

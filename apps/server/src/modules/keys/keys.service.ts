@@ -168,7 +168,7 @@ export function createKeysService(deps: { clock: Clock; unitOfWork: UnitOfWork; 
               throw recoveryCodeSet();
             }
           }
-          // Recovery walks every epoch from its anchor on (decision 020, section 6): a rotation must carry it along.
+          // Recovery walks every epoch from its anchor on (docs/protocol/encryption.md, "Recovery code"): a rotation must carry it along.
           if (body.reason === "rotation" && recoveryKey && !body.wraps.some((w) => w.recipient_key_id === recoveryKey.key_id)) {
             throw conflict(
               "key_recovery_missing",

@@ -1,5 +1,5 @@
 /**
- * The server's key state (decision 020, step 2): a device's public key set once, what GET /api/keys tells a device,
+ * The server's key state (docs/protocol/encryption.md, "Keys"): a device's public key set once, what GET /api/keys tells a device,
  * and key rows leaving with sessions and accounts. Making epochs: key-epochs.test.ts.
  */
 import { randomBytes } from "node:crypto";

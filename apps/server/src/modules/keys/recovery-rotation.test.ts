@@ -1,5 +1,5 @@
 /**
- * The recovery code across the account's epochs (decision 020, sections 5 to 7), with real devices' keys over HTTP:
+ * The recovery code across the account's epochs (docs/protocol/encryption.md, "Locked devices and Start over", "Recovery code" and "Rotation and revocation"), with real devices' keys over HTTP:
  * a rotation after a removal wraps the new epoch for the recovery key too, so a device made after it still unlocks
  * with the same code and holds the new epoch. Start over is refused while a code is set (start-over-guard.test.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * The recovery code on the server (decision 020, section 6), with real devices' keys made by the crypto library over
+ * The recovery code on the server (docs/protocol/encryption.md, "Recovery code"), with real devices' keys made by the crypto library over
  * HTTP: storing, replacing and removing it, a locked device unlocking with it, across a rotation, and Start over.
  */
 import { API, DEVICES_API, type DevicesResponse, KEYS_API, type RecoveryState, SETTINGS_API, type SetRecoveryInput } from "@daysync/shared";

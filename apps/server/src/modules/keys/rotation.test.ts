@@ -1,5 +1,5 @@
 /**
- * Removing a device rotates the account's key (decision 020, section 7), end to end: real devices' keys made with the
+ * Removing a device rotates the account's key (docs/protocol/encryption.md, "Rotation and revocation"), end to end: real devices' keys made with the
  * crypto library, AccountKeys as the web app and the CLI run it, over HTTP against a real server. After device C is
  * signed out, the epoch a remaining device makes is wrapped only for the devices that remain, and nothing C holds
  * opens it.
@@ -46,7 +46,7 @@ function accountKeys(device: Device, userId: string) {
 const state = async (device: Device) => (await device.get<KeysState>(KEYS_API.keys)).body;
 
 /**
- * What an approval by A hands to a locked device (decision 020, 4.2 step 5): A opens its own wrap of the epoch, wraps
+ * What an approval by A hands to a locked device (docs/protocol/encryption.md, "Approving a device"): A opens its own wrap of the epoch, wraps
  * the key for the device in auth mode and tags its roster row; the device, once the person confirmed the check code,
  * opens that wrap with A's public key and keeps the epoch. The wrap and row are written straight to the tables here:
  * the approval routes are tested on their own, this test is about what happens after a removal.

@@ -20,7 +20,7 @@ export function assertSealedUnderCurrentEpoch(epoch: number, account: AccountEpo
   }
 }
 
-/** Once the account has a key, what goes into its days, text or file, is sealed on the device (decision 020, section 9). */
+/** Once the account has a key, what goes into its days, text or file, is sealed on the device (docs/protocol/encryption.md, "File records"). */
 export const encryptionRequired = () =>
   conflict(
     API_ERROR_CODES.encryptionRequired,

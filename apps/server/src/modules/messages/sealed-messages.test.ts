@@ -1,5 +1,5 @@
 /**
- * Messages sealed on the device (decision 020, section 8), as the server sees them: opaque sealed values it checks
+ * Messages sealed on the device (docs/protocol/encryption.md, "Sealed messages"), as the server sees them: opaque sealed values it checks
  * only for shape and length, stored and served with their epoch, let in only under the account's current epoch and
  * not while a rotation is due, left out of the server's search, and paged through for the devices' own search. Once
  * the account has a key, text in clear is refused (`encryption_required`).

@@ -1,5 +1,5 @@
 /**
- * Once an account has a key, a file reaches its days only sealed (decision 020, section 9): a file in clear is
+ * Once an account has a key, a file reaches its days only sealed (docs/protocol/encryption.md, "File records"): a file in clear is
  * refused with 409 `encryption_required` when its upload is created, and at its last byte for one begun before the
  * key. Discussions stay in clear.
  */

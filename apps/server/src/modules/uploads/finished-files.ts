@@ -1,6 +1,6 @@
 /**
  * What a finished upload becomes: its row and the file message it is sent as. A file in clear is known by its bytes
- * (sniffed type) and its name; a sealed one (decision 020, section 9) only by what its device declared and sealed.
+ * (sniffed type) and its name; a sealed one (docs/protocol/encryption.md, "File records") only by what its device declared and sealed.
  */
 import { API, fileMessageType, type SealedUploadMetadata, type UploadMetadata } from "@daysync/shared";
 import type { Upload } from "@tus/server";

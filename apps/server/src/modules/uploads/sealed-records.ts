@@ -1,5 +1,5 @@
 /**
- * The record arithmetic of sealed uploads (decision 020, section 9), as the server needs it: a sealed file's length,
+ * The record arithmetic of sealed uploads (docs/protocol/encryption.md, "File records"), as the server needs it: a sealed file's length,
  * and the whole records a cut-off PATCH leaves behind. The server never opens a record.
  */
 import { plainLength, SEALED_RECORD_SIZE, sealedLength } from "@daysync/shared/crypto";

@@ -1,5 +1,5 @@
 /**
- * Files sealed on the device (decision 020, section 9), as the server takes them: an upload whose metadata names an
+ * Files sealed on the device (docs/protocol/encryption.md, "File records"), as the server takes them: an upload whose metadata names an
  * epoch carries only sealed values and opaque records; it goes in under the account's current epoch only, is cut back
  * to whole records before a device resumes it, and is served as `<message id>.daysync` bytes the device opens.
  */

@@ -143,7 +143,7 @@ export function createUploadsService(deps: {
 
   /**
    * A PATCH cut off mid-record leaves part of a sealed record: cut the file back to whole records, so the offset a
-   * device resumes from is a record boundary and it seals and sends the whole record again (decision 020, section 9).
+   * device resumes from is a record boundary and it seals and sends the whole record again (docs/protocol/encryption.md, "File records").
    */
   function cutBackToRecords(id: string, length: number): Promise<void> {
     return underLock(id, async () => {

@@ -1,5 +1,5 @@
 /**
- * "Use a recovery code" on a locked device (decision 020, sections 5 and 6), offered when the account has one: the
+ * "Use a recovery code" on a locked device (docs/protocol/encryption.md, "Locked devices and Start over" and "Recovery code"), offered when the account has one: the
  * typed code is checked on the device (its check bits catch a typo), opens the account's keys, and unlocks this device.
  */
 import { KEYS_API, keysStateSchema } from "@daysync/shared";

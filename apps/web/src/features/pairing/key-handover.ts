@@ -1,5 +1,5 @@
 /**
- * The browser's part of the QR key handover (decision 020, section 4.1); the protocol itself is in
+ * The browser's part of the QR key handover (docs/protocol/encryption.md, "QR pairing handover"); the protocol itself is in
  * @daysync/shared/crypto's key-handover.ts, shared with the CLI. The link's secret lives in its fragment, which
  * never reaches the server: the page that opens the link takes it out of the address bar at once.
  */

@@ -15,7 +15,7 @@ type OfferSettled =
   | { phase: "review"; offerId: string; request: PairingRequestDetails; secret: string }
   | { phase: "error"; message: string };
 
-/** An offer and the secret of its link's fragment, kept in this page only: the key handover's (decision 020, 4.1). */
+/** An offer and the secret of its link's fragment, kept in this page only: the key handover's (docs/protocol/encryption.md, "QR pairing handover"). */
 type Offer = PairingOfferCreated & { secret: string };
 
 export type DeviceOfferState = RotatingCodeState<Offer, OfferSettled>;

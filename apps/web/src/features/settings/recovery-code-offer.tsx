@@ -1,5 +1,5 @@
 /**
- * The recovery code offered like an emergency kit (decision 020, section 6): once this device can read and the account
+ * The recovery code offered like an emergency kit (docs/protocol/encryption.md, "Recovery code"): once this device can read and the account
  * has no code, a notice says what it is for, with the way to Settings to make one. "Not now" puts it away on this
  * device; a code made on any device ends it everywhere.
  */

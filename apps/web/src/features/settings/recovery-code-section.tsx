@@ -27,7 +27,7 @@ export const RECOVERY_SECTION_TEXT = {
 
 const madeAt = (ms: number) => `${formatDisplayDate(formatStoredDate(new Date(ms)))} at ${formatStoredTime(new Date(ms))}`;
 
-/** Settings' recovery code (decision 020, section 6): made on a device that can read, shown once, typed back, then saved. */
+/** Settings' recovery code (docs/protocol/encryption.md, "Recovery code"): made on a device that can read, shown once, typed back, then saved. */
 export function RecoveryCodeSection() {
   const { keys } = useSessionServices();
   const status = useSyncExternalStore(keys.subscribe, keys.getStatus);

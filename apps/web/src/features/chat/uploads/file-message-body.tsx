@@ -1,6 +1,6 @@
 /**
  * A file message's body: image thumbnail (opens full size), inline audio or video player; its kind, name, size and a
- * Download link. A sealed file (decision 020, section 9) shows its opened name and plain size; its image opens in the
+ * Download link. A sealed file (docs/protocol/encryption.md, "File records") shows its opened name and plain size; its image opens in the
  * page, and its players and Download use the service worker's route, which opens the bytes as they stream.
  */
 import { type Message, SEALED_TEXT } from "@daysync/shared";

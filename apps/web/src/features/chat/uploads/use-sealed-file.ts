@@ -1,5 +1,5 @@
 /**
- * A sealed file message in the page (decision 020, section 9): its image opened here into a Blob for the thumbnail
+ * A sealed file message in the page (docs/protocol/encryption.md, "File records"): its image opened here into a Blob for the thumbnail
  * and the lightbox, whether the service worker controls the page (its route streams downloads and players), and a
  * download opened here into a Blob when it does not (a first load before the worker claims it, a hard reload).
  */

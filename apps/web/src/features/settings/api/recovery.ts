@@ -1,4 +1,4 @@
-/** The account's recovery code as Settings shows it (decision 020, section 6). */
+/** The account's recovery code as Settings shows it (docs/protocol/encryption.md, "Recovery code"). */
 import { KEYS_API, recoveryStateSchema } from "@daysync/shared";
 import { type QueryClient, queryOptions } from "@tanstack/react-query";
 import { api } from "../../../lib/api-client.ts";
