@@ -8,6 +8,7 @@ import {
   expectFieldError,
   hidden,
   keyStateOf,
+  logOut,
   messageList,
   newDevice,
   registerViaApi,
@@ -307,8 +308,7 @@ describe("dashboard: live sync, outbox, copy, search, plan, logout", () => {
     await page.waitForURL((url) => url.pathname === "/dashboard");
     await visible(messageList(page).getByText("written in the tunnel"));
 
-    await page.getByRole("button", { name: TEXT.logout }).click();
-    await page.waitForURL((url) => url.pathname === "/");
+    await logOut(page);
     await page.goto("/dashboard");
     await page.waitForURL("**/login");
   });

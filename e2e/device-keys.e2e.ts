@@ -1,8 +1,8 @@
-import { APP_ROUTES, SEALED_TEXT, TEXT } from "@daysync/shared";
+import { APP_ROUTES, SEALED_TEXT } from "@daysync/shared";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./support/browser.ts";
-import { type Device, keyStateOf, signInViaApi, twoDevicesOfOneUser, uniqueEmail, visible } from "./support/daysync.ts";
+import { type Device, keyStateOf, logOut, signInViaApi, twoDevicesOfOneUser, uniqueEmail, visible } from "./support/daysync.ts";
 import { type RunningServer, startServer } from "./support/server.ts";
 
 /** What this browser keeps of the account in IndexedDB `daysync-keys`, as the page sees it. */
@@ -105,8 +105,7 @@ describe("device keys in the browser (decision 020)", () => {
 
   it("logging out takes the device's keys with it", async () => {
     await laptop.page.goto(APP_ROUTES.dashboard);
-    await laptop.page.getByRole("button", { name: TEXT.logout }).click();
-    await laptop.page.waitForURL((url) => url.pathname === "/");
+    await logOut(laptop.page);
     await expect.poll(() => storedKeys(laptop.page), { timeout: 10_000 }).toEqual([]);
   });
 });

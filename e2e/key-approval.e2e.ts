@@ -1,9 +1,9 @@
-import { APP_ROUTES, APPROVAL_TEXT, SEALED_TEXT, TEXT } from "@daysync/shared";
+import { APP_ROUTES, APPROVAL_TEXT, SEALED_TEXT } from "@daysync/shared";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { typeCodeOn } from "./support/approval.ts";
 import { launchBrowser } from "./support/browser.ts";
-import { type Device, keyStateOf, newDevice, signInViaApi, twoDevicesOfOneUser, uniqueEmail, visible } from "./support/daysync.ts";
+import { type Device, keyStateOf, logOut, newDevice, signInViaApi, twoDevicesOfOneUser, uniqueEmail, visible } from "./support/daysync.ts";
 import { type RunningServer, startServer } from "./support/server.ts";
 
 const LOCKED = SEALED_TEXT.approveToSend;
@@ -92,8 +92,7 @@ describe("approval by a typed code in the browser (docs/protocol/encryption.md, 
     expect(await tablet.page.getByRole("button", { name: "Start over" }).count()).toBe(0);
     for (const device of [laptop, phone]) {
       await device.page.goto(APP_ROUTES.dashboard);
-      await device.page.getByRole("button", { name: TEXT.logout }).click();
-      await device.page.waitForURL((url) => url.pathname === "/");
+      await logOut(device.page);
     }
     await tablet.page.reload();
     // Each sign-out of a device holding the key made the remaining one rotate: Start over makes the epoch after those.

@@ -1,7 +1,7 @@
 import { API, type DayMessagesResponse, type DaysResponse, SEALED_VALUE_PATTERN, TEXT, type User } from "@daysync/shared";
 import { describe, expect, it } from "vitest";
 import { useStartedApp } from "./support/app.ts";
-import { messageList, newDevice, registerViaApi, sendMessage, uniqueEmail, visible } from "./support/daysync.ts";
+import { logOut, messageList, newDevice, registerViaApi, sendMessage, uniqueEmail, visible } from "./support/daysync.ts";
 import { keyedAccount } from "./support/node-device.ts";
 
 const app = useStartedApp();
@@ -55,8 +55,7 @@ describe("offline", () => {
     const kept = () => page.evaluate(() => Object.keys(localStorage).filter((k) => /offline-cache|signed-in-user/.test(k)));
     expect(await kept()).toHaveLength(2);
     await context.setOffline(false);
-    await page.getByRole("button", { name: TEXT.logout }).click();
-    await page.waitForURL(`${app.server.url}/`);
+    await logOut(page);
     await expect.poll(kept).toEqual([]);
     await context.close();
   });

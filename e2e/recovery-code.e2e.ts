@@ -34,7 +34,7 @@ async function canReadHere(device: Device) {
 async function unlockWithCode(device: Device, code: string) {
   await device.page.goto(APP_ROUTES.dashboard);
   await visible(device.page.getByRole("heading", { name: LOCKED }), 15_000);
-  await (await visible(device.page.getByRole("button", { name: "Use a recovery code" }), 15_000)).click();
+  await (await visible(device.page.getByRole("button", { name: "Unlock with your recovery code" }), 15_000)).click();
   const field = device.page.getByLabel("Recovery code", { exact: true });
   await expect.poll(() => field.evaluate((el) => el === document.activeElement)).toBe(true);
   await field.fill(code);
@@ -124,7 +124,7 @@ describe("the recovery code in the browser (decision 020, section 6)", () => {
     await b.page.waitForURL((url) => url.pathname.startsWith(APP_ROUTES.dashboard));
     await visible(b.page.getByRole("heading", { name: LOCKED }), 15_000);
 
-    await (await visible(b.page.getByRole("button", { name: "Use a recovery code" }), 15_000)).click();
+    await (await visible(b.page.getByRole("button", { name: "Unlock with your recovery code" }), 15_000)).click();
     const field = b.page.getByLabel("Recovery code", { exact: true });
     await field.fill(withTypo(code));
     await b.page.getByRole("button", { name: "Unlock" }).click();
@@ -186,6 +186,6 @@ describe("the recovery code in the browser (decision 020, section 6)", () => {
     await visible(d.page.getByRole("heading", { name: LOCKED }), 15_000);
     await visible(d.page.getByText("Type this code on one of your other devices"));
     await expect.poll(() => reads, { timeout: 15_000 }).toBeGreaterThanOrEqual(3);
-    expect(await d.page.getByRole("button", { name: "Use a recovery code" }).count()).toBe(0);
+    expect(await d.page.getByRole("button", { name: "Unlock with your recovery code" }).count()).toBe(0);
   });
 });

@@ -57,7 +57,7 @@ async function until(check: () => Promise<boolean>, timeoutMs = 30_000) {
 async function unlockWithCode(device: Device, code: string) {
   await device.page.goto(APP_ROUTES.dashboard);
   await visible(device.page.getByRole("heading", { name: LOCKED }), 30_000);
-  await (await visible(device.page.getByRole("button", { name: "Use a recovery code" }), 15_000)).click();
+  await (await visible(device.page.getByRole("button", { name: "Unlock with your recovery code" }), 15_000)).click();
   const field = device.page.getByLabel("Recovery code", { exact: true });
   await field.fill(code);
   await field.press("Enter");

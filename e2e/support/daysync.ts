@@ -2,7 +2,7 @@
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
-import { API, KEYS_API, keysStateSchema } from "@daysync/shared";
+import { API, KEYS_API, keysStateSchema, TEXT } from "@daysync/shared";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 
 export const PASSWORD = "correct horse battery";
@@ -165,4 +165,18 @@ export async function setPlanByOperator(dataDir: string, email: string, plan: "p
     cwd: repoRoot,
     env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "warn" },
   });
+}
+
+/**
+ * Logout from the sidebar, through the warning shown when this is the only device that can read and no recovery code
+ * is set ("Log out anyway"), to the landing page.
+ */
+export async function logOut(page: Page): Promise<void> {
+  await page.getByRole("button", { name: TEXT.logout }).click();
+  const anyway = page.getByRole("dialog").getByRole("button", { name: "Log out anyway" });
+  const left = page.waitForURL((url) => url.pathname === "/").then(() => "left" as const);
+  const warned = anyway.waitFor({ state: "visible" }).then(() => "warned" as const);
+  const first = await Promise.race([left.catch(() => "left" as const), warned.catch(() => "left" as const)]);
+  if (first === "warned") await anyway.click();
+  await left;
 }

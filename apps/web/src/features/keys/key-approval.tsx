@@ -5,23 +5,14 @@
  * signed-in device holds the account's key. A device that can read shows each request of the account's other devices
  * as it comes, with a field for the code, Approve and Deny.
  */
-import {
-  APPROVAL_TEXT,
-  formatStoredTime,
-  KEY_REQUEST_MAX_FAILURES,
-  KEYS_API,
-  type KeyRequest,
-  keysStateSchema,
-  type LiveEvent,
-  SEALED_TEXT,
-} from "@daysync/shared";
+import { APPROVAL_TEXT, formatStoredTime, KEY_REQUEST_MAX_FAILURES, type KeyRequest, type LiveEvent, SEALED_TEXT } from "@daysync/shared";
 import { type ApprovalStep, HANDOVER_TEXT, type KeyApprover, type KeyRequester, normalizeApprovalCode } from "@daysync/shared/crypto";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState, useSyncExternalStore } from "react";
 import { toast } from "react-toastify";
-import { api } from "../../lib/api-client.ts";
 import { describeError } from "../../lib/api-errors.ts";
 import type { DeviceKeys } from "../../lib/device-keys.ts";
+import { keysStateQuery } from "../../lib/keys-state.ts";
 import type { LiveConnection } from "../../lib/live-connection.ts";
 import { useLinkOrigin } from "../../lib/server-address.ts";
 import { useSessionServices } from "../../lib/session-services.ts";
@@ -35,6 +26,11 @@ export const KEY_APPROVAL_TEXT = {
   startOverConfirm:
     "Start over? What was sent before can no longer be read on any device and is deleted as it expires. This cannot be undone.",
   denied: APPROVAL_TEXT.denied,
+  /** A locked device with no other signed-in device holding the key: nothing can approve it. */
+  alone: "No other signed-in device can read your messages, so none can approve this one.",
+  startOverConsequences:
+    "Start over: this device makes a new key. Messages sent before can no longer be read on any device, and are deleted as they expire. This cannot be undone.",
+  recoveryIsTheWay: "Your account has a recovery code: it is the way back. Start over is not possible while it is set.",
 };
 
 const requestsKey = ["key-requests"] as const;
@@ -161,6 +157,8 @@ function InsecureAddress() {
 
 function LockedDevice({ keys, live }: { keys: DeviceKeys; live: LiveConnection }) {
   const titleId = useId();
+  const state = useQuery(keysStateQuery);
+  const alone = state.data?.other_devices_with_current_key === 0;
   const requester = useRef<KeyRequester | undefined>(undefined);
   const [step, setStep] = useState<ApprovalStep>({ step: "waiting" });
   const [problem, setProblem] = useState<string>();
@@ -211,6 +209,8 @@ function LockedDevice({ keys, live }: { keys: DeviceKeys; live: LiveConnection }
             </button>
           </div>
         </>
+      ) : alone ? (
+        <p>{KEY_APPROVAL_TEXT.alone}</p>
       ) : step.step === "show" ? (
         <div>
           <p id={`${titleId}-code`}>{APPROVAL_TEXT.typeThisCode}</p>
@@ -231,9 +231,12 @@ function LockedDevice({ keys, live }: { keys: DeviceKeys; live: LiveConnection }
   );
 }
 
-/** Offered only when no other signed-in device holds the account's key (the server says so). */
+/**
+ * Offered only when no other signed-in device holds the account's key (the server says so), with what it costs said
+ * before it is pressed; while a recovery code is set the server refuses it, so this says the code is the way back.
+ */
 function StartOver({ keys, live }: { keys: DeviceKeys; live: LiveConnection }) {
-  const state = useQuery({ queryKey: ["keys-state"], queryFn: () => api.get(KEYS_API.keys, keysStateSchema) });
+  const state = useQuery(keysStateQuery);
   const { refetch } = state;
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -246,6 +249,7 @@ function StartOver({ keys, live }: { keys: DeviceKeys; live: LiveConnection }) {
     [live, refetch],
   );
   if (state.data?.other_devices_with_current_key !== 0) return null;
+  if (state.data.recovery) return <p className="key-approval-muted">{KEY_APPROVAL_TEXT.recoveryIsTheWay}</p>;
   const startOver = async () => {
     setBusy(true);
     const answer = await keys.startOver().catch((failure: unknown) => ({ ok: false as const, code: describeError(failure) }));
@@ -262,11 +266,14 @@ function StartOver({ keys, live }: { keys: DeviceKeys; live: LiveConnection }) {
   };
   if (!confirming) {
     return (
-      <div className="key-approval-actions">
-        <button type="button" className="btn btn-ghost btn-sm" onClick={() => setConfirming(true)}>
-          Start over
-        </button>
-      </div>
+      <>
+        <p className="key-approval-muted">{KEY_APPROVAL_TEXT.startOverConsequences}</p>
+        <div className="key-approval-actions">
+          <button type="button" className="btn btn-ghost btn-sm" onClick={() => setConfirming(true)}>
+            Start over
+          </button>
+        </div>
+      </>
     );
   }
   return (

@@ -1,17 +1,17 @@
 /**
- * "Use a recovery code" on a locked device (docs/protocol/encryption.md, "Locked devices and Start over" and "Recovery code"), offered when the account has one: the
+ * "Unlock with your recovery code" on a locked device (docs/protocol/encryption.md, "Locked devices and Start over" and "Recovery code"), offered when the account has one: the
  * typed code is checked on the device (its check bits catch a typo), opens the account's keys, and unlocks this device.
  */
-import { KEYS_API, keysStateSchema } from "@daysync/shared";
 import { RECOVERY_TEXT, RecoveryCodeError, RecoveryRefusedError } from "@daysync/shared/crypto";
 import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { toast } from "react-toastify";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { TextField } from "../../components/ui/text-field.tsx";
-import { ApiError, api } from "../../lib/api-client.ts";
+import { ApiError } from "../../lib/api-client.ts";
 import { describeError } from "../../lib/api-errors.ts";
 import type { DeviceKeys } from "../../lib/device-keys.ts";
+import { keysStateQuery } from "../../lib/keys-state.ts";
 
 /** The sentence for what went wrong: the code's own check first, then what it opened, then the server's answer. */
 function whyNot(error: unknown): string {
@@ -21,9 +21,10 @@ function whyNot(error: unknown): string {
   return describeError(error);
 }
 
+export const RECOVERY_UNLOCK_TEXT = { open: "Unlock with your recovery code" };
+
 export function RecoveryUnlock({ keys, onUnlocked }: { keys: DeviceKeys; onUnlocked: () => void }) {
-  // The same query as Start over's, which follows the account's key changes live.
-  const state = useQuery({ queryKey: ["keys-state"], queryFn: () => api.get(KEYS_API.keys, keysStateSchema) });
+  const state = useQuery(keysStateQuery);
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState("");
   const [error, setError] = useState<string>();
@@ -47,7 +48,7 @@ export function RecoveryUnlock({ keys, onUnlocked }: { keys: DeviceKeys; onUnloc
     return (
       <div className="key-approval-actions">
         <button type="button" className="btn btn-secondary btn-sm" onClick={() => setOpen(true)}>
-          Use a recovery code
+          {RECOVERY_UNLOCK_TEXT.open}
         </button>
       </div>
     );

@@ -7,6 +7,7 @@ import { APP_ROUTES } from "@daysync/shared";
 import { useQuery } from "@tanstack/react-query";
 import { useId, useState, useSyncExternalStore } from "react";
 import { Link } from "react-router";
+import { RECOVERY_SECTION_HASH } from "../../lib/keys-state.ts";
 import { useSessionServices } from "../../lib/session-services.ts";
 import { readStorage, writeStorage } from "../../lib/storage.ts";
 import { recoveryQueryOptions } from "./api/recovery.ts";
@@ -32,7 +33,7 @@ export function RecoveryCodeOffer() {
       <h2 id={titleId}>{RECOVERY_OFFER_TEXT.heading}</h2>
       <p className="key-approval-muted">{RECOVERY_SECTION_TEXT.intro}</p>
       <div className="key-approval-actions">
-        <Link className="btn btn-primary btn-sm" to={APP_ROUTES.settings} onClick={putItAway}>
+        <Link className="btn btn-primary btn-sm" to={`${APP_ROUTES.settings}${RECOVERY_SECTION_HASH}`} onClick={putItAway}>
           {RECOVERY_OFFER_TEXT.make}
         </Link>
         <button type="button" className="btn btn-ghost btn-sm" onClick={putItAway}>

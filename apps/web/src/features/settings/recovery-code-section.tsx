@@ -1,13 +1,15 @@
 import { formatDisplayDate, formatStoredDate, formatStoredTime } from "@daysync/shared";
 import { makeRecoveryCode, parseRecoveryCode } from "@daysync/shared/crypto";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState, useSyncExternalStore } from "react";
+import { type FormEvent, useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { useLocation } from "react-router";
 import { toast } from "react-toastify";
 import { ConfirmDialog } from "../../components/ui/dialog.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { TextField } from "../../components/ui/text-field.tsx";
 import { describeError } from "../../lib/api-errors.ts";
 import { useCopy } from "../../lib/copy-to-clipboard.ts";
+import { RECOVERY_SECTION_HASH } from "../../lib/keys-state.ts";
 import { useSessionServices } from "../../lib/session-services.ts";
 import { recoveryQueryOptions, reloadRecovery } from "./api/recovery.ts";
 
@@ -39,8 +41,21 @@ export function RecoveryCodeSection() {
 
   const start = async () => setCode(await makeRecoveryCode());
 
+  // Opened from the recovery-code notice or the logout warning: the section, not the top of Settings, is what was asked for.
+  const { hash } = useLocation();
+  const section = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (hash === RECOVERY_SECTION_HASH && recovery.isSuccess) section.current?.scrollIntoView({ block: "start" });
+  }, [hash, recovery.isSuccess]);
+
   return (
-    <section className="settings-section" aria-labelledby="settings-recovery-title">
+    <section
+      ref={section}
+      id={RECOVERY_SECTION_HASH.slice(1)}
+      tabIndex={-1}
+      className="settings-section"
+      aria-labelledby="settings-recovery-title"
+    >
       <h2 id="settings-recovery-title">Recovery code</h2>
       <p className="muted">{RECOVERY_SECTION_TEXT.intro}</p>
       {recovery.isPending ? <Spinner label="Loading the recovery code" /> : null}

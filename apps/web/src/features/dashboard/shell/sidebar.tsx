@@ -2,10 +2,10 @@ import { TEXT } from "@daysync/shared";
 import { type ReactNode, type Ref, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { BrandMark } from "../../../components/ui/brand-mark.tsx";
-import { CloseIcon, LogoutIcon, PlusIcon } from "../../../components/ui/icons.tsx";
-import { useLogout } from "../../../lib/use-logout.ts";
+import { CloseIcon, PlusIcon } from "../../../components/ui/icons.tsx";
 import { DayList } from "../days/day-list.tsx";
 import { SearchBox } from "../search/search-box.tsx";
+import { LogoutButton } from "./logout-button.tsx";
 import { UserPanel } from "./user-panel.tsx";
 
 interface SidebarProps {
@@ -22,9 +22,7 @@ interface SidebarProps {
 
 export function Sidebar({ id, closed, onClose, links, sections, ref }: SidebarProps) {
   const navigate = useNavigate();
-  const logout = useLogout();
   const [searching, setSearching] = useState(false);
-  const [leaving, setLeaving] = useState(false);
 
   return (
     <aside id={id} ref={ref} className="sidebar" aria-label="Sidebar" tabIndex={-1} inert={closed}>
@@ -57,18 +55,7 @@ export function Sidebar({ id, closed, onClose, links, sections, ref }: SidebarPr
       )}
       {searching ? null : sections}
       {links}
-      <button
-        type="button"
-        className="sidebar-entry"
-        disabled={leaving}
-        onClick={() => {
-          setLeaving(true);
-          void logout();
-        }}
-      >
-        <LogoutIcon size={18} />
-        {TEXT.logout}
-      </button>
+      <LogoutButton />
     </aside>
   );
 }
