@@ -19,8 +19,9 @@ const CORPUS_STALE_MS = 30_000;
 const CORPUS_PAGES_MAX = 50;
 
 /**
- * The live text messages this device can read: those in clear (kept from before the account had a key) as they are,
- * the sealed ones opened (`content` holds the text; nothing of it is stored).
+ * The live messages this device can read, by what a search matches: a text's words, a file's name (issue 43). Those
+ * in clear (kept from before the account had a key) as they are, the sealed ones opened; `content` holds the text or
+ * the file's name, and nothing of it is stored.
  */
 async function openedCorpus(services: { user: { id: string }; keys: DeviceKeys }, signal: AbortSignal): Promise<Message[]> {
   const epochs = heldEpochsOf(await services.keys.knownStatus()) ?? new Map();
@@ -34,13 +35,16 @@ async function openedCorpus(services: { user: { id: string }; keys: DeviceKeys }
       signal,
     );
     for (const message of messages) {
-      if (message.type !== "text") continue;
+      const isText = message.type === "text";
       if (message.epoch === undefined) {
-        opened.push(message);
+        opened.push(isText ? message : { ...message, content: message.filename });
         continue;
       }
+      // Opens a text's words, or a file's name (never its bytes).
       const result = await openMessage(services.user.id, epochs, message);
-      if (result.state === "opened") opened.push({ ...message, content: result.text, epoch: undefined, preview: undefined });
+      if (result.state !== "opened") continue;
+      const name = isText ? {} : { filename: result.text };
+      opened.push({ ...message, ...name, content: result.text, epoch: undefined, preview: undefined });
     }
     if (next === null) break;
     before = next;
@@ -59,7 +63,7 @@ const RESULTS_MAX = 50;
 type SearchResults = SearchResponse["results"];
 
 /**
- * Live messages whose text contains q, newest first, found on this device among those it can read
+ * Live messages whose text or file name contains q, newest first, found on this device among those it can read
  * (`searchCorpusKey`). The words searched for never go to the server (decision 020): they say what was sent.
  */
 export function useSearch(q: string) {
