@@ -25,6 +25,7 @@ const facts: Record<Who, { actor: Actor; subject: Subject }> = {
       keyOwnerId: "me",
       keyHolders: { self: true, others: false },
       recoveryProof: true,
+      recoveryCodeSet: false,
     },
   },
   creator: {
@@ -47,6 +48,7 @@ const facts: Record<Who, { actor: Actor; subject: Subject }> = {
       keyOwnerId: "me",
       keyHolders: { self: false, others: false },
       recoveryProof: false,
+      recoveryCodeSet: false,
     },
   },
   removed: {
