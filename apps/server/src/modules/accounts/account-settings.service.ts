@@ -28,7 +28,7 @@ export function createAccountSettingsService(deps: {
   users: UsersRepository;
   freshCheck: FreshCheck;
   accounts: Pick<AccountsService, "hasPassword" | "me">;
-  devices: Pick<DevicesService, "signOutOthers">;
+  devices: Pick<DevicesService, "signOutOthers" | "assertMaySignOut">;
   deletion: Pick<AccountDeletionService, "deleteAccount">;
   /** Called after the email changed: the email module sends a verification to the new address when it can. */
   onEmailChanged?: (userId: string) => Promise<void>;
@@ -87,10 +87,13 @@ export function createAccountSettingsService(deps: {
 
     /**
      * Changes the password (or gives an account made through a provider its first one, after a fresh provider
-     * check); the account's other devices are signed out unless kept. Answers how many were.
+     * check); the account's other devices are signed out unless kept. Answers how many were. Signing them out
+     * meets the Devices list's guard first (403 `key_holder_needed`, nothing changed): a device that holds no key
+     * must not end the last ones that do and then Start over (issue 42).
      */
     async changePassword(asker: Asker, input: ChangePasswordInput): Promise<number> {
       await confirm(asker, input.current_password, "current_password", false);
+      if (!input.keep_other_devices) await deps.devices.assertMaySignOut(asker.userId, asker.sessionId, "others");
       const passwordHash = await hashPassword(input.password);
       // A reset link made under the old password dies with it (issue 42).
       await unitOfWork.forUser(asker.userId, async (work) => {

@@ -4,7 +4,7 @@
  * holders needs a device that holds the key; Start over is refused while a recovery code is set (the code is the
  * way back). Real devices' keys, made by the crypto library, over HTTP.
  */
-import { DEVICES_API, type DevicesResponse, type SignedOutOthersResponse } from "@daysync/shared";
+import { DEVICES_API, type DevicesResponse, SETTINGS_API, type SignedOutOthersResponse } from "@daysync/shared";
 import { makeRecoveryCode } from "@daysync/shared/crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { person } from "../../testing/discussion-api.ts";
@@ -68,6 +68,45 @@ describe("signing out the devices that hold the key", () => {
     const { keyed, signIn } = await account("Kai");
     const locked = await signIn();
     const res = await keyed.device.post<SignedOutOthersResponse>(DEVICES_API.signOutOthers);
+    expect([res.status, res.body]).toEqual([200, { signed_out: 1 }]);
+    expect(await sessionIds(keyed)).toEqual([await sessionOf(keyed)]);
+    expect((await locked.device.get(DEVICES_API.list)).status).toBe(401);
+  });
+});
+
+/** PUT /api/me/password from that device, signing the others out unless `keep` (the Settings page's checkbox). */
+const changePassword = (device: KeyDevice, password: string, keep = false) =>
+  device.device.request("PUT", SETTINGS_API.password, {
+    current_password: "correct horse",
+    password,
+    confirm_password: password,
+    keep_other_devices: keep,
+  });
+
+describe("a password change that signs the other devices out", () => {
+  it("from a locked device is refused 403 key_holder_needed, changes nothing, and Start over stays refused", async () => {
+    const { keyed, signIn } = await account("Ada");
+    const locked = await signIn();
+    const before = await sessionIds(keyed);
+
+    const res = await changePassword(locked, "new horse 42");
+    expect([res.status, res.body]).toEqual([403, keyHolderNeeded]);
+    expect(await sessionIds(keyed)).toEqual(before);
+    expect((await keysOf(keyed.device)).holders).toEqual([keyed.held().keyId]);
+    expect(await locked.keys.startOver()).toEqual({ ok: false, code: "key_epoch_in_use" });
+    // Refused whole: the old password is still the current one (a changed one would answer 400 here).
+    expect((await changePassword(locked, "new horse 43")).status).toBe(403);
+
+    // Keeping the other devices signed in, the locked device may change the password alone.
+    const kept = await changePassword(locked, "new horse 44", true);
+    expect([kept.status, kept.body]).toEqual([200, { signed_out: 0 }]);
+    expect(await sessionIds(keyed)).toEqual(before);
+  });
+
+  it("from a device that holds the key signs every other device out", async () => {
+    const { keyed, signIn } = await account("Bea");
+    const locked = await signIn();
+    const res = await changePassword(keyed, "new horse 42");
     expect([res.status, res.body]).toEqual([200, { signed_out: 1 }]);
     expect(await sessionIds(keyed)).toEqual([await sessionOf(keyed)]);
     expect((await locked.device.get(DEVICES_API.list)).status).toBe(401);

@@ -1,7 +1,7 @@
 import { type ChangePasswordInput, type ChangePasswordRequest, changePasswordSchema } from "@daysync/shared";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useQueryClient } from "@tanstack/react-query";
-import type { ReactNode } from "react";
+import { type ReactNode, useState } from "react";
 import { useForm } from "react-hook-form";
 import { toast } from "react-toastify";
 import { NewPasswordFields } from "../../components/ui/new-password-fields.tsx";
@@ -23,6 +23,9 @@ const isField = (name: string | undefined): name is (typeof FIELDS)[number] => F
 export function PasswordSection({ hasPassword, freshCheck }: { hasPassword: boolean; freshCheck: ReactNode }) {
   const queryClient = useQueryClient();
   const { keys } = useSessionServices();
+  // The server's refusal to sign out the last devices that hold the key (403 `key_holder_needed`): shown under the
+  // checkbox until the next try, with what this device can do instead.
+  const [keyHolderNeeded, setKeyHolderNeeded] = useState<string | null>(null);
   const { register, handleSubmit, formState, setError, reset } = useForm<ChangePasswordRequest, unknown, ChangePasswordInput>({
     resolver: zodResolver(changePasswordSchema),
     mode: "onTouched",
@@ -33,6 +36,7 @@ export function PasswordSection({ hasPassword, freshCheck }: { hasPassword: bool
       setError("current_password", { message: "Enter your current password." });
       return;
     }
+    setKeyHolderNeeded(null);
     try {
       const { signed_out } = await changePassword(hasPassword ? values : { ...values, current_password: undefined });
       // The devices signed out leave the account's key with them: this device makes the next epoch now.
@@ -47,7 +51,9 @@ export function PasswordSection({ hasPassword, freshCheck }: { hasPassword: bool
       reloadConfirmation(queryClient);
     } catch (error) {
       const text = describeError(error);
-      if (error instanceof ApiError && isField(error.field)) setError(error.field, { message: text });
+      if (error instanceof ApiError && error.code === "key_holder_needed")
+        setKeyHolderNeeded(`${text} Or tick "Keep my other devices signed in" to change the password alone.`);
+      else if (error instanceof ApiError && isField(error.field)) setError(error.field, { message: text });
       else toast.error(text);
     }
   });
@@ -82,6 +88,11 @@ export function PasswordSection({ hasPassword, freshCheck }: { hasPassword: bool
           <input type="checkbox" {...register("keep_other_devices")} />
           Keep my other devices signed in
         </label>
+        {keyHolderNeeded ? (
+          <p className="field-error" role="alert">
+            {keyHolderNeeded}
+          </p>
+        ) : null}
         <div className="settings-actions">
           <button type="submit" className="btn btn-primary btn-sm" disabled={formState.isSubmitting}>
             {formState.isSubmitting ? <Spinner /> : null}
