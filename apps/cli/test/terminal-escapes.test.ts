@@ -6,9 +6,10 @@
  * characters in them, which the server cannot see. Every command's output is read as bytes: no ESC, BEL or other
  * C0/C1 control reaches the terminal, while `--json` keeps the exact values and `clip` copies the exact text.
  */
-import { spawn, spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { execFile, spawn, spawnSync } from "node:child_process";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { promisify } from "node:util";
 import { DEVICES_API, type DevicesResponse } from "@daysync/shared";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SESSION_CACHE_MS } from "../../server/src/modules/accounts/sessions.repository.ts";
@@ -99,6 +100,17 @@ async function until(condition: () => boolean, what: () => string, timeoutMs = 3
   }
 }
 
+/** Reads until `done` says so, at most `timeoutMs`; answers the last reading. */
+async function poll<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 describe("names, file names and texts from another device never drive the terminal", () => {
   it("a locked device is refused an OSC 52 name, and one stored before is printed escaped by devices and devices rm", async () => {
     const locked = await lockedDevice();
@@ -118,6 +130,85 @@ describe("names, file names and texts from another device never drive the termin
     expect(removed.code, removed.stderr).toBe(0);
     expectInert(removed.stdout + removed.stderr, "devices rm");
     expect(removed.stdout).toContain("Signed out Phone\\x1b]52;");
+  });
+
+  it("devices in a real terminal emulator (tmux, set-clipboard on): the OSC 52 name writes no paste buffer and shows escaped", async () => {
+    const locked = await lockedDevice();
+    await storedName(locked.id, NAME);
+    const tmux = promisify(execFile);
+    const socket = `daysync-osc52-${process.pid}-${Date.now()}`;
+    // tmux honours OSC 52 from a pane by writing a paste buffer; a dead pane stays to be read.
+    const config = path.join(tempDir("tmux"), "tmux.conf");
+    writeFileSync(config, "set -s set-clipboard on\nset -g remain-on-exit on\n");
+    const env = {
+      ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("DAYSYNC_") && k !== "TMUX")),
+      DAYSYNC_CONFIG_DIR: terminal.configDir,
+      DAYSYNC_SERVER: terminal.server,
+      TERM: "xterm",
+    };
+    const run = (...args: string[]) => tmux("/usr/bin/tmux", ["-L", socket, ...args], { env, timeout: 10_000 });
+    const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
+    let socketPath = "";
+    try {
+      await run(
+        "-f",
+        config,
+        "new-session",
+        "-d",
+        "-s",
+        "t",
+        "-x",
+        "250",
+        "-y",
+        "40",
+        `${[process.execPath, BIN, "devices"].map(quote).join(" ")}; echo "daysync exited $?"`,
+      );
+      socketPath = (await run("display-message", "-p", "#{socket_path}")).stdout.trim();
+      // Bounded wait for `daysync devices` to end in its pane (the shell there says how).
+      const pane = await poll(
+        async () => (await run("capture-pane", "-p", "-J", "-t", "t")).stdout,
+        (shown) => /daysync exited \d+/.test(shown),
+        "daysync devices to end in tmux",
+        45_000,
+      );
+      expect(pane).toContain("daysync exited 0");
+      // No paste buffer: tmux answers "no buffers" and fails.
+      const buffer = await run("show-buffer").then(
+        (res) => res.stdout,
+        () => "",
+      );
+      expect(buffer).toBe("");
+      expect(pane).toContain("Phone\\x1b]52;c;cm0gLXJmIH4K\\x07");
+
+      // The same terminal does honour the raw sequence: the check above could fail.
+      await run("new-window", "-t", "t", `printf '${OSC_52.replace("\u001b", "\\033").replace("\u0007", "\\007")}'`);
+      const raw = await poll(
+        () =>
+          run("show-buffer").then(
+            (res) => res.stdout,
+            () => "",
+          ),
+        (buffer) => buffer !== "",
+        "tmux to honour a raw OSC 52",
+        10_000,
+      );
+      expect(raw).toBe("rm -rf ~\n");
+    } finally {
+      await run("kill-server").catch(() => undefined);
+      // tmux leaves its socket file behind: removed once the server is gone.
+      await poll(
+        () =>
+          run("has-session").then(
+            () => false,
+            () => true,
+          ),
+        (gone) => gone,
+        "the tmux server to end",
+        5_000,
+      ).catch(() => undefined);
+      if (socketPath) rmSync(socketPath, { force: true });
+    }
+    expect((await terminal.run(["devices", "rm", locked.id])).code).toBe(0);
   });
 
   it("ls, search, get, watch and their errors escape sealed texts and file names; --json keeps them exact", async () => {
