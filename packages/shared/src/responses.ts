@@ -195,9 +195,10 @@ export const signedInDeviceSchema = z.object({
   last_seen_at: z.number(),
   /**
    * End-to-end encryption (decision 020): `can_read` holds the account's current key, `waiting` has a key pair but
-   * no other device handed it the current key yet, `none` has made no key pair (not started since the upgrade).
+   * no other device handed it the current key yet, `denied` the same but its latest request was denied on another
+   * device, `none` has made no key pair (not started since the upgrade).
    */
-  key_status: z.enum(["can_read", "waiting", "none"]),
+  key_status: z.enum(["can_read", "waiting", "denied", "none"]),
 });
 
 /**

@@ -19,7 +19,12 @@ export function ago(time: number, now: number): string {
 }
 
 /** Where the device stands with the account's key (decision 020), as Devices on the web says it. */
-const KEY_STATUS: Record<DeviceListItem["key_status"], string> = { can_read: "can read", waiting: "waiting for approval", none: "-" };
+const KEY_STATUS: Record<DeviceListItem["key_status"], string> = {
+  can_read: "can read",
+  waiting: "waiting for approval",
+  denied: "denied",
+  none: "-",
+};
 
 export async function listDevices(ctx: Context, options: { json?: boolean }): Promise<void> {
   const { api } = await ctx.signedIn();

@@ -2,6 +2,7 @@
 import { SESSION_COOKIE } from "@daysync/shared";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Clock } from "../clock.ts";
+import { userAgentWithModel } from "../presenters/device-name.ts";
 import { unauthenticated } from "./errors.ts";
 
 export const SESSION_LIFETIME_MS = 180 * 24 * 60 * 60 * 1000;
@@ -40,8 +41,17 @@ export function requireAuth(request: FastifyRequest): SessionAuth {
   return request.auth;
 }
 
-/** The device a new session is made for: its browser and address, as the request says them. */
-export const deviceOf = (request: FastifyRequest) => ({ userAgent: request.headers["user-agent"] ?? "", ip: request.ip });
+/**
+ * The device a new session is made for: its browser (with the model its client hint gives, issue 43) and address, as
+ * the request says them.
+ */
+export const deviceOf = (request: FastifyRequest) => {
+  const hint = request.headers["sec-ch-ua-model"];
+  return {
+    userAgent: userAgentWithModel(request.headers["user-agent"] ?? "", typeof hint === "string" ? hint : undefined),
+    ip: request.ip,
+  };
+};
 
 export function setSessionCookie(reply: FastifyReply, token: string, secure: boolean) {
   reply.setCookie(SESSION_COOKIE, token, {

@@ -62,6 +62,8 @@ describe("security headers", () => {
       expect(res.headers.get("permissions-policy")).toContain("camera=(self)");
       expect(res.headers.get("permissions-policy")).toContain("microphone=()");
       expect(res.headers.get("cross-origin-opener-policy")).toBe("same-origin");
+      // The phone's model, for the name of the session it signs in to (issue 43).
+      expect(res.headers.get("accept-ch")).toBe("Sec-CH-UA-Model");
       expect(res.headers.get("x-frame-options")).toBe("DENY");
       expect(res.headers.get("x-content-type-options")).toBe("nosniff");
       expect(res.headers.get("strict-transport-security")).toBeNull();

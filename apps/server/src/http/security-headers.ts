@@ -67,6 +67,8 @@ export function registerSecurityHeaders(app: FastifyInstance, options: { webDist
     "content-security-policy": pagePolicy(builtPagesScriptHashes(options.webDist)),
     "permissions-policy": PERMISSIONS_POLICY,
     "cross-origin-opener-policy": "same-origin",
+    // The phone's model, which a frozen User-Agent no longer says, for the name of the session it signs in to (issue 43).
+    "accept-ch": "Sec-CH-UA-Model",
   };
   app.addHook("onSend", async (_request, reply) => {
     reply.headers(SECURITY_HEADERS);

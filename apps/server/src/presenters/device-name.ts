@@ -54,5 +54,29 @@ function parseUserAgent(header: string): DeviceName {
       // An odd header is not an error; the device is just described as unknown.
     }
   }
-  return { browser, os, name: `${browser} on ${os}`, kind };
+  const model = androidModelOf(userAgent);
+  return { browser, os, name: model ? `${browser} on ${model} (${os})` : `${browser} on ${os}`, kind };
+}
+
+/** Android browsers that freeze the User-Agent write this in place of the model (the client hint has it). */
+const FROZEN_MODEL = "K";
+
+/**
+ * The phone's model from an Android User-Agent's model token ("Linux; Android 14; Pixel 8"), which tells two phones
+ * of one browser apart (issue 43); undefined where the browser froze it to "K" or wrote none.
+ */
+export function androidModelOf(userAgent: string): string | undefined {
+  const token = /\(Linux; (?:U; )?Android [^;)]*; ([^;)]+)[;)]/.exec(userAgent)?.[1];
+  const model = token?.replace(/\s+Build\/.*$/, "").trim();
+  return model && model !== FROZEN_MODEL && model.length <= 64 ? model : undefined;
+}
+
+/**
+ * The User-Agent a session is named from, with the model the browser gives in its `Sec-CH-UA-Model` client hint
+ * (asked for by `Accept-CH` on the app's pages) written into the frozen "K" token, so the name tells phones apart.
+ */
+export function userAgentWithModel(userAgent: string, modelHint: string | undefined): string {
+  const model = /^"([^";)\\\p{Cc}]{1,64})"$/u.exec(modelHint?.trim() ?? "")?.[1]?.trim();
+  if (!model) return userAgent;
+  return userAgent.replace(/(\(Linux; (?:U; )?Android [^;)]*; )K([;)])/, (_, head: string, tail: string) => `${head}${model}${tail}`);
 }

@@ -12,7 +12,7 @@ export function presentDevice(row: DeviceRow): SignedInDevice {
     ip: row.ip,
     signed_in_at: Number(row.created_at),
     last_seen_at: Number(row.last_seen_at),
-    key_status: row.key_id == null ? "none" : row.holds_current_key ? "can_read" : "waiting",
+    key_status: row.key_id == null ? "none" : row.holds_current_key ? "can_read" : row.request_denied ? "denied" : "waiting",
   };
 }
 
@@ -29,4 +29,6 @@ export interface DeviceRow {
   key_id?: string | null;
   /** Holds a wrap of the account's current epoch (SQLite answers 0 or 1, PostgreSQL a boolean). */
   holds_current_key: boolean | 0 | 1;
+  /** Its request to be approved was denied, and none is open since (SQLite answers 0 or 1); absent where not read. */
+  request_denied?: boolean | 0 | 1;
 }

@@ -1,5 +1,5 @@
 /** Reads, renames and ends the sessions of a user, seen as their signed-in devices. */
-import type { Transaction } from "kysely";
+import { expressionBuilder, sql, type Transaction } from "kysely";
 import type { Db } from "../../db/database.ts";
 import type { Database } from "../../db/schema.ts";
 import type { DeviceRow } from "../../presenters/devices.presenter.ts";
@@ -7,6 +7,22 @@ import { deleteWrapsOfSession, holdsCurrentKey } from "../keys/keys.repository.t
 import { endPairingsOfSession } from "../pairing/pairing.repository.ts";
 
 const COLUMNS = ["id", "user_agent", "ip", "created_at", "last_seen_at", "name", "key_id"] as const;
+
+/**
+ * Whether the session's request to be approved was denied and it has asked for none since (no request open): such a
+ * device is shown as denied, not as waiting.
+ */
+function deniedRequest() {
+  const eb = expressionBuilder<Database, "sessions">();
+  const requestsOfSession = () =>
+    eb.selectFrom("key_requests").select(sql<number>`1`.as("one")).whereRef("key_requests.session_id", "=", "sessions.id");
+  return eb
+    .and([
+      eb.exists(requestsOfSession().where("key_requests.status", "=", "denied")),
+      eb.not(eb.exists(requestsOfSession().where("key_requests.status", "in", ["pending", "answered", "confirmed"]))),
+    ])
+    .as("request_denied");
+}
 
 /** Over the database, or over a transaction (`.in(trx)`) for work that must commit together. */
 export function createDevicesRepository(db: Db) {
@@ -19,6 +35,7 @@ export function createDevicesRepository(db: Db) {
         .selectFrom("sessions")
         .select(COLUMNS)
         .select((eb) => holdsCurrentKey(eb.ref("sessions.user_id"), eb.ref("sessions.key_id")))
+        .select(deniedRequest())
         .where("user_id", "=", userId)
         .orderBy("last_seen_at", "desc")
         .orderBy("created_at", "desc")
@@ -30,6 +47,7 @@ export function createDevicesRepository(db: Db) {
         .selectFrom("sessions")
         .select(COLUMNS)
         .select((eb) => holdsCurrentKey(eb.ref("sessions.user_id"), eb.ref("sessions.key_id")))
+        .select(deniedRequest())
         .where("user_id", "=", userId)
         .where("id", "=", sessionId)
         .executeTakeFirst();
