@@ -31,8 +31,19 @@ const KINDS: Record<DeviceKind, { label: string; Icon: typeof LaptopIcon }> = {
 const KEY_STATUS: Record<DeviceListItem["key_status"], string | null> = {
   can_read: "Can read your messages",
   waiting: "Waiting for approval",
+  denied: "Request denied: sign in again on it to ask once more",
   none: null,
 };
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** When the device was added, short enough to tell two of one model apart at a glance: "Added 3 Dec, 14:05". */
+export function addedAt(ms: number): string {
+  const at = new Date(ms);
+  const time = `${String(at.getHours()).padStart(2, "0")}:${String(at.getMinutes()).padStart(2, "0")}`;
+  const year = at.getFullYear() === new Date().getFullYear() ? "" : ` ${at.getFullYear()}`;
+  return `Added ${at.getDate()} ${MONTHS[at.getMonth()]}${year}, ${time}`;
+}
 
 interface DeviceRowProps {
   device: DeviceListItem;
@@ -93,9 +104,8 @@ export function DeviceRow({ device, now, busy, onSignOut }: DeviceRowProps) {
           </p>
         )}
         <p className="device-meta">
-          Last seen {device.current ? "now" : lastSeen(device.last_seen_at, now)} · IP {device.ip} · signed in{" "}
-          {dateTime(device.signed_in_at)}
-          {device.name !== `${device.browser} on ${device.os}` ? ` · ${device.browser} on ${device.os}` : null}
+          {addedAt(device.signed_in_at)} · Last seen {device.current ? "now" : lastSeen(device.last_seen_at, now)} · IP {device.ip}
+          {device.name.startsWith(`${device.browser} on `) ? null : ` · ${device.browser} on ${device.os}`}
         </p>
         {KEY_STATUS[device.key_status] ? (
           <p className="device-key" data-key-status={device.key_status}>
