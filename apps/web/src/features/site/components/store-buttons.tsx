@@ -15,26 +15,22 @@ export function StoreButtons() {
       <InstallButton className="button button--ghost button--large">Install the app</InstallButton>
       {play || apple ? (
         <div className="store-buttons">
-          {play ? (
-            <a className="store-button" href={play} rel="noopener">
-              <Icon name="play" size={26} />
-              <span className="store-button__text">
-                <span className="store-button__small">Get it on</span>
-                <span className="store-button__big">Google Play</span>
-              </span>
-            </a>
-          ) : null}
-          {apple ? (
-            <a className="store-button" href={apple} rel="noopener">
-              <Icon name="apple" size={26} />
-              <span className="store-button__text">
-                <span className="store-button__small">Download on the</span>
-                <span className="store-button__big">App Store</span>
-              </span>
-            </a>
-          ) : null}
+          {play ? <StoreBadge href={play} icon="play" small="Get it on" big="Google Play" /> : null}
+          {apple ? <StoreBadge href={apple} icon="apple" small="Download on the" big="App Store" /> : null}
         </div>
       ) : null}
     </div>
+  );
+}
+
+function StoreBadge({ href, icon, small, big }: { href: string; icon: "play" | "apple"; small: string; big: string }) {
+  return (
+    <a className="store-button" href={href} rel="noopener">
+      <Icon name={icon} size={26} />
+      <span className="store-button__text">
+        <span className="store-button__small">{small}</span>
+        <span className="store-button__big">{big}</span>
+      </span>
+    </a>
   );
 }
