@@ -15,7 +15,9 @@ import {
   type RecoveryServer,
   unlockWithRecoveryCode,
 } from "@daysync/shared/crypto";
-import type { ApiResponse, Device } from "./test-server.ts";
+import { expect } from "vitest";
+import { person } from "./discussion-api.ts";
+import { type ApiResponse, Device, type TestServer } from "./test-server.ts";
 
 /** An answer the test did not expect, with its status and body in the message. */
 export class UnexpectedAnswer extends Error {
@@ -95,3 +97,18 @@ export function keyDevice(device: Device, userId: string, options: { forge?: (st
   };
 }
 export type KeyDevice = ReturnType<typeof keyDevice>;
+
+/** A new account whose first device holds epoch 1; `signIn` adds a device of it signed in by password, locked. */
+export async function keyedAccount(server: Pick<TestServer, "url">, name: string) {
+  const { device, user, email } = await person(server, name);
+  const keyed = keyDevice(device, user.id);
+  expect((await keyed.keys.sync()).state).toBe("ready");
+  const signIn = async () => {
+    const fresh = new Device(server.url);
+    await fresh.login(email);
+    const locked = keyDevice(fresh, user.id);
+    expect((await locked.keys.sync()).state).toBe("locked");
+    return locked;
+  };
+  return { keyed, signIn, user, email };
+}

@@ -5,9 +5,8 @@
 import { API, DEVICES_API, type DevicesResponse, KEYS_API, type RecoveryState, SETTINGS_API, type SetRecoveryInput } from "@daysync/shared";
 import { deriveRecoveryKeys, exportPublicKey, makeRecoveryCode, RecoveryRefusedError, toBase64Url } from "@daysync/shared/crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { person } from "../../testing/discussion-api.ts";
 import { tablesNaming } from "../../testing/every-row.ts";
-import { keyDevice, keysOf, recoveryOf, UnexpectedAnswer } from "../../testing/key-devices.ts";
+import { keyedAccount, keysOf, recoveryOf, UnexpectedAnswer } from "../../testing/key-devices.ts";
 import { b64, newKey } from "../../testing/key-material.ts";
 import { Device, startTestServer, type TestServer } from "../../testing/test-server.ts";
 
@@ -19,14 +18,8 @@ afterAll(() => server.close());
 
 /** A new account whose first device holds epoch 1, and a second device of it, signed in by password and locked. */
 async function account(name: string) {
-  const { device, user, email } = await person(server, name);
-  const a = keyDevice(device, user.id);
-  expect((await a.keys.sync()).state).toBe("ready");
-  const secondDevice = new Device(server.url);
-  await secondDevice.login(email);
-  const b = keyDevice(secondDevice, user.id);
-  expect((await b.keys.sync()).state).toBe("locked");
-  return { a, b, user, email };
+  const { keyed: a, signIn, user, email } = await keyedAccount(server, name);
+  return { a, b: await signIn(), user, email };
 }
 
 async function unlockRefusal(work: Promise<unknown>) {

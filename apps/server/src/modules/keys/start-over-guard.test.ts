@@ -7,9 +7,8 @@
 import { DEVICES_API, type DevicesResponse, SETTINGS_API, type SignedOutOthersResponse } from "@daysync/shared";
 import { makeRecoveryCode } from "@daysync/shared/crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { person } from "../../testing/discussion-api.ts";
-import { type KeyDevice, keyDevice, keysOf, recoveryOf } from "../../testing/key-devices.ts";
-import { Device, startTestServer, type TestServer } from "../../testing/test-server.ts";
+import { type KeyDevice, keyedAccount, keysOf, recoveryOf } from "../../testing/key-devices.ts";
+import { startTestServer, type TestServer } from "../../testing/test-server.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -17,20 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** A new account whose first device holds epoch 1; `signIn` adds a device signed in by password, locked or approved. */
-async function account(name: string) {
-  const { device, user, email } = await person(server, name);
-  const keyed = keyDevice(device, user.id);
-  expect((await keyed.keys.sync()).state).toBe("ready");
-  const signIn = async () => {
-    const fresh = new Device(server.url);
-    await fresh.login(email);
-    const locked = keyDevice(fresh, user.id);
-    expect((await locked.keys.sync()).state).toBe("locked");
-    return locked;
-  };
-  return { keyed, signIn };
-}
+const account = (name: string) => keyedAccount(server, name);
 
 const sessionOf = async (device: KeyDevice) => (await keysOf(device.device)).session_id;
 const sessionIds = async (device: KeyDevice) =>
