@@ -103,3 +103,12 @@ export class CliProcess {
     return this.exited;
   }
 }
+
+/** Waits until `condition` holds, at most `timeoutMs`; `what` says what was seen when it did not. */
+export async function until(condition: () => boolean, what: () => string = () => "", timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out: ${what()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -16,7 +16,7 @@ import { SESSION_CACHE_MS } from "../../server/src/modules/accounts/sessions.rep
 import { Device, startTestServer, type TestServer } from "../../server/src/testing/test-server.ts";
 import type { ListedMessage } from "../src/commands/list.ts";
 import type { WatchedMessage } from "../src/commands/watch.ts";
-import { BIN, type CliProcess, removeTempDirs, type Terminal, tempDir } from "./cli-process.ts";
+import { BIN, type CliProcess, removeTempDirs, type Terminal, tempDir, until } from "./cli-process.ts";
 import { startXvfb } from "./desktop.ts";
 import { type KeyHolder, keyHolder, pairedTerminal, sendSealed, sendSealedFile } from "./key-holder.ts";
 import { PASSWORD } from "./sign-in.ts";
@@ -91,14 +91,6 @@ async function storedName(sessionId: string, name: string) {
 
 const holderSessionId = async () =>
   (await holder.device.get<DevicesResponse>(DEVICES_API.list)).body.devices.find((d) => d.current)?.id ?? "";
-
-async function until(condition: () => boolean, what: () => string, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out: ${what()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** Reads until `done` says so, at most `timeoutMs`; answers the last reading. */
 async function poll<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 30_000): Promise<T> {

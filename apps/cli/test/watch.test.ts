@@ -1,10 +1,10 @@
-import { readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmdirSync } from "node:fs";
 import path from "node:path";
 import { DEVICES_API, type DevicesResponse } from "@daysync/shared";
 import { describe, expect, it } from "vitest";
 import { startTestServer } from "../../server/src/testing/test-server.ts";
 import type { WatchedMessage } from "../src/commands/watch.ts";
-import { type CliProcess, tempDir } from "./cli-process.ts";
+import { type CliProcess, tempDir, until } from "./cli-process.ts";
 import { sendFromBrowser } from "./key-holder.ts";
 import { signedInTerminal, useSignedInTerminal } from "./sign-in.ts";
 
@@ -66,6 +66,31 @@ describe("daysync watch", () => {
     await send("six");
     await waitForLines(next, 2);
     expect(contents(next)).toEqual(["while away", "six"]);
+    await next.kill();
+  });
+
+  it("a watch position that cannot be saved is said once, and watch goes on and saves it once it can", async () => {
+    const cli = await startWatching(["--json"]);
+    // A directory where the position's temporary file goes: every save fails (EISDIR), as on a full disk.
+    const blocker = path.join(ann.terminal.configDir, `watch.json.${cli.child.pid}.tmp`);
+    mkdirSync(blocker);
+    await send("one");
+    await send("two");
+    await waitForLines(cli, 2);
+    await cli.waitFor(/Could not save the watch position/, { stream: "stderr" });
+    expect(cli.stderr.match(/Could not save the watch position/g)).toHaveLength(1);
+    expect(cli.child.exitCode).toBeNull();
+    rmdirSync(blocker);
+    await send("three");
+    await waitForLines(cli, 3);
+    await until(() => existsSync(path.join(ann.terminal.configDir, "watch.json")));
+    expect(contents(cli)).toEqual(["one", "two", "three"]);
+    expect(await cli.kill("SIGTERM")).toBe(0);
+    // The next run starts from the saved position: nothing before it comes again.
+    await send("four");
+    const next = await startWatching(["--json"]);
+    await waitForLines(next, 1);
+    expect(contents(next)).toEqual(["four"]);
     await next.kill();
   });
 

@@ -45,9 +45,20 @@ export async function watch(ctx: Context, options: WatchOptions): Promise<void> 
   // Without a saved position the first run starts from now: it skips the replay up to its `ready`.
   let position: WatchPosition | undefined = saved;
   let announced = false;
+  let saveFailed = false;
   const save = (next: WatchPosition) => {
     position = next;
-    ctx.store.saveWatchPosition(key, next);
+    // A full disk or no file descriptor left must not end watch: the position stays in memory and the next save retries.
+    try {
+      ctx.store.saveWatchPosition(key, next);
+      saveFailed = false;
+    } catch (error) {
+      if (!saveFailed)
+        warn(
+          `Could not save the watch position (${error instanceof Error ? error.message : String(error)}); watch goes on and tries again.`,
+        );
+      saveFailed = true;
+    }
   };
 
   const handle = async (message: Message, seq: number | null) => {
