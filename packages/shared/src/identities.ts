@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { ACCOUNT_DISABLED_MESSAGE } from "./admin.ts";
+import { REGISTRATION_TEXT } from "./site.ts";
 
 export const IDENTITY_API = {
   /** GET, public: the configured providers, for the sign-in buttons. */
@@ -59,6 +60,7 @@ export const PROVIDER_SIGN_IN_ERRORS = {
   signup_closed: "No Daysync account uses this {label} sign-in, and new accounts cannot be made with {label} here.",
   registration_closed:
     "No Daysync account uses this {label} sign-in, and this server does not take new accounts without an invite. Ask its owner for an invite link, or sign in with an existing account.",
+  invite_invalid: REGISTRATION_TEXT.inviteInvalid,
   email_unverified: "{label} has not verified your email address, so no account can be made with it.",
   domain_not_allowed: "Accounts with this email domain cannot be made through {label} here.",
   account_exists: "An account with this email already exists. Sign in as usual, then link {label} from Settings (Sign-in methods).",

@@ -25,6 +25,8 @@ export interface AuthFlowsTable {
   link_user_id: string | null;
   /** Set when the flow is a fresh check of that session's person (with `link_user_id`), not a link. */
   confirm_session_id?: string | null;
+  /** The invite link a sign-up started from (REGISTRATION=invite); the account it makes uses it up. */
+  invite?: string | null;
   expires_at: number;
 }
 

@@ -104,9 +104,10 @@ export function createAccountsService(deps: {
       input: { name: string; email: string },
       link: (trx: Transaction<Database>, userId: string) => Promise<void>,
       device: DeviceInfo,
+      invite?: string,
     ) {
-      // The provider verified the address: sign-up through it requires that. No invite comes through a provider.
-      const toUse = await deps.registration.admit(undefined);
+      // The provider verified the address: sign-up through it requires that. The invite came with the flow.
+      const toUse = await deps.registration.admit(invite);
       return signedIn(await createAccount({ ...input, passwordHash: NO_PASSWORD, emailVerified: true }, toUse, link), device);
     },
 

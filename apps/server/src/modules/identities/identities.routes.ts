@@ -52,8 +52,8 @@ export function identitiesRoutes(
 
   const start = (providerId: string, request: FastifyRequest, reply: FastifyReply) =>
     navigate(reply, async () => {
-      const { return: returnTo } = request.query as Record<string, unknown>;
-      const { flowId, url } = await identities.startSignIn(providerId, returnTo);
+      const { return: returnTo, invite } = request.query as Record<string, unknown>;
+      const { flowId, url } = await identities.startSignIn(providerId, returnTo, invite);
       reply.setCookie(FLOW_COOKIE, flowId, { ...flowCookie, maxAge: FLOW_LIFETIME_MS / 1000 });
       return url;
     });

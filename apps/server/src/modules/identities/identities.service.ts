@@ -6,6 +6,7 @@
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import {
+  inviteTokenSchema,
   type LinkedIdentity,
   type ProviderIcon,
   type ProviderListItem,
@@ -122,6 +123,7 @@ export function createIdentitiesService(deps: {
     returnTo: string,
     linkUserId: string | null,
     confirmSessionId: string | null = null,
+    invite: string | null = null,
   ): Promise<{ flowId: string; url: string }> {
     const linkReturn = linkUserId ? LINK_RETURN : undefined;
     const adapter = adapterOf(providerId, linkReturn);
@@ -141,6 +143,7 @@ export function createIdentitiesService(deps: {
         return_to: returnTo,
         link_user_id: linkUserId,
         confirm_session_id: confirmSessionId,
+        invite,
         expires_at: now + FLOW_LIFETIME_MS,
       },
       now,
@@ -154,6 +157,7 @@ export function createIdentitiesService(deps: {
     profile: ProviderProfile,
     device: DeviceInfo,
     returnTo: string,
+    invite: string | undefined,
   ): Promise<FlowOutcome> {
     const provider = adapter.config;
     const known = await identities.find(profile.issuer, profile.subject);
@@ -191,11 +195,13 @@ export function createIdentitiesService(deps: {
           if (!stored) fail("flow_expired");
         },
         device,
+        invite,
       );
       return { kind: "signed_in", user, session, returnTo };
     } catch (error) {
       if (error instanceof AppError && error.code === "email_taken") fail("account_exists");
-      // REGISTRATION: a new person cannot sign up here through a provider (no invite comes that way).
+      // REGISTRATION: a new person cannot sign up here through a provider without a usable invite.
+      if (error instanceof AppError && error.code === "invite_invalid") fail("invite_invalid");
       if (error instanceof AppError && REGISTRATION_REFUSALS.has(error.code)) fail("registration_closed");
       throw error;
     }
@@ -223,7 +229,13 @@ export function createIdentitiesService(deps: {
       );
     },
 
-    startSignIn: (providerId: string, returnTo: unknown) => start(providerId, safeReturnPath(returnTo), null),
+    /** `invite`: the register page's invite link, for a sign-up on a server that takes new accounts by invite. */
+    startSignIn(providerId: string, returnTo: unknown, invite: unknown) {
+      if (invite === undefined) return start(providerId, safeReturnPath(returnTo), null);
+      const token = inviteTokenSchema.safeParse(invite);
+      if (!token.success) throw new SignInFailure("invite_invalid", providerId);
+      return start(providerId, safeReturnPath(returnTo), null, null, token.data);
+    },
 
     /**
      * After a fresh check: the password, or, for an account without one, a provider check on this device within
@@ -266,7 +278,7 @@ export function createIdentitiesService(deps: {
       const adapter = adapterOf(providerId, linkReturn);
       const secrets = { state: flow.state, nonce: flow.nonce, codeVerifier: flow.code_verifier };
       const profile = await adapter.finish(query, secrets).catch((error: unknown) => failureOf(error, providerId, linkReturn));
-      if (!flow.link_user_id) return signInWith(adapter, profile, device, flow.return_to);
+      if (!flow.link_user_id) return signInWith(adapter, profile, device, flow.return_to, flow.invite ?? undefined);
 
       const known = await identities.find(profile.issuer, profile.subject);
       if (flow.confirm_session_id) {

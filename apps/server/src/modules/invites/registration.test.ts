@@ -53,11 +53,16 @@ function providerAccount(tag: string) {
   return login;
 }
 
-/** Signs in at the provider as `login`, through this server's button; where the app sent the browser, and its device. */
-async function providerSignIn(server: TestServer, login: string, browser = new RedirectBrowser()) {
+/**
+ * Signs in at the provider as `login`, through this server's button (the register page's, with an invite); where the
+ * app sent the browser, and its device.
+ */
+async function providerSignIn(server: TestServer, login: string, invite?: string) {
+  const browser = new RedirectBrowser();
   const host = new URL(server.url).host;
   const atAppPage = (next: URL) => next.host === host && !next.pathname.startsWith("/api/");
-  const page = await browser.go(`${server.url}/api/auth/oidc/test/start?return=%2Fdashboard`, { stopAt: atAppPage });
+  const query = new URLSearchParams({ return: "/dashboard", ...(invite === undefined ? {} : { invite }) });
+  const page = await browser.go(`${server.url}/api/auth/oidc/test/start?${query}`, { stopAt: atAppPage });
   expect(page.url.origin).toBe(provider.issuer);
   const done = await browser.submitForm(page, { login, password: "anything" }, { stopAt: atAppPage });
   const device = new Device(server.url);
@@ -139,6 +144,26 @@ describe("REGISTRATION unset: open until the first account, then by invite", () 
     expect(entries.some((e) => e.action === "invite.created" && e.actor === `${adminLogin}@example.com`)).toBe(true);
   });
 
+  it("lets an invite link make one account through the provider; that invite again, or a made-up one, makes none", async () => {
+    const invite = tokenOf((await admin.post<{ url: string }>(ADMIN_API.invites)).body.url);
+    const invited = await providerSignIn(server, providerAccount("invited"), invite);
+    expect(invited.landed?.pathname).toBe("/dashboard");
+    expect((await invited.device.get(API.me)).status).toBe(200);
+    // The stranger who got hold of the used link, and one who makes up a token.
+    for (const token of [invite, "b".repeat(43)]) {
+      const stranger = await providerSignIn(server, providerAccount("stranger"), token);
+      expect(stranger.landed?.pathname).toBe("/login");
+      expect(stranger.landed?.searchParams.get("error")).toBe("invite_invalid");
+      expect((await stranger.device.get(API.me)).status).toBe(401);
+    }
+    expect((await register(server, "After", invite)).status).toBe(403);
+    // Junk is refused before the provider is asked.
+    const junk = await new RedirectBrowser().go(`${server.url}/api/auth/oidc/test/start?invite=not+a+token%21`, {
+      stopAt: (next) => next.pathname === "/login",
+    });
+    expect(junk.location?.searchParams.get("error")).toBe("invite_invalid");
+  });
+
   it("keeps an invite whose registration failed (email taken) for the next try", async () => {
     const invite = tokenOf((await admin.post<{ url: string }>(ADMIN_API.invites)).body.url);
     const taken = await new Device(server.url).post(API.register, {
@@ -209,11 +234,15 @@ describe("REGISTRATION=closed: no new accounts at all", () => {
     expect(invited.body).toMatchObject({ error: { code: "registration_closed" } });
   });
 
-  it("refuses a new person through the provider", async () => {
-    const { landed, device } = await providerSignIn(server, providerAccount("closed"));
-    expect(landed?.pathname).toBe("/login");
-    expect(landed?.searchParams.get("error")).toBe("registration_closed");
-    expect((await device.get(API.me)).status).toBe(401);
+  it("refuses a new person through the provider, with an invite too", async () => {
+    const { output } = await runAdmin(["invite"], server.env);
+    const invite = tokenOf(output.split("\n").find((line) => line.startsWith("http")) ?? "");
+    for (const token of [undefined, invite]) {
+      const { landed, device } = await providerSignIn(server, providerAccount("closed"), token);
+      expect(landed?.pathname).toBe("/login");
+      expect(landed?.searchParams.get("error")).toBe("registration_closed");
+      expect((await device.get(API.me)).status).toBe(401);
+    }
   });
 });
 

@@ -58,18 +58,16 @@ export function ProviderFailure({ message }: { message: string | null }) {
 
 /**
  * A "Continue with …" link per provider: a whole-page visit to the server, which sends the browser to the
- * provider and, signed in, back to `returnTo`.
+ * provider and, signed in, back to `returnTo`. `invite`: the register page's invite link, which a sign-up through
+ * the provider uses up.
  */
-export function ProviderButtons({ providers, returnTo }: { providers: ProviderListItem[]; returnTo: string }) {
+export function ProviderButtons({ providers, returnTo, invite }: { providers: ProviderListItem[]; returnTo: string; invite?: string }) {
   if (providers.length === 0) return null;
+  const query = new URLSearchParams({ return: returnTo, ...(invite ? { invite } : {}) });
   return (
     <div className="auth-providers">
       {providers.map((provider) => (
-        <a
-          key={provider.id}
-          className="btn btn-secondary btn-block"
-          href={`${IDENTITY_API.start(provider)}?${new URLSearchParams({ return: returnTo })}`}
-        >
+        <a key={provider.id} className="btn btn-secondary btn-block" href={`${IDENTITY_API.start(provider)}?${query}`}>
           {ICONS[provider.icon]()}
           Continue with {provider.label}
         </a>

@@ -91,7 +91,11 @@ export function RegisterPage() {
       {providers.length > 0 && refusal === null ? (
         <>
           <p className="auth-or">{TEXT.or}</p>
-          <ProviderButtons providers={providers} returnTo={returnPath(location.state, "/dashboard/home")} />
+          <ProviderButtons
+            providers={providers}
+            returnTo={returnPath(location.state, "/dashboard/home")}
+            invite={registration === "invite" ? invite : undefined}
+          />
         </>
       ) : null}
       <p className="auth-switch">
