@@ -38,18 +38,14 @@ export default defineConfig({
         },
       },
       {
-        // The same server tests on PostgreSQL and Redis: each test server gets a schema of its own in this database
-        // and a key prefix of its own in this Redis.
+        // The same server tests on PostgreSQL and Redis: each test server gets a database of its own on this
+        // PostgreSQL (testing/pg-database.ts) and a key prefix of its own in this Redis, so files run side by side.
         test: {
           name: "server-pg",
           root: "apps/server",
           include: ["src/**/*.test.ts"],
           testTimeout: ms(30_000),
           hookTimeout: ms(300_000),
-          // One file at a time, after the others: Kysely's migrator reads the tables of every schema, and a test
-          // server dropping its schema meanwhile fails another's migration ("schema … does not exist").
-          maxWorkers: 1,
-          sequence: { groupOrder: 1 },
           env: {
             DATABASE_URL: process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test",
             REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379",
@@ -78,7 +74,7 @@ export default defineConfig({
           // On CI a browser test that fails gets one more try: on two shared cores a page can be starved past a
           // wait. A test that passes only the second time is named in the run's summary (scripts/test-summary.mjs).
           retry: process.env.CI ? 1 : 0,
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -19,7 +19,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Terminal } from "../apps/cli/test/cli-process.ts";
 import { decodeTerminalQr } from "../apps/cli/test/terminal-qr.ts";
-import { createSchemaFor } from "../apps/server/src/testing/pg-schema.ts";
+import { createPgDatabaseFor } from "../apps/server/src/testing/pg-database.ts";
 import {
   decryptPush,
   newSubscriptionKeys,
@@ -66,7 +66,7 @@ describe.each([
     buffer: Buffer.from(`${markers.fileBytes}\n`.repeat(Math.ceil((128 * RECORD_SIZE + 5000) / (markers.fileBytes.length + 1)))),
   };
   const dataDir = mkdtempSync(path.join(tmpdir(), "daysync-blind-"));
-  let schema: Awaited<ReturnType<typeof createSchemaFor>> | undefined;
+  let schema: Awaited<ReturnType<typeof createPgDatabaseFor>> | undefined;
   let redis: Redis | undefined;
   let monitor: Redis | undefined;
   const redisTraffic: string[] = [];
@@ -86,7 +86,7 @@ describe.each([
       NODE_ENV: "test",
     };
     if (pg) {
-      schema = await createSchemaFor(PG_URL, dataDir);
+      schema = await createPgDatabaseFor(PG_URL, dataDir);
       redis = new Redis(TEST_REDIS_URL);
       monitor = await redis.monitor();
       monitor.on("monitor", (_time: string, args: string[]) => redisTraffic.push(args.join(" ")));

@@ -8,18 +8,18 @@ import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAdminRepository } from "../modules/admin/admin.repository.ts";
-import { createSchemaFor } from "../testing/pg-schema.ts";
+import { createPgDatabaseFor } from "../testing/pg-database.ts";
 import { connectDatabase, type Db } from "./database.ts";
 import { createMigrator, migrate } from "./migrations.ts";
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "daysync-audit-seq-"));
-let schema: Awaited<ReturnType<typeof createSchemaFor>> | undefined;
+let schema: Awaited<ReturnType<typeof createPgDatabaseFor>> | undefined;
 let db: Db;
 let schemaName: string | undefined;
 
 beforeAll(async () => {
   const suiteDatabase = process.env.DATABASE_URL;
-  if (suiteDatabase?.startsWith("postgres")) schema = await createSchemaFor(suiteDatabase, dataDir);
+  if (suiteDatabase?.startsWith("postgres")) schema = await createPgDatabaseFor(suiteDatabase, dataDir);
   db = connectDatabase({ databaseFile: path.join(dataDir, "daysync.sqlite"), databaseUrl: schema?.url });
   if (schema) schemaName = (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema;
 });

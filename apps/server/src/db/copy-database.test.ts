@@ -6,7 +6,7 @@ import { pathToFileURL } from "node:url";
 import { API, type DateMessages, type Message, PUSH_API } from "@daysync/shared";
 import { describe, expect, it } from "vitest";
 import { runAdmin } from "../admin.ts";
-import { createSchemaFor } from "../testing/pg-schema.ts";
+import { createPgDatabaseFor } from "../testing/pg-database.ts";
 import { Device, startTestServer, type TestClock, textMessage } from "../testing/test-server.ts";
 import { COPIED_TABLES } from "./copy-database.ts";
 
@@ -44,7 +44,7 @@ describe.runIf(suiteDatabase.startsWith("postgres"))("copying a SQLite installat
     const seqBefore = Number((await source.db.selectFrom("users").select("seq").executeTakeFirstOrThrow()).seq);
     await source.close({ keepData: true });
 
-    const target = await createSchemaFor(suiteDatabase, dataDir);
+    const target = await createPgDatabaseFor(suiteDatabase, dataDir);
     const copy = await startTestServerAfterCopy(file, target.url, source.clock);
     try {
       expect(copy.report.code).toBe(0);

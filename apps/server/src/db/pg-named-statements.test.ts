@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
-import { createSchemaFor } from "../testing/pg-schema.ts";
+import { createPgDatabaseFor } from "../testing/pg-database.ts";
 import { compiledOnce, statementNameOf } from "./compiled-query.ts";
 import { connectDatabase, type Db } from "./database.ts";
 
@@ -18,7 +18,7 @@ describe.runIf(suiteDatabase.startsWith("postgres"))("named prepared statements 
   });
 
   it("prepares a compiled-once query under its name once per connection and reruns it with new values", async () => {
-    const schema = await createSchemaFor(suiteDatabase, dataDir);
+    const schema = await createPgDatabaseFor(suiteDatabase, dataDir);
     cleanup.push(schema.drop);
     const db = connectDatabase({ databaseFile: "", databaseUrl: schema.url });
     cleanup.push(() => db.destroy());

@@ -6,7 +6,7 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import path from "node:path";
 import { API, type DateMessages, type Message, PUSH_API } from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSchemaFor } from "../testing/pg-schema.ts";
+import { createPgDatabaseFor } from "../testing/pg-database.ts";
 import { Device, startTestServer, type TestServer, textMessage } from "../testing/test-server.ts";
 import { create, metadata, offsetOf, patch } from "../testing/tus-client.ts";
 
@@ -144,7 +144,7 @@ describe.runIf(onPostgres)("two processes writing at once", () => {
   });
 
   it("start together on an empty database: one migration, one VAPID key pair", async () => {
-    const fresh = await createSchemaFor(process.env.DATABASE_URL ?? "", `${first.dataDir}-fresh`);
+    const fresh = await createPgDatabaseFor(process.env.DATABASE_URL ?? "", `${first.dataDir}-fresh`);
     const servers = await Promise.all([0, 1, 2].map(() => startTestServer({ DATABASE_URL: fresh.url })));
     try {
       const keys = await Promise.all(

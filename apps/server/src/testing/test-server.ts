@@ -1,6 +1,6 @@
 /**
  * A real server on a loopback port with a fresh database and a clock the test can move. The database is a SQLite
- * file in the server's data folder, or, when the suite runs with a postgres:// DATABASE_URL, a schema of its own there.
+ * file in the server's data folder, or, when the suite runs with a postgres:// DATABASE_URL, a database of its own there.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,7 +11,7 @@ import WebSocket from "ws";
 import { type AppParts, buildApp } from "../app/build-app.ts";
 import { loadConfig } from "../config/config.ts";
 import type { LogStream } from "../http/http-server.ts";
-import { createSchemaFor } from "./pg-schema.ts";
+import { createPgDatabaseFor } from "./pg-database.ts";
 import { removeKeys, uniquePrefix } from "./test-redis.ts";
 
 /** Noon today, local time: a test that moves the clock by minutes or hours stays on the same calendar day. */
@@ -50,13 +50,14 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "daysync-test-"));
   const suiteDatabase = process.env.DATABASE_URL;
-  const pgSchema = suiteDatabase?.startsWith("postgres") && !env.DATABASE_URL ? await createSchemaFor(suiteDatabase, dataDir) : undefined;
+  const pgDatabase =
+    suiteDatabase?.startsWith("postgres") && !env.DATABASE_URL ? await createPgDatabaseFor(suiteDatabase, dataDir) : undefined;
   // The suite's Redis, when it runs with one: each test server under a prefix of its own.
   const redisPrefix = process.env.REDIS_URL && !env.REDIS_URL ? uniquePrefix() : undefined;
   const fullEnv: Record<string, string> = {
     NODE_ENV: "test",
     DATA_DIR: dataDir,
-    ...(pgSchema ? { DATABASE_URL: pgSchema.url } : {}),
+    ...(pgDatabase ? { DATABASE_URL: pgDatabase.url } : {}),
     ...(redisPrefix && process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL, REDIS_PREFIX: redisPrefix } : {}),
     LOG_LEVEL: "silent",
     WEB_DIST: path.join(dataDir, "no-web"),
@@ -67,7 +68,7 @@ export async function startTestServer(
   };
   const clock = options.clock ?? new TestClock();
   const parts = await buildApp(loadConfig(fullEnv), { clock, logStream: options.logStream }).catch(async (error: unknown) => {
-    await pgSchema?.drop();
+    await pgDatabase?.drop();
     throw error;
   });
   await parts.app.listen({ port: options.port ?? 0, host: "127.0.0.1" });
@@ -84,7 +85,7 @@ export async function startTestServer(
       await parts.app.close();
       if (closeOptions?.keepData) return;
       rmSync(dataDir, { recursive: true, force: true });
-      await pgSchema?.drop();
+      await pgDatabase?.drop();
       if (redisPrefix) await removeKeys(redisPrefix);
     },
   };

@@ -1,12 +1,12 @@
 /**
  * Two server processes on one database, one Redis and one files folder, as when scaled out. The database is one
- * SQLite file under the shared DATA_DIR, or, when the suite runs on PostgreSQL, a schema of its own in the suite's
- * database.
+ * SQLite file under the shared DATA_DIR, or, when the suite runs on PostgreSQL, a database of its own on the suite's
+ * PostgreSQL.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createSchemaFor } from "./pg-schema.ts";
+import { createPgDatabaseFor } from "./pg-database.ts";
 import { type ServerProcess, startServerProcess } from "./server-process.ts";
 import { redisEnv, removeKeys, uniquePrefix } from "./test-redis.ts";
 
@@ -24,7 +24,7 @@ export async function startTwoServerProcesses(env: Record<string, string> = {}):
   const prefix = uniquePrefix();
   const dataDir = mkdtempSync(path.join(tmpdir(), "daysync-scale-"));
   const suiteDatabase = process.env.DATABASE_URL;
-  const schema = suiteDatabase?.startsWith("postgres") ? await createSchemaFor(suiteDatabase, dataDir) : undefined;
+  const schema = suiteDatabase?.startsWith("postgres") ? await createPgDatabaseFor(suiteDatabase, dataDir) : undefined;
   const started: ServerProcess[] = [];
   const stop = async () => {
     await Promise.all(started.map((p) => p.stop()));
