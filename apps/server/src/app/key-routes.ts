@@ -3,6 +3,8 @@
 import type { Clock } from "../clock.ts";
 import type { UnitOfWork } from "../feed/unit-of-work.ts";
 import type { ApiServer } from "../http/answers.ts";
+import { deviceListRoutes } from "../modules/keys/device-list.routes.ts";
+import { createDeviceListService } from "../modules/keys/device-list.service.ts";
 import { keyRecoveryRoutes } from "../modules/keys/key-recovery.routes.ts";
 import { createKeyRecoveryService } from "../modules/keys/key-recovery.service.ts";
 import { keyRequestsRoutes } from "../modules/keys/key-requests.routes.ts";
@@ -13,11 +15,12 @@ import type { Repositories } from "./repositories.ts";
 
 export function registerKeyRoutes(
   app: ApiServer,
-  deps: { clock: Clock; unitOfWork: UnitOfWork; repositories: Pick<Repositories, "keys" | "keyRecovery" | "keyRequests"> },
+  deps: { clock: Clock; unitOfWork: UnitOfWork; repositories: Pick<Repositories, "keys" | "keyRecovery" | "keyRequests" | "deviceList"> },
 ) {
   const { clock, unitOfWork, repositories } = deps;
   const keys = createKeysService({ clock, unitOfWork, keys: repositories.keys, recovery: repositories.keyRecovery });
   keysRoutes(app, { keys });
+  deviceListRoutes(app, { list: createDeviceListService({ clock, unitOfWork, list: repositories.deviceList }) });
   const recovery = createKeyRecoveryService({
     clock,
     unitOfWork,

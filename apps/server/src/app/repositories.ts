@@ -12,6 +12,7 @@ import { createDiscussionsRepository } from "../modules/discussions/discussions.
 import { createEmailRepository } from "../modules/email/email.repository.ts";
 import { createIdentitiesRepository } from "../modules/identities/identities.repository.ts";
 import { createInvitesRepository } from "../modules/invites/invites.repository.ts";
+import { createDeviceListRepository } from "../modules/keys/device-list.repository.ts";
 import { createKeyRecoveryRepository } from "../modules/keys/key-recovery.repository.ts";
 import { createKeyRequestsRepository } from "../modules/keys/key-requests.repository.ts";
 import { createKeysRepository } from "../modules/keys/keys.repository.ts";
@@ -47,6 +48,7 @@ export function createRepositories(db: Db) {
     payments: createPaymentsRepository(db),
     email: createEmailRepository(db),
     keys: createKeysRepository(db),
+    deviceList: createDeviceListRepository(db),
     keyRequests: createKeyRequestsRepository(db),
     keyRecovery: createKeyRecoveryRepository(db),
   };

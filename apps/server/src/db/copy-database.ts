@@ -13,6 +13,7 @@ export const COPIED_TABLES = [
   ["key_roster", "user_id, epoch, key_id"],
   ["key_requests", "id"],
   ["key_recovery", "user_id"],
+  ["device_list", "user_id, seq"],
   ["identities", "id"],
   ["auth_flows", "id"],
   ["spaces", "id"],

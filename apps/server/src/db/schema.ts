@@ -22,7 +22,7 @@ import type {
   UserEventsTable,
 } from "./schema/content.ts";
 import type { ActivityHoursTable, AdminAuditCounterTable, AdminAuditTable, InvitesTable, ServerKeysTable } from "./schema/installation.ts";
-import type { KeyEpochsTable, KeyRecoveryTable, KeyRequestsTable, KeyRosterTable, KeyWrapsTable } from "./schema/keys.ts";
+import type { DeviceListTable, KeyEpochsTable, KeyRecoveryTable, KeyRequestsTable, KeyRosterTable, KeyWrapsTable } from "./schema/keys.ts";
 import type { PaymentCheckoutsTable, PaymentCustomersTable, PaymentEventsTable, PaymentSubscriptionsTable } from "./schema/payments.ts";
 import type { AuthFlowsTable, IdentitiesTable, PairingRequestsTable } from "./schema/sign-in.ts";
 
@@ -43,6 +43,7 @@ export interface Database {
   key_roster: KeyRosterTable;
   key_requests: KeyRequestsTable;
   key_recovery: KeyRecoveryTable;
+  device_list: DeviceListTable;
   date_messages: DateMessagesTable;
   messages: MessagesTable;
   user_events: UserEventsTable;

@@ -65,6 +65,8 @@ export interface SessionsTable {
   public_key?: string | null;
   /** base64url of the first 16 bytes of SHA-256 of the raw public key, computed here; wraps are addressed by it. */
   key_id?: string | null;
+  /** The device's Ed25519 signing key for the signed device list (issue 41), set once; null until then. */
+  signing_key?: string | null;
 }
 
 /** A Web Push subscription of one signed-in device; it goes when that session ends. */

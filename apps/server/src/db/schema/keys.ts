@@ -74,3 +74,20 @@ export interface KeyRecoveryTable {
   created_by_session_id: string;
   created_at: number;
 }
+
+/** One entry of an account's signed device list (issue 41); the server checks only that it extends the head. */
+export interface DeviceListTable {
+  user_id: string;
+  seq: number;
+  prev: string | null;
+  kind: "add" | "remove";
+  key_id: string;
+  public_key: string;
+  signing_key: string;
+  signer_key_id: string;
+  signature: string;
+  /** base64url SHA-256 of the entry as the devices hash it: the next entry's `prev`. */
+  hash: string;
+  created_by_session_id: string;
+  created_at: number;
+}
