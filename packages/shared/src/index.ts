@@ -2,6 +2,7 @@ export * from "./admin.ts";
 export * from "./api.ts";
 export * from "./app-routes.ts";
 export * from "./cli-agent.ts";
+export * from "./deletion-notes.ts";
 export * from "./device-list.ts";
 export * from "./devices.ts";
 export * from "./discussion-limits.ts";

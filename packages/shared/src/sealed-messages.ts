@@ -45,8 +45,11 @@ export const SEALED_PREVIEW_LENGTH = 140;
 
 /** The longest sealed value of a text of `maxChars` UTF-16 units (at most 3 UTF-8 bytes each, 28 of overhead). */
 export function sealedValueMaxLength(maxChars: number): number {
-  return "v1.4294967295.".length + Math.ceil(((3 * maxChars + 28) * 4) / 3);
+  return "v1.4294967295.".length + Math.ceil(((3 * maxChars + 28 + SEND_NUMBER_MAX_BYTES) * 4) / 3);
 }
+
+/** Room for the sender's number sealed before a text or file name (crypto/send-numbers.ts). */
+export const SEND_NUMBER_MAX_BYTES = 512;
 
 const epoch = z.number({ error: "epoch must be a number." }).int("epoch must be a whole number.").positive("epoch must be positive.");
 

@@ -21,6 +21,7 @@ export {
   sealerOf,
 } from "./account-keys.ts";
 export { makeApprovalCode, normalizeApprovalCode } from "./approval-exchange.ts";
+export { openDeletionNotes, sealDeletionNote } from "./deletion-notes.ts";
 export { exportDeviceKeyPair, exportPublicKey, generateDeviceKeyPair, importDeviceKeyPair, importPublicKey, keyId } from "./device-key.ts";
 export { asBytes, type Bytes, fromBase64Url, fromUtf8, toBase64Url, utf8 } from "./encoding.ts";
 export { deriveEpochKeys, type EpochKeys, makeEpochKey } from "./epoch-keys.ts";
@@ -56,6 +57,17 @@ export {
 } from "./key-handover.ts";
 export type { CryptoKey, CryptoKeyPair } from "./key-types.ts";
 export { memoryKeyStorage } from "./memory-key-storage.ts";
+export {
+  ArrivalWatch,
+  dayGaps,
+  dayMayHaveExpired,
+  deletedNumber,
+  type Gap,
+  type GapOptions,
+  gapNotice,
+  lateNotice,
+  type NumberedMessage,
+} from "./message-gaps.ts";
 export { derivePairingKeys, keyProof, makePairingSecret, pairingPskId, verifyKeyProof } from "./pairing-secret.ts";
 export { NONCE_LENGTH, TAG_LENGTH } from "./primitives.ts";
 export {
@@ -108,4 +120,13 @@ export {
   sealFileKey,
   sealValue,
 } from "./sealed-value.ts";
+export {
+  memorySendNumbers,
+  numberedText,
+  type SendNumber,
+  SendNumbering,
+  type SendNumbersState,
+  type SendNumbersStore,
+  splitNumbered,
+} from "./send-numbers.ts";
 export { openEpochKey, type Wrap, type WrapOpener, type WrapPlace, type WrapSender, wrapEpochKey } from "./wraps.ts";

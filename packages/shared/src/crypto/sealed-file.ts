@@ -9,7 +9,7 @@ import { type SealedFileType, sealedUploadMetadataSchema } from "../sealed-uploa
 import { UndecryptableError } from "./errors.ts";
 import { importFileKey } from "./file-records.ts";
 import type { CryptoKey } from "./key-types.ts";
-import { type HeldEpochs, type Sealer, writtenByServer } from "./sealed-message.ts";
+import { type HeldEpochs, numberedFor, type Sealer, writtenByServer } from "./sealed-message.ts";
 import { makeFileKey, openFileKey, type SealedPlace, sealFileKey, sealValue } from "./sealed-value.ts";
 
 export interface FileToSeal {
@@ -47,7 +47,7 @@ export async function sealFileUpload(sealer: Sealer, file: FileToSeal): Promise<
   const rawKey = makeFileKey();
   // A file's preview is its whole name.
   const [filename, preview, fileKeySealed, fileKey] = await Promise.all([
-    sealValue(keys.message, { ...place, field: "filename" }, file.name),
+    sealValue(keys.message, { ...place, field: "filename" }, await numberedFor(sealer, file, file.name)),
     sealValue(keys.message, { ...place, field: "preview" }, file.name),
     sealFileKey(keys.fileKey, place, rawKey),
     importFileKey(rawKey),

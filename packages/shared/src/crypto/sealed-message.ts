@@ -10,6 +10,7 @@ import { SEALED_PREVIEW_LENGTH, type SendSealedMessageInput } from "../sealed-me
 import type { EpochKeys } from "./epoch-keys.ts";
 import { UndecryptableError } from "./errors.ts";
 import { openValue, type SealedPlace, sealValue } from "./sealed-value.ts";
+import { numberedText, type SendNumber, type SendNumbering, splitNumbered } from "./send-numbers.ts";
 
 /** The sending device, and the account's current epoch it seals under. */
 export interface Sealer {
@@ -17,6 +18,13 @@ export interface Sealer {
   sessionId: string;
   epoch: number;
   keys: EpochKeys;
+  /** This device's numbering of what it sends; without it messages go unnumbered, as before. */
+  numbering?: SendNumbering;
+}
+
+/** The text a sealer seals: numbered when it numbers (the number sealed with the text, bound to its place). */
+export async function numberedFor(sealer: Sealer, message: { id: string; date: string }, text: string): Promise<string> {
+  return sealer.numbering ? numberedText(await sealer.numbering.take(message.id, message.date), text) : text;
 }
 
 /** The epochs a device holds, by number. */
@@ -25,7 +33,7 @@ export type HeldEpochs = ReadonlyMap<number, EpochKeys>;
 /** What a device can show of a message or of a day's preview. */
 export type Opened =
   /** Stored in clear (before encryption), or opened: `text` is the message's text (a file's name), `preview` its start. */
-  | { state: "clear" | "opened"; text: string; preview: string }
+  | { state: "clear" | "opened"; text: string; preview: string; number?: SendNumber }
   /** Sealed under an epoch this device does not hold (it is not approved yet, or the key was reset since). */
   | { state: "locked"; epoch: number }
   /** It did not open, or opened to what no device sends: shown as "This message could not be decrypted". */
@@ -71,7 +79,7 @@ export async function sealTextMessage(
   const place = { userId, spaceId: userId, messageId: message.id, type: "text", date: message.date, time: message.time, epoch };
   const at = (field: "content" | "preview"): SealedPlace => ({ ...place, field, senderSessionId: sessionId });
   const [content, preview] = await Promise.all([
-    sealValue(keys.message, at("content"), message.content),
+    sealValue(keys.message, at("content"), await numberedFor(sealer, message, message.content)),
     sealValue(keys.message, at("preview"), previewOf(message.content)),
   ]);
   return { id: message.id, date: message.date, time: message.time, epoch, content, preview };
@@ -105,17 +113,17 @@ export async function openMessage(userId: string, epochs: HeldEpochs, message: S
     epoch: message.epoch,
   };
   return opened(async () => {
-    const text = await openValue(
-      keys.message,
-      { ...place, field: isText ? "content" : "filename" },
-      isText ? message.content : message.filename,
+    const numbered = splitNumbered(
+      await openValue(keys.message, { ...place, field: isText ? "content" : "filename" }, isText ? message.content : message.filename),
     );
+    if (!numbered) throw new UndecryptableError("A message whose number does not parse");
+    const { text, number } = numbered;
     const preview = await openValue(keys.message, { ...place, field: "preview" }, message.preview ?? "");
     const expected = isText ? previewOf(text) : text;
     if (preview !== expected || (isText && !messageFormSchema.shape.message.safeParse(text).success)) {
       throw new UndecryptableError("A message that opened to what no device sends");
     }
-    return { text, preview };
+    return { text, preview, ...(number && { number }) };
   });
 }
 
@@ -171,7 +179,7 @@ export async function openPushPreview(
   });
 }
 
-async function opened(open: () => Promise<{ text: string; preview: string }>): Promise<Opened> {
+async function opened(open: () => Promise<{ text: string; preview: string; number?: SendNumber }>): Promise<Opened> {
   try {
     return { state: "opened", ...(await open()) };
   } catch (error) {

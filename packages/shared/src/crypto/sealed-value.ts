@@ -10,7 +10,7 @@ import { UndecryptableError } from "./errors.ts";
 import type { CryptoKey } from "./key-types.ts";
 import { importAesKey, openBytes, SEAL_OVERHEAD, sealApart } from "./primitives.ts";
 
-export type SealedField = "content" | "filename" | "preview" | "file-key";
+export type SealedField = "content" | "filename" | "preview" | "file-key" | "deletion";
 
 /** Where a value belongs. `time` is the sender's `h:mm a`, exactly as the message row carries it. */
 export interface SealedPlace {
