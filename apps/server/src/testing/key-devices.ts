@@ -2,10 +2,20 @@
  * A test device's hold on its account's keys, as the web app and the CLI have it: its keys in memory (IndexedDB or
  * keys.json there), AccountKeys and the recovery code's two uses from the crypto library, over real HTTP.
  */
-import { KEYS_API, type KeysState, keysStateSchema, recoveryStateSchema, responseSchemas } from "@daysync/shared";
+import {
+  DEVICE_LIST_API,
+  type DeviceList,
+  deviceListSchema,
+  KEYS_API,
+  type KeysState,
+  keysStateSchema,
+  recoveryStateSchema,
+  responseSchemas,
+} from "@daysync/shared";
 import {
   AccountKeys,
   type CryptoKeyPair,
+  type DeviceListServer,
   deriveEpochKeys,
   type EpochKeys,
   generateDeviceKeyPair,
@@ -47,11 +57,31 @@ export function recoveryServer(device: Device): RecoveryServer {
   };
 }
 
+/** The signed device list's routes over this device's session; `forge` rewrites each list the device reads. */
+export function deviceListServer(device: Device, forge: (list: DeviceList) => DeviceList = (list) => list): DeviceListServer {
+  return {
+    read: async () => forge(deviceListSchema.parse(ok(await device.get(DEVICE_LIST_API.list)))),
+    async append(entry) {
+      const res = await device.post(DEVICE_LIST_API.append, { entry });
+      if (res.status === 201) return { ok: true, list: forge(deviceListSchema.parse(res.body)) };
+      return { ok: false, code: responseSchemas.error.parse(res.body).error.code };
+    },
+    async setSigningKey(signingKey) {
+      ok(await device.request("PUT", DEVICE_LIST_API.signingKey, { signing_key: signingKey }), 204);
+    },
+  };
+}
+
 /**
  * A test device over real HTTP. `forge`, when given, plays a malicious server: every key state the device reads
- * (GET /api/keys, and the answer to a new epoch) passes through it first, so a test rewrites what the real server said.
+ * (GET /api/keys, and the answer to a new epoch) passes through it first, so a test rewrites what the real server
+ * said; `forgeList` does the same for the signed device list.
  */
-export function keyDevice(device: Device, userId: string, options: { forge?: (state: KeysState) => KeysState | Promise<KeysState> } = {}) {
+export function keyDevice(
+  device: Device,
+  userId: string,
+  options: { forge?: (state: KeysState) => KeysState | Promise<KeysState>; forgeList?: (list: DeviceList) => DeviceList } = {},
+) {
   let held: HeldKeys | undefined;
   const forged = async (state: KeysState) => (options.forge ? options.forge(state) : state);
   const storage: KeyStorage = {
@@ -68,20 +98,28 @@ export function keyDevice(device: Device, userId: string, options: { forge?: (st
     async saveAccount(state) {
       if (held) held.account = state;
     },
+    async saveSigningKey(signing) {
+      if (held) held.signing = signing;
+    },
   };
   const honest = recoveryServer(device);
   const recovery: RecoveryServer = { ...honest, state: async () => forged(await honest.state()) };
-  const keys = new AccountKeys(userId, storage, {
-    state: recovery.state,
-    setDeviceKey: async (publicKey) => {
-      ok(await device.request("PUT", KEYS_API.device, { public_key: publicKey }));
+  const keys = new AccountKeys(
+    userId,
+    storage,
+    {
+      state: recovery.state,
+      setDeviceKey: async (publicKey) => {
+        ok(await device.request("PUT", KEYS_API.device, { public_key: publicKey }));
+      },
+      createEpoch: async (body) => {
+        const res = await device.post(KEYS_API.epochs, body);
+        if (res.status === 201) return { ok: true, state: await forged(keysStateSchema.parse(res.body)) };
+        return { ok: false, code: responseSchemas.error.parse(res.body).error.code };
+      },
     },
-    createEpoch: async (body) => {
-      const res = await device.post(KEYS_API.epochs, body);
-      if (res.status === 201) return { ok: true, state: await forged(keysStateSchema.parse(res.body)) };
-      return { ok: false, code: responseSchemas.error.parse(res.body).error.code };
-    },
-  });
+    deviceListServer(device, options.forgeList),
+  );
   const mine = (): HeldKeys => {
     if (!held) throw new Error("no keys yet");
     return held;

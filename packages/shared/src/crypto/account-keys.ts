@@ -10,6 +10,17 @@
 import type { CreateEpochInput, KeysState, StoredKeyWrap, StoredRosterEntry } from "../keys.ts";
 import { SEALED_TEXT } from "../sealed-messages.ts";
 import { exportPublicKey, importPublicKey, keyId } from "./device-key.ts";
+import { type ListHead, makeSigningKey, type SigningKey } from "./device-list.ts";
+import {
+  type DeviceListServer,
+  extendList,
+  type ListView,
+  listAllows,
+  nextAddition,
+  nextRemoval,
+  readList,
+  selfMember,
+} from "./device-list-sync.ts";
 import type { Bytes } from "./encoding.ts";
 import { deriveEpochKeys, type EpochKeys, makeEpochKey } from "./epoch-keys.ts";
 import type { CryptoKeyPair } from "./key-types.ts";
@@ -26,6 +37,8 @@ export interface AccountState {
   keyedAt: number;
   highestEpoch: number;
   removedKeyIds: string[];
+  /** The signed device list's head this device last verified: a later list must extend it. */
+  listHead?: ListHead;
 }
 
 /** What a device keeps of one account: its own pair, for this session only, and the epochs it opened. */
@@ -35,6 +48,8 @@ export interface HeldKeys {
   epochs: Map<number, EpochKeys>;
   /** Absent until the device first sees the account with an epoch. */
   account?: AccountState;
+  /** This device's Ed25519 key for the signed device list; absent on a device keyed before it, until its next sync. */
+  signing?: SigningKey;
 }
 
 export interface KeyStorage {
@@ -47,6 +62,8 @@ export interface KeyStorage {
   generatePair(): Promise<CryptoKeyPair>;
   /** Keeps the account's encryption state beside the keys; a store without it keeps it for its process only. */
   saveAccount?(state: AccountState): Promise<void>;
+  /** Keeps this device's signing key beside its pair (the 32-byte Ed25519 secret). */
+  saveSigningKey?(signing: SigningKey): Promise<void>;
 }
 
 export type CreateEpochAnswer = { ok: true; state: KeysState } | { ok: false; code: string };
@@ -62,18 +79,27 @@ export type KeyStatus =
    * Holds the account's current epoch: reads and sends. `rolledBack` is the highest epoch this device saw when the
    * server now calls a lower one current: the device then refuses to seal (`sealerOf`).
    */
-  | { state: "ready"; epoch: number; sessionId: string; keys: HeldKeys; rolledBack?: number }
+  | { state: "ready"; epoch: number; sessionId: string; keys: HeldKeys; rolledBack?: number; listProblem?: string }
   /** Signed in, but no device has handed this one the current epoch yet. */
-  | { state: "locked"; epoch: number; sessionId: string; keys: HeldKeys; recoveryCode: boolean }
+  | { state: "locked"; epoch: number; sessionId: string; keys: HeldKeys; recoveryCode: boolean; listProblem?: string }
   /** The server knows a key for this session that this device no longer has (its storage was cleared). */
   | { state: "lost"; sessionId: string };
 
 export class AccountKeys {
+  /** The signed device list as last read (undefined without a list server): verified, or refused with its sentence. */
+  private view: ListView | undefined;
+
   constructor(
     private readonly userId: string,
     private readonly storage: KeyStorage,
     private readonly server: KeysServer,
+    private readonly list?: DeviceListServer,
   ) {}
+
+  /** The verified device list as last read, for Devices' security codes; undefined before the first sync. */
+  get deviceList(): ListView | undefined {
+    return this.view;
+  }
 
   async sync(): Promise<KeyStatus> {
     let state = await this.server.state();
@@ -84,6 +110,7 @@ export class AccountKeys {
     } else if (!held || held.keyId !== state.key_id) {
       return { state: "lost", sessionId: state.session_id };
     }
+    await this.readDeviceList(held);
     if (state.epoch === null && !held.account) state = await this.firstEpoch(held);
     await this.openWraps(held, state);
     await this.noteEpoch(held, state);
@@ -94,7 +121,9 @@ export class AccountKeys {
       await this.openWraps(held, state);
       await this.noteEpoch(held, state);
     }
-    const known = { epoch: state.epoch ?? 0, sessionId: state.session_id, keys: held };
+    await this.tendDeviceList(held, state);
+    const listProblem = this.view && !this.view.ok ? { listProblem: this.view.problem } : {};
+    const known = { epoch: state.epoch ?? 0, sessionId: state.session_id, keys: held, ...listProblem };
     if (held.epochs.has(known.epoch)) return { state: "ready", ...known, ...(rolledBack === undefined ? {} : { rolledBack }) };
     return { state: "locked", ...known, recoveryCode: state.recovery !== undefined };
   }
@@ -110,6 +139,7 @@ export class AccountKeys {
     await this.noteRemoved(options.removedKeyIds ?? []);
     const held = await this.storage.load();
     const state = await this.server.state();
+    if (held) await this.removeFromList(held, options);
     if (held && held.keyId === state.key_id && state.epoch !== null && held.epochs.has(state.epoch)) {
       const highest = held.account?.highestEpoch ?? 0;
       if (state.epoch >= highest) {
@@ -139,6 +169,7 @@ export class AccountKeys {
     const highest = Math.max(held.account?.highestEpoch ?? 0, state.epoch ?? 0, highestHeld);
     if (highest === 0 || (held.account && held.account.highestEpoch === highest)) return;
     await this.saveAccount(held, {
+      ...held.account,
       keyedAt: held.account?.keyedAt ?? Math.min(Date.now(), ...state.wraps.map((wrap) => wrap.created_at)),
       highestEpoch: highest,
       removedKeyIds: held.account?.removedKeyIds ?? [],
@@ -184,6 +215,7 @@ export class AccountKeys {
     const rosterKey = held.epochs.get(current)?.roster;
     if (!rosterKey) return state;
     const removed = new Set(held.account?.removedKeyIds ?? []);
+    if (this.view?.ok) for (const keyId of this.view.list.removed) removed.add(keyId);
     for (let attempt = 1; ; attempt++) {
       // The recovery key (kind recovery) is among the holders once a code exists, so it gets the next epoch too. A key
       // this device removed is never wrapped for, even when the server lists it as a holder.
@@ -246,12 +278,63 @@ export class AccountKeys {
     return this.server.createEpoch({ ...next, wraps, roster });
   }
 
+  /** Reads and verifies the list against the pinned head; a device keyed before the list gets its signing key here. */
+  private async readDeviceList(held: HeldKeys): Promise<void> {
+    if (!this.list) return;
+    if (!held.signing) {
+      held.signing = makeSigningKey();
+      await this.storage.saveSigningKey?.(held.signing);
+    }
+    await this.list.setSigningKey(held.signing.publicKey);
+    this.view = readList(this.userId, await this.list.read(), held.account?.listHead);
+  }
+
+  /**
+   * Holding the current epoch, this device makes the list's first entry if it is empty and adds the devices the
+   * current roster lists (with a valid tag) that it does not; then it pins the head it verified.
+   */
+  private async tendDeviceList(held: HeldKeys, state: KeysState): Promise<void> {
+    const view = this.view;
+    const current = state.epoch === null ? undefined : held.epochs.get(state.epoch);
+    if (!this.list || !view?.ok || !held.signing) return;
+    if (current && state.epoch !== null) {
+      const trusted: StoredRosterEntry[] = [];
+      for (const row of state.roster) {
+        if (row.epoch === state.epoch && (await verifyRosterRow(current.roster, rosterRowOf(this.userId, row), row.tag))) trusted.push(row);
+      }
+      const self = await selfMember(held, held.signing);
+      const signing = held.signing;
+      this.view = await extendList(this.userId, this.list, view, (v) => nextAddition(this.userId, self, signing, v, trusted));
+    }
+    await this.pinList(held);
+  }
+
+  /** Signs the removal of the devices this device removes (all others, for `keepOnly: "self"`). */
+  private async removeFromList(held: HeldKeys, options: { removedKeyIds?: string[]; keepOnly?: "self" }): Promise<void> {
+    if (!this.list || !held.signing) return;
+    await this.readDeviceList(held);
+    if (!this.view?.ok) return;
+    const removed = new Set(options.removedKeyIds ?? []);
+    const self = await selfMember(held, held.signing);
+    const signing = held.signing;
+    const chosen = (member: { keyId: string }) => options.keepOnly === "self" || removed.has(member.keyId);
+    this.view = await extendList(this.userId, this.list, this.view, (v) => nextRemoval(this.userId, self, signing, v, chosen));
+    await this.pinList(held);
+  }
+
+  private async pinList(held: HeldKeys): Promise<void> {
+    const head = this.view?.ok ? this.view.list.head : undefined;
+    if (!head || !held.account || held.account.listHead?.hash === head.hash) return;
+    await this.saveAccount(held, { ...held.account, listHead: head });
+  }
+
   /** Oldest first, so a wrap sent by a key of epoch n is checked against the roster of n once n is open. */
   private async openWraps(held: HeldKeys, state: KeysState): Promise<void> {
     const waiting = state.wraps.filter((wrap) => !held.epochs.has(wrap.epoch)).sort((a, b) => a.epoch - b.epoch);
     for (const wrap of waiting) {
       const sender = await nextEpochSender(this.userId, held, wrap, state.roster);
-      if (!sender) continue;
+      // A new epoch is taken only from a device the signed list has now (docs/protocol/encryption.md).
+      if (!sender || (wrap.sender_key_id !== held.keyId && !listAllows(this.view, wrap.sender_key_id ?? ""))) continue;
       try {
         const epochKey = await openEpochKey(wrap, { userId: this.userId, epoch: wrap.epoch }, held.pair, {
           mode: "auth",

@@ -23,6 +23,21 @@ export {
 export { makeApprovalCode, normalizeApprovalCode } from "./approval-exchange.ts";
 export { openDeletionNotes, sealDeletionNote } from "./deletion-notes.ts";
 export { exportDeviceKeyPair, exportPublicKey, generateDeviceKeyPair, importDeviceKeyPair, importPublicKey, keyId } from "./device-key.ts";
+export {
+  DEVICE_LIST_TEXT,
+  DeviceListError,
+  entryHash,
+  type ListHead,
+  type ListMember,
+  makeSigningKey,
+  type SigningKey,
+  securityCode,
+  signEntry,
+  signingKeyOf,
+  type VerifiedList,
+  verifyDeviceList,
+} from "./device-list.ts";
+export { type AppendAnswer, type DeviceListServer, type ListView, readList } from "./device-list-sync.ts";
 export { asBytes, type Bytes, fromBase64Url, fromUtf8, toBase64Url, utf8 } from "./encoding.ts";
 export { deriveEpochKeys, type EpochKeys, makeEpochKey } from "./epoch-keys.ts";
 export { UndecryptableError } from "./errors.ts";

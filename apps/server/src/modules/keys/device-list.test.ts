@@ -1,0 +1,162 @@
+/**
+ * The signed device list (docs/protocol/encryption.md, "Signed device list") against a hostile server: real devices'
+ * key code over HTTP to a real test server, which appends what it likes (it checks no signature) or rewrites what it
+ * serves (`keyDevice`'s `forgeList` and `forge`). Each attack is refused with the words the person sees.
+ */
+import { DEVICE_LIST_API, DEVICES_API, type DeviceList, type DeviceListEntry, deviceListSchema, type KeysState } from "@daysync/shared";
+import {
+  DEVICE_LIST_TEXT,
+  entryHash,
+  exportPublicKey,
+  generateDeviceKeyPair,
+  keyId,
+  type ListHead,
+  makeEpochKey,
+  makeRecoveryCode,
+  makeSigningKey,
+  signEntry,
+  wrapEpochKey,
+} from "@daysync/shared/crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { person } from "../../testing/discussion-api.ts";
+import { type KeyDevice, keyDevice, keysOf } from "../../testing/key-devices.ts";
+import { Device, startTestServer, type TestServer } from "../../testing/test-server.ts";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ LOGIN_RATE_LIMIT_MAX: "1000" });
+});
+afterAll(() => server.close());
+
+type Who = "a" | "b" | "c";
+
+/**
+ * An account whose devices A, B and C all hold epoch 1 and are in the list: A made the list with epoch 1; B and C
+ * unlocked with the recovery code A made (a roster row of the current epoch with a valid tag, as an approval leaves
+ * too), and A added them on its next sync.
+ */
+async function listedDevices(name: string) {
+  const { device, user, email } = await person(server, name);
+  const forgeList: Record<Who, ((list: DeviceList) => DeviceList) | undefined> = { a: undefined, b: undefined, c: undefined };
+  const forgeKeys: Record<Who, ((state: KeysState) => KeysState) | undefined> = { a: undefined, b: undefined, c: undefined };
+  const through = (who: Who) => ({
+    forge: (state: KeysState) => forgeKeys[who]?.(state) ?? state,
+    forgeList: (list: DeviceList) => forgeList[who]?.(list) ?? list,
+  });
+  const a = keyDevice(device, user.id, through("a"));
+  expect((await a.keys.sync()).state).toBe("ready");
+  const code = await makeRecoveryCode();
+  await a.makeCode(code);
+  const signIn = async (who: "b" | "c") => {
+    const fresh = new Device(server.url);
+    await fresh.login(email);
+    const locked = keyDevice(fresh, user.id, through(who));
+    expect((await locked.keys.sync()).state).toBe("locked");
+    await locked.unlock(code);
+    expect(await locked.keys.sync()).toMatchObject({ state: "ready", epoch: 1 });
+    return locked;
+  };
+  const b = await signIn("b");
+  const c = await signIn("c");
+  await a.keys.sync();
+  const list = await listOf(a.device);
+  expect(list.entries.map((e) => e.kind)).toEqual(["add", "add", "add"]);
+  expect(list.entries[0]?.key_id).toBe(a.held().keyId);
+  expect(new Set(list.entries.map((e) => e.key_id))).toEqual(new Set([a, b, c].map((d) => d.held().keyId)));
+  for (const d of [b, c]) expect(await d.keys.sync()).toMatchObject({ state: "ready", epoch: 1 });
+  return { a, b, c, user, forgeList, forgeKeys };
+}
+
+const listOf = async (device: Device) => deviceListSchema.parse((await device.get(DEVICE_LIST_API.list)).body);
+
+/** Signs `removed` out from `by`'s Devices list; `by` signs the removal and makes the next epoch at once. */
+async function removeFrom(by: KeyDevice, removed: KeyDevice) {
+  const session = (await keysOf(removed.device)).session_id;
+  await by.keys.noteRemoved([removed.held().keyId]);
+  expect((await by.device.request("DELETE", DEVICES_API.one(session))).status).toBe(204);
+  return by.keys.rotateNow({ removedKeyIds: [removed.held().keyId] });
+}
+
+/** The server appends an entry of its own making after the real head (it checks no signature, only the chain). */
+async function serverAppends(device: Device, userId: string, make: (head: ListHead) => DeviceListEntry) {
+  const last = (await listOf(device)).entries.at(-1);
+  if (!last) throw new Error("empty list");
+  const res = await device.post(DEVICE_LIST_API.append, { entry: make({ seq: last.seq, hash: entryHash(userId, last) }) });
+  expect(res.status).toBe(201);
+}
+
+/** A key pair and signing key no device of the account holds: the server's own. */
+async function strangerKeys() {
+  const pair = await generateDeviceKeyPair();
+  const signing = makeSigningKey();
+  const member = { keyId: await keyId(pair.publicKey), publicKey: await exportPublicKey(pair.publicKey), signingKey: signing.publicKey };
+  return { pair, signing, member };
+}
+
+describe("the signed device list against a hostile server", () => {
+  it("adds a device with an entry no member signed: the list is refused, with the words shown", async () => {
+    const { a, b, user } = await listedDevices("Intruder");
+    const { signing, member } = await strangerKeys();
+    // Signed by the server's own key in the name of device A.
+    await serverAppends(a.device, user.id, (head) => signEntry(user.id, head, "add", member, { keyId: a.held().keyId, signing }));
+    expect(await b.keys.sync()).toMatchObject({ state: "ready", listProblem: DEVICE_LIST_TEXT.broken });
+  });
+
+  it("brings a removed device back with its old key: refused", async () => {
+    const { a, b, c, user } = await listedDevices("Comeback");
+    expect(await removeFrom(a, c)).toMatchObject({ state: "ready", epoch: 2 });
+    expect(await b.keys.sync()).toMatchObject({ state: "ready", epoch: 2 });
+    expect((await listOf(a.device)).entries.at(-1)).toMatchObject({ kind: "remove", key_id: c.held().keyId });
+    // The removed device C, with the server, lists itself again with its old keys, signed with its old signing key.
+    const cSigning = c.held().signing;
+    if (!cSigning) throw new Error("C has no signing key");
+    const cMember = { keyId: c.held().keyId, publicKey: await exportPublicKey(c.held().pair.publicKey), signingKey: cSigning.publicKey };
+    await serverAppends(a.device, user.id, (head) =>
+      signEntry(user.id, head, "add", cMember, { keyId: c.held().keyId, signing: cSigning }),
+    );
+    const status = await b.keys.sync();
+    expect(status.state === "lost" ? undefined : status.listProblem).toBe(DEVICE_LIST_TEXT.broken);
+  });
+
+  it("hides a removal by serving the list from before it: refused, as it does not extend the head the device pinned", async () => {
+    const { a, b, c, forgeList } = await listedDevices("Hidden");
+    expect(await removeFrom(a, c)).toMatchObject({ state: "ready", epoch: 2 });
+    expect(await b.keys.sync()).toMatchObject({ state: "ready", epoch: 2 });
+    expect(b.held().account?.listHead?.seq).toBe(3);
+    forgeList.b = (list) => ({ ...list, entries: list.entries.filter((entry) => entry.kind !== "remove") });
+    expect(await b.keys.sync()).toMatchObject({ listProblem: DEVICE_LIST_TEXT.notExtended });
+  });
+
+  it("hands over a rotation wrapped by a device another device removed: refused, the device does not take that key", async () => {
+    const { a, b, c, user, forgeKeys } = await listedDevices("Forged");
+    const cKey = c.held().keyId;
+    const bKey = b.held().keyId;
+    // A removes C and makes epoch 2; the server shows B instead an epoch 2 made by C, whose epoch 1 row is genuine.
+    expect(await removeFrom(a, c)).toMatchObject({ state: "ready", epoch: 2 });
+    const wrap = await wrapEpochKey(makeEpochKey(), { userId: user.id, epoch: 2 }, b.held().pair.publicKey, {
+      mode: "auth",
+      senderKeyPair: c.held().pair,
+    });
+    forgeKeys.b = (state) => ({
+      ...state,
+      wraps: [
+        ...state.wraps.filter((w) => w.epoch !== 2),
+        { epoch: 2, recipient_key_id: bKey, sender_key_id: cKey, mode: "auth", ...wrap, created_at: Date.now() },
+      ],
+    });
+    const status = await b.keys.sync();
+    expect(b.held().epochs.has(2)).toBe(false);
+    expect(status).toMatchObject({ state: "locked", epoch: 2 });
+  });
+
+  it("takes an append only after the head it names; bad entries are 400 with the field named", async () => {
+    const { a, user } = await listedDevices("Appends");
+    const { signing, member } = await strangerKeys();
+    const stale = signEntry(user.id, undefined, "add", member, { keyId: member.keyId, signing });
+    const res = await a.device.post(DEVICE_LIST_API.append, { entry: stale });
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ error: { code: "device_list_moved" } });
+    const bad = await a.device.post(DEVICE_LIST_API.append, { entry: { ...stale, signature: "x" } });
+    expect(bad.status).toBe(400);
+  });
+});
