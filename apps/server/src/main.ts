@@ -3,7 +3,7 @@
 import v8 from "node:v8";
 import { addressToOpen } from "./app/address-to-open.ts";
 import { buildApp } from "./app/build-app.ts";
-import { attachHttps, planHttps } from "./app/home-network.ts";
+import { attachHttps, plainHttpForThisMachine, planHttps } from "./app/home-network.ts";
 import { startBanner } from "./app/start-banner.ts";
 import { loadConfig } from "./config/config.ts";
 import { NO_ADMIN_NOTICE } from "./modules/admin/admin.service.ts";
@@ -18,6 +18,7 @@ const config = loadConfig();
 const https = planHttps(config);
 const { app, hasAdmin } = await buildApp(config, { sweepOnTimer: true, homeNetwork: https.network });
 const secure = https.listen && attachHttps(app, https.listen);
+if (https.listen) plainHttpForThisMachine(app, https.network, https.listen.hosts);
 
 /** Longest a stop waits for requests in flight (an upload's bytes) before it gives up on them. */
 const SHUTDOWN_GRACE_MS = 30_000;

@@ -12,6 +12,10 @@ export const HOME_NETWORK_API = {
 /** The page (served by the server, outside the app) that installs the home network's certificate authority. */
 export const TRUST_PAGE = "/trust";
 
+/** The 403 `https_required`: plain HTTP on a home network address, while HTTPS is on, serves only the trust page. */
+export const HTTPS_REQUIRED_TEXT =
+  "This server takes requests from other devices over HTTPS only. Open its https:// address (its trust page, on this address, shows how).";
+
 export const serverAddressSchema = z.object({
   /** PUBLIC_URL, else the server's HTTPS address on the home network; null: the server cannot know one. */
   url: z.string().nullable(),

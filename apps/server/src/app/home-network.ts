@@ -3,10 +3,11 @@
  * local authority's, or one's own), and listeners whose requests and WebSocket upgrades go to the same app.
  */
 import { readFileSync } from "node:fs";
+import type { IncomingMessage } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import { createServer as createNetServer, isIPv4, type Server as NetServer } from "node:net";
 import { networkInterfaces } from "node:os";
-import { TRUST_PAGE } from "@daysync/shared";
+import { HTTPS_REQUIRED_TEXT, TRUST_PAGE } from "@daysync/shared";
 import type { FastifyInstance } from "fastify";
 import { loadOrCreateAuthority, serverCertificateFor } from "../adapters/local-authority.ts";
 import type { Config } from "../config/config.ts";
@@ -118,4 +119,34 @@ export function attachHttps(app: FastifyInstance, listen: NonNullable<HttpsPlan[
       }
     },
   };
+}
+
+/**
+ * Whether a request came in plain to an address of this machine that is not one for itself alone: a home network
+ * address (which may be a loopback one in tests), or any address that is not a loopback one.
+ */
+function plainFromNetwork(request: IncomingMessage, lanAddresses: string[]): boolean {
+  const socket = request.socket as IncomingMessage["socket"] & { encrypted?: boolean };
+  if (socket.encrypted === true) return false;
+  const local = (socket.localAddress ?? "").replace(/^::ffff:(?=\d+\.)/, "");
+  const loopback = (isIPv4(local) && local.startsWith("127.")) || local === "::1";
+  return !loopback || lanAddresses.includes(local);
+}
+
+/**
+ * While HTTPS is on, plain HTTP is for this machine: on any other address of it, the trust page (what a phone opens
+ * before it trusts the authority) is all it serves. A page there is sent to the trust page; anything else (a
+ * password, a live connection) is refused before it is read. With HTTPS=off the app is behind a proxy: no such rule.
+ */
+export function plainHttpForThisMachine(app: FastifyInstance, network: HomeNetwork, lanAddresses: string[]): void {
+  const isTrustPage = (url: string) => network.authority !== undefined && (url === TRUST_PAGE || url.startsWith(`${TRUST_PAGE}/`));
+  app.addHook("onRequest", async (request, reply) => {
+    if (!plainFromNetwork(request.raw, lanAddresses)) return;
+    const path = request.url.split("?")[0] ?? "";
+    if (isTrustPage(path)) return;
+    const isPage = (request.method === "GET" || request.method === "HEAD") && request.headers.upgrade === undefined;
+    if (isPage && network.authority) return reply.redirect(TRUST_PAGE, 303);
+    if (isPage && network.url) return reply.redirect(`${network.url}${request.url}`, 303);
+    return reply.status(403).send({ error: { code: "https_required", message: HTTPS_REQUIRED_TEXT } });
+  });
 }
