@@ -2,6 +2,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { cycleAmongModules, moduleImportProblems, secondWriters } from "./testing/module-graph.ts";
 
 const SRC = path.dirname(new URL(import.meta.url).pathname);
 
@@ -30,13 +31,61 @@ const LAYERS: ReadonlyArray<readonly string[]> = [
   ["http", "access", "presenters"],
   /** The feed: typed changes, their presenters, the change log and the unit of work. */
   ["feed"],
-  /** The domains. */
+  /** The domains, ranked among themselves by `MODULE_RANKS`. */
   ["modules"],
+  /** Work that spans modules (account deletion): it asks each module, which owns its tables. */
+  ["flows"],
   /** Live delivery: the socket, its replay and sequence check. */
   ["realtime"],
   /** The composition root and the entry points. */
   ["app", "main.ts", "admin.ts"],
 ];
+
+/**
+ * The modules, ranked: a module imports only modules of a lower rank, and only through their `index.ts`. What a lower
+ * module needs from a higher one (a hook, a check) is handed to it by the composition root as a function.
+ */
+const MODULE_RANKS: Readonly<Record<string, number>> = {
+  /** Who may read a space; the keys' opaque rows; the home network's pages. */
+  spaces: 0,
+  keys: 0,
+  "home-network": 0,
+  /** A user's plan; sessions seen as devices; who may register. */
+  plans: 1,
+  devices: 1,
+  invites: 1,
+  /** Users, sessions and passwords. */
+  accounts: 2,
+  /** What acts on accounts: the admin page, email links, pairing, a discussion's life, Web Push. */
+  admin: 3,
+  email: 3,
+  pairing: 3,
+  discussions: 3,
+  push: 3,
+  /** Messages of every space; sign-in by a provider; payments. */
+  messages: 4,
+  identities: 4,
+  payments: 4,
+  /** Files, and the sweeper. */
+  uploads: 5,
+  retention: 5,
+};
+
+/**
+ * Tables still written by more than one module, each with the modules that do, until the writes move behind the
+ * owner's repository. The list only shrinks: an entry that no longer matches fails the test too.
+ */
+const STILL_SHARED_TABLES: Readonly<Record<string, readonly string[]>> = {
+  expired_messages: ["discussions", "messages"],
+  messages: ["devices", "discussions", "messages"],
+  server_keys: ["accounts", "push"],
+  sessions: ["accounts", "devices", "keys"],
+  space_members: ["accounts", "discussions"],
+  spaces: ["accounts", "discussions", "feed"],
+  subscriptions: ["payments", "plans"],
+  uploads: ["discussions", "uploads"],
+  users: ["accounts", "email", "feed", "keys", "plans"],
+};
 
 const layerOf = (name: string) => LAYERS.findIndex((parts) => parts.includes(name.split("/")[0] ?? ""));
 
@@ -48,6 +97,7 @@ function importsOf(file: string, text: string): string[] {
 /** Test support and the database layer itself (connection, migrations, copy, the user-row lock) may query directly. */
 const isDataLayer = (file: string) => /\.repository\.ts$/.test(file) || /^(testing|db)\//.test(relative(file));
 const files = sourceFiles().map((file) => ({ name: relative(file), text: readFileSync(file, "utf8") }));
+const moduleChecks = { ranks: MODULE_RANKS, sharedTables: STILL_SHARED_TABLES };
 
 describe("server structure", () => {
   it("puts every source folder in a layer", () => {
@@ -94,5 +144,49 @@ describe("server structure", () => {
     const fromRoot = /from "(\.\.\/)+app\//;
     const importers = files.filter((f) => !/^(app\/|main\.ts|admin\.ts|testing\/)/.test(f.name) && fromRoot.test(f.text));
     expect(importers.map((f) => f.name)).toEqual([]);
+  });
+
+  it("ranks every module, and a module imports only a lower one, through its index.ts", () => {
+    expect(moduleImportProblems(files, moduleChecks)).toEqual([]);
+  });
+
+  it("has no loop between modules", () => {
+    expect(cycleAmongModules(files)).toEqual([]);
+  });
+
+  it("writes each table from one module only (the others ask it)", () => {
+    expect(secondWriters(files, moduleChecks)).toEqual([]);
+  });
+
+  describe("refuses what is planted", () => {
+    const planted = (name: string, text: string) => [...files.filter((f) => f.name !== name), { name, text }];
+
+    it("a loop between modules", () => {
+      const loop = [
+        { name: "modules/a/index.ts", text: 'import { b } from "../b/index.ts";' },
+        { name: "modules/b/index.ts", text: 'import { a } from "../a/index.ts";' },
+      ];
+      expect(cycleAmongModules(loop)).toEqual(["modules/a -> modules/b -> modules/a"]);
+      const ranks = { a: 0, b: 1 };
+      expect(moduleImportProblems(loop, { ranks, sharedTables: {} })).toEqual([
+        "modules/a/index.ts -> modules/b/index.ts: b is not below a",
+      ]);
+    });
+
+    it("an import of a module's inner file, and an import up the ranks", () => {
+      const inner = planted("modules/devices/planted.ts", 'import { x } from "../accounts/users.repository.ts";');
+      expect(moduleImportProblems(inner, moduleChecks)).toEqual([
+        ...moduleImportProblems(files, moduleChecks),
+        "modules/devices/planted.ts -> modules/accounts/users.repository.ts: not through modules/accounts/index.ts",
+        "modules/devices/planted.ts -> modules/accounts/users.repository.ts: accounts is not below devices",
+      ]);
+    });
+
+    it("a second writer of a table", () => {
+      const second = planted("modules/plans/planted.repository.ts", 'await db.deleteFrom("invites").where("id", "=", id);');
+      expect(secondWriters(second, moduleChecks)).toEqual(
+        [...secondWriters(files, moduleChecks), "invites: written by invites, plans"].sort(),
+      );
+    });
   });
 });

@@ -17,6 +17,7 @@ export * from "./key-recovery.ts";
 export * from "./keys.ts";
 export * from "./live.ts";
 export * from "./pairing.ts";
+export * from "./pairing-exchange.ts";
 export * from "./pairing-keys.ts";
 export * from "./pairing-responses.ts";
 export * from "./payments.ts";

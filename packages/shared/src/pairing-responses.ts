@@ -1,5 +1,6 @@
 /** What the server answers and sends on the pairing routes and on /api/pair/live (decisions 004 and 013). */
 import { z } from "zod";
+import { typedPairingExchangeSchema } from "./pairing-exchange.ts";
 
 /** Answer to POST /api/pair/requests. `secret` stays on the asking device; `code` and `short_code` go on screen. */
 export const pairingRequestCreatedSchema = z.object({
@@ -26,6 +27,8 @@ export const pairingRequestDetailsSchema = z.object({
   /** The asking device's public key and its proof of the QR link's secret (docs/protocol/encryption.md, "QR pairing handover"); null when it sent none. */
   public_key: z.string().nullable(),
   key_proof: z.string().nullable(),
+  /** A typed code's exchange (pairing-exchange.ts), absent for a request without one. */
+  exchange: typedPairingExchangeSchema.optional(),
 });
 
 /** Answer to POST /api/pair/offers (Add a device): `code` and `short_code` go on screen. */
@@ -45,7 +48,10 @@ export const pairingJoinedSchema = pairingRequestCreatedSchema.omit({ code: true
 /** A frame on /api/pair/live. The channel closes after approved, denied, expired, failed or claimed. */
 export const pairServerMessageSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("waiting"), expires_in: z.number() }),
-  z.object({ type: z.literal("approved"), token: z.string() }),
+  /** `exchange`: a typed code's exchange as approved, with the handover's tag the new device checks (pairing-exchange.ts). */
+  z.object({ type: z.literal("approved"), token: z.string(), exchange: typedPairingExchangeSchema.optional() }),
+  /** A typed code's exchange moved (answered, confirmed): the channel stays open. */
+  z.object({ type: z.literal("exchange"), exchange: typedPairingExchangeSchema }),
   z.object({ type: z.literal("denied") }),
   z.object({ type: z.literal("expired") }),
   /** The request is unknown, the secret wrong, or its token was already handed out. */

@@ -14,6 +14,7 @@ import {
   pairingRequestCreatedSchema,
   pairingRequestDetailsSchema,
 } from "./pairing-responses.ts";
+import { typedPairingExchangeSchema } from "./pairing-exchange.ts";
 
 export const messageTypeSchema = z.enum(["text", "image", "video", "file", "audio"]);
 
@@ -286,6 +287,8 @@ export const responseSchemas = {
   pushPublicKey: z.object({ public_key: z.string() }),
   pairingRequest: pairingRequestCreatedSchema,
   pairingDetails: z.object({ request: pairingRequestDetailsSchema }),
+  /** A typed pairing code's exchange (pairing-exchange.ts). */
+  pairingTyped: z.object({ exchange: typedPairingExchangeSchema }),
   pairingExchange: userResponseSchema,
   pairingOffer: pairingOfferCreatedSchema,
   pairingJoined: pairingJoinedSchema,

@@ -43,6 +43,7 @@ import { createIdentitiesService } from "../modules/identities/identities.servic
 import { invitesRoutes } from "../modules/invites/invites.routes.ts";
 import { createRegistrationService } from "../modules/invites/registration.service.ts";
 import { createKeyHandover } from "../modules/keys/key-handover.ts";
+import { deletionNotesRoutes } from "../modules/messages/deletion-notes.routes.ts";
 import { messagesRoutes } from "../modules/messages/messages.routes.ts";
 import { createMessagesService } from "../modules/messages/messages.service.ts";
 import { pairingRoutes } from "../modules/pairing/pairing.routes.ts";
@@ -50,6 +51,8 @@ import { createPairingService } from "../modules/pairing/pairing.service.ts";
 import { pairingLiveRoutes } from "../modules/pairing/pairing-live.routes.ts";
 import { paymentsConfigRoute, paymentsRoutes } from "../modules/payments/payments.routes.ts";
 import { createPaymentsService } from "../modules/payments/payments.service.ts";
+import { pairingTypedRoutes } from "../modules/pairing/pairing-typed.routes.ts";
+import { createPairingTypedService } from "../modules/pairing/pairing-typed.service.ts";
 import { createStripeGateway } from "../modules/payments/stripe.adapter.ts";
 import { plansRoutes } from "../modules/plans/plans.routes.ts";
 import { createPlansService } from "../modules/plans/plans.service.ts";
@@ -241,6 +244,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const stopActivity = activity.start((err) => app.log.warn({ err }, "activity counts not written"));
   subscribeSideEffects(unitOfWork, { push, uploads: uploadsService, bus, log: app.log, activity });
   messagesRoutes(app, { messages, sendRateLimit: config.sendRateLimit });
+  deletionNotesRoutes(app, { db, now: clock.now, rateLimit: config.sendRateLimit });
   const discussions = createDiscussionsService({
     clock,
     unitOfWork,
@@ -286,7 +290,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const deletion = createAccountDeletionService({
     unitOfWork,
     users,
-    accountDeletion: repositories.accountDeletion,
     devices,
     discussions,
     uploads: uploadsService,
@@ -397,6 +400,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     sessions,
     presence,
     limits: config.socketLimits,
+  pairingTypedRoutes(app, {
+    typed: createPairingTypedService({ pairingRequests: repositories.pairingRequests, keys: repositories.keys, keyHandover, clock, bus }),
+  });
     seqCheckMs: config.liveSeqCheckMs,
   });
   uploadsRoutes(app, { uploadsService, storage });

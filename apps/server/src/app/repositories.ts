@@ -1,7 +1,6 @@
 /** Every repository over one database: what the composition root injects into services. */
 import type { Db } from "../db/database.ts";
 import { createChangesRepository } from "../feed/changes.repository.ts";
-import { createAccountDeletionRepository } from "../modules/accounts/account-deletion.repository.ts";
 import { createPasswordResetsRepository } from "../modules/accounts/password-resets.repository.ts";
 import { createSessionsRepository } from "../modules/accounts/sessions.repository.ts";
 import { createUsersRepository } from "../modules/accounts/users.repository.ts";
@@ -42,7 +41,6 @@ export function createRepositories(db: Db) {
     discussionMessages: createDiscussionMessagesRepository(db),
     discussions: createDiscussionsRepository(db),
     admin: createAdminRepository(db),
-    accountDeletion: createAccountDeletionRepository(db),
     passwordResets: createPasswordResetsRepository(db),
     invites: createInvitesRepository(db),
     payments: createPaymentsRepository(db),

@@ -14,6 +14,7 @@ import type {
 } from "./schema/accounts.ts";
 import type {
   DateMessagesTable,
+  DeletionNotesTable,
   ExpiredMessagesTable,
   MessagesTable,
   SpaceMembersTable,
@@ -51,6 +52,7 @@ export interface Database {
   push_subscriptions: PushSubscriptionsTable;
   uploads: UploadsTable;
   expired_messages: ExpiredMessagesTable;
+  deletion_notes: DeletionNotesTable;
   server_keys: ServerKeysTable;
   spaces: SpacesTable;
   space_members: SpaceMembersTable;

@@ -159,3 +159,8 @@ export function createChangesRepository(db: Db) {
 }
 
 export type ChangesRepository = ReturnType<typeof createChangesRepository>;
+
+/** Account deletion (`flows/account-deletion.ts`): the account's change log. */
+export async function eraseChangesOfAccount(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom("user_events").where("user_id", "=", userId).execute();
+}

@@ -1,6 +1,14 @@
 import type { User } from "@daysync/shared";
 import type { SubscriptionsTable, UsersTable } from "../db/schema.ts";
 
+/** A user's row with their current subscription, as the accounts' repository reads it. */
+export type UserWithPlan = Pick<
+  UsersTable,
+  "id" | "name" | "email" | "actual_subscription_id" | "created_at" | "role" | "email_verified_at"
+> & {
+  plan: SubscriptionsTable;
+};
+
 /** The user as the API shows it: the spec's user document, plan fields from the current subscription. */
 export function presentUser(
   u: Pick<UsersTable, "id" | "name" | "email" | "actual_subscription_id" | "created_at" | "role" | "email_verified_at">,

@@ -13,7 +13,7 @@ import type { ChangesRepository } from "../feed/changes.repository.ts";
 import { onClientMessage } from "../http/client-frames.ts";
 import { errorBody } from "../http/errors.ts";
 import { refuseForeignOrigin } from "../http/origin.ts";
-import type { SessionsRepository } from "../modules/accounts/sessions.repository.ts";
+import type { SessionsRepository } from "../modules/accounts/index.ts";
 import { startHeartbeat } from "./heartbeat.ts";
 import type { ReplayRepositories } from "./replay.ts";
 import { replayChanges } from "./replay-changes.ts";

@@ -7,15 +7,13 @@ import { may } from "../access/policies.ts";
 import type { DateMessagesTable } from "../db/schema.ts";
 import type { Change } from "../feed/change.ts";
 import { liveEvents } from "../feed/events.ts";
-import { loadUser } from "../modules/accounts/load-user.ts";
-import type { UsersRepository } from "../modules/accounts/users.repository.ts";
-import type { DevicesRepository } from "../modules/devices/devices.repository.ts";
-import type { DiscussionMessagesRepository } from "../modules/discussions/discussion-messages.repository.ts";
-import type { DiscussionsRepository } from "../modules/discussions/discussions.repository.ts";
-import type { KeyRequestsRepository } from "../modules/keys/key-requests.repository.ts";
-import type { KeysRepository } from "../modules/keys/keys.repository.ts";
-import type { MessagesRepository } from "../modules/messages/messages.repository.ts";
-import type { AccessRepository } from "../modules/spaces/access.repository.ts";
+import type { UsersRepository } from "../modules/accounts/index.ts";
+import { loadUser } from "../modules/accounts/index.ts";
+import type { DevicesRepository } from "../modules/devices/index.ts";
+import type { DiscussionMessagesRepository, DiscussionsRepository } from "../modules/discussions/index.ts";
+import type { KeyRequestsRepository, KeysRepository } from "../modules/keys/index.ts";
+import type { MessagesRepository } from "../modules/messages/index.ts";
+import type { AccessRepository } from "../modules/spaces/index.ts";
 
 /** Where a replay reads the current state of what a change refers to. */
 export interface ReplayRepositories {

@@ -46,12 +46,21 @@ export class PairWaiter {
   }
 
   /** Resolves with the first message of that type; rejects after `timeoutMs`. */
-  async next<T extends PairServerMessage["type"]>(type: T, timeoutMs = 3000): Promise<Extract<PairServerMessage, { type: T }>> {
+  next<T extends PairServerMessage["type"]>(type: T, timeoutMs = 3000): Promise<Extract<PairServerMessage, { type: T }>> {
+    return this.nextAfter(type, 0, timeoutMs);
+  }
+
+  /** The first message of that type from `index` on (a channel that sends a type more than once). */
+  async nextAfter<T extends PairServerMessage["type"]>(
+    type: T,
+    index: number,
+    timeoutMs = 3000,
+  ): Promise<Extract<PairServerMessage, { type: T }>> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const found = this.received.find((m): m is Extract<PairServerMessage, { type: T }> => m.type === type);
+      const found = this.received.slice(index).find((m): m is Extract<PairServerMessage, { type: T }> => m.type === type);
       if (found) return found;
-      if (Date.now() > deadline) throw new Error(`no ${type}; received ${JSON.stringify(this.received)}`);
+      if (Date.now() > deadline) throw new Error(`no ${type} after ${index}; received ${JSON.stringify(this.received)}`);
       await new Promise((r) => setTimeout(r, 10));
     }
   }

@@ -32,6 +32,7 @@ import {
   unlockWithRecoveryCode,
 } from "@daysync/shared/crypto";
 import { ApiError, api, apiFetch } from "./api-client.ts";
+import { webDeviceListServer } from "./device-list-server.ts";
 import { browserKeyStorage } from "./key-store.ts";
 import { hasWebCrypto } from "./web-crypto.ts";
 
@@ -83,23 +84,31 @@ export class DeviceKeys {
 
   constructor(private readonly userId: string) {
     this.storage = browserKeyStorage(userId);
-    this.keys = new AccountKeys(userId, this.storage, {
-      state: () => api.get(KEYS_API.keys, keysStateSchema),
-      setDeviceKey: async (publicKey) => {
-        await api.put(KEYS_API.device, { public_key: publicKey }, deviceKeySchema);
+    this.keys = new AccountKeys(
+      userId,
+      this.storage,
+      {
+        state: () => api.get(KEYS_API.keys, keysStateSchema),
+        setDeviceKey: async (publicKey) => {
+          await api.put(KEYS_API.device, { public_key: publicKey }, deviceKeySchema);
+        },
+        createEpoch: async (body) => {
+          try {
+            return { ok: true, state: await api.post(KEYS_API.epochs, body, keysStateSchema) };
+          } catch (error) {
+            if (error instanceof ApiError && error.status === 409) return { ok: false, code: error.code };
+            throw error;
+          }
+        },
       },
-      createEpoch: async (body) => {
-        try {
-          return { ok: true, state: await api.post(KEYS_API.epochs, body, keysStateSchema) };
-        } catch (error) {
-          if (error instanceof ApiError && error.status === 409) return { ok: false, code: error.code };
-          throw error;
-        }
-      },
-    });
+      webDeviceListServer,
+    );
   }
 
   readonly getStatus = (): DeviceKeyStatus => this.status;
+
+  /** The signed device list as the last sync verified it (Devices' security codes), or why it was refused. */
+  readonly deviceList = () => this.keys.deviceList;
 
   private known: () => void = () => {};
   private readonly firstStatus = new Promise<void>((resolve) => {

@@ -10,6 +10,7 @@ import {
   generateDeviceKeyPair,
   type HeldKeys,
   type KeyStorage,
+  type SigningKey,
 } from "@daysync/shared/crypto";
 import { type IDBPDatabase, openDB } from "idb";
 
@@ -23,6 +24,8 @@ interface StoredAccount {
   epochs: Record<number, EpochKeys>;
   /** The account's encryption state as this browser saw it (docs/protocol/encryption.md); absent until keyed. */
   account?: AccountState;
+  /** The device's Ed25519 signing key for the signed device list (the secret as bytes: Ed25519 runs in JavaScript). */
+  signing?: SigningKey;
 }
 
 function open(): Promise<IDBPDatabase> {
@@ -61,6 +64,7 @@ export function browserKeyStorage(userId: string): KeyStorage {
         pair: account.pair,
         epochs: new Map(Object.entries(account.epochs).map(([n, keys]) => [Number(n), keys])),
         ...(account.account ? { account: account.account } : {}),
+        ...(account.signing ? { signing: account.signing } : {}),
       };
     },
     saveDevice: (keyId, pair) => write({ userId, keyId, pair, epochs: {} }),
@@ -76,6 +80,11 @@ export function browserKeyStorage(userId: string): KeyStorage {
       const account = await read(userId);
       if (!account) throw new Error("This device's key is gone");
       await write({ ...account, account: state });
+    },
+    async saveSigningKey(signing) {
+      const account = await read(userId);
+      if (!account) throw new Error("This device's key is gone");
+      await write({ ...account, signing });
     },
   };
 }

@@ -14,6 +14,7 @@ import { ristretto255, ristretto255_hasher } from "@noble/curves/ed25519.js";
 import { hkdf } from "@noble/hashes/hkdf.js";
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha256, sha512 } from "@noble/hashes/sha2.js";
+import { normalizeCodeHalf } from "../pairing-exchange.ts";
 import { asBytes, type Bytes, concatBytes, fromBase64Url, randomBytes, toBase64Url, utf8 } from "./encoding.ts";
 
 const DSI = "CPaceRistretto255/daysync/v1/approve";
@@ -70,7 +71,8 @@ export function normalizeApprovalCode(typed: string): string | undefined {
 }
 
 function generator(code: string, requesterPublicKey: string) {
-  const digits = normalizeApprovalCode(code);
+  // A QR pairing's typed code runs the same exchange with the new device's half of it as the password.
+  const digits = normalizeApprovalCode(code) ?? normalizeCodeHalf(code);
   if (!digits) throw new TypeError("An approval code is six digits");
   const input = concatBytes(lv(utf8(DSI)), lv(utf8(digits)), lv(fromBase64Url(requesterPublicKey)));
   return ristretto255_hasher.hashToCurve(input, { DST });

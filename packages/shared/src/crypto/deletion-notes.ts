@@ -5,8 +5,8 @@
 import { z } from "zod";
 import type { DeletionNote } from "../deletion-notes.ts";
 import { UndecryptableError } from "./errors.ts";
-import { deletedNumber, type SendNumber } from "./message-gaps.ts";
-import type { HeldEpochs, Sealer } from "./sealed-message.ts";
+import { dayGaps, dayMayHaveExpired, deletedNumber, type Gap, type NumberedMessage, type SendNumber } from "./message-gaps.ts";
+import type { HeldEpochs, Opened, Sealer } from "./sealed-message.ts";
 import { openValue, parseSealedValue, type SealedPlace, sealValue } from "./sealed-value.ts";
 
 const noteSchema = z.array(z.tuple([z.string(), z.number().int().nonnegative()])).max(1000);
@@ -46,4 +46,28 @@ export async function openDeletionNotes(userId: string, epochs: HeldEpochs, note
     }
   }
   return deleted;
+}
+
+/**
+ * What a device shows of a day's gaps (docs/protocol/encryption.md, "Sealed messages"): from the numbers of the
+ * messages it opened, less what the date's notes say was deleted, and nothing before the first that arrived once the
+ * plan's cut-off has reached the day.
+ */
+export async function gapsOfDay(
+  userId: string,
+  epochs: HeldEpochs,
+  day: { date: string; numbered: readonly NumberedMessage[]; notes: readonly DeletionNote[] },
+  plan: { retentionMinutes: number | null; now: number },
+): Promise<Gap[]> {
+  if (day.numbered.length === 0) return [];
+  return dayGaps(day.numbered, {
+    deleted: await openDeletionNotes(userId, epochs, day.notes),
+    leadingMayHaveExpired: dayMayHaveExpired(day.date, plan.retentionMinutes, plan.now),
+  });
+}
+
+/** A message's number with the name its device goes by, when it has one (older messages do not). */
+export function numberedOf(message: { id: string; device?: { name: string } | null }, opened: Opened): NumberedMessage | undefined {
+  if (opened.state !== "opened" || !opened.number) return undefined;
+  return { id: message.id, number: opened.number, deviceName: message.device?.name || "another device" };
 }

@@ -21,6 +21,7 @@ export {
   sealerOf,
 } from "./account-keys.ts";
 export { makeApprovalCode, normalizeApprovalCode } from "./approval-exchange.ts";
+export { gapsOfDay, numberedOf, openDeletionNotes, sealDeletionNote } from "./deletion-notes.ts";
 export { openDeletionNotes, sealDeletionNote } from "./deletion-notes.ts";
 export { exportDeviceKeyPair, exportPublicKey, generateDeviceKeyPair, importDeviceKeyPair, importPublicKey, keyId } from "./device-key.ts";
 export {
@@ -72,6 +73,17 @@ export {
 } from "./key-handover.ts";
 export type { CryptoKey, CryptoKeyPair } from "./key-types.ts";
 export { memoryKeyStorage } from "./memory-key-storage.ts";
+export {
+  ArrivalWatch,
+  dayGaps,
+  dayMayHaveExpired,
+  deletedNumber,
+  type Gap,
+  type GapOptions,
+  gapNotice,
+  lateNotice,
+  type NumberedMessage,
+} from "./message-gaps.ts";
 export {
   ArrivalWatch,
   dayGaps,
@@ -135,6 +147,15 @@ export {
   sealFileKey,
   sealValue,
 } from "./sealed-value.ts";
+export {
+  memorySendNumbers,
+  numberedText,
+  type SendNumber,
+  SendNumbering,
+  type SendNumbersState,
+  type SendNumbersStore,
+  splitNumbered,
+} from "./send-numbers.ts";
 export {
   memorySendNumbers,
   numberedText,

@@ -131,8 +131,8 @@ abstract class RequestSide {
 
 /** The locked device's side of one request. */
 export class KeyRequester extends RequestSide {
-  /** Made once; the device shows it for the whole request. */
-  readonly code = makeApprovalCode();
+  /** Made once; the device shows it for the whole request (a QR pairing's typed code brings its own, `options.code`). */
+  readonly code: string;
   private secret: ApprovalSecret | undefined;
   /** The answering device, kept once its confirmation checked out. */
   private approver: { keyId: string; publicKey: string; share: string; keys: ApprovalKeys } | undefined;
@@ -141,12 +141,20 @@ export class KeyRequester extends RequestSide {
   private wrongCodes = 0;
 
   constructor(
-    private readonly userId: string,
+    private userId: string,
     private readonly held: HeldKeys,
-    private readonly storage: KeyStorage,
+    private storage: KeyStorage,
     server: KeyApprovalServer,
+    options: { code?: string } = {},
   ) {
     super(server);
+    this.code = options.code ?? makeApprovalCode();
+  }
+
+  /** A QR pairing's new device asks before it is signed in: the account and its storage are known only then. */
+  signedIn(userId: string, storage: KeyStorage): void {
+    this.userId = userId;
+    this.storage = storage;
   }
 
   /** Posts the share: every keyed device of the account now shows the request. */
@@ -285,6 +293,8 @@ export class KeyApprover extends RequestSide {
     private readonly userId: string,
     private readonly held: HeldKeys,
     server: KeyApprovalServer,
+    /** How a typed code reads (a QR pairing's: the password half of the short code). */
+    private readonly readCode: (typed: string) => string | undefined = normalizeApprovalCode,
   ) {
     super(server);
   }
@@ -299,7 +309,7 @@ export class KeyApprover extends RequestSide {
   async answer(request: KeyRequest, typedCode: string): Promise<ApprovalStep> {
     if (!this.see(request)) return this.refuseCopy();
     if (this.end) return this.end;
-    const code = normalizeApprovalCode(typedCode);
+    const code = this.readCode(typedCode);
     if (!code) throw new TypeError("The code is six digits");
     const kept = this.kept as KeptRequest;
     const secret = makeApprovalSecret(code, kept.requesterPublicKey);

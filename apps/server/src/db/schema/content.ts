@@ -122,3 +122,14 @@ export interface UserEventsTable {
   ref: string;
   created_at: number;
 }
+
+/** A device's sealed note of the numbered messages it deleted on `date` (`deletion-notes.ts`); the server cannot read it. */
+export interface DeletionNotesTable {
+  id: string;
+  user_id: string;
+  date: string;
+  /** The session that left it, bound into its seal. */
+  device_id: string;
+  note: string;
+  created_at: number;
+}

@@ -43,7 +43,8 @@ export interface PairingRequestsTable {
   secret_hash: string;
   user_agent: string;
   ip: string;
-  status: "offered" | "pending" | "approved" | "denied" | "used";
+  /** "answered", "confirmed" and "failed": a typed code's exchange (migration 029). */
+  status: "offered" | "pending" | "answered" | "confirmed" | "approved" | "denied" | "failed" | "used";
   created_at: number;
   expires_at: number;
   /** The approver's account: the one the asking device is signed in to. */
@@ -58,6 +59,18 @@ export interface PairingRequestsTable {
   key_proof: string | null;
   /** The approval's key handover (`PairingHandover` as JSON), until the exchange moves it into key_wraps and key_roster. */
   handover: string | null;
+  /** A typed code's exchange (docs/protocol/encryption.md, "QR pairing handover"): the new device's CPace share, */
+  requester_share: string | null;
+  /** the session answering it with its key, share and confirmation, */
+  answered_by: string | null;
+  approver_key_id: string | null;
+  approver_public_key: string | null;
+  approver_share: string | null;
+  approver_confirmation: string | null;
+  /** the new device's confirmation, the handover's tag and the wrong codes so far. */
+  requester_confirmation: string | null;
+  handover_confirmation: string | null;
+  failures: number;
   /** The session that approved (for an offer, the one that made it): the approval ends with it. Null until answered. */
   approved_by: string | null;
 }

@@ -10,9 +10,7 @@ import type { Db } from "../../db/database.ts";
 import { liveEvents } from "../../feed/events.ts";
 import type { UnitOfWork } from "../../feed/unit-of-work.ts";
 import { badRequest, conflict, notFound } from "../../http/errors.ts";
-import type { DevicesService } from "../devices/devices.service.ts";
-import { deleteEmailLinksOf } from "../email/email.repository.ts";
-import type { AccountDeletionService } from "./account-deletion.service.ts";
+import type { DevicesService } from "../devices/index.ts";
 import type { AccountsService } from "./accounts.service.ts";
 import type { Asker, FreshCheck } from "./fresh-check.ts";
 import { loadUser } from "./load-user.ts";
@@ -22,6 +20,11 @@ import type { UsersRepository } from "./users.repository.ts";
 
 export type { Asker } from "./fresh-check.ts";
 
+/** Deletes an account with everything of it: `flows/account-deletion.ts`, handed in by the composition root. */
+export interface AccountDeleter {
+  deleteAccount(userId: string, options?: { byOwner?: boolean }): Promise<void>;
+}
+
 export function createAccountSettingsService(deps: {
   clock: Clock;
   unitOfWork: UnitOfWork;
@@ -29,7 +32,9 @@ export function createAccountSettingsService(deps: {
   freshCheck: FreshCheck;
   accounts: Pick<AccountsService, "hasPassword" | "me">;
   devices: Pick<DevicesService, "signOutOthers" | "assertMaySignOut">;
-  deletion: Pick<AccountDeletionService, "deleteAccount">;
+  deletion: AccountDeleter;
+  /** The email module's one-time links to the account, deleted in the transaction that changes its address. */
+  deleteEmailLinksOf: (trx: Db, userId: string) => Promise<void>;
   /** Called after the email changed: the email module sends a verification to the new address when it can. */
   onEmailChanged?: (userId: string) => Promise<void>;
 }) {
@@ -73,7 +78,7 @@ export function createAccountSettingsService(deps: {
         // Links mailed to the old address die with it (issue 42): sign-in, verification and reset links.
         user = await updateUser(asker.userId, async (repo, now, trx) => {
           await repo.setEmail(asker.userId, email, now);
-          await deleteEmailLinksOf(trx, asker.userId);
+          await deps.deleteEmailLinksOf(trx, asker.userId);
           await deleteResetLinksOf(trx, asker.userId);
         });
       } catch (error) {
@@ -106,7 +111,7 @@ export function createAccountSettingsService(deps: {
 
     /**
      * After a fresh check (the password, or a provider sign-in) and the account's email typed exactly, deletes
-     * the account and everything of it (account-deletion.service.ts); every device, this one too, is signed out.
+     * the account and everything of it (`flows/account-deletion.ts`); every device, this one too, is signed out.
      */
     async deleteAccount(asker: Asker, input: DeleteAccountInput): Promise<void> {
       await confirm(asker, input.password, "password", true);

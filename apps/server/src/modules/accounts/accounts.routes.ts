@@ -4,7 +4,7 @@ import { type ApiServer, answers } from "../../http/answers.ts";
 import { clearSessionCookie, deviceOf, requireAuth, setSessionCookie } from "../../http/auth.ts";
 import { rateLimitPer } from "../../http/rate-limit.ts";
 import { parse } from "../../http/validate.ts";
-import type { DevicesService } from "../devices/devices.service.ts";
+import type { DevicesService } from "../devices/index.ts";
 import type { AccountsService } from "./accounts.service.ts";
 import type { SessionsRepository } from "./sessions.repository.ts";
 

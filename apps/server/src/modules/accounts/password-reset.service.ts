@@ -7,7 +7,7 @@ import { PASSWORD_RESET_TTL_MS, RESET_LINK_INVALID_MESSAGE, RESET_PASSWORD_ROUTE
 import type { Clock } from "../../clock.ts";
 import type { Db } from "../../db/database.ts";
 import { AppError, accountDisabled, notFound } from "../../http/errors.ts";
-import type { DevicesService } from "../devices/devices.service.ts";
+import type { DevicesService } from "../devices/index.ts";
 import { hashPassword } from "./password.ts";
 import type { PasswordResetsRepository } from "./password-resets.repository.ts";
 import type { UsersRepository } from "./users.repository.ts";

@@ -42,3 +42,8 @@ export async function deleteResetLinksOf(db: Db, userId: string): Promise<void> 
 }
 
 export type PasswordResetsRepository = ReturnType<typeof createPasswordResetsRepository>;
+
+/** Account deletion (`flows/account-deletion.ts`): the account's reset links. */
+export async function erasePasswordResetsOfAccount(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom("password_resets").where("user_id", "=", userId).execute();
+}

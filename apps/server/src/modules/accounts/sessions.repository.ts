@@ -5,7 +5,7 @@ import type { Db } from "../../db/database.ts";
 import type { SessionsTable } from "../../db/schema.ts";
 import { SESSION_LIFETIME_MS, type SessionAuth } from "../../http/auth.ts";
 import { describeUserAgent } from "../../presenters/device-name.ts";
-import { deleteWrapsOfSession } from "../keys/keys.repository.ts";
+import { deleteWrapsOfSession } from "../keys/index.ts";
 
 const TOUCH_EVERY_MS = 60_000;
 /**
@@ -146,3 +146,8 @@ export function createSessionsRepository(db: Db) {
 }
 
 export type SessionsRepository = ReturnType<typeof createSessionsRepository>;
+
+/** Account deletion (`flows/account-deletion.ts`): every session of the account (all ended before, so none is live). */
+export async function eraseSessionsOfAccount(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom("sessions").where("user_id", "=", userId).execute();
+}

@@ -2,15 +2,11 @@
 import type { Transaction } from "kysely";
 import type { Db } from "../../db/database.ts";
 import { FIRST_ADMIN_CLAIM } from "../../db/migrations.ts";
-import type { Database, SubscriptionsTable, UsersTable } from "../../db/schema.ts";
-import { usersWithCurrentPlan } from "../plans/plans.repository.ts";
+import type { Database, UsersTable } from "../../db/schema.ts";
+import type { UserWithPlan } from "../../presenters/user.presenter.ts";
+import { usersWithCurrentPlan } from "../plans/index.ts";
 
-export type UserWithPlan = Pick<
-  UsersTable,
-  "id" | "name" | "email" | "actual_subscription_id" | "created_at" | "role" | "email_verified_at"
-> & {
-  plan: SubscriptionsTable;
-};
+export type { UserWithPlan };
 
 /** Over the database, or over a transaction (`.in(trx)`) for work that must commit together. */
 export function createUsersRepository(db: Db) {
@@ -147,3 +143,17 @@ export function createUsersRepository(db: Db) {
 }
 
 export type UsersRepository = ReturnType<typeof createUsersRepository>;
+
+/** Account deletion (`flows/account-deletion.ts`): the personal space, and any membership left of the account. */
+export async function erasePersonalSpaceOfAccount(db: Db, userId: string): Promise<void> {
+  await db
+    .deleteFrom("space_members")
+    .where((eb) => eb.or([eb("user_id", "=", userId), eb("space_id", "=", userId)]))
+    .execute();
+  await db.deleteFrom("spaces").where("id", "=", userId).execute();
+}
+
+/** Account deletion (`flows/account-deletion.ts`): the user row itself, once nothing refers to it. */
+export async function eraseUserRow(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom("users").where("id", "=", userId).execute();
+}

@@ -3,7 +3,7 @@ import type { AdminAccount } from "@daysync/shared";
 import { type Kysely, sql } from "kysely";
 import type { Db } from "../../db/database.ts";
 import type { AdminAuditTable, Database } from "../../db/schema.ts";
-import { usersWithCurrentPlan } from "../plans/plans.repository.ts";
+import { usersWithCurrentPlan } from "../plans/index.ts";
 
 const ACCOUNTS_SHOWN = 200;
 const AUDIT_SHOWN = 200;
@@ -141,3 +141,20 @@ export function createAdminRepository(db: Db) {
 }
 
 export type AdminRepository = ReturnType<typeof createAdminRepository>;
+
+/** What a deleted admin's earlier entries in the audit say after their email. */
+export const DELETED_ACTOR = " (deleted account)";
+
+/**
+ * Account deletion (`flows/account-deletion.ts`): the audit forgets the account. Its entries stay, naming "a deleted
+ * account"; an admin's own actions keep who did them, their email marked "(deleted account)", since an audit that
+ * forgets its actors is no audit.
+ */
+export async function forgetAccountInAudit(db: Db, userId: string): Promise<void> {
+  await db.updateTable("admin_audit").set({ target_id: null, target_label: "a deleted account" }).where("target_id", "=", userId).execute();
+  await db
+    .updateTable("admin_audit")
+    .set({ actor_id: null, actor_label: sql<string>`actor_label || ${DELETED_ACTOR}` })
+    .where("actor_id", "=", userId)
+    .execute();
+}

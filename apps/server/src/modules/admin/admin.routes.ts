@@ -15,9 +15,8 @@ import { type ApiServer, answers } from "../../http/answers.ts";
 import { setSessionCookie } from "../../http/auth.ts";
 import { rateLimitPer } from "../../http/rate-limit.ts";
 import { parse } from "../../http/validate.ts";
-import type { AccountsService } from "../accounts/accounts.service.ts";
-import type { PasswordResetService } from "../accounts/password-reset.service.ts";
-import type { DevicesService } from "../devices/devices.service.ts";
+import type { AccountsService, PasswordResetService } from "../accounts/index.ts";
+import type { DevicesService } from "../devices/index.ts";
 import type { AdminService } from "./admin.service.ts";
 
 export function adminRoutes(

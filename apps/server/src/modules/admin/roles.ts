@@ -3,8 +3,8 @@ import type { Clock } from "../../clock.ts";
 import { liveEvents } from "../../feed/events.ts";
 import type { UnitOfWork } from "../../feed/unit-of-work.ts";
 import { notFound } from "../../http/errors.ts";
-import { loadUser } from "../accounts/load-user.ts";
-import type { UsersRepository } from "../accounts/users.repository.ts";
+import type { UsersRepository } from "../accounts/index.ts";
+import { loadUser } from "../accounts/index.ts";
 import type { Actor, Auditor } from "./admin-audit.ts";
 
 export async function setRole(

@@ -3,8 +3,7 @@ import { expressionBuilder, sql, type Transaction } from "kysely";
 import type { Db } from "../../db/database.ts";
 import type { Database } from "../../db/schema.ts";
 import type { DeviceRow } from "../../presenters/devices.presenter.ts";
-import { deleteWrapsOfSession, holdsCurrentKey } from "../keys/keys.repository.ts";
-import { endPairingsOfSession } from "../pairing/pairing.repository.ts";
+import { deleteWrapsOfSession, holdsCurrentKey } from "../keys/index.ts";
 
 const COLUMNS = ["id", "user_agent", "ip", "created_at", "last_seen_at", "name", "key_id"] as const;
 
@@ -54,16 +53,13 @@ export function createDevicesRepository(db: Db) {
     },
 
     /**
-     * Deletes the session, the key wraps it held and the pairings it approved or offered that are still open, only if it
-     * belongs to the user: whether it did, and the epoch
-     * now due for rotation if the session held the current one.
+     * Deletes the session and the key wraps it held, only if it belongs to the user: whether it did, and the epoch now
+     * due for rotation if the session held the current one.
      */
     async remove(userId: string, sessionId: string, now: number): Promise<{ removed: boolean; rotationDue: number | null }> {
       const { rotationDue } = await deleteWrapsOfSession(db, userId, sessionId, now);
       const result = await db.deleteFrom("sessions").where("user_id", "=", userId).where("id", "=", sessionId).executeTakeFirst();
-      const removed = Number(result.numDeletedRows) > 0;
-      if (removed) await endPairingsOfSession(db, sessionId);
-      return { removed, rotationDue };
+      return { removed: Number(result.numDeletedRows) > 0, rotationDue };
     },
 
     /** Names the user's device, and its messages with it; false when the user has no such device. */

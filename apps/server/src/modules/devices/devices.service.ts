@@ -3,6 +3,7 @@ import type { DeviceListItem } from "@daysync/shared";
 import { may } from "../../access/policies.ts";
 import type { Presence } from "../../adapters/presence.ts";
 import type { Clock } from "../../clock.ts";
+import type { Db } from "../../db/database.ts";
 import { liveEvents } from "../../feed/events.ts";
 import type { UnitOfWork } from "../../feed/unit-of-work.ts";
 import { AppError, notFound } from "../../http/errors.ts";
@@ -22,6 +23,11 @@ export function createDevicesService(deps: {
   devices: DevicesRepository;
   /** Sessions with a live connection open: seen now, though that is written only when they go. */
   presence: Pick<Presence, "liveAmong">;
+  /**
+   * What ends with a session in other modules, in its transaction: the pairings it approved or offered that are still
+   * open (the pairing module, above this one, handed in by the composition root).
+   */
+  endedWithSession: (trx: Db, sessionId: string) => Promise<void>;
 }) {
   const { clock, unitOfWork, devices, presence } = deps;
 
@@ -34,6 +40,7 @@ export function createDevicesService(deps: {
     return unitOfWork.forUser(userId, async (work) => {
       const { removed, rotationDue } = await devices.in(work.trx).remove(userId, sessionId, clock.now());
       if (!removed) return false;
+      await deps.endedWithSession(work.trx, sessionId);
       const change = { kind: "device.signed_out", sessionId } as const;
       await work.record([userId], change, liveEvents.deviceSignedOut(change));
       if (rotationDue !== null) {

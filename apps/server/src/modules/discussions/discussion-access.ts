@@ -1,6 +1,6 @@
 /** The one membership check of both discussion services, and the one answer to whoever fails it. */
 import { notFound } from "../../http/errors.ts";
-import type { AccessRepository, Membership } from "../spaces/access.repository.ts";
+import type { AccessRepository, Membership } from "../spaces/index.ts";
 
 /** The same answer to anyone who may not see a discussion, whatever the reason. */
 export const noSuchDiscussion = () => notFound("discussion");

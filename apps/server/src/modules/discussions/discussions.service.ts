@@ -28,8 +28,8 @@ import { liveEvents } from "../../feed/events.ts";
 import type { UnitOfWork, Work } from "../../feed/unit-of-work.ts";
 import { AppError, conflict, forbidden, notFound } from "../../http/errors.ts";
 import { presentMember, presentMemberChanges, presentMyDiscussion } from "../../presenters/discussion.presenter.ts";
-import type { PlansRepository } from "../plans/plans.repository.ts";
-import type { AccessRepository, Membership } from "../spaces/access.repository.ts";
+import type { PlansRepository } from "../plans/index.ts";
+import type { AccessRepository, Membership } from "../spaces/index.ts";
 import { discussionMembership, noSuchDiscussion } from "./discussion-access.ts";
 import type { DiscussionsRepository } from "./discussions.repository.ts";
 

@@ -6,9 +6,8 @@
 import { APP_ROUTES, SIGN_IN_LINK_INVALID_MESSAGE, SIGN_IN_LINK_TTL_MS } from "@daysync/shared";
 import type { Clock } from "../../clock.ts";
 import { AppError, accountDisabled } from "../../http/errors.ts";
-import { createResetLink } from "../accounts/password-reset.service.ts";
-import type { PasswordResetsRepository } from "../accounts/password-resets.repository.ts";
-import type { UsersRepository } from "../accounts/users.repository.ts";
+import type { PasswordResetsRepository, UsersRepository } from "../accounts/index.ts";
+import { createResetLink } from "../accounts/index.ts";
 import type { EmailRepository, Recipient } from "./email.repository.ts";
 import type { EmailVerificationService } from "./email-verification.service.ts";
 import type { MailOutbox } from "./mail-outbox.ts";

@@ -90,3 +90,9 @@ export async function deleteEmailLinksOf(db: Db, userId: string): Promise<void> 
 }
 
 export type EmailRepository = ReturnType<typeof createEmailRepository>;
+
+/** Account deletion (`flows/account-deletion.ts`): the account's email links and the count of mails sent to it. */
+export async function eraseEmailOfAccount(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom("email_tokens").where("user_id", "=", userId).execute();
+  await db.deleteFrom("email_sends").where("user_id", "=", userId).execute();
+}

@@ -19,8 +19,8 @@ import { deviceOf, requireAuth, setSessionCookie } from "../../http/auth.ts";
 import { AppError } from "../../http/errors.ts";
 import { rateLimitPer } from "../../http/rate-limit.ts";
 import { parse } from "../../http/validate.ts";
-import type { AccountsService } from "../accounts/accounts.service.ts";
-import type { DevicesService } from "../devices/devices.service.ts";
+import type { AccountsService } from "../accounts/index.ts";
+import type { DevicesService } from "../devices/index.ts";
 import type { EmailLinksService } from "./email-links.service.ts";
 import type { EmailVerificationService } from "./email-verification.service.ts";
 

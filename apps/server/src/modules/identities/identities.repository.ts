@@ -46,3 +46,9 @@ export function createIdentitiesRepository(db: Db) {
 }
 
 export type IdentitiesRepository = ReturnType<typeof createIdentitiesRepository>;
+
+/** Account deletion (`flows/account-deletion.ts`): the account's linked identities and the flows linking one. */
+export async function eraseIdentitiesOfAccount(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom("identities").where("user_id", "=", userId).execute();
+  await db.deleteFrom("auth_flows").where("link_user_id", "=", userId).execute();
+}

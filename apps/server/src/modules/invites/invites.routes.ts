@@ -1,14 +1,15 @@
 /** The public site settings (registration mode, the owner's details) and the admin's invite links. */
+
 import { ADMIN_API, inviteLinkSchema, SITE_API, type SiteConfig, siteConfigSchema } from "@daysync/shared";
+import type { AdminGate } from "../../access/audit.ts";
 import { type ApiServer, answers } from "../../http/answers.ts";
-import type { AdminService } from "../admin/admin.service.ts";
 import type { RegistrationService } from "./registration.service.ts";
 
 export function invitesRoutes(
   app: ApiServer,
   deps: {
     registration: RegistrationService;
-    admin: Pick<AdminService, "assertAdmin">;
+    admin: AdminGate;
     /** What `GET /api/site` answers besides the registration mode, fixed at start. */
     site: Omit<SiteConfig, "registration">;
     publicUrl: string | undefined;

@@ -7,10 +7,10 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { APP_ROUTES, INVITE_FRAGMENT, INVITE_TTL_MS, type InviteLink, REGISTRATION_TEXT, type RegistrationMode } from "@daysync/shared";
 import type { Transaction } from "kysely";
+import type { Actor, Auditor } from "../../access/audit.ts";
 import type { Clock } from "../../clock.ts";
 import type { Database } from "../../db/schema.ts";
 import { AppError } from "../../http/errors.ts";
-import type { Actor, Auditor } from "../admin/admin-audit.ts";
 import type { InvitesRepository } from "./invites.repository.ts";
 
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");

@@ -259,3 +259,11 @@ export function createKeysRepository(db: Db) {
 }
 
 export type KeysRepository = ReturnType<typeof createKeysRepository>;
+
+/** Account deletion (`flows/account-deletion.ts`): the account's recovery code, wraps, rosters and epochs. */
+export async function eraseKeysOfAccount(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom("key_recovery").where("user_id", "=", userId).execute();
+  await db.deleteFrom("key_wraps").where("user_id", "=", userId).execute();
+  await db.deleteFrom("key_roster").where("user_id", "=", userId).execute();
+  await db.deleteFrom("key_epochs").where("user_id", "=", userId).execute();
+}

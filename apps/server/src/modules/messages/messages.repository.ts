@@ -6,7 +6,7 @@ import { sql, type Transaction } from "kysely";
 import { compiledOnce } from "../../db/compiled-query.ts";
 import type { Db } from "../../db/database.ts";
 import type { Database, DateMessagesTable, MessagesTable } from "../../db/schema.ts";
-import { createPlansRepository } from "../plans/plans.repository.ts";
+import { createPlansRepository } from "../plans/index.ts";
 
 const SUMMARY_LENGTH = 200;
 
@@ -331,3 +331,16 @@ export function cutoffOf(minutes: number | null, now: number): number | null {
 }
 
 export type MessagesRepository = ReturnType<typeof createMessagesRepository>;
+
+/** Account deletion (`flows/account-deletion.ts`): the account's messages, the ids remembered of deleted ones, its days. */
+export async function eraseMessagesOfAccount(db: Db, userId: string): Promise<void> {
+  await db
+    .deleteFrom("expired_messages")
+    .where((eb) => eb.or([eb("user_id", "=", userId), eb("space_id", "=", userId)]))
+    .execute();
+  await db
+    .deleteFrom("messages")
+    .where((eb) => eb.or([eb("user_id", "=", userId), eb("space_id", "=", userId)]))
+    .execute();
+  await db.deleteFrom("date_messages").where("user_id", "=", userId).execute();
+}

@@ -88,7 +88,9 @@ export function pairingLiveRoutes(
           .then(async () => {
             if (finished) return;
             const outcome = await outcomeNow();
-            if (outcome) finish(outcome);
+            // A typed code's exchange step leaves the channel open; every other answer ends it.
+            if (outcome?.type === "exchange") send(outcome);
+            else if (outcome) finish(outcome);
           })
           .catch((error) => {
             request.log.error({ err: error }, "pairing channel failed");

@@ -118,6 +118,23 @@ export function createPairingRepository(db: Db) {
       return Number(result.numUpdatedRows) === 1;
     },
 
+    /**
+     * A typed code's exchange moves one step (pairing-typed.service.ts): from one of `from`, only while unexpired and
+     * only for a request the new device made; false when another step (or the clock) came first.
+     */
+    async moveTyped(id: string, from: PairingRow["status"][], now: number, set: Partial<PairingRow>): Promise<boolean> {
+      const result = await db
+        .updateTable("pairing_requests")
+        .set(set)
+        .where("id", "=", id)
+        .where("status", "in", from)
+        .where("expires_at", ">", now)
+        .where("offered_by", "is", null)
+        .where("requester_share", "is not", null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
     async deleteExpiredBefore(before: number): Promise<void> {
       await db.deleteFrom("pairing_requests").where("expires_at", "<", before).execute();
     },
@@ -131,9 +148,14 @@ export function createPairingRepository(db: Db) {
 export async function endPairingsOfSession(db: Db, sessionId: string): Promise<void> {
   await db
     .deleteFrom("pairing_requests")
-    .where((eb) => eb.or([eb("approved_by", "=", sessionId), eb("offered_by", "=", sessionId)]))
-    .where("status", "in", ["offered", "pending", "approved"])
+    .where((eb) => eb.or([eb("approved_by", "=", sessionId), eb("offered_by", "=", sessionId), eb("answered_by", "=", sessionId)]))
+    .where("status", "in", ["offered", "pending", "answered", "confirmed", "approved"])
     .execute();
 }
 
 export type PairingRepository = ReturnType<typeof createPairingRepository>;
+
+/** Account deletion (`flows/account-deletion.ts`): the account's pairings, open or done. */
+export async function erasePairingsOfAccount(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom("pairing_requests").where("user_id", "=", userId).execute();
+}

@@ -5,6 +5,7 @@ import {
   pairingExchangeSchema,
   pairingKeySchema,
   pairingOfferParamsSchema,
+  pairingRequestBodySchema,
   responseSchemas,
 } from "@daysync/shared";
 import { type ApiServer, answers } from "../../http/answers.ts";
@@ -21,8 +22,8 @@ export function pairingRoutes(app: ApiServer, deps: { pairing: PairingService; c
 
   // Anonymous by design: the device asking has no session yet.
   app.post(PAIRING_API.requests, { config: limit(30), schema: answers(responseSchemas.pairingRequest) }, async (request, reply) => {
-    const key = parse(pairingKeySchema, request.body);
-    return reply.status(201).send(await pairing.create(deviceOf(request), key));
+    const { requester_share, ...key } = parse(pairingRequestBodySchema, request.body);
+    return reply.status(201).send(await pairing.create(deviceOf(request), key, requester_share));
   });
 
   app.get("/api/pair/requests/:code", { config: limit(60), schema: answers(responseSchemas.pairingDetails) }, async (request) => {

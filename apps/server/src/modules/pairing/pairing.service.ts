@@ -15,27 +15,30 @@ import {
   type PairingHandover,
   type PairingJoined,
   type PairingKeyInput,
+  normalizeCodeHalf,
   type PairingOfferCreated,
   type PairingRequestCreated,
   type PairingRequestDetails,
   type PairServerMessage,
   pairingHandoverSchema,
   type User,
+  keyWrapSchema,
+  rosterEntrySchema,
 } from "@daysync/shared";
+import { z } from "zod";
 import type { Clock } from "../../clock.ts";
 import type { EventBus } from "../../events/event-bus.ts";
 import type { SessionAuth } from "../../http/auth.ts";
 import { AppError, conflict, notFound } from "../../http/errors.ts";
 import { describeUserAgent } from "../../presenters/device-name.ts";
-import type { DeviceInfo } from "../accounts/accounts.service.ts";
-import { loadUser } from "../accounts/load-user.ts";
-import type { SessionsRepository } from "../accounts/sessions.repository.ts";
-import type { UsersRepository } from "../accounts/users.repository.ts";
-import type { DevicesService } from "../devices/devices.service.ts";
-import type { KeyHandover } from "../keys/key-handover.ts";
-import { keyIdOf } from "../keys/keys.service.ts";
+import type { DeviceInfo, SessionsRepository, UsersRepository } from "../accounts/index.ts";
+import { loadUser } from "../accounts/index.ts";
+import type { DevicesService } from "../devices/index.ts";
+import type { KeyHandover } from "../keys/index.ts";
+import { keyIdOf } from "../keys/index.ts";
 import type { PairingRepository, PairingRow } from "./pairing.repository.ts";
-import { matchesHash, newCode, newSecret, newShortCode, newToken, sha256 } from "./pairing-codes.ts";
+import { matchesHash, newCode, newLookupCode, newSecret, newShortCode, newToken, sha256 } from "./pairing-codes.ts";
+import { presentTypedExchange } from "./pairing-typed.service.ts";
 
 /** Answered requests are kept a while (so late lookups say "already answered"), then deleted. */
 const KEEP_AFTER_EXPIRY_MS = 60 * 60 * 1000;
@@ -60,8 +63,12 @@ const detailsOf = (row: PairingRow, now: number): PairingRequestDetails => {
     expires_in: Number(row.expires_at) - now,
     public_key: row.public_key ?? null,
     key_proof: row.key_proof ?? null,
+    ...(row.requester_share ? { exchange: presentTypedExchange(row) } : {}),
   };
 };
+
+/** A typed code's handover (pairing-typed.service.ts): auth-mode wraps from the answering device's key. */
+const typedHandoverSchema = z.object({ wraps: z.array(keyWrapSchema), roster: rosterEntrySchema });
 
 /** The asking device's key as the row keeps it; its key id is checked now, so a bad key is a 400 naming the field. */
 function keyOf(input: PairingKeyInput): { publicKey: string | null; keyProof: string | null } {
@@ -73,7 +80,9 @@ function keyOf(input: PairingKeyInput): { publicKey: string | null; keyProof: st
 /** The handover kept on an approved row; the exchange reads it back through the same schema. */
 function storedHandover(row: PairingRow): PairingHandover | null {
   if (!row.handover) return null;
-  const parsed = pairingHandoverSchema.safeParse(JSON.parse(row.handover));
+  const parsed = (row.requester_share && row.handover_confirmation ? typedHandoverSchema : pairingHandoverSchema).safeParse(
+    JSON.parse(row.handover),
+  );
   return parsed.success ? parsed.data : null;
 }
 
@@ -90,7 +99,8 @@ export function createPairingService(deps: {
 
   /** The request (or, with `offer`, the offer) a QR code or a typed short code points at. */
   async function resolve(code: string, offer = false): Promise<PairingRow> {
-    const short = normalizeShortCode(code);
+    // A typed code's lookup half (pairing-exchange.ts) finds a request too; its other half never comes here.
+    const short = normalizeShortCode(code) ?? (offer ? undefined : normalizeCodeHalf(code));
     const row = short ? await repo.findByShortCode(short, offer) : await repo.findByCodeHash(sha256(code), offer);
     if (!row) throw notFound("pairing code");
     return row;
@@ -145,6 +155,17 @@ export function createPairingService(deps: {
     bus.publish("pairing.decided", { requestId: row.id });
   }
 
+  /** A lookup half no live request shows (they are few: 20 bits leave room), so the typed code finds one request. */
+  async function freeLookupCode(now: number): Promise<string> {
+    for (;;) {
+      const lookup = newLookupCode();
+      const newest = await repo.findByShortCode(lookup, false);
+      if (!newest || Number(newest.expires_at) <= now || !["pending", "answered", "confirmed", "approved"].includes(newest.status)) {
+        return lookup;
+      }
+    }
+  }
+
   /** A fresh pairing row with its code; the caller says whose it is and in which state it starts. */
   function newRow(
     code: string,
@@ -162,12 +183,22 @@ export function createPairingService(deps: {
       token_expires_at: null,
       handover: null,
       approved_by: null,
+      requester_share: null,
+      answered_by: null,
+      approver_key_id: null,
+      approver_public_key: null,
+      approver_share: null,
+      approver_confirmation: null,
+      requester_confirmation: null,
+      handover_confirmation: null,
+      failures: 0,
       ...start,
     };
   }
 
   return {
-    async create(device: DeviceInfo, key: PairingKeyInput = {}): Promise<PairingRequestCreated> {
+    /** `requesterShare`: the code will be typed with the new device's password half (pairing-exchange.ts). */
+    async create(device: DeviceInfo, key: PairingKeyInput = {}, requesterShare?: string): Promise<PairingRequestCreated> {
       const { publicKey, keyProof } = keyOf(key);
       const now = clock.now();
       await repo.deleteExpiredBefore(now - KEEP_AFTER_EXPIRY_MS);
@@ -183,6 +214,10 @@ export function createPairingService(deps: {
         user_id: null,
         offered_by: null,
       });
+      if (requesterShare) {
+        row.requester_share = requesterShare;
+        row.short_code = await freeLookupCode(now);
+      }
       await repo.insert(row);
       return { request_id: row.id, code, short_code: row.short_code, secret, expires_in: PAIRING_TTL_MS };
     },
@@ -270,6 +305,12 @@ export function createPairingService(deps: {
           return { type: "failed" };
         case "pending":
           return Number(row.expires_at) <= now ? { type: "expired" } : null;
+        case "answered":
+        case "confirmed":
+          // A typed code's exchange goes on: the new device hears each step (the channel stays open).
+          return Number(row.expires_at) <= now ? { type: "expired" } : { type: "exchange", exchange: presentTypedExchange(row) };
+        case "failed":
+          return { type: "failed" };
         case "denied":
           return { type: "denied" };
         case "used":
@@ -278,7 +319,8 @@ export function createPairingService(deps: {
           if (now - Number(row.decided_at) > PAIRING_TTL_MS) return { type: "expired" };
           const token = newToken();
           const minted = await repo.mintToken(row.id, sha256(token), now + LOGIN_TOKEN_TTL_MS);
-          return minted ? { type: "approved", token } : { type: "failed" };
+          if (!minted) return { type: "failed" };
+          return row.requester_share ? { type: "approved", token, exchange: presentTypedExchange(row) } : { type: "approved", token };
         }
       }
     },

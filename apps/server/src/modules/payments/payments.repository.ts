@@ -94,3 +94,10 @@ export function createPaymentsRepository(db: Db) {
 }
 
 export type PaymentsRepository = ReturnType<typeof createPaymentsRepository>;
+
+/** Account deletion (`flows/account-deletion.ts`): the account's checkouts, subscriptions and customer at the provider. */
+export async function erasePaymentsOfAccount(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom("payment_checkouts").where("user_id", "=", userId).execute();
+  await db.deleteFrom("payment_subscriptions").where("user_id", "=", userId).execute();
+  await db.deleteFrom("payment_customers").where("user_id", "=", userId).execute();
+}

@@ -19,10 +19,10 @@ import type { StripeConfig } from "../../config/config.ts";
 import { liveEvents } from "../../feed/events.ts";
 import type { UnitOfWork, Work } from "../../feed/unit-of-work.ts";
 import { AppError, conflict, notFound } from "../../http/errors.ts";
-import { loadUser } from "../accounts/load-user.ts";
-import type { UsersRepository } from "../accounts/users.repository.ts";
-import type { DiscussionsService } from "../discussions/discussions.service.ts";
-import type { PlansRepository } from "../plans/plans.repository.ts";
+import type { UsersRepository } from "../accounts/index.ts";
+import { loadUser } from "../accounts/index.ts";
+import type { DiscussionsService } from "../discussions/index.ts";
+import type { PlansRepository } from "../plans/index.ts";
 import type { PaymentsRepository } from "./payments.repository.ts";
 import { type CheckoutSession, periodEndOf, type StripeEvent, type StripeGateway, type StripeSubscription } from "./stripe.adapter.ts";
 

@@ -111,3 +111,9 @@ export function createPlansRepository(db: Db) {
 }
 
 export type PlansRepository = ReturnType<typeof createPlansRepository>;
+
+/** Account deletion (`flows/account-deletion.ts`): the account's subscriptions, the current one unset first. */
+export async function erasePlansOfAccount(db: Db, userId: string): Promise<void> {
+  await db.updateTable("users").set({ actual_subscription_id: "" }).where("id", "=", userId).execute();
+  await db.deleteFrom("subscriptions").where("user_id", "=", userId).execute();
+}

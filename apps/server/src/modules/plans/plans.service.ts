@@ -1,22 +1,34 @@
 /** Subscriptions: Free at registration and renewed when it runs out; Premium granted by an operator. */
 import { FREE_PLAN, FREE_TYPE_ID, PREMIUM_PLAN, PREMIUM_TYPE_ID, type RetentionChoice, type User } from "@daysync/shared";
+import type { Transaction } from "kysely";
 import type { Clock } from "../../clock.ts";
+import type { Database } from "../../db/schema.ts";
 import { liveEvents } from "../../feed/events.ts";
 import type { UnitOfWork, Work } from "../../feed/unit-of-work.ts";
 import { forbidden, notFound } from "../../http/errors.ts";
-import { loadUser } from "../accounts/load-user.ts";
-import type { UsersRepository } from "../accounts/users.repository.ts";
+import { presentUser, type UserWithPlan } from "../../presenters/user.presenter.ts";
 import type { PlansRepository } from "./plans.repository.ts";
 
 export type PlanName = "free" | "premium";
 
-export function createPlansService(deps: { clock: Clock; unitOfWork: UnitOfWork; plans: PlansRepository; users: UsersRepository }) {
+/**
+ * What plans reads of the accounts. Accounts sit above plans (an account is made with its plan), so the composition
+ * root hands plans the accounts' users repository, known here by what plans asks of it.
+ */
+export interface PlanHolders {
+  in(trx: Transaction<Database>): PlanHolders;
+  findWithPlan(userId: string): Promise<UserWithPlan | undefined>;
+  idByEmail(email: string): Promise<string | undefined>;
+}
+
+export function createPlansService(deps: { clock: Clock; unitOfWork: UnitOfWork; plans: PlansRepository; users: PlanHolders }) {
   const { clock, unitOfWork, plans, users } = deps;
 
   /** Records that the user (their plan) changed, as it now is in the work's transaction. */
   async function recordUpdated(work: Work, userId: string): Promise<User> {
-    const user = await loadUser(users.in(work.trx), userId);
-    if (!user) throw notFound("user");
+    const row = await users.in(work.trx).findWithPlan(userId);
+    if (!row) throw notFound("user");
+    const user = presentUser(row, row.plan);
     await work.record([userId], { kind: "user.updated", userId }, liveEvents.userUpdated(user));
     return user;
   }

@@ -40,3 +40,8 @@ export function createPushSubscriptionsRepository(db: Db) {
 }
 
 export type PushSubscriptionsRepository = ReturnType<typeof createPushSubscriptionsRepository>;
+
+/** Account deletion (`flows/account-deletion.ts`): the account's push subscriptions. */
+export async function erasePushSubscriptionsOfAccount(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom("push_subscriptions").where("user_id", "=", userId).execute();
+}

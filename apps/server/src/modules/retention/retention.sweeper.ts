@@ -8,10 +8,9 @@ import type { Locks } from "../../adapters/locks.ts";
 import type { Clock } from "../../clock.ts";
 import type { ChangesRepository } from "../../feed/changes.repository.ts";
 import type { UnitOfWork } from "../../feed/unit-of-work.ts";
-import { deleteUserMessages } from "../messages/message-deletion.ts";
-import type { MessagesRepository } from "../messages/messages.repository.ts";
-import type { PlansRepository } from "../plans/plans.repository.ts";
-import type { PlansService } from "../plans/plans.service.ts";
+import type { MessagesRepository } from "../messages/index.ts";
+import { deleteUserMessages } from "../messages/index.ts";
+import type { PlansRepository, PlansService } from "../plans/index.ts";
 
 const BATCH = 1000;
 /** How long a device may be away and still catch up change by change instead of refetching. */

@@ -8,7 +8,7 @@ import type { Clock } from "../../clock.ts";
 import type { UploadsTable } from "../../db/schema.ts";
 import { notFound } from "../../http/errors.ts";
 import type { FileStorage } from "../../storage/file-storage.ts";
-import type { SendInput } from "../messages/messages.service.ts";
+import type { SendInput } from "../messages/index.ts";
 import { detectMime, SNIFF_BYTES } from "./file-kind.ts";
 
 /** What a finished upload stores: its row, and the file message it becomes (in a discussion when named). */

@@ -5,7 +5,7 @@
 import { sql } from "kysely";
 import type { Db } from "../../db/database.ts";
 import type { UploadsTable } from "../../db/schema.ts";
-import { createPlansRepository } from "../plans/plans.repository.ts";
+import { createPlansRepository } from "../plans/index.ts";
 
 export function createUploadsRepository(db: Db) {
   const plans = createPlansRepository(db);
@@ -108,3 +108,17 @@ export function createUploadsRepository(db: Db) {
 }
 
 export type UploadsRepository = ReturnType<typeof createUploadsRepository>;
+
+/** Account deletion (`flows/account-deletion.ts`): the account's upload rows; the ids whose bytes go once it commits. */
+export async function eraseUploadsOfAccount(db: Db, userId: string): Promise<string[]> {
+  const uploads = await db
+    .selectFrom("uploads")
+    .select("id")
+    .where((eb) => eb.or([eb("user_id", "=", userId), eb("space_id", "=", userId)]))
+    .execute();
+  await db
+    .deleteFrom("uploads")
+    .where((eb) => eb.or([eb("user_id", "=", userId), eb("space_id", "=", userId)]))
+    .execute();
+  return uploads.map((u) => u.id);
+}

@@ -1,4 +1,5 @@
 import { type DeviceKind, type DeviceListItem, formatDisplayDate, formatStoredDate, formatStoredTime } from "@daysync/shared";
+import { type ListView, securityCode } from "@daysync/shared/crypto";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { toast } from "react-toastify";
@@ -45,15 +46,23 @@ export function addedAt(ms: number): string {
   return `Added ${at.getDate()} ${MONTHS[at.getMonth()]}${year}, ${time}`;
 }
 
+/** A listed device's security code (docs/protocol/encryption.md, "Signed device list"), the same on every device. */
+export function securityCodeOf(list: ListView | undefined, keyId: string | null | undefined): string | undefined {
+  const member = list?.ok && keyId ? list.list.members.get(keyId) : undefined;
+  return member && securityCode(member);
+}
+
 interface DeviceRowProps {
   device: DeviceListItem;
+  /** Absent while the device is not in the signed device list (not keyed yet, or the list was refused). */
+  securityCode?: string | undefined;
   now: number;
   busy: boolean;
   onSignOut: () => void;
 }
 
 /** One signed-in device: its name (renamable in place), when and where it was seen, and a two-step sign-out. */
-export function DeviceRow({ device, now, busy, onSignOut }: DeviceRowProps) {
+export function DeviceRow({ device, securityCode, now, busy, onSignOut }: DeviceRowProps) {
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
   const [renaming, setRenaming] = useState(false);
@@ -110,6 +119,11 @@ export function DeviceRow({ device, now, busy, onSignOut }: DeviceRowProps) {
         {KEY_STATUS[device.key_status] ? (
           <p className="device-key" data-key-status={device.key_status}>
             {KEY_STATUS[device.key_status]}
+          </p>
+        ) : null}
+        {securityCode ? (
+          <p className="device-security-code">
+            Security code <span data-testid="security-code">{securityCode}</span>
           </p>
         ) : null}
       </div>

@@ -1,6 +1,6 @@
 import { ADD_DEVICE_ROUTE } from "@daysync/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useState, useSyncExternalStore } from "react";
 import { Link } from "react-router";
 import { toast } from "react-toastify";
 import { QrIcon } from "../../components/ui/icons.tsx";
@@ -9,7 +9,7 @@ import { describeError } from "../../lib/api-errors.ts";
 import { useSessionServices } from "../../lib/session-services.ts";
 import { useNow } from "../../lib/use-now.ts";
 import { devicesQueryOptions, reloadDevices, signOutDevice, signOutOtherDevices } from "./api/devices.ts";
-import { DeviceRow } from "./device-row.tsx";
+import { DeviceRow, securityCodeOf } from "./device-row.tsx";
 import "../../components/ui/ui.css";
 import "./devices.css";
 
@@ -19,6 +19,13 @@ export function DevicesPage() {
   const devices = useQuery(devicesQueryOptions);
   const now = useNow();
   const { keys } = useSessionServices();
+  const keyStatus = useSyncExternalStore(keys.subscribe, keys.getStatus);
+  const list = keys.deviceList();
+  const listProblem = "listProblem" in keyStatus ? keyStatus.listProblem : undefined;
+  // The codes come from the list as this device verified it: read it again on opening Devices.
+  useEffect(() => {
+    void keys.refresh();
+  }, [keys]);
   const signOut = useMutation({
     mutationFn: async (id: string) => {
       const keyId = devices.data?.find((d) => d.id === id && !d.current)?.key_id;
@@ -65,12 +72,18 @@ export function DevicesPage() {
           {describeError(devices.error)}
         </p>
       ) : null}
+      {listProblem ? (
+        <p className="devices-error" role="alert">
+          {listProblem}
+        </p>
+      ) : null}
       {devices.data ? (
         <ul className="device-list" aria-label="Signed-in devices">
           {devices.data.map((device) => (
             <DeviceRow
               key={device.id}
               device={device}
+              securityCode={securityCodeOf(list, device.key_id)}
               now={now}
               busy={signOut.isPending && signOut.variables === device.id}
               onSignOut={() => signOut.mutate(device.id)}

@@ -1,0 +1,2 @@
+/** The email module as others see it. */
+export { eraseEmailOfAccount } from "./email.repository.ts";

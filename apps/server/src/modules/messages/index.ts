@@ -1,0 +1,5 @@
+/** The messages module as others see it: sending (for finished files), the one deletion path, the rows. */
+export { deleteUserMessages } from "./message-deletion.ts";
+export { eraseMessagesOfAccount, type MessagesRepository } from "./messages.repository.ts";
+export { assertPlausibleDay, type MessagesService, type SendInput } from "./messages.service.ts";
+export { assertSealedUnderCurrentEpoch, encryptionRequired } from "./sealed-epoch.ts";

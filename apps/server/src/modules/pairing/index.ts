@@ -1,0 +1,2 @@
+/** The pairing module as others see it. */
+export { endPairingsOfSession, erasePairingsOfAccount } from "./pairing.repository.ts";

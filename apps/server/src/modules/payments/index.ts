@@ -1,0 +1,2 @@
+/** The payments module as others see it. */
+export { erasePaymentsOfAccount } from "./payments.repository.ts";

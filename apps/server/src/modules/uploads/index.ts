@@ -1,0 +1,3 @@
+/** The uploads module as others see it. */
+export { eraseUploadsOfAccount } from "./uploads.repository.ts";
+export type { UploadsService } from "./uploads.service.ts";

@@ -1,0 +1,120 @@
+/**
+ * A QR pairing's typed code (docs/protocol/encryption.md, "QR pairing handover", typed code) as the apps run it: the
+ * new device's real PairingRequester over the anonymous pairing routes and channel, and the signed-in device's real
+ * approver over its session. `forge` on either side plays a malicious server: every copy of the exchange that side
+ * reads passes through it first (the approver's details and GETs; the new device's channel messages and key state).
+ */
+import {
+  type KeysState,
+  keysStateSchema,
+  PAIRING_API,
+  PAIRING_EXCHANGE_API,
+  type PairingRequestDetails,
+  pairingRequestCreatedSchema,
+  responseSchemas,
+  type TypedPairingExchange,
+} from "@daysync/shared";
+import {
+  askingKey,
+  exchangeAsKeyRequest,
+  generateDeviceKeyPair,
+  type HeldKeys,
+  keyId,
+  makePairingSecret,
+  memoryKeyStorage,
+  PairingRequester,
+  pairingApprover,
+  typedPairingCode,
+} from "@daysync/shared/crypto";
+import { PairWaiter } from "./pair-waiter.ts";
+import type { ApiResponse } from "./test-server.ts";
+import { Device, type TestServer } from "./test-server.ts";
+
+type ForgeExchange = (exchange: TypedPairingExchange) => TypedPairingExchange;
+
+function ok(answer: ApiResponse, status = 200): unknown {
+  if (answer.status !== status) throw new Error(`${answer.status} ${JSON.stringify(answer.body)}`);
+  return answer.body;
+}
+const exchangeOf = (answer: ApiResponse) => responseSchemas.pairingTyped.parse(ok(answer)).exchange;
+
+/** The new device (login panel, `daysync login`): asks with its key and share, shows the code, waits on the channel. */
+export async function newDeviceAsking(server: Pick<TestServer, "url">, options: { forgeState?: (state: KeysState) => KeysState } = {}) {
+  const device = new Device(server.url);
+  const asking = await askingKey(generateDeviceKeyPair, makePairingSecret());
+  const held: HeldKeys = { keyId: await keyId(asking.pair.publicKey), pair: asking.pair, epochs: new Map() };
+  const forgeState = options.forgeState ?? ((state: KeysState) => state);
+  const requester = new PairingRequester(
+    held,
+    asking.body.key_proof,
+    asking.body.public_key,
+    {
+      create: async (body) => pairingRequestCreatedSchema.parse(ok(await device.post(PAIRING_API.requests, body), 201)),
+      confirm: async (id, body) => exchangeOf(await device.post(PAIRING_EXCHANGE_API.confirm(id), body)),
+      reject: async (id, body) => exchangeOf(await device.post(PAIRING_EXCHANGE_API.reject(id), body)),
+      deny: async (id, body) => exchangeOf(await device.post(PAIRING_EXCHANGE_API.deny(id), body)),
+    },
+    async () => forgeState(keysStateSchema.parse(ok(await device.get("/api/keys")))),
+  );
+  const shown = await requester.ask();
+  const waiter = await PairWaiter.open(server.url, shown.request_id, shown.secret);
+  await waiter.next("waiting");
+  let seen = 0;
+  return {
+    device,
+    held,
+    requester,
+    shown,
+    waiter,
+    /** The next exchange step the channel sent, judged by the new device (it confirms or rejects). */
+    async follow(forge: ForgeExchange = (e) => e) {
+      const message = await waiter.nextAfter("exchange", seen);
+      seen = waiter.received.indexOf(message) + 1;
+      return requester.update(forge(message.exchange));
+    },
+    /** Approved: exchanges the token for its session; `accept` then takes the handover into `storage`. */
+    async signIn(userId: string, forge: ForgeExchange = (e) => e) {
+      const approved = await waiter.next("approved");
+      ok(await device.post(PAIRING_API.exchange, { request_id: shown.request_id, secret: shown.secret, token: approved.token }));
+      const storage = memoryKeyStorage(userId);
+      await storage.saveDevice(held.keyId, held.pair);
+      const { exchange } = approved;
+      if (!exchange) throw new Error("approved without the exchange");
+      return { storage, accept: () => requester.accept(userId, storage, forge(exchange)) };
+    },
+  };
+}
+
+/** The signed-in device where the code is typed: finds the request by the lookup half, answers, approves. */
+export function typingDevice(device: Device, userId: string, held: HeldKeys, forge: ForgeExchange = (e) => e) {
+  const approver = pairingApprover(userId, held, {
+    state: async () => keysStateSchema.parse(ok(await device.get("/api/keys"))),
+    exchange: async (id) => exchangeOf(await device.get(PAIRING_EXCHANGE_API.exchange(id))),
+    answer: async (id, body) => forge(exchangeOf(await device.post(PAIRING_EXCHANGE_API.answer(id), body))),
+    approve: async (id, body) => exchangeOf(await device.post(PAIRING_EXCHANGE_API.approve(id), body)),
+    deny: async (id) => exchangeOf(await device.post(PAIRING_EXCHANGE_API.deny(id), {})),
+  });
+  let requestId = "";
+  return {
+    approver,
+    /** Types the code: looks the request up by its first half and answers with the second. */
+    async type(code: string) {
+      const parts = typedPairingCode(code);
+      if (!parts) throw new Error(`not a code: ${code}`);
+      const details = (ok(await device.get(PAIRING_API.request(parts.lookup))) as { request: PairingRequestDetails }).request;
+      if (!details.exchange) throw new Error("no exchange");
+      requestId = details.request_id;
+      const first = exchangeAsKeyRequest(forge(details.exchange));
+      approver.see(first);
+      return approver.answer(first, parts.password);
+    },
+    /** The exchange as the server holds it now (as the page polls it). */
+    async read() {
+      return exchangeOf(await device.get(PAIRING_EXCHANGE_API.exchange(requestId)));
+    },
+    /** Reads the exchange again and follows it (through `forge`). */
+    async look() {
+      return approver.update(exchangeAsKeyRequest(forge(await this.read())));
+    },
+  };
+}
