@@ -27,6 +27,7 @@ import { m023PairingApprovedBy } from "./migrations/023_pairing_approved_by.ts";
 import { m024KeyRequestExchange } from "./migrations/024_key_request_exchange.ts";
 import { m025Invites } from "./migrations/025_invites.ts";
 import { m026AuditSequence } from "./migrations/026_audit_sequence.ts";
+import { m027DeviceList } from "./migrations/027_device_list.ts";
 import { m028DeletionNotes } from "./migrations/028_deletion_notes.ts";
 import { m030FlowInvite } from "./migrations/030_flow_invite.ts";
 import type { Database } from "./schema.ts";
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   "024_key_request_exchange": m024KeyRequestExchange,
   "025_invites": m025Invites,
   "026_audit_sequence": m026AuditSequence,
+  "027_device_list": m027DeviceList,
   "028_deletion_notes": m028DeletionNotes,
   "030_flow_invite": m030FlowInvite,
 };
