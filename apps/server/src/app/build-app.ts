@@ -12,13 +12,13 @@ import { type Db, openDatabase, pingDatabase } from "../db/database.ts";
 import { groupCommit, separateTransactions } from "../db/group-commit.ts";
 import type { EventBus } from "../events/event-bus.ts";
 import { createUnitOfWork } from "../feed/unit-of-work.ts";
+import { createAccountDeletion } from "../flows/account-deletion.ts";
 import { registerAuth } from "../http/auth.ts";
 import { healthRoutes } from "../http/health.ts";
 import { createHttpServer, type LogStream, registerHttpPlugins } from "../http/http-server.ts";
 import { createMetrics, serveMetrics } from "../http/metrics.ts";
 import { sharedLimitPerAccount } from "../http/rate-limit.ts";
 import { serveWebApp } from "../http/web-app.ts";
-import { createAccountDeletionService } from "../modules/accounts/account-deletion.service.ts";
 import { accountSettingsRoutes } from "../modules/accounts/account-settings.routes.ts";
 import { createAccountSettingsService } from "../modules/accounts/account-settings.service.ts";
 import { accountsRoutes } from "../modules/accounts/accounts.routes.ts";
@@ -33,6 +33,7 @@ import { devicesRoutes } from "../modules/devices/devices.routes.ts";
 import { createDevicesService } from "../modules/devices/devices.service.ts";
 import { discussionsRoutes } from "../modules/discussions/discussions.routes.ts";
 import { createDiscussionsService } from "../modules/discussions/discussions.service.ts";
+import { deleteEmailLinksOf } from "../modules/email/email.repository.ts";
 import { emailRoutes } from "../modules/email/email.routes.ts";
 import { createEmailLinksService } from "../modules/email/email-links.service.ts";
 import { createEmailVerificationService } from "../modules/email/email-verification.service.ts";
@@ -46,11 +47,10 @@ import { createKeyHandover } from "../modules/keys/key-handover.ts";
 import { deletionNotesRoutes } from "../modules/messages/deletion-notes.routes.ts";
 import { messagesRoutes } from "../modules/messages/messages.routes.ts";
 import { createMessagesService } from "../modules/messages/messages.service.ts";
+import { endPairingsOfSession } from "../modules/pairing/pairing.repository.ts";
 import { pairingRoutes } from "../modules/pairing/pairing.routes.ts";
 import { createPairingService } from "../modules/pairing/pairing.service.ts";
 import { pairingLiveRoutes } from "../modules/pairing/pairing-live.routes.ts";
-import { paymentsConfigRoute, paymentsRoutes } from "../modules/payments/payments.routes.ts";
-import { createPaymentsService } from "../modules/payments/payments.service.ts";
 import { pairingTypedRoutes } from "../modules/pairing/pairing-typed.routes.ts";
 import { createPairingTypedService } from "../modules/pairing/pairing-typed.service.ts";
 import { createStripeGateway } from "../modules/payments/stripe.adapter.ts";
@@ -126,7 +126,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const mailOutbox = mailer
     ? createMailOutbox({ mailer, email: repositories.email, clock, accountLimit: config.email.accountRateLimit, log: app.log })
     : undefined;
-  const devices = createDevicesService({ clock, unitOfWork, devices: repositories.devices, presence });
+  const devices = createDevicesService({
+    clock,
+    unitOfWork,
+    devices: repositories.devices,
+    presence,
+    endedWithSession: endPairingsOfSession,
+  });
   const emailVerification = createEmailVerificationService({
     outbox: mailOutbox,
     email: repositories.email,
@@ -287,7 +293,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     const publicUrl = config.identity.publicUrlGiven ? config.identity.publicUrl : undefined;
     paymentsRoutes(app, { payments, stripe, publicUrl });
   }
-  const deletion = createAccountDeletionService({
+  const deletion = createAccountDeletion({
     unitOfWork,
     users,
     devices,
@@ -309,6 +315,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     deletion,
     // With SMTP, the new address gets a verification link (after the answer: the mail server may be slow).
     onEmailChanged: async (userId) => emailVerification.sendLater(userId),
+    deleteEmailLinksOf,
   });
   accountSettingsRoutes(app, { settings: accountSettings, cookieSecure: config.cookieSecure, passwordChecks });
   const admin = createAdminService({
