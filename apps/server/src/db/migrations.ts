@@ -29,6 +29,7 @@ import { m025Invites } from "./migrations/025_invites.ts";
 import { m026AuditSequence } from "./migrations/026_audit_sequence.ts";
 import { m027DeviceList } from "./migrations/027_device_list.ts";
 import { m028DeletionNotes } from "./migrations/028_deletion_notes.ts";
+import { m029PairingTypedExchange } from "./migrations/029_pairing_typed_exchange.ts";
 import { m030FlowInvite } from "./migrations/030_flow_invite.ts";
 import type { Database } from "./schema.ts";
 
@@ -62,6 +63,7 @@ const migrations: Record<string, Migration> = {
   "026_audit_sequence": m026AuditSequence,
   "027_device_list": m027DeviceList,
   "028_deletion_notes": m028DeletionNotes,
+  "029_pairing_typed_exchange": m029PairingTypedExchange,
   "030_flow_invite": m030FlowInvite,
 };
 

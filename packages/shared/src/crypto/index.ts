@@ -20,7 +20,7 @@ export {
   nextEpochSender,
   sealerOf,
 } from "./account-keys.ts";
-export { makeApprovalCode, normalizeApprovalCode } from "./approval-exchange.ts";
+export { makeApprovalCode, makeApprovalSecret, normalizeApprovalCode } from "./approval-exchange.ts";
 export { gapsOfDay, numberedOf, openDeletionNotes, sealDeletionNote } from "./deletion-notes.ts";
 export { openDeletionNotes, sealDeletionNote } from "./deletion-notes.ts";
 export { exportDeviceKeyPair, exportPublicKey, generateDeviceKeyPair, importDeviceKeyPair, importPublicKey, keyId } from "./device-key.ts";
@@ -95,6 +95,14 @@ export {
   lateNotice,
   type NumberedMessage,
 } from "./message-gaps.ts";
+export {
+  exchangeAsKeyRequest,
+  type PairingApproverRoutes,
+  PairingRequester,
+  type PairingRequesterRoutes,
+  pairingApprover,
+  typedPairingCode,
+} from "./pairing-approval.ts";
 export { derivePairingKeys, keyProof, makePairingSecret, pairingPskId, verifyKeyProof } from "./pairing-secret.ts";
 export { NONCE_LENGTH, TAG_LENGTH } from "./primitives.ts";
 export {
