@@ -22,7 +22,6 @@ export {
 } from "./account-keys.ts";
 export { makeApprovalCode, makeApprovalSecret, normalizeApprovalCode } from "./approval-exchange.ts";
 export { gapsOfDay, numberedOf, openDeletionNotes, sealDeletionNote } from "./deletion-notes.ts";
-export { openDeletionNotes, sealDeletionNote } from "./deletion-notes.ts";
 export { exportDeviceKeyPair, exportPublicKey, generateDeviceKeyPair, importDeviceKeyPair, importPublicKey, keyId } from "./device-key.ts";
 export {
   DEVICE_LIST_TEXT,
@@ -73,17 +72,6 @@ export {
 } from "./key-handover.ts";
 export type { CryptoKey, CryptoKeyPair } from "./key-types.ts";
 export { memoryKeyStorage } from "./memory-key-storage.ts";
-export {
-  ArrivalWatch,
-  dayGaps,
-  dayMayHaveExpired,
-  deletedNumber,
-  type Gap,
-  type GapOptions,
-  gapNotice,
-  lateNotice,
-  type NumberedMessage,
-} from "./message-gaps.ts";
 export {
   ArrivalWatch,
   dayGaps,
@@ -155,15 +143,6 @@ export {
   sealFileKey,
   sealValue,
 } from "./sealed-value.ts";
-export {
-  memorySendNumbers,
-  numberedText,
-  type SendNumber,
-  SendNumbering,
-  type SendNumbersState,
-  type SendNumbersStore,
-  splitNumbered,
-} from "./send-numbers.ts";
 export {
   memorySendNumbers,
   numberedText,
