@@ -53,6 +53,8 @@ import { createPairingService } from "../modules/pairing/pairing.service.ts";
 import { pairingLiveRoutes } from "../modules/pairing/pairing-live.routes.ts";
 import { pairingTypedRoutes } from "../modules/pairing/pairing-typed.routes.ts";
 import { createPairingTypedService } from "../modules/pairing/pairing-typed.service.ts";
+import { paymentsConfigRoute, paymentsRoutes } from "../modules/payments/payments.routes.ts";
+import { createPaymentsService } from "../modules/payments/payments.service.ts";
 import { createStripeGateway } from "../modules/payments/stripe.adapter.ts";
 import { plansRoutes } from "../modules/plans/plans.routes.ts";
 import { createPlansService } from "../modules/plans/plans.service.ts";
@@ -313,9 +315,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     accounts,
     devices,
     deletion,
+    deleteEmailLinksOf,
     // With SMTP, the new address gets a verification link (after the answer: the mail server may be slow).
     onEmailChanged: async (userId) => emailVerification.sendLater(userId),
-    deleteEmailLinksOf,
   });
   accountSettingsRoutes(app, { settings: accountSettings, cookieSecure: config.cookieSecure, passwordChecks });
   const admin = createAdminService({
