@@ -16,9 +16,7 @@ import type { Clock } from "../../clock.ts";
 import type { EventBus } from "../../events/event-bus.ts";
 import type { SessionAuth } from "../../http/auth.ts";
 import { badRequest, conflict, forbidden, notFound } from "../../http/errors.ts";
-import type { KeyHandover } from "../keys/key-handover.ts";
-import type { KeysRepository } from "../keys/keys.repository.ts";
-import { keyIdOf } from "../keys/keys.service.ts";
+import { type KeyHandover, type KeysRepository, keyIdOf } from "../keys/index.ts";
 import type { PairingRepository, PairingRow } from "./pairing.repository.ts";
 import { matchesHash } from "./pairing-codes.ts";
 
