@@ -4,6 +4,7 @@ import { type ReactNode, useEffect, useMemo } from "react";
 import { toast } from "react-toastify";
 import { searchAgainWithNewKeys } from "../features/dashboard/api/search.ts";
 import type { CacheChange } from "../lib/cache-changes.ts";
+import { noteMessageDeletion } from "../lib/deletion-notes.ts";
 import { DeviceKeys } from "../lib/device-keys.ts";
 import { forgetKeys } from "../lib/key-store.ts";
 import { LiveConnection } from "../lib/live-connection.ts";
@@ -37,7 +38,12 @@ export function SessionServicesProvider({ user, children }: { user: User; childr
       if (change.kind === "key.epoch_created" || change.kind === "key.rotation_due") void keys.refresh();
       applyCacheChange(queryClient, change);
     };
-    const outbox = new Outbox(user.id, applyChange, { seal: (message) => keys.seal(message), catchUp: () => keys.refresh() });
+    const outbox = new Outbox(user.id, applyChange, {
+      seal: (message) => keys.seal(message),
+      catchUp: () => keys.refresh(),
+      stored: (id) => keys.stored(id),
+      noteDeletion: (id) => noteMessageDeletion(keys, user.id, id),
+    });
     const live = new LiveConnection({
       userId: user.id,
       queryClient,
@@ -54,7 +60,7 @@ export function SessionServicesProvider({ user, children }: { user: User; childr
       },
     });
     const uploads = uploadQueueFor(user.id);
-    uploads.sealWith({ sealer: () => keys.sealer(), catchUp: () => keys.refresh() });
+    uploads.sealWith({ sealer: () => keys.sealer(), catchUp: () => keys.refresh(), stored: (id) => keys.stored(id) });
     return { applyChange, live, outbox, uploads, keys };
   }, [user.id, queryClient]);
   useEffect(() => {

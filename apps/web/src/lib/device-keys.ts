@@ -27,13 +27,14 @@ import {
   makeRecoveryKit,
   type RecoveryServer,
   type Sealer,
+  SendNumbering,
   sealerOf,
   sealTextMessage,
   unlockWithRecoveryCode,
 } from "@daysync/shared/crypto";
 import { ApiError, api, apiFetch } from "./api-client.ts";
 import { webDeviceListServer } from "./device-list-server.ts";
-import { browserKeyStorage } from "./key-store.ts";
+import { browserKeyStorage, browserSendNumbers } from "./key-store.ts";
 import { hasWebCrypto } from "./web-crypto.ts";
 
 /**
@@ -155,7 +156,7 @@ export class DeviceKeys {
     if (status.state === "ready") {
       try {
         const sealer = sealerOf(this.userId, status);
-        if (sealer) return { sealer };
+        if (sealer) return { sealer: this.numbered(sealer, status.keys.keyId) };
       } catch (error) {
         // An epoch below one this device holds or saw: it says so and seals nothing (docs/protocol/encryption.md).
         if (error instanceof EpochRollbackError) return { waiting: error.message };
@@ -165,6 +166,19 @@ export class DeviceKeys {
     if (status.state === "failed" && status.insecure) return { waiting: SEALED_TEXT.insecure };
     if (status.state === "lost") return { waiting: SEALED_TEXT.lost };
     return { waiting: status.state === "locked" ? SEALED_TEXT.approveToSend : undefined };
+  }
+
+  private numbering: SendNumbering | undefined;
+
+  /** The sealer numbering what it seals, counted in IndexedDB per key (docs/protocol/encryption.md, "Sealed messages"). */
+  private numbered(sealer: Sealer, keyId: string): Sealer {
+    if (this.numbering?.keyId !== keyId) this.numbering = new SendNumbering(keyId, browserSendNumbers(this.userId));
+    return { ...sealer, numbering: this.numbering };
+  }
+
+  /** The server stored message `id` (a text sent, a file's last byte): later ones no longer list it as under way. */
+  async stored(id: string): Promise<void> {
+    await this.numbering?.stored(id).catch(() => undefined);
   }
 
   /** Seals a message to the user's days, or says why it waits (`sealer`). */

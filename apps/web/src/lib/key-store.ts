@@ -10,6 +10,8 @@ import {
   generateDeviceKeyPair,
   type HeldKeys,
   type KeyStorage,
+  type SendNumbersState,
+  type SendNumbersStore,
   type SigningKey,
 } from "@daysync/shared/crypto";
 import { type IDBPDatabase, openDB } from "idb";
@@ -26,6 +28,8 @@ interface StoredAccount {
   account?: AccountState;
   /** The device's Ed25519 signing key for the signed device list (the secret as bytes: Ed25519 runs in JavaScript). */
   signing?: SigningKey;
+  /** How this browser numbers what it sends (docs/protocol/encryption.md, "Sealed messages"); reset with the pair. */
+  numbers?: SendNumbersState;
 }
 
 function open(): Promise<IDBPDatabase> {
@@ -85,6 +89,18 @@ export function browserKeyStorage(userId: string): KeyStorage {
       const account = await read(userId);
       if (!account) throw new Error("This device's key is gone");
       await write({ ...account, signing });
+    },
+  };
+}
+
+/** Where this browser keeps its numbering, beside its keys: a reload goes on counting. */
+export function browserSendNumbers(userId: string): SendNumbersStore {
+  return {
+    load: async () => (await read(userId))?.numbers,
+    async save(numbers) {
+      const account = await read(userId);
+      if (!account) throw new Error("This device's key is gone");
+      await write({ ...account, numbers });
     },
   };
 }

@@ -48,6 +48,10 @@ export interface MessageSealing {
   seal(message: SendMessageInput): Promise<{ body: SendSealedMessageInput } | { waiting: string | undefined }>;
   /** The server said the account's key moved on (409): catch up before sealing again. */
   catchUp(): Promise<void>;
+  /** The server stored the message: its number is no longer under way. */
+  stored?(id: string): Promise<void>;
+  /** Before a message of the user's days is deleted: the sealed note of its number (lib/deletion-notes.ts). */
+  noteDeletion?(id: string): Promise<void>;
 }
 
 const SEALING_NOTICES: ReadonlySet<string> = new Set([SEALED_TEXT.approveToSend, SEALED_TEXT.rotating]);
@@ -217,6 +221,7 @@ export class Outbox {
           }
           if (next.notice && SEALING_NOTICES.has(next.notice)) this.setNotice(next.id, undefined);
           const { message, day } = await api.post(API.messages, sealed.body, responseSchemas.message);
+          await this.sealing.stored?.(message.id);
           this.applyChange({ kind: "message.created", message, day });
         }
         this.update((entries) => entries.filter((e) => e.id !== next.id));
@@ -267,7 +272,13 @@ export class Outbox {
       try {
         // What a discussion's DELETE answers is not read: success is all that matters here.
         if (next.discussionId) await apiFetch(DISCUSSIONS_API.message(next.discussionId, next.id), { method: "DELETE" });
-        else await api.delete(API.message(next.id), responseSchemas.deleted);
+        else {
+          // A note that cannot be left (no key here) does not stop the deletion; one offline waits for the retry.
+          await this.sealing.noteDeletion?.(next.id).catch((error: unknown) => {
+            if (isTransientError(error)) throw error;
+          });
+          await api.delete(API.message(next.id), responseSchemas.deleted);
+        }
       } catch (error) {
         if (isTransientError(error)) {
           this.scheduleRetry();

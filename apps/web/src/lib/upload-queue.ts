@@ -44,6 +44,8 @@ export interface UploadSealing {
   sealer(): Promise<{ sealer: Sealer } | { waiting: string | undefined }>;
   /** The key moved on (409): sync the keys, rotating when due. */
   catchUp(): Promise<void>;
+  /** The file's last byte was stored: its number is no longer under way. */
+  stored?(id: string): Promise<void>;
 }
 
 /** Uploads running at once: enough to overlap one file's round trips with another's bytes. */
@@ -234,6 +236,7 @@ export class UploadQueue {
       onProgress: (sent, total) => this.patch(id, (r) => (r.status === "uploading" ? { percent: total ? (sent / total) * 100 : 0 } : {})),
       onSuccess: () => {
         // Done: the file message arrives over the live connection; the row goes away.
+        if (start.metadata.message_id) void this.sealing?.stored?.(start.metadata.message_id);
         this.uploads.delete(id);
         this.arrived.get(row.batch ?? "")?.push(file);
         this.set(this.rows.filter((r) => r.id !== id));

@@ -10,6 +10,7 @@ import { Composer } from "./composer/composer.tsx";
 import { DiscussionChat } from "./discussion-chat.tsx";
 import { MessageList } from "./messages/message-list.tsx";
 import { MessagesLoadError, MessagesLoading } from "./messages/messages-unavailable.tsx";
+import { useDayGapLines } from "./messages/use-day-gaps.ts";
 import { useUnexpiredMessages } from "./messages/use-unexpired-messages.ts";
 import "./chat.css";
 
@@ -54,6 +55,7 @@ function DayChat({ dayId, date, intro }: { dayId: string | null; date: string; i
     return unexpired.filter((m) => !deleted.has(m.id));
   }, [unexpired, deletes]);
   const storedIds = useMemo(() => stored.map((m) => m.id), [stored]);
+  const gapLines = useDayGapLines(date, unexpired);
   const entries = useSyncExternalStore(outbox.subscribe, outbox.getEntries);
   const pending = useMemo(() => {
     const confirmed = new Set(stored.map((m) => m.id));
@@ -90,6 +92,7 @@ function DayChat({ dayId, date, intro }: { dayId: string | null; date: string; i
           pending={pending}
           maxMinutes={user.max_message_duration}
           intro={intro}
+          lines={gapLines}
           emptyNote={isToday ? undefined : <OlderDayNote />}
         />
       )}

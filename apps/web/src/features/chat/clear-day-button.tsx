@@ -6,6 +6,7 @@ import { ConfirmDialog } from "../../components/ui/dialog.tsx";
 import { TrashIcon } from "../../components/ui/icons.tsx";
 import { api } from "../../lib/api-client.ts";
 import { describeError } from "../../lib/api-errors.ts";
+import { noteDayCleared } from "../../lib/deletion-notes.ts";
 import { useSessionServices } from "../../lib/session-services.ts";
 
 interface ClearDayButtonProps {
@@ -19,10 +20,13 @@ interface ClearDayButtonProps {
 /** "Clear this day": asks first, naming how many messages go, then deletes them all on the server. */
 export function ClearDayButton({ dayId, date, messageIds }: ClearDayButtonProps) {
   const [asking, setAsking] = useState(false);
-  const { applyChange } = useSessionServices();
+  const { applyChange, keys, user } = useSessionServices();
   const count = messageIds.length;
   const clear = useMutation({
-    mutationFn: () => api.delete(API.dayMessages(dayId), responseSchemas.deleted),
+    mutationFn: async () => {
+      await noteDayCleared(keys, user.id, dayId);
+      return api.delete(API.dayMessages(dayId), responseSchemas.deleted);
+    },
     onSuccess: ({ deleted }) => {
       applyChange({ kind: "day.messages.removed", ids: messageIds, clearedDayId: dayId });
       void navigator.serviceWorker

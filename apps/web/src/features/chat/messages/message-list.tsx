@@ -36,6 +36,8 @@ export interface ConversationLine {
   id: string;
   at: number;
   text: string;
+  /** A gap (messages that did not arrive): said as a status, with no time of its own. */
+  gap?: boolean;
 }
 
 const NEAR_BOTTOM_PX = 160;
@@ -186,9 +188,15 @@ export function MessageList({
         <ol className="message-list" aria-label="Messages">
           {items.map((item) =>
             "line" in item ? (
-              <li key={`line-${item.line.id}`} className="message-line">
-                <span>{item.line.text}</span> <time>{lineTime(item.line.at)}</time>
-              </li>
+              item.line.gap ? (
+                <li key={`line-${item.line.id}`} className="message-line message-gap" role="status">
+                  {item.line.text}
+                </li>
+              ) : (
+                <li key={`line-${item.line.id}`} className="message-line">
+                  <span>{item.line.text}</span> <time>{lineTime(item.line.at)}</time>
+                </li>
+              )
             ) : (
               <MessageItem
                 key={item.message.id}
