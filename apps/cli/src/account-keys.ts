@@ -4,7 +4,9 @@
  */
 import {
   type CreateEpochInput,
+  DEVICE_LIST_API,
   deviceKeySchema,
+  deviceListSchema,
   KEYS_API,
   type KeyRequest,
   keysStateSchema,
@@ -14,6 +16,7 @@ import {
 import {
   AccountKeys,
   type AskingKey,
+  type DeviceListServer,
   deriveEpochKeys,
   exportDeviceKeyPair,
   fromBase64Url,
@@ -24,6 +27,7 @@ import {
   type KeyStorage,
   type RecoveryServer,
   receiveHandover,
+  signingKeyOf,
   toBase64Url,
 } from "@daysync/shared/crypto";
 import { type ApiClient, ApiError } from "./api-client.ts";
@@ -39,20 +43,39 @@ function fileKeyStorage(store: ConfigStore, server: string, userId: string): Key
         Object.entries(stored.epochs).map(async ([n, key]) => [Number(n), await deriveEpochKeys(fromBase64Url(key), userId)] as const),
       );
       const { account } = stored;
+      const listHead = account?.list_head ? { listHead: account.list_head } : {};
       return {
         keyId: stored.key_id,
         pair,
         epochs: new Map(epochs),
         ...(account
-          ? { account: { keyedAt: account.keyed_at, highestEpoch: account.highest_epoch, removedKeyIds: account.removed_key_ids } }
+          ? {
+              account: {
+                keyedAt: account.keyed_at,
+                highestEpoch: account.highest_epoch,
+                removedKeyIds: account.removed_key_ids,
+                ...listHead,
+              },
+            }
           : {}),
+        ...(stored.signing_key ? { signing: signingKeyOf(fromBase64Url(stored.signing_key)) } : {}),
       };
     },
     async saveAccount(state) {
       const stored = store.keys(server);
       if (!stored) throw new Error("This terminal's key is gone");
-      const account = { keyed_at: state.keyedAt, highest_epoch: state.highestEpoch, removed_key_ids: state.removedKeyIds };
+      const account = {
+        keyed_at: state.keyedAt,
+        highest_epoch: state.highestEpoch,
+        removed_key_ids: state.removedKeyIds,
+        ...(state.listHead ? { list_head: state.listHead } : {}),
+      };
       store.saveKeys(server, { ...stored, account });
+    },
+    async saveSigningKey(signing) {
+      const stored = store.keys(server);
+      if (!stored) throw new Error("This terminal's key is gone");
+      store.saveKeys(server, { ...stored, signing_key: toBase64Url(signing.secretKey) });
     },
     async saveDevice(keyId, pair) {
       const { privateKey, publicKey } = await exportDeviceKeyPair(pair);
@@ -102,7 +125,21 @@ export function fileKeys(api: ApiClient, store: ConfigStore, server: string, use
     save: async (body) => (await api.json("PUT", KEYS_API.recovery, recoveryStateSchema, body)).body,
     unlock: async (body) => (await api.json("POST", KEYS_API.recoveryUnlock, keysStateSchema, body)).body,
   };
-  return { keys: new AccountKeys(userId, storage, keysServer), storage, approval, recovery };
+  const list: DeviceListServer = {
+    read: async () => (await api.json("GET", DEVICE_LIST_API.list, deviceListSchema)).body,
+    append: async (entry) => {
+      try {
+        return { ok: true, list: (await api.json("POST", DEVICE_LIST_API.append, deviceListSchema, { entry })).body };
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 409) return { ok: false, code: error.code };
+        throw error;
+      }
+    },
+    setSigningKey: async (signingKey) => {
+      await api.send("PUT", DEVICE_LIST_API.signingKey, { signing_key: signingKey });
+    },
+  };
+  return { keys: new AccountKeys(userId, storage, keysServer, list), storage, approval, recovery };
 }
 
 /** The pair a terminal asks to be paired with: extractable, since keys.json keeps it once the terminal is signed in. */

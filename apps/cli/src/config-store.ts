@@ -57,10 +57,28 @@ const storedKeysSchema = z.object({
   public_key: z.string(),
   /** Opened epoch keys by epoch number, base64url. */
   epochs: z.record(z.string(), z.string()).default({}),
+  /** How this terminal numbers what it sends (`send-numbers-file.ts`); reset with the pair. */
+  numbers: z
+    .object({
+      next: z.number().int().positive(),
+      dates: z.record(z.string(), z.number().int().nonnegative()),
+      given: z.array(
+        z.object({ id: z.string(), n: z.number().int(), date: z.string(), d: z.number().int(), stored: z.boolean().optional() }),
+      ),
+    })
+    .optional(),
   /** The account's encryption state as this terminal saw it (`AccountState`): absent until it saw the account keyed. */
   account: z
-    .object({ keyed_at: z.number(), highest_epoch: z.number().int().nonnegative(), removed_key_ids: z.array(z.string()).default([]) })
+    .object({
+      keyed_at: z.number(),
+      highest_epoch: z.number().int().nonnegative(),
+      removed_key_ids: z.array(z.string()).default([]),
+      /** The signed device list's head this terminal last verified (docs/protocol/encryption.md, "Signed device list"). */
+      list_head: z.object({ seq: z.number().int().nonnegative(), hash: z.string() }).optional(),
+    })
     .optional(),
+  /** This terminal's Ed25519 signing key for the signed device list: the 32-byte secret, base64url. */
+  signing_key: z.string().optional(),
 });
 export type StoredKeys = z.infer<typeof storedKeysSchema>;
 const keysFileSchema = z.record(z.string(), storedKeysSchema);

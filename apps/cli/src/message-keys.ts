@@ -22,6 +22,8 @@ import { fileKeys } from "./account-keys.ts";
 import type { ApiClient } from "./api-client.ts";
 import type { ConfigStore } from "./config-store.ts";
 import { CliError, EXIT } from "./errors.ts";
+import { fileSendNumbers, SendNumbering } from "./send-numbers-file.ts";
+import { warn } from "./terminal-text.ts";
 
 export const deviceLocked = () => new CliError(SEALED_TEXT.approveToSend, EXIT.locked);
 
@@ -47,6 +49,7 @@ export class MessageKeys {
   static async load(signedIn: { api: ApiClient; server: string; session: { user: { id: string } } }, store: ConfigStore) {
     const { api, server, session } = signedIn;
     const keys = new MessageKeys(server, session.user.id, fileKeys(api, store, server, session.user.id).keys);
+    keys.numbers = fileSendNumbers(store, server);
     await keys.sync();
     return keys;
   }
@@ -54,6 +57,21 @@ export class MessageKeys {
   /** Asks the server again: opens the wraps of new epochs, and makes the next epoch when a rotation is due. */
   async sync(): Promise<void> {
     this.status = await this.keys.sync();
+    this.warnList();
+  }
+
+  private listWarned = false;
+
+  /** A device list from the server that did not verify is said once on stderr; this terminal trusts nothing new from it. */
+  private warnList(): void {
+    const problem = this.status.state === "lost" ? undefined : this.status.listProblem;
+    if (problem && !this.listWarned) warn(problem);
+    this.listWarned ||= problem !== undefined;
+  }
+
+  /** The signed device list as the last sync verified it, for the security codes `daysync devices` shows. */
+  get deviceList() {
+    return this.keys.deviceList;
   }
 
   /** The epochs this terminal holds, for opening. */
@@ -76,7 +94,18 @@ export class MessageKeys {
       throw error;
     }
     if (!sealer) throw deviceLocked();
-    return sealer;
+    if (!this.numbers) return sealer;
+    if (this.numbering?.keyId !== status.keys.keyId) this.numbering = new SendNumbering(status.keys.keyId, this.numbers);
+    return { ...sealer, numbering: this.numbering };
+  }
+
+  /** Where sends are counted (keys.json), and the numbering of this terminal's key (docs/protocol/encryption.md). */
+  private numbers: ReturnType<typeof fileSendNumbers> | undefined;
+  private numbering: SendNumbering | undefined;
+
+  /** The server stored message `id`: later sends no longer list its number as under way. */
+  async stored(id: string): Promise<void> {
+    await this.numbering?.stored(id);
   }
 
   /** When this terminal first saw the account keyed: a message in clear after it was written by the server. */
@@ -92,6 +121,7 @@ export class MessageKeys {
   /** After removing devices or changing the recovery code: the next epoch now, made here (`AccountKeys.rotateNow`). */
   async rotateNow(options: { removedKeyIds?: string[]; keepOnly?: "self" } = {}): Promise<void> {
     this.status = await this.keys.rotateNow(options);
+    this.warnList();
   }
 
   /** Why this terminal cannot read what is sent now, or undefined when it can. */

@@ -46,10 +46,12 @@ describe("a terminal's keys (decision 020)", () => {
     const listed = await second.run(["devices"]);
     expect(listed.code, listed.stderr).toBe(0);
     const rows = listed.stdout.split("\n");
-    expect(rows[0]).toMatch(/\bKEY$/);
-    expect(rows.find((row) => row.includes("(this device)"))).toMatch(/waiting for approval$/);
-    expect(rows.filter((row) => /can read$/.test(row))).toHaveLength(1);
-    expect(rows.filter((row) => /-$/.test(row))).toHaveLength(1);
+    // With each listed device's security code (docs/protocol/encryption.md, "Signed device list"): only the first
+    // terminal is in the signed list, as it made the account's key; the second is not approved yet.
+    expect(rows[0]).toMatch(/\bKEY +SECURITY CODE$/);
+    expect(rows.find((row) => row.includes("(this device)"))).toMatch(/waiting for approval +-$/);
+    expect(rows.filter((row) => /can read +\d{4} \d{4} \d{4}$/.test(row))).toHaveLength(1);
+    expect(rows.filter((row) => /\s- +-$/.test(row))).toHaveLength(1);
   });
 
   it("two terminals signing in at once on an account without keys: exactly one makes epoch 1", async () => {

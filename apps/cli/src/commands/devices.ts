@@ -1,5 +1,6 @@
 /** `daysync devices` and `daysync devices rm ID`: the signed-in devices of the account, and signing one out. */
 import { DEVICES_API, type DeviceListItem, responseSchemas } from "@daysync/shared";
+import { securityCode } from "@daysync/shared/crypto";
 import type { Context } from "../context.ts";
 import { CliError, EXIT } from "../errors.ts";
 import { printJson, printTable } from "../format.ts";
@@ -27,13 +28,29 @@ const KEY_STATUS: Record<DeviceListItem["key_status"], string> = {
 };
 
 export async function listDevices(ctx: Context, options: { json?: boolean }): Promise<void> {
-  const { api } = await ctx.signedIn();
-  const { devices } = await api.get(DEVICES_API.list, responseSchemas.devices);
-  if (options.json) return printJson(devices);
+  const signedIn = await ctx.signedIn();
+  const { devices } = await signedIn.api.get(DEVICES_API.list, responseSchemas.devices);
+  // Security codes from the signed device list as this terminal verified it (the same on every device of the account).
+  const list = await MessageKeys.load(signedIn, ctx.store).then(
+    (keys) => keys.deviceList,
+    () => undefined,
+  );
+  const codeOf = (d: DeviceListItem) => {
+    const member = list?.ok && d.key_id ? list.list.members.get(d.key_id) : undefined;
+    return member ? securityCode(member) : undefined;
+  };
+  if (options.json) return printJson(devices.map((d) => ({ ...d, security_code: codeOf(d) ?? null })));
   const now = Date.now();
   printTable(
-    ["ID", "NAME", "LAST SEEN", "IP", "KEY"],
-    devices.map((d) => [d.id, d.current ? `${d.name} (this device)` : d.name, ago(d.last_seen_at, now), d.ip, KEY_STATUS[d.key_status]]),
+    ["ID", "NAME", "LAST SEEN", "IP", "KEY", "SECURITY CODE"],
+    devices.map((d) => [
+      d.id,
+      d.current ? `${d.name} (this device)` : d.name,
+      ago(d.last_seen_at, now),
+      d.ip,
+      KEY_STATUS[d.key_status],
+      codeOf(d) ?? "-",
+    ]),
   );
 }
 
