@@ -77,12 +77,11 @@ const MODULE_RANKS: Readonly<Record<string, number>> = {
  */
 const STILL_SHARED_TABLES: Readonly<Record<string, readonly string[]>> = {
   expired_messages: ["discussions", "messages"],
-  messages: ["devices", "discussions", "messages"],
+  messages: ["discussions", "messages"],
   server_keys: ["accounts", "push"],
   sessions: ["accounts", "devices", "keys"],
   space_members: ["accounts", "discussions"],
   spaces: ["accounts", "discussions", "feed"],
-  subscriptions: ["payments", "plans"],
   uploads: ["discussions", "uploads"],
   users: ["accounts", "email", "feed", "keys", "plans"],
 };

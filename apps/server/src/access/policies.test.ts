@@ -26,6 +26,8 @@ const facts: Record<Who, { actor: Actor; subject: Subject }> = {
       keyHolders: { self: true, others: false },
       recoveryProof: true,
       recoveryCodeSet: false,
+      actorStanding: { role: "admin", disabled: false },
+      accountId: "someone",
     },
   },
   creator: {
@@ -37,6 +39,8 @@ const facts: Record<Who, { actor: Actor; subject: Subject }> = {
       keyOwnerId: "me",
       keyHolders: { self: true, others: true },
       recoveryProof: true,
+      actorStanding: { role: "admin", disabled: true },
+      accountId: "me",
     },
   },
   member: {
@@ -49,6 +53,7 @@ const facts: Record<Who, { actor: Actor; subject: Subject }> = {
       keyHolders: { self: false, others: false },
       recoveryProof: false,
       recoveryCodeSet: false,
+      actorStanding: { role: "user", disabled: false },
     },
   },
   removed: {
@@ -82,6 +87,8 @@ const facts: Record<Who, { actor: Actor; subject: Subject }> = {
       keyOwnerId: "me",
       keyHolders: { self: true, others: false },
       recoveryProof: true,
+      actorStanding: { role: "admin", disabled: false },
+      accountId: "someone",
     },
   },
 };
@@ -103,6 +110,8 @@ const allowed: Record<Action, Who[]> = {
   "discussion.remove_member": ["creator"],
   "device.rename": ["owner", "creator", "member"],
   "device.sign_out": ["owner", "creator", "member"],
+  "admin.act": ["owner"],
+  "admin.change_account": ["owner"],
   "key.rotate": ["owner", "creator"],
   "key.start_over": ["owner", "member"],
   "key.approve_device": ["owner", "creator"],
@@ -124,6 +133,17 @@ describe("policies", () => {
     const membership = { kind: "discussion", role: "member" } as const;
     expect(may(ME, "message.delete", { membership, authorId: "someone" })).toBe(false);
     expect(may(ME, "message.delete", { membership: { ...membership, role: "owner" }, authorId: "someone" })).toBe(true);
+  });
+
+  it("a discussion's creator may remove a member, never themselves", () => {
+    const membership = { kind: "discussion", role: "owner" } as const;
+    expect(may(ME, "discussion.remove_member", { membership, removedRole: "member" })).toBe(true);
+    expect(may(ME, "discussion.remove_member", { membership, removedRole: "owner" })).toBe(false);
+  });
+
+  it("an admin may not disable or delete their own account from the admin page", () => {
+    expect(may(ME, "admin.change_account", { accountId: "me" })).toBe(false);
+    expect(may(ME, "admin.change_account", { accountId: "someone" })).toBe(true);
   });
 
   it("in a personal space only one's own messages are deleted, and a discussion's rules never apply there", () => {

@@ -4,7 +4,7 @@
  * is), never by comparing ids or roles on their own. What is refused and what does not exist get the same answer
  * where telling them apart would say too much (a discussion one is not in is "No such discussion").
  */
-import type { SpaceMembersTable, SpacesTable } from "../db/schema.ts";
+import type { SpaceMembersTable, SpacesTable, UsersTable } from "../db/schema.ts";
 
 /** Who asks: a signed-in user, or nobody (an anonymous request). */
 export type Actor = { userId: string } | undefined;
@@ -30,6 +30,10 @@ export type Action =
   | "discussion.remove_member"
   | "device.rename"
   | "device.sign_out"
+  /** Use the admin page and its routes: only an enabled admin account (anyone else gets the page's 404). */
+  | "admin.act"
+  /** Disable or delete an account from the admin page: never the admin's own, which would lock them out. */
+  | "admin.change_account"
   /** Make the account's next key epoch as a rotation: only a device that holds the current one. */
   | "key.rotate"
   /** Make the next key epoch from nothing (Start over): only while no other device holds the current one and no recovery code is set. */
@@ -61,6 +65,12 @@ export interface Subject {
    * holds none: a locked device could then Start over (issue 42).
    */
   endsLastKeyHolder?: boolean;
+  /** The actor's own account: its role, and whether it is disabled. */
+  actorStanding?: { role: UsersTable["role"]; disabled: boolean } | undefined;
+  /** The account an admin action is about. */
+  accountId?: string;
+  /** The role of the member a creator removes from a discussion (known once the member is found). */
+  removedRole?: SpaceMembersTable["role"];
 }
 
 const member = (subject: Subject) => subject.membership !== undefined;
@@ -81,10 +91,14 @@ const rules: Record<Action, (actor: { userId: string }, subject: Subject) => boo
   "discussion.extend": (_, s) => inDiscussion(s),
   // The creator ends a discussion instead of leaving it.
   "discussion.leave": (_, s) => inDiscussion(s) && !creator(s),
-  "discussion.remove_member": (_, s) => inDiscussion(s) && creator(s),
+  // Its creator removes members, never themselves (they end the discussion instead).
+  "discussion.remove_member": (_, s) => inDiscussion(s) && creator(s) && s.removedRole !== "owner",
   "device.rename": (actor, s) => s.deviceOwnerId === actor.userId,
   // Only a device that holds the key (or could, with the recovery code, by recovering first) signs out the last that do.
   "device.sign_out": (actor, s) => s.deviceOwnerId === actor.userId && s.endsLastKeyHolder !== true,
+  "admin.act": (_, s) => s.actorStanding?.role === "admin" && !s.actorStanding.disabled,
+  // Asked after `admin.act`, for what would lock the admin out of their own account.
+  "admin.change_account": (actor, s) => s.accountId !== undefined && s.accountId !== actor.userId,
   "key.rotate": (actor, s) => s.keyOwnerId === actor.userId && s.keyHolders?.self === true,
   // With a recovery code set, the way back is the code (key.recover), never erasing it by starting over.
   "key.start_over": (actor, s) => s.keyOwnerId === actor.userId && s.keyHolders?.others === false && s.recoveryCodeSet === false,

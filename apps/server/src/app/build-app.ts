@@ -45,6 +45,7 @@ import { invitesRoutes } from "../modules/invites/invites.routes.ts";
 import { createRegistrationService } from "../modules/invites/registration.service.ts";
 import { createKeyHandover } from "../modules/keys/key-handover.ts";
 import { deletionNotesRoutes } from "../modules/messages/deletion-notes.routes.ts";
+import { renameDeviceOnMessages } from "../modules/messages/messages.repository.ts";
 import { messagesRoutes } from "../modules/messages/messages.routes.ts";
 import { createMessagesService } from "../modules/messages/messages.service.ts";
 import { endPairingsOfSession } from "../modules/pairing/pairing.repository.ts";
@@ -134,6 +135,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     devices: repositories.devices,
     presence,
     endedWithSession: endPairingsOfSession,
+    renamedOnMessages: renameDeviceOnMessages,
   });
   const emailVerification = createEmailVerificationService({
     outbox: mailOutbox,

@@ -3,6 +3,7 @@
  * else, as if there were no such page) and is written to the audit log.
  */
 import { type AdminAccount, type AdminFigures, type AuditEntry, DAY_MS, endOfUtcDay, NO_END_DATE_MS } from "@daysync/shared";
+import { may } from "../../access/policies.ts";
 import type { Presence } from "../../adapters/presence.ts";
 import type { Clock } from "../../clock.ts";
 import { AppError, badRequest, conflict, notFound } from "../../http/errors.ts";
@@ -54,14 +55,16 @@ export function createAdminService(deps: {
 
   /** Refuses what an admin may not do to their own account from the page: they would lock themselves out. */
   function notSelf(actor: Actor, targetId: string, what: string) {
-    if (actor !== "command line" && actor.userId === targetId) throw conflict("own_account", `You cannot ${what} your own account here.`);
+    if (actor !== "command line" && !may(actor, "admin.change_account", { accountId: targetId }))
+      throw conflict("own_account", `You cannot ${what} your own account here.`);
   }
 
   return {
     /** The signed-in user, if an admin whose account is enabled; a 404 for anyone else. */
     async assertAdmin(userId: string | undefined): Promise<{ userId: string }> {
       const who = userId ? await users.standing(userId) : undefined;
-      if (who?.role !== "admin" || who.disabled_at !== null) throw notAnAdmin();
+      const actorStanding = who && { role: who.role, disabled: who.disabled_at !== null };
+      if (!who || !may({ userId: who.id }, "admin.act", { actorStanding })) throw notAnAdmin();
       return { userId: who.id };
     },
 

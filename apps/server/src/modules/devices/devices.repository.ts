@@ -62,7 +62,7 @@ export function createDevicesRepository(db: Db) {
       return { removed: Number(result.numDeletedRows) > 0, rotationDue };
     },
 
-    /** Names the user's device, and its messages with it; false when the user has no such device. */
+    /** Names the user's device; false when the user has no such device. */
     async rename(userId: string, sessionId: string, name: string): Promise<boolean> {
       const result = await db
         .updateTable("sessions")
@@ -70,14 +70,7 @@ export function createDevicesRepository(db: Db) {
         .where("user_id", "=", userId)
         .where("id", "=", sessionId)
         .executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0) return false;
-      await db
-        .updateTable("messages")
-        .set({ device_name: name })
-        .where("user_id", "=", userId)
-        .where("device_id", "=", sessionId)
-        .execute();
-      return true;
+      return Number(result.numUpdatedRows) > 0;
     },
   };
 }

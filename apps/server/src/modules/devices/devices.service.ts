@@ -28,6 +28,8 @@ export function createDevicesService(deps: {
    * open (the pairing module, above this one, handed in by the composition root).
    */
   endedWithSession: (trx: Db, sessionId: string) => Promise<void>;
+  /** The device's new name on the messages it sent (the messages module's rows), in the rename's transaction. */
+  renamedOnMessages: (trx: Db, userId: string, sessionId: string, name: string) => Promise<void>;
 }) {
   const { clock, unitOfWork, devices, presence } = deps;
 
@@ -77,7 +79,11 @@ export function createDevicesService(deps: {
     async rename(userId: string, sessionId: string, currentSessionId: string, name: string): Promise<DeviceListItem> {
       const row = await unitOfWork.forUser(userId, async (work) => {
         const repo = devices.in(work.trx);
+        // Only the user's own devices are found, so another's is "no such device" (404), as the policy has it.
+        const device = await repo.find(userId, sessionId);
+        if (!may({ userId }, "device.rename", { deviceOwnerId: device && userId })) return undefined;
         if (!(await repo.rename(userId, sessionId, name))) return undefined;
+        await deps.renamedOnMessages(work.trx, userId, sessionId, name);
         const renamed = await repo.find(userId, sessionId);
         if (renamed) await work.record([userId], { kind: "device.renamed", sessionId }, liveEvents.deviceRenamed(renamed));
         return renamed;

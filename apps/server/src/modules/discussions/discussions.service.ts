@@ -332,10 +332,17 @@ export function createDiscussionsService(deps: {
 
     /** The creator removes a member, who may not join again. */
     async removeMember(userId: string, spaceId: string, memberId: string): Promise<DiscussionDetails> {
-      await allowed(userId, spaceId, "discussion.remove_member", "Only the creator of this discussion can remove members.");
+      const membership = await allowed(
+        userId,
+        spaceId,
+        "discussion.remove_member",
+        "Only the creator of this discussion can remove members.",
+      );
       const member = await repo.activeMember(spaceId, memberId);
       if (!member) throw notFound("member");
-      if (member.role === "owner") throw conflict("conflict", "You cannot remove yourself: end the discussion instead.");
+      if (!may({ userId }, "discussion.remove_member", { membership, removedRole: member.role })) {
+        throw conflict("conflict", "You cannot remove yourself: end the discussion instead.");
+      }
       await depart(spaceId, member.id, member.user_id, "removed");
       return details(userId, spaceId);
     },

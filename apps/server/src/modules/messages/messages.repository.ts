@@ -344,3 +344,8 @@ export async function eraseMessagesOfAccount(db: Db, userId: string): Promise<vo
     .execute();
   await db.deleteFrom("date_messages").where("user_id", "=", userId).execute();
 }
+
+/** A device's new name on the messages it sent (the devices module renames it, in the same transaction). */
+export async function renameDeviceOnMessages(db: Db, userId: string, sessionId: string, name: string): Promise<void> {
+  await db.updateTable("messages").set({ device_name: name }).where("user_id", "=", userId).where("device_id", "=", sessionId).execute();
+}

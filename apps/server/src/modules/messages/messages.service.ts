@@ -284,7 +284,10 @@ export function createMessagesService(deps: {
     async clearDay(from: SessionAuth, dayId: string): Promise<string[]> {
       return removePersonal(
         from,
-        async (locked) => {
+        async (locked, _since, lockedAccess) => {
+          // A day is of the personal space, whose id is its owner's.
+          const membership = await lockedAccess.membership(from.userId, from.userId, clock.now());
+          if (!may(from, "day.clear", { membership })) throw notFound("day");
           const [day] = await locked.liveDays(from.userId, null, [dayId]);
           if (!day) throw notFound("day");
           return locked.dayMessageIds(from.userId, dayId);

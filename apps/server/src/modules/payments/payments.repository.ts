@@ -81,15 +81,6 @@ export function createPaymentsRepository(db: Db) {
         )
         .execute();
     },
-
-    /** Marks a subscription row of ours as paid through Stripe, until the end of the period paid for. */
-    async markPaidByStripe(subscriptionRowId: string, stripeSubscriptionId: string, until: number): Promise<void> {
-      await db
-        .updateTable("subscriptions")
-        .set({ payment_mode: "stripe", id_transaction: stripeSubscriptionId, paid: 1, date_expiration_subscription: until })
-        .where("id", "=", subscriptionRowId)
-        .execute();
-    },
   };
 }
 

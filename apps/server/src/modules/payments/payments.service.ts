@@ -113,13 +113,13 @@ export function createPaymentsService(deps: {
       if (entitled) {
         if (fromThis) {
           if (Number(current.date_expiration_subscription) === until) return;
-          await mine.markPaidByStripe(current.id, subscription.id, until);
+          await locked.markPaidByStripe(current.id, subscription.id, until);
         } else {
           const premium = Number(current.subscription_type_id) === PREMIUM_TYPE_ID;
           if (premium && Number(current.date_expiration_subscription) >= until) return;
           // Someone already on Premium keeps the retention they chose.
           const id = await locked.startSubscription(userId, PREMIUM_TYPE_ID, now, premium ? current.max_message_duration : undefined);
-          await mine.markPaidByStripe(id, subscription.id, until);
+          await locked.markPaidByStripe(id, subscription.id, until);
         }
       } else {
         if (!fromThis) return;

@@ -34,6 +34,15 @@ export function createPlansRepository(db: Db) {
      * Creates a subscription of the given type for the user and makes it their current one; it ends after the type's
      * duration unless `options.expiresAt` says when. `options.paymentMode` tells how it came ("admin": granted on /admin).
      */
+    /** Marks a subscription row as paid through Stripe, until the end of the period paid for (the payments module). */
+    async markPaidByStripe(subscriptionRowId: string, stripeSubscriptionId: string, until: number): Promise<void> {
+      await db
+        .updateTable("subscriptions")
+        .set({ payment_mode: "stripe", id_transaction: stripeSubscriptionId, paid: 1, date_expiration_subscription: until })
+        .where("id", "=", subscriptionRowId)
+        .execute();
+    },
+
     async startSubscription(
       userId: string,
       typeId: number,
