@@ -3,13 +3,15 @@
  * the terminal's keys, which are synced again whenever the account's key changes.
  */
 import type { LiveEvent, Message } from "@daysync/shared";
-import { SEALED_TEXT } from "@daysync/shared/crypto";
+import { ArrivalWatch, numberedOf, SEALED_TEXT } from "@daysync/shared/crypto";
 import type { MessageKeys } from "./message-keys.ts";
 import { type ShownMessage, showMessage } from "./shown-messages.ts";
 
 export class LiveMessages {
   /** Epochs met unheld that a sync was already tried for. */
   private readonly tried = new Set<number>();
+  /** What arrived of each device, by number: a gap or a late message is told on stderr (`report`). */
+  private readonly arrivals = new ArrivalWatch();
 
   constructor(
     private readonly keys: MessageKeys,
@@ -27,6 +29,13 @@ export class LiveMessages {
    * key event was missed (a catch-up after a reset replays no events).
    */
   async open(message: Message): Promise<ShownMessage> {
+    const shown = await this.openOnce(message);
+    const numbered = numberedOf(message, await this.keys.open(message));
+    if (numbered) for (const notice of this.arrivals.arrived(message.date, numbered)) this.report(notice);
+    return shown;
+  }
+
+  private async openOnce(message: Message): Promise<ShownMessage> {
     const shown = await showMessage(this.keys, message);
     if (shown.error !== SEALED_TEXT.locked || message.epoch === undefined || this.tried.has(message.epoch)) return shown;
     this.tried.add(message.epoch);

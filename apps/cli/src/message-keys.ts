@@ -41,7 +41,7 @@ export class MessageKeys {
 
   private constructor(
     private readonly server: string,
-    private readonly userId: string,
+    readonly userId: string,
     private readonly keys: ReturnType<typeof fileKeys>["keys"],
   ) {}
 

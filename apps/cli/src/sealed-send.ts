@@ -13,8 +13,12 @@ const keyChanged = (error: unknown) => error instanceof ApiError && error.status
 
 /** The stored message (still sealed); a second refusal, or a terminal without the current epoch, throws. */
 export async function postSealedText(api: ApiClient, keys: MessageKeys, message: SendMessageInput, timeoutMs?: number): Promise<Message> {
-  const post = async () =>
-    (await api.json("POST", API.messages, responseSchemas.message, await sealTextMessage(keys.sealer(), message), timeoutMs)).body.message;
+  const post = async () => {
+    const stored = (await api.json("POST", API.messages, responseSchemas.message, await sealTextMessage(keys.sealer(), message), timeoutMs))
+      .body.message;
+    await keys.stored(stored.id);
+    return stored;
+  };
   try {
     return await post();
   } catch (error) {

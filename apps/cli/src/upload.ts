@@ -202,6 +202,7 @@ export async function uploadFile(
           bar,
           signal: interrupt.signal,
         });
+        await keys.stored(messageId);
         return { messageId, filename, size: stat.size, sizeLabel };
       } catch (error) {
         if (!(error instanceof KeyMoved) || attempt >= KEY_ATTEMPTS) throw error;

@@ -1,12 +1,21 @@
 /** `daysync ls` and `daysync days`: what is on the server, opened on this terminal, as a table or as JSON. */
-import { API, formatDisplayDate, formatStoredDate, responseSchemas } from "@daysync/shared";
+import {
+  API,
+  DELETION_NOTES_API,
+  deletionNotesSchema,
+  formatDisplayDate,
+  formatStoredDate,
+  type Message,
+  responseSchemas,
+} from "@daysync/shared";
+import { gapsOfDay, numberedOf } from "@daysync/shared/crypto";
 import type { ApiClient } from "../api-client.ts";
 import type { Context } from "../context.ts";
 import { usageError } from "../errors.ts";
 import { describeMessage, expiresAt, formatBytes, parseDisplayDate, preview, printJson, printTable, timeLeftLabel } from "../format.ts";
 import { MessageKeys } from "../message-keys.ts";
 import { assertAllOpened, plainFileSize, type ShownMessage, showDay, showMessage } from "../shown-messages.ts";
-import { say } from "../terminal-text.ts";
+import { say, warn } from "../terminal-text.ts";
 
 /**
  * A message as `ls --json` prints it: the API's message with its text opened (or `error`), its size in bytes and
@@ -50,7 +59,26 @@ export async function listDay(ctx: Context, options: { day?: string; json?: bool
       ]),
     );
   }
+  await tellGaps(api, keys, { date, messages, retentionMinutes: user.max_message_duration });
   assertAllOpened(listed);
+}
+
+/** On stderr: the day's messages that one of the person's devices numbered and that did not arrive. */
+async function tellGaps(api: ApiClient, keys: MessageKeys, day: { date: string; messages: Message[]; retentionMinutes: number | null }) {
+  const opened = await Promise.all(day.messages.map(async (m) => numberedOf(m, await keys.open(m))));
+  const numbered = opened.flatMap((n) => n ?? []);
+  if (numbered.length === 0) return;
+  const { notes } = await api.get(`${DELETION_NOTES_API.notes}?date=${encodeURIComponent(day.date)}`, deletionNotesSchema);
+  const gaps = await gapsOfDay(
+    keys.userId,
+    keys.epochs,
+    { date: day.date, numbered, notes },
+    { retentionMinutes: day.retentionMinutes, now: Date.now() },
+  );
+  for (const gap of gaps) {
+    const before = day.messages.find((m) => m.id === gap.before);
+    warn(`${gap.notice}, before the message of ${before?.time ?? "?"} (${gap.before}).`);
+  }
 }
 
 /**

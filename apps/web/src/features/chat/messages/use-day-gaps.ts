@@ -25,7 +25,7 @@ export function useDayGapLines(date: string, messages: readonly Message[]): read
   const notes = useQuery({
     queryKey: ["deletion-notes", date, ids],
     queryFn: () => api.get(`${DELETION_NOTES_API.notes}?date=${encodeURIComponent(date)}`, deletionNotesSchema),
-    enabled: sealed.length > 1,
+    enabled: sealed.length > 0,
   });
   const held = epochs ? [...epochs.keys()].join(",") : "";
   const gaps = useQuery({
