@@ -7,7 +7,9 @@
 import {
   API,
   APP_ROUTES,
+  DEVICE_LIST_API,
   DEVICES_API,
+  deviceListSchema,
   formatStoredDate,
   formatStoredTime,
   KEYS_API,
@@ -15,6 +17,7 @@ import {
   responseSchemas,
   SEALED_TEXT,
 } from "@daysync/shared";
+import { securityCode, verifyDeviceList } from "@daysync/shared/crypto";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Terminal } from "../apps/cli/test/cli-process.ts";
@@ -175,4 +178,27 @@ describe("removing a device from one browser", () => {
     expect(await item.getByText("forged-7c1e").count()).toBe(0);
     expect(await item.getByRole("button", { name: /copy/i }).count()).toBe(0);
   }, 60_000);
+
+  it("Devices shows each listed device's security code, the same on the laptop, the phone and in the CLI", async () => {
+    // What the codes must be: those of the members of the signed list, as any device verifies it (the old tablet removed).
+    const answer = await laptop.context.request.get(`${server.url}${DEVICE_LIST_API.list}`);
+    const entries = deviceListSchema.parse(await answer.json()).entries;
+    const session = await laptop.context.request.get(`${server.url}${API.session}`);
+    const userId = responseSchemas.session.parse(await session.json()).user?.id ?? "";
+    const members = [...verifyDeviceList(userId, entries).members.values()];
+    const expected = members.map((member) => securityCode(member)).sort();
+    expect(expected).toHaveLength(3);
+
+    const shownOn = async (device: Device) => {
+      await device.page.goto(APP_ROUTES.devices);
+      const codes = device.page.getByRole("list", { name: "Signed-in devices" }).getByTestId("security-code");
+      await expect.poll(async () => (await codes.allTextContents()).sort(), { timeout: 30_000 }).toEqual(expected);
+    };
+    await shownOn(laptop);
+    await shownOn(phone);
+    const listed = await terminal.run(["devices", "--json"]);
+    expect(listed.code, listed.stderr).toBe(0);
+    const inCli = (JSON.parse(listed.stdout) as Array<{ security_code: string | null }>).flatMap((d) => d.security_code ?? []);
+    expect(inCli.sort()).toEqual(expected);
+  }, 120_000);
 });
