@@ -68,7 +68,8 @@ describe("a phone on the home network", () => {
     await pcPage.goto("/pair/add");
     await pcPage.getByRole("img", { name: /QR code/ }).waitFor();
     const link = await readQrFromScreen(pcPage);
-    expect(link).toMatch(new RegExp(`^${secureUrl}/pair/join/[A-Za-z0-9_-]{22,}#k=[A-Za-z0-9_-]{43}$`));
+    // The link names the server's authority too, for `daysync login LINK` (c=<sha256>).
+    expect(link).toMatch(new RegExp(`^${secureUrl}/pair/join/[A-Za-z0-9_-]{22,}#k=[A-Za-z0-9_-]{43}&c=[0-9a-f]{64}$`));
     const instructions = await pcPage.getByRole("main").innerText();
     expect(instructions).toContain(`${new URL(secureUrl).host}/pair/join`);
     expect(instructions).not.toMatch(/localhost|127\.0\.0\.1/);

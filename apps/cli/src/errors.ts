@@ -52,9 +52,11 @@ const UNTRUSTED_CERTIFICATE =
 /** `cause` is the network error's code or text, e.g. ECONNREFUSED; a certificate this computer does not trust says what to do. */
 export const unreachable = (server: string, cause: string) =>
   new CliError(
-    UNTRUSTED_CERTIFICATE.test(cause)
-      ? `The Daysync server at ${server} has an HTTPS certificate this computer does not trust (${cause}). If it is your own server on your home network, download its authority, daysync-ca.pem, from its /trust page (or copy DATA_DIR/tls/ca.crt from the server's machine), then run the command again with --ca daysync-ca.pem, or set DAYSYNC_CA to that file.`
-      : `Cannot reach the Daysync server at ${server} (${cause}). Check that it is running and the address is right, or choose another with --server or DAYSYNC_SERVER.`,
+    UNTRUSTED_CERTIFICATE.test(cause) && process.env.DAYSYNC_PINNED_SERVER === server
+      ? `The Daysync server at ${server} shows an HTTPS certificate that is not from the authority this terminal pinned for it when it signed in with a pairing link (${cause}), so nothing was sent. If its owner made a new authority (a new DATA_DIR/tls), sign in again with a new link from Devices → Add a device: daysync login 'LINK'. If nothing changed on the server, someone may be in between: do not sign in.`
+      : UNTRUSTED_CERTIFICATE.test(cause)
+        ? `The Daysync server at ${server} has an HTTPS certificate this computer does not trust (${cause}). If it is your own server on your home network, download its authority, daysync-ca.pem, from its /trust page (or copy DATA_DIR/tls/ca.crt from the server's machine), then run the command again with --ca daysync-ca.pem, or set DAYSYNC_CA to that file.`
+        : `Cannot reach the Daysync server at ${server} (${cause}). Check that it is running and the address is right, or choose another with --server or DAYSYNC_SERVER.`,
     EXIT.unreachable,
   );
 

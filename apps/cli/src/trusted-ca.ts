@@ -43,11 +43,11 @@ export function checkCaFile(file: string): void {
 /** Whether this process already trusts `file` (it is the run started by `runTrusting`). */
 export const alreadyTrusted = (file: string, env: NodeJS.ProcessEnv) => env.NODE_EXTRA_CA_CERTS === file;
 
-/** Runs this same command again with `file` trusted, and answers its exit code. */
-export function runTrusting(file: string): number {
+/** Runs this same command again with `file` trusted (and `env` added), and answers its exit code. */
+export function runTrusting(file: string, env: Record<string, string> = {}): number {
   const child = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
     stdio: "inherit",
-    env: { ...process.env, NODE_EXTRA_CA_CERTS: file },
+    env: { ...process.env, ...env, NODE_EXTRA_CA_CERTS: file },
   });
   if (child.error) throw new CliError(`Could not run daysync again to trust ${file}: ${child.error.message}`, EXIT.failure);
   return child.status ?? (child.signal === "SIGINT" ? EXIT.interrupted : EXIT.failure);

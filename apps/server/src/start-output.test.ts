@@ -1,4 +1,4 @@
-import { X509Certificate } from "node:crypto";
+import { createHash, X509Certificate } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { get as httpsGet } from "node:https";
 import { tmpdir } from "node:os";
@@ -134,7 +134,11 @@ describe("HTTPS on the home network (127.0.0.2 plays the LAN address)", () => {
 
   it("keeps plain HTTP for this machine, and tells devices the HTTPS address for their links", async () => {
     const address = serverAddressSchema.parse(await (await fetch(home.url + HOME_NETWORK_API.address)).json());
-    expect(address).toEqual({ url: secureUrl(), trust_url: `${secureUrl()}${TRUST_PAGE}` });
+    // The links' pin for the command line: the SHA-256 of the authority's certificate.
+    const pin = createHash("sha256")
+      .update(new X509Certificate(readFileSync(path.join(homeDir, "tls/ca.crt"))).raw)
+      .digest("hex");
+    expect(address).toEqual({ url: secureUrl(), trust_url: `${secureUrl()}${TRUST_PAGE}`, ca_sha256: pin });
   });
 
   it("serves the page that installs the authority, and the authority in the forms devices take", async () => {

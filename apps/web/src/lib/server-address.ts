@@ -13,6 +13,8 @@ export interface LinkOrigin {
   reachable: boolean;
   /** The server's page that installs its home network authority, when it has one. */
   trustUrl: string | null;
+  /** The SHA-256 of that authority when `origin` has a certificate from it: links carry it for the command line. */
+  pin: string | null;
 }
 
 /** Shown beside a link or code that could only name localhost: the server knows no other address. */
@@ -21,7 +23,7 @@ export const UNREACHABLE_LINK_TEXT =
 
 let pending: Promise<ServerAddress> | undefined;
 
-const UNKNOWN: ServerAddress = { url: null, trust_url: null };
+const UNKNOWN: ServerAddress = { url: null, trust_url: null, ca_sha256: null };
 
 export function loadServerAddress(): Promise<ServerAddress> {
   pending ??= fetch(HOME_NETWORK_API.address, { credentials: "same-origin" })
@@ -46,8 +48,8 @@ export async function loadLinkOrigin(): Promise<LinkOrigin> {
   const address = await loadServerAddress();
   const own = window.location.origin;
   const told = address.url ? originOf(address.url) : null;
-  if (told) return { origin: told, reachable: true, trustUrl: address.trust_url };
-  return { origin: own, reachable: !isLocalOnlyOrigin(own), trustUrl: address.trust_url };
+  if (told) return { origin: told, reachable: true, trustUrl: address.trust_url, pin: address.ca_sha256 };
+  return { origin: own, reachable: !isLocalOnlyOrigin(own), trustUrl: address.trust_url, pin: null };
 }
 
 /** The origins a scanned pairing link may have: this page's, and the one the server tells devices to use. */

@@ -2,6 +2,7 @@
  * What devices are told about the server's address (issue 43): `GET /api/address` names the address links are
  * built from, and, when the server made its own certificate authority, `/trust` installs it.
  */
+import { createHash } from "node:crypto";
 import { HOME_NETWORK_API, serverAddressSchema, TRUST_PAGE } from "@daysync/shared";
 import { type ApiServer, answers } from "../../http/answers.ts";
 import { AUTHORITY_FILES, authorityProfile, trustPage, trustPagePolicy } from "./trust-page.ts";
@@ -18,13 +19,24 @@ export interface HomeNetwork {
 }
 
 export function homeNetworkRoutes(app: ApiServer, network: HomeNetwork): void {
+  // The pin names the authority only for an address with a certificate from it (not PUBLIC_URL's).
+  const pin =
+    network.authority && network.url && network.secureUrls.includes(network.url)
+      ? createHash("sha256").update(network.authority.certDer).digest("hex")
+      : null;
   app.get(HOME_NETWORK_API.address, { schema: answers(serverAddressSchema) }, async () => ({
     url: network.url,
     trust_url: network.trustUrl,
+    ca_sha256: pin,
   }));
   const { authority } = network;
   if (!authority) return;
-  const page = trustPage({ secureUrl: network.secureUrls[0] ?? null, fingerprint: authority.fingerprint, authorityName: authority.name });
+  const page = trustPage({
+    secureUrl: network.secureUrls[0] ?? null,
+    fingerprint: authority.fingerprint,
+    authorityName: authority.name,
+    pin: createHash("sha256").update(authority.certDer).digest("hex"),
+  });
   const policy = trustPagePolicy(network.secureUrls);
   const id = authority.fingerprint.replaceAll(":", "").slice(0, 16).toLowerCase();
   const profile = authorityProfile({ certDer: authority.certDer, authorityName: authority.name, id });

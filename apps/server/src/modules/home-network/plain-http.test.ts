@@ -75,14 +75,15 @@ describe("HTTPS on: plain HTTP serves the PC in full, the home network only the 
 });
 
 describe("HTTPS=off: plain HTTP everywhere, as behind a proxy", () => {
+  let server: ServerProcess;
+  beforeAll(async () => {
+    server = await homeServer({ HTTPS: "off" });
+  });
+  afterAll(() => server?.stop());
+
   it("answers the home network address in full", async () => {
-    const server = await homeServer({ HTTPS: "off" });
-    try {
-      const lan = server.url.replace("127.0.0.1", "127.0.0.2");
-      expect((await fetch(`${lan}${API.health}`)).status).toBe(200);
-      expect((await signIn(lan)).status).toBe(401);
-    } finally {
-      await server.stop();
-    }
+    const lan = server.url.replace("127.0.0.1", "127.0.0.2");
+    expect((await fetch(`${lan}${API.health}`)).status).toBe(200);
+    expect((await signIn(lan)).status).toBe(401);
   });
 });

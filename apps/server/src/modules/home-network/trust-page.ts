@@ -4,6 +4,7 @@
  * plain HTTP too: a phone opens it before it trusts anything.
  */
 import { createHash } from "node:crypto";
+import { withAuthorityPin } from "@daysync/shared";
 
 export const AUTHORITY_FILES = {
   /** DER: Android, Windows and macOS install it as is. */
@@ -57,8 +58,14 @@ export function trustPagePolicy(secureUrls: readonly string[]): string {
   ].join("; ");
 }
 
-export function trustPage(options: { secureUrl: string | null; fingerprint: string; authorityName: string }): string {
-  const { secureUrl, fingerprint, authorityName } = options;
+export function trustPage(options: { secureUrl: string | null; fingerprint: string; authorityName: string; pin: string }): string {
+  const { secureUrl, fingerprint, authorityName, pin } = options;
+  // The command line trusts the authority from a link that names it: no file to copy.
+  const command = secureUrl
+    ? `<h2 id="command-line">The daysync command line</h2>
+<p>On a computer with the <code>daysync</code> command, sign in with this link: it names this authority, which the command then trusts for this server only.<br><code>daysync login '${escapeHtml(withAuthorityPin(`${secureUrl}/`, pin))}'</code></p>
+`
+    : "";
   const open = secureUrl
     ? `<p><a id="open-secure" hidden href="${escapeHtml(secureUrl)}">Open Daysync at ${escapeHtml(secureUrl)}</a></p>`
     : "";
@@ -129,7 +136,7 @@ ${open}
 <li>Firefox: Settings, Privacy &amp; Security, Certificates, View Certificates, Authorities, Import, and tick "Trust this CA to identify websites".</li>
 <li>Come back and choose Check again.</li>
 </ol>
-</main>
+${command}</main>
 <script>${CHECK_SCRIPT}</script>
 </body>
 </html>

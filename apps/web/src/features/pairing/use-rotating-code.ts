@@ -3,6 +3,7 @@
  * request, Add a device's offer) make one, show it with a countdown, listen on the pairing channel, make a
  * new one when it runs out or the channel is lost, and stop after MAX_CODES nobody used.
  */
+import { withAuthorityPin } from "@daysync/shared";
 import QRCode from "qrcode";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { describeError } from "../../lib/api-errors.ts";
@@ -90,7 +91,8 @@ export function useRotatingCode<T extends IssuedCode, Settled extends { phase: s
         const deadline = Date.now() + issued.expires_in;
         // Never localhost: the device that opens the link is another one (issue 43).
         const target = await loadLinkOrigin();
-        const link = linkFor(target.origin, issued);
+        // On the home network's HTTPS the link names its authority, which `daysync login LINK` then trusts.
+        const link = withAuthorityPin(linkFor(target.origin, issued), target.pin);
         const qr = await QRCode.toDataURL(link, { errorCorrectionLevel: "M", margin: 2, width: 264 });
         if (!active) return;
         setState({ phase: "showing", issued, link, qr, deadline, reachable: target.reachable });
