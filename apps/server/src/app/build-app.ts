@@ -235,6 +235,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     retentionOf: repositories.plans.retentionOf,
     allowAnyEndpoint: config.env === "test",
     bus,
+    unitOfWork,
     onSent: metrics?.pushSent,
   });
   const uploadsService = createUploadsService({

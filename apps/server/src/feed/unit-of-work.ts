@@ -13,7 +13,7 @@ import type { Clock } from "../clock.ts";
 import type { Db } from "../db/database.ts";
 import type { Transact } from "../db/group-commit.ts";
 import type { Database } from "../db/schema.ts";
-import type { EventBus, UserChange } from "../events/event-bus.ts";
+import type { BusTopics, EventBus, Topic, UserChange } from "../events/event-bus.ts";
 import type { Change } from "./change.ts";
 import type { ChangesRepository, Claimed } from "./changes.repository.ts";
 
@@ -43,6 +43,8 @@ export interface Work {
    */
   claimSeq(userId: string): Promise<Claimed | undefined>;
   recordClaimed(userId: string, seq: number, change: Change, event: LiveEvent): Promise<void>;
+  /** A notice on the bus that logs no change (a cache to forget, a waiting device to wake): published once committed. */
+  notify<T extends Topic>(topic: T, payload: BusTopics[T]): void;
 }
 
 export function createUnitOfWork(deps: {
@@ -63,6 +65,7 @@ export function createUnitOfWork(deps: {
   interface Recorded {
     published: UserChange[];
     committed: Committed[];
+    notices: Array<() => void>;
   }
 
   function workIn(log: ChangesRepository, trx: Transaction<Database>, recorded: Recorded, origin: Origin | undefined): Work {
@@ -79,6 +82,9 @@ export function createUnitOfWork(deps: {
         recorded.published.push({ userId, seq, event });
         recorded.committed.push({ change, event, userIds: [userId], origin });
       },
+      notify(topic, payload) {
+        recorded.notices.push(() => bus.publish(topic, payload));
+      },
     };
   }
 
@@ -89,11 +95,12 @@ export function createUnitOfWork(deps: {
    */
   async function run<T>(transact: Transact, work: (w: Work, log: ChangesRepository) => Promise<T>, origin?: Origin): Promise<T> {
     const { value, recorded } = await transact(async (trx) => {
-      const recorded: Recorded = { published: [], committed: [] };
+      const recorded: Recorded = { published: [], committed: [], notices: [] };
       const log = changes.in(trx);
       return { value: await work(workIn(log, trx, recorded, origin), log), recorded };
     });
     for (const change of recorded.published) bus.publish("change", change);
+    for (const notice of recorded.notices) notice();
     for (const committed of recorded.committed) {
       for (const subscriber of subscribers.get(committed.change.kind) ?? []) {
         try {

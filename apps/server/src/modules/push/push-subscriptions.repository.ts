@@ -1,12 +1,16 @@
 /** Web Push subscriptions, one per device (session); deleting the session deletes them. */
 import { randomUUID } from "node:crypto";
+import type { Transaction } from "kysely";
 import type { Db } from "../../db/database.ts";
-import type { PushSubscriptionsTable } from "../../db/schema.ts";
+import type { Database, PushSubscriptionsTable } from "../../db/schema.ts";
 
 export type PushSubscriptionRow = PushSubscriptionsTable;
 
+/** Over the database, or over a transaction (`.in(trx)`) for work that must commit together. */
 export function createPushSubscriptionsRepository(db: Db) {
   return {
+    in: (trx: Transaction<Database>) => createPushSubscriptionsRepository(trx),
+
     /**
      * One endpoint belongs to one device: subscribing again (after a new sign-in) moves it to this session.
      * An endpoint another user holds never changes hands; returns false then, storing nothing.

@@ -12,7 +12,7 @@ import {
 import type { FastifyBaseLogger } from "fastify";
 import type { Clock } from "../../clock.ts";
 import type { EventBus } from "../../events/event-bus.ts";
-import type { Origin } from "../../feed/unit-of-work.ts";
+import type { Origin, UnitOfWork } from "../../feed/unit-of-work.ts";
 import type { SessionAuth } from "../../http/auth.ts";
 import { badRequest, conflict } from "../../http/errors.ts";
 import type { PushSubscriptionRow, PushSubscriptionsRepository } from "./push-subscriptions.repository.ts";
@@ -82,6 +82,8 @@ export function createPushService(deps: {
   /** Tests play the push service on http://127.0.0.1. */
   allowAnyEndpoint?: boolean;
   bus: EventBus;
+  /** Where a change of the subscriptions commits; every process hears `push.changed` once it has. */
+  unitOfWork: UnitOfWork;
   /** Told how each notification went ("error": no answer at all); the metrics count them. */
   onSent?: ((result: PushResult | "error") => void) | undefined;
 }) {
@@ -96,10 +98,16 @@ export function createPushService(deps: {
   const forget = (userId: string) => byUser.delete(userId);
   bus.subscribe("push.changed", (notice) => forget(notice.userId));
   bus.subscribe("session.revoked", (notice) => forget(notice.userId));
-  const changed = (userId: string) => {
+  /** Changes the user's subscriptions; once committed, every process forgets what it kept of them. */
+  async function change<T>(userId: string, write: (repo: PushSubscriptionsRepository) => Promise<T>): Promise<T> {
+    const result = await deps.unitOfWork.forUser(userId, async (work) => {
+      const written = await write(subscriptions.in(work.trx));
+      work.notify("push.changed", { userId });
+      return written;
+    });
     forget(userId);
-    bus.publish("push.changed", { userId });
-  };
+    return result;
+  }
 
   function subscriptionsOf(userId: string): Promise<PushSubscriptionRow[]> {
     const now = clock.now();
@@ -120,8 +128,7 @@ export function createPushService(deps: {
           const result = await sender.send({ endpoint: t.endpoint, keys: { p256dh: t.p256dh, auth: t.auth } }, payload, ttl);
           deps.onSent?.(result);
           if (result === "gone") {
-            await subscriptions.removeById(t.id);
-            changed(userId);
+            await change(userId, (repo) => repo.removeById(t.id));
           } else if (result === "failed") log.warn({ subscription: t.id }, "push service refused a notification");
         } catch (error) {
           deps.onSent?.("error");
@@ -144,17 +151,17 @@ export function createPushService(deps: {
       if (!deps.allowAnyEndpoint && !isPushServiceUrl(input.endpoint)) {
         throw badRequest("This push service is not supported.", "endpoint");
       }
-      const stored = await subscriptions.upsert(
-        { userId: auth.userId, sessionId: auth.sessionId, endpoint: input.endpoint, p256dh: input.keys.p256dh, auth: input.keys.auth },
-        clock.now(),
+      const stored = await change(auth.userId, (repo) =>
+        repo.upsert(
+          { userId: auth.userId, sessionId: auth.sessionId, endpoint: input.endpoint, p256dh: input.keys.p256dh, auth: input.keys.auth },
+          clock.now(),
+        ),
       );
-      changed(auth.userId);
       if (!stored) throw conflict("conflict", "This push subscription belongs to another account.");
     },
 
     async unsubscribe(auth: SessionAuth, endpoint: string): Promise<void> {
-      await subscriptions.removeForUser(auth.userId, endpoint);
-      changed(auth.userId);
+      await change(auth.userId, (repo) => repo.removeForUser(auth.userId, endpoint));
     },
 
     /**
