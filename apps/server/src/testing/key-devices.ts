@@ -21,6 +21,7 @@ import {
   generateDeviceKeyPair,
   type HeldKeys,
   type KeyStorage,
+  type KeysServer,
   makeRecoveryKit,
   type RecoveryServer,
   unlockWithRecoveryCode,
@@ -80,7 +81,11 @@ export function deviceListServer(device: Device, forge: (list: DeviceList) => De
 export function keyDevice(
   device: Device,
   userId: string,
-  options: { forge?: (state: KeysState) => KeysState | Promise<KeysState>; forgeList?: (list: DeviceList) => DeviceList } = {},
+  options: {
+    forge?: (state: KeysState) => KeysState | Promise<KeysState>;
+    forgeList?: (list: DeviceList) => DeviceList;
+    legacy?: boolean;
+  } = {},
 ) {
   let held: HeldKeys | undefined;
   const forged = async (state: KeysState) => (options.forge ? options.forge(state) : state);
@@ -104,22 +109,20 @@ export function keyDevice(
   };
   const honest = recoveryServer(device);
   const recovery: RecoveryServer = { ...honest, state: async () => forged(await honest.state()) };
-  const keys = new AccountKeys(
-    userId,
-    storage,
-    {
-      state: recovery.state,
-      setDeviceKey: async (publicKey) => {
-        ok(await device.request("PUT", KEYS_API.device, { public_key: publicKey }));
-      },
-      createEpoch: async (body) => {
-        const res = await device.post(KEYS_API.epochs, body);
-        if (res.status === 201) return { ok: true, state: await forged(keysStateSchema.parse(res.body)) };
-        return { ok: false, code: responseSchemas.error.parse(res.body).error.code };
-      },
+  const keysServer: KeysServer = {
+    state: recovery.state,
+    setDeviceKey: async (publicKey) => {
+      ok(await device.request("PUT", KEYS_API.device, { public_key: publicKey }));
     },
-    deviceListServer(device, options.forgeList),
-  );
+    createEpoch: async (body) => {
+      const res = await device.post(KEYS_API.epochs, body);
+      if (res.status === 201) return { ok: true, state: await forged(keysStateSchema.parse(res.body)) };
+      return { ok: false, code: responseSchemas.error.parse(res.body).error.code };
+    },
+  };
+  const withList = () => new AccountKeys(userId, storage, keysServer, deviceListServer(device, options.forgeList));
+  // A device running the code from before the signed device list: the same key calls, and no list at all.
+  const keys = options.legacy ? new AccountKeys(userId, storage, keysServer) : withList();
   const mine = (): HeldKeys => {
     if (!held) throw new Error("no keys yet");
     return held;
@@ -127,6 +130,8 @@ export function keyDevice(
   return {
     device,
     keys,
+    /** The same device's keys after it runs the code with the signed device list (a `legacy` device's upgrade). */
+    upgraded: withList,
     held: mine,
     /** The body of PUT /api/keys/recovery for `code`, made from what this device holds now. */
     kit: async (code: string) => makeRecoveryKit(userId, mine(), await recovery.state(), code),
