@@ -5,6 +5,7 @@
  */
 import {
   API,
+  DEVICES_API,
   deviceKeySchema,
   formatStoredDate,
   formatStoredTime,
@@ -25,12 +26,15 @@ import {
   KeyApprover,
   makeHandover,
   memoryKeyStorage,
+  memorySendNumbers,
   type Opened,
   openFileMessage,
   openMessage,
   openRecordStream,
   readFrom,
   type Sealer,
+  SendNumbering,
+  type SendNumbersStore,
   sealFileUpload,
   sealTextMessage,
   secretOfFragment,
@@ -68,7 +72,20 @@ export class NodeDevice {
     const status = await this.sync();
     const epochKeys = status.state === "ready" ? status.keys.epochs.get(status.epoch) : undefined;
     if (status.state !== "ready" || !epochKeys) throw new Error(`This device cannot seal: ${status.state}`);
-    return { userId: this.userId, sessionId: status.sessionId, epoch: status.epoch, keys: epochKeys };
+    const sealer = { userId: this.userId, sessionId: status.sessionId, epoch: status.epoch, keys: epochKeys };
+    if (!this.numbers) return sealer;
+    this.numbering ??= new SendNumbering(status.keys.keyId, this.numbers);
+    return { ...sealer, numbering: this.numbering };
+  }
+
+  private numbers: SendNumbersStore | undefined;
+  private numbering: SendNumbering | undefined;
+
+  /** From now on this device numbers what it sends, as the apps do, and goes by `name` (docs/protocol/encryption.md). */
+  async numberAs(name: string): Promise<void> {
+    this.numbers = memorySendNumbers();
+    const { session_id } = keysStateSchema.parse(await (await this.http.get(KEYS_API.keys)).json());
+    expect((await this.http.patch(DEVICES_API.one(session_id), { data: { name } })).status()).toBe(200);
   }
 
   /** Seals a text as this device's outbox would and sends it; the stored message. */
@@ -82,6 +99,7 @@ export class NodeDevice {
     });
     const res = await this.http.post(API.messages, { data: body });
     expect(res.status()).toBe(201);
+    await sealer.numbering?.stored(body.id);
     return responseSchemas.message.parse(await res.json()).message;
   }
 

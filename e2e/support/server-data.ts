@@ -36,6 +36,13 @@ export function moveDayTo(dataDir: string, dayId: string, date: string): void {
   });
 }
 
+/** Deletes a message's row and nothing else, as a server that drops it would: no deletion, no note, no event. */
+export function dropMessage(dataDir: string, messageId: string): void {
+  changeServerData(dataDir, (db) => {
+    db.prepare("DELETE FROM messages WHERE id = ?").run(messageId);
+  });
+}
+
 /** Changes one byte inside a stored message's sealed text, as someone with the database could. */
 export function tamperWithMessage(dataDir: string, messageId: string): void {
   changeServerData(dataDir, (db) => {
