@@ -327,6 +327,8 @@ function IncomingRequests({ keys, live, sessionId }: { keys: DeviceKeys; live: L
     await act(async () => {
       await approver.approve();
       toast.success(APPROVAL_TEXT.approved(request.device.name));
+      // This device then adds the approved one to the signed device list (docs/protocol/encryption.md).
+      void keys.refresh();
     });
   };
 
