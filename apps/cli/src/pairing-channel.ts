@@ -1,9 +1,17 @@
 /** The waiting side of pairing: this terminal's own channel (/api/pair/live) on which it hears the outcome once. */
-import { PAIRING_API, type PairServerMessage, pairServerMessageSchema } from "@daysync/shared";
+import { PAIRING_API, type PairServerMessage, pairServerMessageSchema, type TypedPairingExchange } from "@daysync/shared";
 import WebSocket from "ws";
 import { USER_AGENT } from "./api-client.ts";
 
-export type PairingOutcome = Exclude<PairServerMessage, { type: "waiting" }> | { type: "lost"; reason: string } | { type: "cancelled" };
+export type PairingOutcome =
+  | Exclude<PairServerMessage, { type: "waiting" } | { type: "exchange" }>
+  | { type: "lost"; reason: string }
+  | { type: "cancelled" }
+  /** A typed code's exchange ended the request, in these words. */
+  | { type: "ended"; text: string };
+
+/** A typed code's exchange step (the channel stays open); the sentence that ends the wait, if it ended the request. */
+export type OnExchange = (exchange: TypedPairingExchange) => Promise<string | undefined>;
 
 /**
  * Resolves with the outcome; "lost" when the channel closes first or stays silent past `deadlineMs`, "cancelled" when
@@ -14,6 +22,7 @@ export function waitForApproval(
   request: { request_id: string; secret: string },
   deadlineMs: number,
   signal?: AbortSignal,
+  onExchange?: OnExchange,
 ): Promise<PairingOutcome> {
   return new Promise((resolve) => {
     // No Origin header: the server allows clients that are not browsers.
@@ -42,7 +51,11 @@ export function waitForApproval(
         return;
       }
       const parsed = pairServerMessageSchema.safeParse(frame);
-      if (parsed.success && parsed.data.type !== "waiting") settle(parsed.data);
+      if (!parsed.success || parsed.data.type === "waiting") return;
+      if (parsed.data.type !== "exchange") return settle(parsed.data);
+      void onExchange?.(parsed.data.exchange).then((ended) => {
+        if (ended) settle({ type: "ended", text: ended });
+      });
     });
     socket.on("unexpected-response", (_req, res) => settle({ type: "lost", reason: `the server answered ${res.statusCode}` }));
     socket.on("error", (error) => settle({ type: "lost", reason: error.message }));

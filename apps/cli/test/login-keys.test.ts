@@ -3,7 +3,15 @@
  * the secret in its fragment, the approving device (here a key holder in this process, with the same shared code the
  * web app uses) checks the terminal's proof and hands over, and the terminal keeps its pair and the epoch in keys.json.
  */
-import { API, KEYS_API, type KeysState, PAIRING_API, type PairingHandover, type PairingRequestDetails } from "@daysync/shared";
+import {
+  API,
+  APPROVAL_TEXT,
+  KEYS_API,
+  type KeysState,
+  PAIRING_API,
+  type PairingHandover,
+  type PairingRequestDetails,
+} from "@daysync/shared";
 import {
   type CryptoKey,
   deriveEpochKeys,
@@ -16,6 +24,8 @@ import {
 } from "@daysync/shared/crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../server/src/testing/test-server.ts";
+import { typingDevice } from "../../server/src/testing/typed-pairing.ts";
+import { LOCKED_TERMINAL } from "../src/key-approval.ts";
 import { removeTempDirs, Terminal } from "./cli-process.ts";
 import { keyHolder } from "./key-holder.ts";
 import { keysOf } from "./keys-file.ts";
@@ -74,6 +84,36 @@ describe("daysync login by QR code gets the account's key", () => {
 
     const ls = await terminal.run(["devices"]);
     expect(ls.code, ls.stderr).toBe(0);
+  });
+
+  it("the code typed on a signed-in device signs the terminal in holding the key, with no second round", async () => {
+    const approver = await keyHolder(server.url, "tate@example.com");
+    const terminal = new Terminal(server.url);
+    const cli = terminal.spawn(["login"]);
+    const [, code = ""] = await cli.waitFor(/Code: ([0-9A-Z]{4}-[0-9A-Z]{4})/);
+    const phone = typingDevice(approver.device, approver.userId, approver.held);
+    const step = await phone.typeAndFollow(code);
+    expect(step).toEqual({ step: "confirmed" });
+    await phone.approver.approve();
+    expect(await cli.exited).toBe(0);
+    expect(cli.stdout).toContain(APPROVAL_TEXT.waitingForHandover);
+    expect(cli.stdout).not.toContain(LOCKED_TERMINAL);
+    expect(cli.stderr).not.toContain(HANDOVER_TEXT.handoverNotVerified);
+    expect(Object.keys(keysOf(terminal, server.url)?.epochs ?? {})).toEqual(["1"]);
+  });
+
+  it("a wrong code typed three times ends the terminal's sign-in with the approval's words", async () => {
+    const approver = await keyHolder(server.url, "uma@example.com");
+    const cli = new Terminal(server.url).spawn(["login"]);
+    const [, code = ""] = await cli.waitFor(/Code: ([0-9A-Z]{4}-[0-9A-Z]{4})/);
+    const wrong = `${code.slice(0, 5)}${code.endsWith("0000") ? "1111" : "0000"}`;
+    for (let typed = 1; typed <= 3; typed++) {
+      const phone = typingDevice(approver.device, approver.userId, approver.held);
+      const step = await phone.typeAndFollow(wrong);
+      expect(step.step).toBe(typed < 3 ? "wrong_code" : "ended");
+    }
+    expect(await cli.exited).toBe(1);
+    expect(cli.stderr).toContain(APPROVAL_TEXT.endedWrongCodes);
   });
 
   it("a handover the terminal cannot open leaves it signed in, locked, and saying so", async () => {

@@ -9,9 +9,17 @@ import {
   PAIRING_API,
   pairLink,
   responseSchemas,
+  type TypedPairingExchange,
   type User,
 } from "@daysync/shared";
-import { type AskingKey, askingKey, HANDOVER_TEXT, makePairingSecret, pairingFragment } from "@daysync/shared/crypto";
+import {
+  type AskingKey,
+  askingKey,
+  HANDOVER_TEXT,
+  makePairingSecret,
+  type PairingRequester,
+  pairingFragment,
+} from "@daysync/shared/crypto";
 import QRCode from "qrcode";
 import { fileKeys, receivePairingKeys, terminalKeyPair } from "../account-keys.ts";
 import { ApiClient, ApiError, sessionTokenOf } from "../api-client.ts";
@@ -21,6 +29,7 @@ import { LOCKED_TERMINAL, waitForKeyApproval } from "../key-approval.ts";
 import { waitForApproval } from "../pairing-channel.ts";
 import { ask, readStdinLine } from "../prompt.ts";
 import { say, warn } from "../terminal-text.ts";
+import { acceptTerminalHandover, followTypedStep, terminalRequester } from "../typed-pairing.ts";
 
 export interface LoginOptions {
   password?: boolean;
@@ -42,7 +51,10 @@ export async function login(ctx: Context, options: LoginOptions): Promise<void> 
   say(`Signed in as ${user.name} (${user.email}) on ${server}.`);
   say(`This terminal is listed in Devices as "daysync CLI on ${hostname()}".`);
   const signedIn = new ApiClient(server, token);
-  if (pairing) {
+  if (pairing?.typed) {
+    pairing.typed.setSignedIn(signedIn);
+    await acceptTerminalHandover(pairing.typed.requester, signedIn, ctx.store, server, user.id, pairing.typed.exchange);
+  } else if (pairing) {
     const handover = await receivePairingKeys(signedIn, ctx.store, server, user.id, pairing);
     if (!handover.ok && handover.reason === "not_verified") warn(HANDOVER_TEXT.handoverNotVerified);
   }
@@ -59,11 +71,15 @@ export async function login(ctx: Context, options: LoginOptions): Promise<void> 
   await waitForKeyApproval(parts, user.id, status.keys, { log: (line) => say(line) });
 }
 
-/** What a QR login leaves for after the exchange: the terminal's pair, the link's secret and the pairing's id. */
+/**
+ * What a QR login leaves for after the exchange: the terminal's pair, the link's secret and the pairing's id; for a
+ * typed code, its side of the exchange and the exchange as approved.
+ */
 interface Pairing {
   asking: AskingKey;
   secret: string;
   requestId: string;
+  typed?: { requester: PairingRequester; exchange: TypedPairingExchange; setSignedIn: (api: ApiClient) => void };
 }
 
 interface SignedIn {
@@ -89,7 +105,10 @@ async function pairUntilDecided(api: ApiClient, signal: AbortSignal): Promise<Si
     // The link's secret stays in this process: it goes only into the QR code's fragment, never to the server.
     const secret = makePairingSecret();
     const asking = await askingKey(terminalKeyPair, secret);
-    const { body: request } = await api.json("POST", PAIRING_API.requests, responseSchemas.pairingRequest, asking.body);
+    // The key state is read once signed in, with the session the exchange gives.
+    let session = api;
+    const requester = await terminalRequester(api, asking, () => session);
+    const request = await requester.ask();
     const link = pairLink(api.server, request.code) + pairingFragment(secret);
     const minutes = Math.round(request.expires_in / 60_000);
     say(`\nSign in this terminal to ${api.server}\n`);
@@ -100,7 +119,9 @@ async function pairUntilDecided(api: ApiClient, signal: AbortSignal): Promise<Si
     say(`\n  Code: ${formatShortCode(request.short_code)}\n`);
     say(`Waiting for approval (the code expires in ${minutes} min). Press Ctrl+C to cancel.`);
 
-    const outcome = await waitForApproval(api.server, request, request.expires_in + 15_000, signal);
+    const outcome = await waitForApproval(api.server, request, request.expires_in + 15_000, signal, (exchange) =>
+      followTypedStep(requester, exchange),
+    );
     switch (outcome.type) {
       case "approved": {
         const { body, res } = await api.json("POST", PAIRING_API.exchange, responseSchemas.user, {
@@ -110,10 +131,16 @@ async function pairUntilDecided(api: ApiClient, signal: AbortSignal): Promise<Si
         });
         const token = sessionTokenOf(res);
         if (!token) throw new CliError(`${api.server} approved the sign-in but set no session.`);
-        return { user: body.user, token, pairing: { asking, secret, requestId: request.request_id } };
+        const { exchange } = outcome;
+        const typed = exchange?.handover_confirmation
+          ? { requester, exchange, setSignedIn: (signedIn: ApiClient) => (session = signedIn) }
+          : undefined;
+        return { user: body.user, token, pairing: { asking, secret, requestId: request.request_id, typed } };
       }
       case "denied":
         throw new CliError("The sign-in was denied on the other device.", EXIT.failure);
+      case "ended":
+        throw new CliError(outcome.text, EXIT.failure);
       case "cancelled":
         throw new CliError("\nSign-in cancelled. Nothing was signed in; run daysync login again to start over.", EXIT.interrupted);
       case "expired":

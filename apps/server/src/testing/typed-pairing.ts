@@ -5,6 +5,7 @@
  * reads passes through it first (the approver's details and GETs; the new device's channel messages and key state).
  */
 import {
+  formatShortCode,
   type KeysState,
   keysStateSchema,
   PAIRING_API,
@@ -56,7 +57,8 @@ export async function newDeviceAsking(server: Pick<TestServer, "url">, options: 
     },
     async () => forgeState(keysStateSchema.parse(ok(await device.get("/api/keys")))),
   );
-  const shown = await requester.ask();
+  const created = await requester.ask();
+  const shown = { ...created, code: formatShortCode(created.short_code) };
   const waiter = await PairWaiter.open(server.url, shown.request_id, shown.secret);
   await waiter.next("waiting");
   let seen = 0;
@@ -107,6 +109,15 @@ export function typingDevice(device: Device, userId: string, held: HeldKeys, for
       const first = exchangeAsKeyRequest(forge(details.exchange));
       approver.see(first);
       return approver.answer(first, parts.password);
+    },
+    /** Types the code, then reads the exchange again until the other side judged it (as the page polls). */
+    async typeAndFollow(code: string) {
+      let step = await this.type(code);
+      for (let tries = 0; step.step === "waiting" && tries < 100; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        step = await this.look();
+      }
+      return step;
     },
     /** The exchange as the server holds it now (as the page polls it). */
     async read() {

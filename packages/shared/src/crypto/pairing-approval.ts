@@ -6,7 +6,7 @@
  * pairing request's secret; the signed-in device's side goes by its session.
  */
 import type { ApproveKeyRequestInput, KeysState } from "../keys.ts";
-import { formatShortCode } from "../pairing.ts";
+import type { PairingRequestCreated } from "../pairing.ts";
 import { makePairingPassword, normalizeCodeHalf, pairingCodeParts, type TypedPairingExchange } from "../pairing-exchange.ts";
 import type { KeyRequest } from "../responses.ts";
 import type { HeldKeys, KeyStorage } from "./account-keys.ts";
@@ -38,11 +38,7 @@ export function exchangeAsKeyRequest(exchange: TypedPairingExchange): KeyRequest
 /** The anonymous pairing routes the new device uses, by its request's secret. */
 export interface PairingRequesterRoutes {
   /** POST /api/pair/requests with the key, its proof and the share; the request's id, lookup code and secret. */
-  create(body: {
-    public_key: string;
-    key_proof: string;
-    requester_share: string;
-  }): Promise<{ request_id: string; short_code: string; secret: string }>;
+  create(body: { public_key: string; key_proof: string; requester_share: string }): Promise<PairingRequestCreated>;
   confirm(id: string, body: { secret: string; requester_confirmation: string }): Promise<TypedPairingExchange>;
   reject(id: string, body: { secret: string }): Promise<TypedPairingExchange>;
   deny(id: string, body: { secret: string }): Promise<TypedPairingExchange>;
@@ -55,9 +51,15 @@ export interface PairingRequesterRoutes {
 export class PairingRequester {
   readonly password = makePairingPassword(randomBytes);
   readonly side: KeyRequester;
-  private created: { request_id: string; short_code: string; secret: string } | undefined;
+  private created: PairingRequestCreated | undefined;
 
-  constructor(held: HeldKeys, keyProof: string, publicKey: string, routes: PairingRequesterRoutes, state: () => Promise<KeysState>) {
+  constructor(
+    private readonly held: HeldKeys,
+    keyProof: string,
+    publicKey: string,
+    routes: PairingRequesterRoutes,
+    state: () => Promise<KeysState>,
+  ) {
     const secret = () => this.created?.secret ?? "";
     const server: KeyApprovalServer = {
       state,
@@ -90,12 +92,17 @@ export class PairingRequester {
     this.side = new KeyRequester("", held, unsignedStorage, server, { code: this.password });
   }
 
-  /** Asks: what the panel needs to wait on the pairing channel, and the code to show (`ABCD-WXYZ`). */
-  async ask(): Promise<{ request_id: string; secret: string; code: string }> {
+  /** Asks: the request as made, its `short_code` the whole code to type (the server's lookup, then the password). */
+  async ask(): Promise<PairingRequestCreated> {
     await this.side.ask();
     const created = this.created;
     if (!created) throw new Error("The request was not made");
-    return { request_id: created.request_id, secret: created.secret, code: formatShortCode(`${created.short_code}${this.password}`) };
+    return { ...created, short_code: `${created.short_code}${this.password}` };
+  }
+
+  /** The new device's key pair and key id (the app keeps them once it is signed in). */
+  get keys(): HeldKeys {
+    return this.held;
   }
 
   /** A copy of the exchange from the pairing channel: what to show (the code, wrong codes, or the end). */

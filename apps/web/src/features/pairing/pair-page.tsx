@@ -1,11 +1,13 @@
-import { pairingFragment } from "@daysync/shared/crypto";
+import { pairingFragment, typedPairingCode } from "@daysync/shared/crypto";
 import { useState } from "react";
-import { useNavigate, useParams } from "react-router";
+import { useLocation, useNavigate, useParams } from "react-router";
+import { z } from "zod";
 import { takeFragmentSecret } from "./key-handover.ts";
 import { PairFrame } from "./pair-frame.tsx";
 import { PairingRequestReview } from "./pairing-request-review.tsx";
 import { QrScanner } from "./qr-scanner.tsx";
 import { ShortCodeForm } from "./short-code-form.tsx";
+import { TypedPairingReview } from "./typed-pairing-review.tsx";
 
 /**
  * /pair/:code on a signed-in device: what asks to be signed in, then Approve or Deny.
@@ -18,6 +20,11 @@ export function PairPage({ userId }: { userId: string }) {
   // The scanner keeps the link's secret: it travels in the fragment to the review, which takes it out again.
   const open = (next: string, secret?: string | null) =>
     void navigate(`/pair/${encodeURIComponent(next)}${secret ? pairingFragment(secret) : ""}`);
+  // A typed code: only its lookup half goes into the address; the password half stays in this page's memory.
+  const openTyped = (typed: string) => {
+    const parts = typedPairingCode(typed);
+    if (parts) void navigate(`/pair/${encodeURIComponent(parts.lookup)}`, { state: { password: parts.password } });
+  };
   return (
     <PairFrame home="/dashboard">
       {code ? (
@@ -30,14 +37,19 @@ export function PairPage({ userId }: { userId: string }) {
             type the code under it.
           </p>
           <QrScanner onCode={open} />
-          <ShortCodeForm onCode={open} />
+          <ShortCodeForm onCode={openTyped} />
         </>
       )}
     </PairFrame>
   );
 }
 
+/** What the short-code form hands the review through the navigation's state. */
+const typedState = z.object({ password: z.string() });
+
 function Review({ code, userId }: { code: string; userId: string }) {
   const [secret] = useState(takeFragmentSecret);
+  const typed = typedState.safeParse(useLocation().state);
+  if (typed.success) return <TypedPairingReview lookup={code} password={typed.data.password} userId={userId} />;
   return <PairingRequestReview code={code} secret={secret} userId={userId} />;
 }

@@ -3,13 +3,26 @@
  * The new device waits for its request's answer (`wait`, with its secret); a signed-in device that shows
  * an Add a device code watches for a device to open it (`watch`, with its session cookie).
  */
-import { PAIR_LIVE_CLOSE, PAIRING_API, type PairClientMessage, type PairServerMessage, pairServerMessageSchema } from "@daysync/shared";
+import {
+  PAIR_LIVE_CLOSE,
+  PAIRING_API,
+  type PairClientMessage,
+  type PairServerMessage,
+  pairServerMessageSchema,
+  type TypedPairingExchange,
+} from "@daysync/shared";
 
 /** `signed_out`: this device, watching its offer, was signed out; `lost`: the channel closed for any other reason. */
-export type PairingOutcome = Exclude<PairServerMessage, { type: "waiting" }> | { type: "lost" } | { type: "signed_out" };
+export type PairingOutcome =
+  | Exclude<PairServerMessage, { type: "waiting" } | { type: "exchange" }>
+  | { type: "lost" }
+  | { type: "signed_out" };
+
+/** A typed code's exchange step (the channel stays open), for the new device's side to judge. */
+export type OnExchange = (exchange: TypedPairingExchange) => void;
 
 /** Opens the channel; `onOutcome` is called once. Returns a function that closes it. */
-function openChannel(hello: PairClientMessage, onOutcome: (outcome: PairingOutcome) => void): () => void {
+function openChannel(hello: PairClientMessage, onOutcome: (outcome: PairingOutcome) => void, onExchange?: OnExchange): () => void {
   const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
   const ws = new WebSocket(`${scheme}//${window.location.host}${PAIRING_API.live}`);
   let settled = false;
@@ -28,7 +41,9 @@ function openChannel(hello: PairClientMessage, onOutcome: (outcome: PairingOutco
     }
     // A frame that is not one of the contract's is ignored; the channel's close still settles the wait.
     const message = pairServerMessageSchema.safeParse(frame);
-    if (message.success && message.data.type !== "waiting") settle(message.data);
+    if (!message.success || message.data.type === "waiting") return;
+    if (message.data.type === "exchange") onExchange?.(message.data.exchange);
+    else settle(message.data);
   };
   // Closed before an outcome (network, server restart): the panel asks for a fresh code, unless this device was signed out.
   ws.onclose = (e) => settle(e.code === PAIR_LIVE_CLOSE.signedOut ? { type: "signed_out" } : { type: "lost" });
@@ -39,8 +54,11 @@ function openChannel(hello: PairClientMessage, onOutcome: (outcome: PairingOutco
   };
 }
 
-export const waitForApproval = (request: { request_id: string; secret: string }, onOutcome: (outcome: PairingOutcome) => void) =>
-  openChannel({ type: "wait", request_id: request.request_id, secret: request.secret }, onOutcome);
+export const waitForApproval = (
+  request: { request_id: string; secret: string },
+  onOutcome: (outcome: PairingOutcome) => void,
+  onExchange?: OnExchange,
+) => openChannel({ type: "wait", request_id: request.request_id, secret: request.secret }, onOutcome, onExchange);
 
 export const watchOffer = (offerId: string, onOutcome: (outcome: PairingOutcome) => void) =>
   openChannel({ type: "watch", offer_id: offerId }, onOutcome);

@@ -18,7 +18,7 @@ interface PairingPanelProps {
 
 /** The login page's side panel: a QR code another signed-in device scans and approves. */
 export function PairingPanel({ id, onClose, onSignedIn }: PairingPanelProps) {
-  const { state, restart } = usePairingPanel(
+  const { state, restart, notice } = usePairingPanel(
     (user) => {
       toastLoginSuccess();
       onSignedIn(user);
@@ -57,6 +57,12 @@ export function PairingPanel({ id, onClose, onSignedIn }: PairingPanelProps) {
           waitingText="Waiting for approval…"
           reachable={state.reachable}
         />
+      ) : null}
+
+      {notice ? (
+        <p className="pairing-notice" role="alert" data-testid="pairing-notice">
+          {notice}
+        </p>
       ) : null}
 
       {state.phase === "loading" || state.phase === "signing-in" ? (
