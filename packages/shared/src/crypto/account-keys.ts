@@ -10,7 +10,7 @@
 import type { CreateEpochInput, KeysState, StoredKeyWrap, StoredRosterEntry } from "../keys.ts";
 import { SEALED_TEXT } from "../sealed-messages.ts";
 import { exportPublicKey, importPublicKey, keyId } from "./device-key.ts";
-import { type ListHead, makeSigningKey, type SigningKey } from "./device-list.ts";
+import { DEVICE_LIST_TEXT, type ListHead, makeSigningKey, type SigningKey } from "./device-list.ts";
 import {
   type DeviceListServer,
   extendList,
@@ -287,6 +287,9 @@ export class AccountKeys {
     }
     await this.list.setSigningKey(held.signing.publicKey);
     this.view = readList(this.userId, await this.list.read(), held.account?.listHead);
+    // A list naming this device with another signing key than its own: the server swapped it when it was added.
+    const listed = this.view.ok ? this.view.list.members.get(held.keyId) : undefined;
+    if (listed && listed.signingKey !== held.signing.publicKey) this.view = { ok: false, problem: DEVICE_LIST_TEXT.notOwnKey };
   }
 
   /**

@@ -52,6 +52,8 @@ export const DEVICE_LIST_TEXT = {
   notExtended:
     "The server showed an older or different list of your devices than this device saw before, which could hide a removed device. Someone may be interfering with the server.",
   readded: "The server listed a removed device again with its old key. It was not trusted. Someone may be interfering with the server.",
+  notOwnKey:
+    "Your list of devices names this device with a signing key that is not its own, so the server may have swapped it. Compare the security codes in Devices, and remove this device and sign in again if they differ.",
 } as const;
 
 export function entryHash(userId: string, entry: DeviceListEntry): string {

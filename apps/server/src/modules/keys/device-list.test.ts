@@ -149,6 +149,30 @@ describe("the signed device list against a hostile server", () => {
     expect(status).toMatchObject({ state: "locked", epoch: 2 });
   });
 
+  it("swaps a new device's signing key for its own when a member adds it: the device sees it is not its key and says so", async () => {
+    const { device, user, email } = await person(server, "Swapped");
+    const { signing } = await strangerKeys();
+    let bKey = "";
+    // What A reads of the signing keys: B's replaced by the server's own.
+    const swap = (list: DeviceList) => ({
+      ...list,
+      signing_keys: list.signing_keys.map((k) => (k.key_id === bKey ? { ...k, signing_key: signing.publicKey } : k)),
+    });
+    const a = keyDevice(device, user.id, { forgeList: swap });
+    expect((await a.keys.sync()).state).toBe("ready");
+    const code = await makeRecoveryCode();
+    await a.makeCode(code);
+    const fresh = new Device(server.url);
+    await fresh.login(email);
+    const b = keyDevice(fresh, user.id);
+    await b.keys.sync();
+    bKey = b.held().keyId;
+    await b.unlock(code);
+    await a.keys.sync();
+    expect((await listOf(a.device)).entries.at(-1)).toMatchObject({ key_id: bKey, signing_key: signing.publicKey });
+    expect(await b.keys.sync()).toMatchObject({ state: "ready", listProblem: DEVICE_LIST_TEXT.notOwnKey });
+  });
+
   it("takes an append only after the head it names; bad entries are 400 with the field named", async () => {
     const { a, user } = await listedDevices("Appends");
     const { signing, member } = await strangerKeys();
