@@ -10,7 +10,6 @@ import type { Clock } from "../../clock.ts";
 import type { KeyRosterTable, KeyWrapsTable } from "../../db/schema.ts";
 import { liveEvents } from "../../feed/events.ts";
 import type { UnitOfWork } from "../../feed/unit-of-work.ts";
-import { SESSION_LIFETIME_MS } from "../../http/auth.ts";
 import { AppError, badRequest, conflict, forbidden, notFound } from "../../http/errors.ts";
 import type { KeyRecoveryRepository } from "./key-recovery.repository.ts";
 import type { KeysRepository } from "./keys.repository.ts";
@@ -45,12 +44,19 @@ const recoveryCodeSet = () =>
     "The account has a recovery code: unlock this device with it instead of starting over, which would erase it.",
   );
 
+/**
+ * A device that holds the key but was not seen for this long is not counted as one that can approve: the locked only
+ * device left may then Start over at once (decision 021). Seen within it, it stands in the way, so knowing the
+ * password is not enough to wipe a living device's key.
+ */
+export const KEY_HOLDER_ABSENT_MS = 7 * 24 * 60 * 60 * 1000;
+
 export function createKeysService(deps: { clock: Clock; unitOfWork: UnitOfWork; keys: KeysRepository; recovery: KeyRecoveryRepository }) {
   const { clock, unitOfWork, keys, recovery } = deps;
 
-  /** How many other signed-in devices of the account hold the epoch (sessions unseen for their lifetime are over). */
+  /** How many other signed-in devices of the account hold the epoch and were seen within KEY_HOLDER_ABSENT_MS. */
   const otherHolders = (repo: KeysRepository, userId: string, epoch: number, sessionId: string) =>
-    repo.otherHolders(userId, epoch, sessionId, clock.now() - SESSION_LIFETIME_MS);
+    repo.otherHolders(userId, epoch, sessionId, clock.now() - KEY_HOLDER_ABSENT_MS);
 
   async function state(userId: string, sessionId: string): Promise<KeysState> {
     const [device, account] = await Promise.all([keys.deviceKey(userId, sessionId), keys.account(userId)]);

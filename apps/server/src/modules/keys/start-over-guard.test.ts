@@ -9,6 +9,7 @@ import { makeRecoveryCode } from "@daysync/shared/crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type KeyDevice, keyedAccount, keysOf, recoveryOf } from "../../testing/key-devices.ts";
 import { startTestServer, type TestServer } from "../../testing/test-server.ts";
+import { KEY_HOLDER_ABSENT_MS } from "./keys.service.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -125,5 +126,21 @@ describe("Start over from a locked device", () => {
     expect((await keyed.device.request("DELETE", DEVICES_API.one(await sessionOf(keyed)))).status).toBe(204);
     expect(await locked.keys.startOver()).toMatchObject({ ok: true });
     expect((await keysOf(locked.device)).epoch).toBe(2);
+  });
+
+  // Last in this file: it moves the server's clock a week ahead.
+  it("from the only device left is allowed at once when the device holding the key was not seen for 7 days, never sooner", async () => {
+    const { keyed, signIn } = await account("Dot");
+    const locked = await signIn();
+    // Whoever knows the password, while the device that holds the key was seen within the week: refused.
+    server.clock.advance(KEY_HOLDER_ABSENT_MS - 60 * 60_000);
+    expect(await locked.keys.startOver()).toEqual({ ok: false, code: "key_epoch_in_use" });
+    expect((await keysOf(locked.device)).other_devices_with_current_key).toBe(1);
+    server.clock.advance(2 * 60 * 60_000);
+    expect((await keysOf(locked.device)).other_devices_with_current_key).toBe(0);
+    expect(await locked.keys.startOver()).toMatchObject({ ok: true });
+    expect((await keysOf(locked.device)).epoch).toBe(2);
+    // The device that held the key, back after the week, holds an epoch that is no longer the current one.
+    expect((await keysOf(keyed.device)).holders).not.toContain(keyed.held().keyId);
   });
 });
