@@ -45,7 +45,7 @@ import { invitesRoutes } from "../modules/invites/invites.routes.ts";
 import { createRegistrationService } from "../modules/invites/registration.service.ts";
 import { createKeyHandover } from "../modules/keys/key-handover.ts";
 import { deletionNotesRoutes } from "../modules/messages/deletion-notes.routes.ts";
-import { renameDeviceOnMessages } from "../modules/messages/messages.repository.ts";
+import { eraseAuthorInSpace, eraseMessagesOfSpace, renameDeviceOnMessages } from "../modules/messages/messages.repository.ts";
 import { messagesRoutes } from "../modules/messages/messages.routes.ts";
 import { createMessagesService } from "../modules/messages/messages.service.ts";
 import { endPairingsOfSession } from "../modules/pairing/pairing.repository.ts";
@@ -64,6 +64,7 @@ import { createPushService } from "../modules/push/push.service.ts";
 import { loadOrCreateVapidKeys } from "../modules/push/vapid-keys.ts";
 import { createWebPushSender } from "../modules/push/web-push.adapter.ts";
 import { createRetentionSweeper, type RetentionSweeper } from "../modules/retention/retention.sweeper.ts";
+import { eraseUploadsOfSpace } from "../modules/uploads/uploads.repository.ts";
 import { uploadsRoutes } from "../modules/uploads/uploads.routes.ts";
 import { createUploadsService } from "../modules/uploads/uploads.service.ts";
 import { liveRoutes } from "../realtime/live.routes.ts";
@@ -265,6 +266,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     maxMembers: config.discussions.maxMembers,
     removeFile: (id) => storage.remove(id),
     removeUnfinishedUploads: uploadsService.removeUnfinishedInto,
+    content: { eraseUploads: eraseUploadsOfSpace, eraseMessages: eraseMessagesOfSpace, eraseAuthor: eraseAuthorInSpace },
   });
   discussionsRoutes(app, {
     discussions,

@@ -247,33 +247,21 @@ export function createDiscussionsRepository(db: Db) {
       return rows.map((r) => r.id);
     },
 
-    /**
-     * Forgets a deleted account in a discussion: its messages (returned, for the members' feeds and their files),
-     * the ids of them remembered, and its member row. The uploads of those messages go by the messages' change.
-     */
-    async forgetMember(spaceId: string, userId: string): Promise<string[]> {
-      const messages = await db.selectFrom("messages").select("id").where("space_id", "=", spaceId).where("user_id", "=", userId).execute();
-      const ids = messages.map((m) => m.id);
-      if (ids.length > 0) await db.deleteFrom("messages").where("space_id", "=", spaceId).where("id", "in", ids).execute();
-      await db.deleteFrom("expired_messages").where("space_id", "=", spaceId).where("user_id", "=", userId).execute();
+    /** Forgets a deleted account's member row in a discussion (its messages went before, by the messages module). */
+    async forgetMember(spaceId: string, userId: string): Promise<void> {
       await db.deleteFrom("space_members").where("space_id", "=", spaceId).where("user_id", "=", userId).execute();
-      return ids;
     },
 
-    /**
-     * Deletes the discussion with everything in it (members, messages, remembered deleted ids, upload rows) and
-     * returns the ids of its uploads, whose bytes the caller removes from storage once this commits.
-     */
-    async deleteSpace(spaceId: string): Promise<string[]> {
+    /** Whether the space is a discussion (a personal space is never deleted this way). */
+    async isDiscussion(spaceId: string): Promise<boolean> {
       const space = await db.selectFrom("spaces").select("kind").where("id", "=", spaceId).executeTakeFirst();
-      if (space?.kind !== "discussion") return [];
-      const uploads = await db.selectFrom("uploads").select("id").where("space_id", "=", spaceId).execute();
-      await db.deleteFrom("uploads").where("space_id", "=", spaceId).execute();
-      await db.deleteFrom("expired_messages").where("space_id", "=", spaceId).execute();
-      await db.deleteFrom("messages").where("space_id", "=", spaceId).execute();
+      return space?.kind === "discussion";
+    },
+
+    /** Deletes the discussion's members and the discussion (its messages and uploads went before, by their modules). */
+    async deleteSpace(spaceId: string): Promise<void> {
       await db.deleteFrom("space_members").where("space_id", "=", spaceId).execute();
       await db.deleteFrom("spaces").where("id", "=", spaceId).execute();
-      return uploads.map((u) => u.id);
     },
   };
 }

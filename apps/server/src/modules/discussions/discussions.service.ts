@@ -24,6 +24,7 @@ import {
 } from "@daysync/shared";
 import { type Action, may } from "../../access/policies.ts";
 import type { Clock } from "../../clock.ts";
+import type { Db } from "../../db/database.ts";
 import { liveEvents } from "../../feed/events.ts";
 import type { UnitOfWork, Work } from "../../feed/unit-of-work.ts";
 import { AppError, conflict, forbidden, notFound } from "../../http/errors.ts";
@@ -56,6 +57,15 @@ export function createDiscussionsService(deps: {
   removeFile: (uploadId: string) => Promise<void>;
   /** Removes the unfinished uploads into the discussion, once it is deleted (none can be started into it then). */
   removeUnfinishedUploads: (spaceId: string) => Promise<void>;
+  /**
+   * What is in a discussion and owned by the modules above this one, erased in its transaction: its upload rows
+   * (their ids returned), its messages, or one author's (the ids deleted). Handed in by the composition root.
+   */
+  content: {
+    eraseUploads: (trx: Db, spaceId: string) => Promise<string[]>;
+    eraseMessages: (trx: Db, spaceId: string) => Promise<void>;
+    eraseAuthor: (trx: Db, spaceId: string, authorId: string) => Promise<string[]>;
+  };
 }) {
   const { clock, unitOfWork, discussions: repo, access } = deps;
 
@@ -120,7 +130,11 @@ export function createDiscussionsService(deps: {
       const row = await locked.find(spaceId);
       if (!row || (reason === "expired" && row.ends_at > now)) return undefined;
       await recordClosed(work, spaceId, memberIds, reason);
-      return locked.deleteSpace(spaceId);
+      if (!(await locked.isDiscussion(spaceId))) return [];
+      const uploads = await deps.content.eraseUploads(work.trx, spaceId);
+      await deps.content.eraseMessages(work.trx, spaceId);
+      await locked.deleteSpace(spaceId);
+      return uploads;
     });
     if (!files) return false;
     for (const id of files) await deps.removeFile(id);
@@ -363,7 +377,8 @@ export function createDiscussionsService(deps: {
           const locked = repo.in(work.trx);
           const others = memberIds.filter((id) => id !== userId);
           const wasActive = memberIds.includes(userId);
-          const ids = await locked.forgetMember(spaceId, userId);
+          const ids = await deps.content.eraseAuthor(work.trx, spaceId, userId);
+          await locked.forgetMember(spaceId, userId);
           if (ids.length > 0) {
             const deleted = { kind: "discussion.messages.deleted", discussionId: spaceId, ids } as const;
             await work.record(others, deleted, liveEvents.discussionMessagesDeleted(deleted));

@@ -349,3 +349,18 @@ export async function eraseMessagesOfAccount(db: Db, userId: string): Promise<vo
 export async function renameDeviceOnMessages(db: Db, userId: string, sessionId: string, name: string): Promise<void> {
   await db.updateTable("messages").set({ device_name: name }).where("user_id", "=", userId).where("device_id", "=", sessionId).execute();
 }
+
+/** A discussion's messages and the ids remembered of deleted ones, as it ends. For the discussions module, in its transaction. */
+export async function eraseMessagesOfSpace(db: Db, spaceId: string): Promise<void> {
+  await db.deleteFrom("messages").where("space_id", "=", spaceId).execute();
+  await db.deleteFrom("expired_messages").where("space_id", "=", spaceId).execute();
+}
+
+/** A deleted account's messages in a discussion, and the ids remembered of them; the ids deleted. For the discussions module. */
+export async function eraseAuthorInSpace(db: Db, spaceId: string, authorId: string): Promise<string[]> {
+  const messages = await db.selectFrom("messages").select("id").where("space_id", "=", spaceId).where("user_id", "=", authorId).execute();
+  const ids = messages.map((m) => m.id);
+  if (ids.length > 0) await db.deleteFrom("messages").where("space_id", "=", spaceId).where("id", "in", ids).execute();
+  await db.deleteFrom("expired_messages").where("space_id", "=", spaceId).where("user_id", "=", authorId).execute();
+  return ids;
+}

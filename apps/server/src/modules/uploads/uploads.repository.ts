@@ -122,3 +122,10 @@ export async function eraseUploadsOfAccount(db: Db, userId: string): Promise<str
     .execute();
   return uploads.map((u) => u.id);
 }
+
+/** A discussion's upload rows, as it ends; the ids whose bytes go once that commits. For the discussions module. */
+export async function eraseUploadsOfSpace(db: Db, spaceId: string): Promise<string[]> {
+  const uploads = await db.selectFrom("uploads").select("id").where("space_id", "=", spaceId).execute();
+  await db.deleteFrom("uploads").where("space_id", "=", spaceId).execute();
+  return uploads.map((u) => u.id);
+}
