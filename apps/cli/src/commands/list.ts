@@ -9,7 +9,7 @@ import {
   responseSchemas,
 } from "@daysync/shared";
 import { gapsOfDay, numberedOf } from "@daysync/shared/crypto";
-import type { ApiClient } from "../api-client.ts";
+import { type ApiClient, ApiError } from "../api-client.ts";
 import type { Context } from "../context.ts";
 import { usageError } from "../errors.ts";
 import { describeMessage, expiresAt, formatBytes, parseDisplayDate, preview, printJson, printTable, timeLeftLabel } from "../format.ts";
@@ -68,7 +68,14 @@ async function tellGaps(api: ApiClient, keys: MessageKeys, day: { date: string; 
   const opened = await Promise.all(day.messages.map(async (m) => numberedOf(m, await keys.open(m))));
   const numbered = opened.flatMap((n) => n ?? []);
   if (numbered.length === 0) return;
-  const { notes } = await api.get(`${DELETION_NOTES_API.notes}?date=${encodeURIComponent(day.date)}`, deletionNotesSchema);
+  // A server that keeps no notes (404) has no deletions to excuse: the gaps are still said.
+  const notes = await api
+    .get(`${DELETION_NOTES_API.notes}?date=${encodeURIComponent(day.date)}`, deletionNotesSchema)
+    .then((answer) => answer.notes)
+    .catch((error: unknown) => {
+      if (error instanceof ApiError && error.status === 404) return [];
+      throw error;
+    });
   const gaps = await gapsOfDay(
     keys.userId,
     keys.epochs,
