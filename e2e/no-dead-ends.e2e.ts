@@ -4,7 +4,10 @@
  * to Devices; logging out of the only device that can read warns first and offers to make a recovery code, which
  * opens Settings at that section; a search finds a sealed file by the name this device opened.
  */
+
+import path from "node:path";
 import { API, APP_ROUTES, SEALED_TEXT, TEXT } from "@daysync/shared";
+import SQLite from "better-sqlite3";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./support/browser.ts";
@@ -13,6 +16,7 @@ import { keyedAccount } from "./support/node-device.ts";
 import { type RunningServer, startServer } from "./support/server.ts";
 
 const LOCKED = SEALED_TEXT.approveToSend;
+const DAY_MS = 24 * 60 * 60 * 1000;
 const ALONE = "No other signed-in device can read your messages, so none can approve this one.";
 const CONSEQUENCES =
   "Start over: this device makes a new key. Messages sent before can no longer be read on any device, and are deleted as they expire. This cannot be undone.";
@@ -160,6 +164,39 @@ describe("no dead ends in keys (issue 43)", () => {
     const state = await keyStateOf(fresh, server.url);
     expect(state.epoch).toBe(before + 1);
     expect(state.wraps.map((w) => w.epoch)).toEqual([before + 1]);
+    expect(paths.some((p) => p.startsWith(APP_ROUTES.devices))).toBe(false);
+    await fresh.context.close();
+  });
+
+  it("a locked device whose only key holder is its own lost browser gets Start over once that browser was away 7 days, without visiting Devices", async () => {
+    const email = uniqueEmail("lost-browser");
+    const lost = await keyedFirstDevice(browser, server.url, email);
+    const lostSession = (await keyStateOf(lost, server.url)).session_id;
+    // The browser's storage and cookie are gone; its session stays signed in, holding the key.
+    await lost.context.close();
+
+    const fresh = await newDevice(browser, server.url);
+    const paths = pathsOf(fresh);
+    await signInViaApi(fresh, server.url, email);
+    await fresh.page.goto(APP_ROUTES.dashboard);
+    await visible(fresh.page.getByRole("heading", { name: LOCKED }), 15_000);
+    // Seen today, the lost browser stands in the way of whoever knows the password.
+    expect((await keyStateOf(fresh, server.url)).other_devices_with_current_key).toBe(1);
+    expect(await fresh.page.getByRole("button", { name: "Start over" }).count()).toBe(0);
+
+    // A week goes by for the lost browser (this server runs on the real clock): its last sight moves 8 days back.
+    const db = new SQLite(path.join(server.dataDir, "daysync.sqlite"));
+    db.prepare("update sessions set last_seen_at = ? where id = ?").run(Date.now() - 8 * DAY_MS, lostSession);
+    db.close();
+    await fresh.page.reload();
+    await visible(fresh.page.getByRole("heading", { name: LOCKED }), 15_000);
+    await visible(fresh.page.getByText(ALONE), 15_000);
+    await visible(fresh.page.getByText(CONSEQUENCES), 15_000);
+    const before = (await keyStateOf(fresh, server.url)).epoch ?? 0;
+    await fresh.page.getByRole("button", { name: "Start over" }).click();
+    await fresh.page.getByRole("button", { name: "Yes, start over" }).click();
+    await expect.poll(async () => fresh.page.getByRole("heading", { name: LOCKED }).count(), { timeout: 15_000 }).toBe(0);
+    expect((await keyStateOf(fresh, server.url)).epoch).toBe(before + 1);
     expect(paths.some((p) => p.startsWith(APP_ROUTES.devices))).toBe(false);
     await fresh.context.close();
   });
