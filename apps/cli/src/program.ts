@@ -28,7 +28,10 @@ export function buildProgram(): Command {
   program
     .command("login")
     .description("sign this terminal in: shows a QR code and a short code to approve on a signed-in phone or browser")
-    .argument("[server_url]", "the Daysync server, e.g. https://daysync.example.com")
+    .argument(
+      "[server_url]",
+      "the Daysync server, e.g. https://daysync.example.com, or a link ending in &c=… (Devices → Add a device, or a home server's /trust page), which also trusts that server's own certificate",
+    )
     .option("--password", "sign in with email and password instead (the password is read without echo, or from standard input)")
     .option("--email <email>", "the email for --password")
     .action(async (serverUrl: string | undefined, options, command: Command) =>
