@@ -63,7 +63,9 @@ async function phoneShows(phone: KeyDevice, userId: string, dayId: string, date:
   const epochs = phone.held().epochs;
   const opened = await Promise.all(day.messages.map(async (m) => ({ message: m, opened: await openMessage(userId, epochs, m) })));
   const numbered = opened.flatMap(({ message, opened }) => numberedOf(message, opened) ?? []);
-  const notes = deletionNotesSchema.parse((await phone.device.get(`${DELETION_NOTES_API.notes}?date=${encodeURIComponent(date)}`)).body).notes;
+  const notes = deletionNotesSchema.parse(
+    (await phone.device.get(`${DELETION_NOTES_API.notes}?date=${encodeURIComponent(date)}`)).body,
+  ).notes;
   const gaps = await gapsOfDay(userId, epochs, { date, numbered, notes }, { retentionMinutes: 15, now: server.clock.now() });
   const textOf = (id: string) => opened.find((o) => o.message.id === id)?.opened;
   return gaps.map((gap) => {
@@ -145,7 +147,6 @@ describe("a hostile server against a device's numbered messages", () => {
     server.clock.advance(6 * MIN);
     await server.sweeper.sweep();
     const left = responseSchemas.dayMessages.parse((await phone.device.get(`/api/days/${four.date_message_id}/messages`)).body);
-    expect(left.messages.map((m) => m.id)).not.toContain(undefined);
     expect(left.messages).toHaveLength(2);
     expect(await phoneShows(phone, user.id, four.date_message_id, four.date)).toEqual([]);
   });
