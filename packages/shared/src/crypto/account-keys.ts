@@ -88,6 +88,8 @@ export type KeyStatus =
 export class AccountKeys {
   /** The signed device list as last read (undefined without a list server): verified, or refused with its sentence. */
   private view: ListView | undefined;
+  /** The signing key this process already published (PUT once per process, not on every sync). */
+  private published: string | undefined;
 
   constructor(
     private readonly userId: string,
@@ -285,7 +287,10 @@ export class AccountKeys {
       held.signing = makeSigningKey();
       await this.storage.saveSigningKey?.(held.signing);
     }
-    await this.list.setSigningKey(held.signing.publicKey);
+    if (this.published !== held.signing.publicKey) {
+      await this.list.setSigningKey(held.signing.publicKey);
+      this.published = held.signing.publicKey;
+    }
     this.view = readList(this.userId, await this.list.read(), held.account?.listHead);
     // A list naming this device with another signing key than its own: the server swapped it when it was added.
     const listed = this.view.ok ? this.view.list.members.get(held.keyId) : undefined;
