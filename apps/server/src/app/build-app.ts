@@ -44,6 +44,7 @@ import { createIdentitiesService } from "../modules/identities/identities.servic
 import { invitesRoutes } from "../modules/invites/invites.routes.ts";
 import { createRegistrationService } from "../modules/invites/registration.service.ts";
 import { createKeyHandover } from "../modules/keys/key-handover.ts";
+import { createDeletionNotesRepository } from "../modules/messages/deletion-notes.repository.ts";
 import { deletionNotesRoutes } from "../modules/messages/deletion-notes.routes.ts";
 import { eraseAuthorInSpace, eraseMessagesOfSpace, renameDeviceOnMessages } from "../modules/messages/messages.repository.ts";
 import { messagesRoutes } from "../modules/messages/messages.routes.ts";
@@ -256,7 +257,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const stopActivity = activity.start((err) => app.log.warn({ err }, "activity counts not written"));
   subscribeSideEffects(unitOfWork, { push, uploads: uploadsService, bus, log: app.log, activity });
   messagesRoutes(app, { messages, sendRateLimit: config.sendRateLimit });
-  deletionNotesRoutes(app, { db, now: clock.now, rateLimit: config.sendRateLimit });
+  deletionNotesRoutes(app, { notes: createDeletionNotesRepository(db), now: clock.now, rateLimit: config.sendRateLimit });
   const discussions = createDiscussionsService({
     clock,
     unitOfWork,

@@ -5,14 +5,14 @@
  */
 import { DELETION_NOTES_API, deletionNoteInputSchema, deletionNotesQuerySchema, deletionNotesSchema } from "@daysync/shared";
 import type { RateLimit } from "../../config/config.ts";
-import type { Db } from "../../db/database.ts";
 import { type ApiServer, answers } from "../../http/answers.ts";
 import { requireAuth } from "../../http/auth.ts";
 import { rateLimitPer } from "../../http/rate-limit.ts";
 import { parse } from "../../http/validate.ts";
+import type { DeletionNotesRepository } from "./deletion-notes.repository.ts";
 
-export function deletionNotesRoutes(app: ApiServer, deps: { db: Db; now: () => number; rateLimit: RateLimit }) {
-  const { db } = deps;
+export function deletionNotesRoutes(app: ApiServer, deps: { notes: DeletionNotesRepository; now: () => number; rateLimit: RateLimit }) {
+  const { notes } = deps;
 
   app.post(
     DELETION_NOTES_API.notes,
@@ -20,25 +20,15 @@ export function deletionNotesRoutes(app: ApiServer, deps: { db: Db; now: () => n
     async (request, reply) => {
       const auth = requireAuth(request);
       const { id, date, note } = parse(deletionNoteInputSchema, request.body);
-      await db
-        .insertInto("deletion_notes")
-        .values({ id, user_id: auth.userId, date, device_id: auth.sessionId, note, created_at: deps.now() })
-        .onConflict((oc) => oc.column("id").doNothing())
-        .execute();
-      return reply.status(201).send({ notes: [{ id, date, device_id: auth.sessionId, note }] });
+      const kept = { id, date, device_id: auth.sessionId, note };
+      await notes.add(auth.userId, kept, deps.now());
+      return reply.status(201).send({ notes: [kept] });
     },
   );
 
   app.get(DELETION_NOTES_API.notes, { schema: answers(deletionNotesSchema) }, async (request) => {
     const auth = requireAuth(request);
     const { date } = parse(deletionNotesQuerySchema, request.query);
-    const notes = await db
-      .selectFrom("deletion_notes")
-      .select(["id", "date", "device_id", "note"])
-      .where("user_id", "=", auth.userId)
-      .where("date", "=", date)
-      .orderBy("created_at")
-      .execute();
-    return { notes };
+    return { notes: await notes.ofDate(auth.userId, date) };
   });
 }
