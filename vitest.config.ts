@@ -19,6 +19,8 @@ export default defineConfig({
     reporters: ["default", ["json", { outputFile: "test-results.json" }]],
     projects: [
       { test: { name: "shared", root: "packages/shared", include: ["src/**/*.test.ts"] } },
+      // The web app's own checks that need no browser (the feature walls).
+      { test: { name: "web", root: "apps/web", include: ["test/**/*.test.ts"] } },
       {
         test: {
           name: "live-client",
