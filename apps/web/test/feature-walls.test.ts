@@ -58,7 +58,10 @@ describe("web feature walls", () => {
       for (const dir of ["features/chat", "features/keys/deep", "lib", "app"]) mkdirSync(path.join(src, dir), { recursive: true });
       writeFileSync(path.join(src, "features/keys/deep/key.ts"), "export const key = 1;\n");
       writeFileSync(path.join(src, "features/chat/own.ts"), 'import { x } from "./other.ts";\nimport { y } from "../../lib/api.ts";\n');
-      writeFileSync(path.join(src, "features/chat/view.tsx"), 'import { key } from "../keys/deep/key.ts";\nconst later = () => import("../../app/routes.tsx");\n');
+      writeFileSync(
+        path.join(src, "features/chat/view.tsx"),
+        'import { key } from "../keys/deep/key.ts";\nconst later = () => import("../../app/routes.tsx");\n',
+      );
       writeFileSync(path.join(src, "lib/api.ts"), 'export { key } from "../features/keys/deep/key.ts";\n');
       expect(wallBreaches(src)).toEqual([
         "features/chat/view.tsx imports features/keys/deep/key.ts",
