@@ -49,6 +49,23 @@ describe("a dropped message in the browser", () => {
     expect(items[at + 1]).toContain("three");
   });
 
+  it("a message deleted in the browser (its sealed note left first) is no gap", async () => {
+    await phone.sendSealed("alpha");
+    const beta = await phone.sendSealed("beta");
+    await phone.sendSealed("gamma");
+    const list = messageList(laptop.page);
+    await visible(list.getByText("gamma"), 15_000);
+    const gaps = () => list.getByText(/did not arrive/).count();
+    const before = await gaps();
+    await list.locator(`#message-${beta.id}`).getByRole("button", { name: "Delete message" }).click();
+    // Past Undo's time, the deletion goes out with its note.
+    await expect.poll(async () => (await phone.messageIds()).includes(beta.id), { timeout: 20_000 }).toBe(false);
+    await laptop.page.reload();
+    await visible(list.getByText("gamma"), 15_000);
+    expect(await list.getByText("beta", { exact: true }).count()).toBe(0);
+    expect(await gaps()).toBe(before);
+  });
+
   it("numbers what the browser sends, going on after a reload", async () => {
     await sendMessage(laptop.page, "numbered in the browser");
     const list = messageList(laptop.page);
