@@ -35,6 +35,11 @@ function staticGraph(bundle: OutputBundle, entries: OutputChunk[]): OutputChunk[
 }
 
 const ENTRY_SCRIPT = /\s*<script type="module" crossorigin src="\/([^"]+)"><\/script>/;
+/**
+ * The entry's static imports, which Vite preloads from the head: on these pages the loader below preloads them after
+ * the paint, as a script fetched before it counts towards the first paint.
+ */
+const HEAD_MODULEPRELOAD = /\s*<link rel="modulepreload" crossorigin href="\/[^"]+">/g;
 
 /**
  * The inline script (allowed by its hash, like every inline script of the build) that fetches the page's
@@ -95,7 +100,10 @@ export function prerenderPages({ entries, ssrModule }: { entries: string[]; ssrM
       const entryScript = shell.match(ENTRY_SCRIPT);
       if (!entryScript?.[1]) throw new Error("prerender: index.html has no entry script");
       const entryFile = entryScript[1];
-      const page = styleFiles.reduce((html, file) => html.replace(stylesheetLink(file), ""), shell).replace(entryScript[0], "");
+      const page = styleFiles
+        .reduce((html, file) => html.replace(stylesheetLink(file), ""), shell)
+        .replace(entryScript[0], "")
+        .replace(HEAD_MODULEPRELOAD, "");
       const preloads = graph.map((chunk) => chunk.fileName).filter((file) => file !== entryFile);
       const loader = `<script>${paintThenLoad(
         `/${entryFile}`,

@@ -1,6 +1,7 @@
-/** Entities as they travel in the API's JSON; field names are the spec's. Inferred from their schemas in `responses.ts`. */
+/** Entities as they travel in the API's JSON; field names are the spec's. Inferred from their schemas in `responses.ts` and `account-responses.ts`. */
 import type { z } from "zod";
-import type { apiErrorBodySchema, daySchema, messageSchema, messageTypeSchema, searchResultSchema, userSchema } from "./responses.ts";
+import type { apiErrorBodySchema, userSchema } from "./account-responses.ts";
+import type { daySchema, messageSchema, messageTypeSchema, searchResultSchema } from "./responses.ts";
 
 export type MessageType = z.infer<typeof messageTypeSchema>;
 export type User = z.infer<typeof userSchema>;

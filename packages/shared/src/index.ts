@@ -1,3 +1,4 @@
+export * from "./account-responses.ts";
 export * from "./admin.ts";
 export * from "./api.ts";
 export * from "./app-routes.ts";

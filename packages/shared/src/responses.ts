@@ -1,46 +1,24 @@
 /**
- * What the server sends, as zod schemas: the one definition of every answer body and live/pairing frame.
+ * What the server sends, as zod schemas: the one definition of every answer body and live/pairing frame (the sign-in
+ * pages' answers live in account-responses.ts, so those pages do not make the rest as they start).
  * The entity types (`User`, `Message`, `LiveEvent`, ...) are inferred from these, the server's routes are
  * typed (and in tests checked) by them, and clients (the web app, the `daysync` command line) read answers
  * through them. Objects are not strict: a newer server may add fields. Field names are the spec's.
  */
 import { z } from "zod";
-import { linkedIdentitySchema, providerListItemSchema } from "./identities.ts";
+import { apiErrorBodySchema, providersResponseSchema, sessionResponseSchema, userResponseSchema, userSchema } from "./account-responses.ts";
+import { linkedIdentitySchema } from "./identities.ts";
 import { recoveryStateSchema } from "./key-recovery.ts";
 import { deviceKeySchema, epochReasonSchema, keyRequestStatusSchema, keysStateSchema } from "./keys.ts";
+import { typedPairingExchangeSchema } from "./pairing-exchange.ts";
 import {
   pairingJoinedSchema,
   pairingOfferCreatedSchema,
   pairingRequestCreatedSchema,
   pairingRequestDetailsSchema,
 } from "./pairing-responses.ts";
-import { typedPairingExchangeSchema } from "./pairing-exchange.ts";
 
 export const messageTypeSchema = z.enum(["text", "image", "video", "file", "audio"]);
-
-export const userSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  email: z.string(),
-  actual_subscription_id: z.string(),
-  title_subscription: z.string(),
-  subscription_type_id: z.number(),
-  /** Minutes a message lives; null means unlimited. */
-  max_message_duration: z.number().nullable(),
-  price_per_month: z.number(),
-  subscription_duration: z.number(),
-  date_subscription: z.string(),
-  description_subscription: z.string(),
-  date_expiration_subscription: z.string(),
-  /** How the current plan is paid: "stripe" for Premium bought through Stripe; "" when granted. */
-  payment_mode: z.string(),
-  /** Creation time, ms since the epoch. */
-  timestamps: z.number(),
-  /** "admin" may open /admin; absent from servers older than the admin page. */
-  role: z.enum(["admin", "user"]).optional(),
-  /** Whether the person opened a verification link sent to `email`; absent from servers older than email (issue 26). */
-  email_verified: z.boolean().optional(),
-});
 
 /**
  * A user's calendar day. Its summary (last message, count) covers only unexpired messages, wherever it is
@@ -244,13 +222,6 @@ export const deviceListItemSchema = signedInDeviceSchema.extend({
   key_id: z.string().nullable().optional(),
 });
 
-/** Every error the API returns has this body. */
-export const apiErrorBodySchema = z.object({
-  error: z.object({ code: z.string(), message: z.string(), field: z.string().optional() }),
-});
-
-const userResponseSchema = z.object({ user: userSchema });
-
 /** Bodies of the HTTP answers, by route (docs/API.md). */
 export const responseSchemas = {
   /** GET /api/health, /api/health/live, POST /api/push/subscriptions */
@@ -258,7 +229,7 @@ export const responseSchemas = {
   /** GET /api/health/ready (200 or 503): each dependency checked, and how its check went */
   ready: z.object({ ok: z.boolean(), checks: z.record(z.string(), z.enum(["ok", "failed", "timeout"])) }),
   /** GET /api/auth/providers */
-  providers: z.object({ providers: z.array(providerListItemSchema) }),
+  providers: providersResponseSchema,
   /** GET /api/auth/identities */
   identities: z.object({ identities: z.array(linkedIdentitySchema), has_password: z.boolean() }),
   /** POST /api/auth/link/:provider: where to send the browser */
@@ -266,7 +237,7 @@ export const responseSchemas = {
   /** login, register, me, retention, pairing exchange */
   user: userResponseSchema,
   /** GET /api/session: null for a visitor */
-  session: z.object({ user: userSchema.nullable() }),
+  session: sessionResponseSchema,
   days: z.object({ days: z.array(daySchema) }),
   dayMessages: z.object({ day: daySchema, messages: z.array(messageSchema) }),
   /** POST /api/messages and GET /api/messages/:id */

@@ -1,4 +1,4 @@
-import { responseSchemas } from "@daysync/shared";
+import { apiErrorBodySchema } from "@daysync/shared";
 import type { z } from "zod";
 
 /** An error answer of the API, with the stable code and the sentence of its JSON body. */
@@ -57,7 +57,7 @@ export async function apiFetch<S extends Answer = undefined>(
     }
   }
   if (!res.ok) {
-    const failure = responseSchemas.error.safeParse(data);
+    const failure = apiErrorBodySchema.safeParse(data);
     if (failure.success) {
       const { code, message, field } = failure.data.error;
       throw new ApiError(res.status, code, message, field);

@@ -1,4 +1,4 @@
-import { API, responseSchemas, type User } from "@daysync/shared";
+import { API, sessionResponseSchema, type User } from "@daysync/shared";
 import { type QueryClient, queryOptions } from "@tanstack/react-query";
 import { api } from "./api-client.ts";
 import { isTransientError } from "./api-errors.ts";
@@ -17,7 +17,7 @@ export const meQueryOptions = queryOptions({
   queryKey: meQueryKey,
   queryFn: async ({ signal, client }): Promise<User | null> => {
     try {
-      const { user } = await api.get(API.session, responseSchemas.session, signal);
+      const { user } = await api.get(API.session, sessionResponseSchema, signal);
       rememberUser(user);
       return user;
     } catch (error) {

@@ -1,4 +1,11 @@
-import { IDENTITY_API, type ProviderIcon, type ProviderListItem, providerSignInMessage, responseSchemas, TEXT } from "@daysync/shared";
+import {
+  IDENTITY_API,
+  type ProviderIcon,
+  type ProviderListItem,
+  providerSignInMessage,
+  providersResponseSchema,
+  TEXT,
+} from "@daysync/shared";
 import { useQuery } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useState } from "react";
 import { useLocation, useNavigate } from "react-router";
@@ -18,7 +25,7 @@ const ICONS: Record<ProviderIcon, () => ReactNode> = {
 export function useProviders(): { providers: ProviderListItem[]; settled: boolean } {
   const query = useQuery({
     queryKey: ["auth", "providers"],
-    queryFn: async () => (await api.get(IDENTITY_API.providers, responseSchemas.providers)).providers,
+    queryFn: async () => (await api.get(IDENTITY_API.providers, providersResponseSchema)).providers,
     staleTime: 5 * 60_000,
   });
   return { providers: query.data ?? [], settled: !query.isPending };

@@ -1,4 +1,4 @@
-import { API, type LoginInput, type RegisterInput, responseSchemas } from "@daysync/shared";
+import { API, type LoginInput, type RegisterInput, userResponseSchema } from "@daysync/shared";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../lib/api-client.ts";
 import { startSession } from "../../lib/session.ts";
@@ -6,7 +6,7 @@ import { startSession } from "../../lib/session.ts";
 export function useSignIn() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: LoginInput) => api.post(API.login, input, responseSchemas.user),
+    mutationFn: (input: LoginInput) => api.post(API.login, input, userResponseSchema),
     onSuccess: ({ user }) => startSession(queryClient, user, { newDevice: true }),
   });
 }
@@ -15,7 +15,7 @@ export function useRegister() {
   const queryClient = useQueryClient();
   return useMutation({
     /** `invite`: the token of the invite link the page was opened with, where registration needs one. */
-    mutationFn: (input: RegisterInput & { invite?: string }) => api.post(API.register, input, responseSchemas.user),
+    mutationFn: (input: RegisterInput & { invite?: string }) => api.post(API.register, input, userResponseSchema),
     onSuccess: ({ user }) => startSession(queryClient, user),
   });
 }
