@@ -14,6 +14,7 @@ import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { CHROMIUM_ARGS, launchBrowser } from "../e2e/support/browser.ts";
 import { startServer } from "../e2e/support/server.ts";
+import { addHistoryLine } from "./support/history.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const PAGES = ["/", "/login"] as const;
@@ -182,9 +183,18 @@ async function main(): Promise<void> {
     const here = import.meta.dirname;
     writeFileSync(path.join(here, "lighthouse-results.json"), `${JSON.stringify(results, null, 2)}\n`);
     writeFileSync(path.join(here, "lighthouse-results.md"), summary(results.date, chromium, pages, landingJs.gzipKiB, scripts, note));
+    addHistoryLine("lighthouse", historyLine(results.date, pages, note));
   } finally {
     await server.stop();
   }
+}
+
+/** The run on one line for HISTORY.md: every run's performance per page, and the load. */
+function historyLine(date: string, pages: Record<string, PageRuns>, note: string | undefined): string {
+  const loads = Object.values(pages).flatMap((r) => r.runDetails.map((run) => run.load));
+  const perPage = Object.entries(pages).map(([page, r]) => `${page} ${r.runs.join(", ")}`);
+  const load = `load ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`;
+  return `${date.slice(0, 16).replace("T", " ")} UTC: ${[...perPage, load].join("; ")}${note ? ` (${note.slice(0, 80)})` : ""}`;
 }
 
 function summary(

@@ -1,15 +1,20 @@
 /**
  * Keeps every labelled run in bench/sync-results.json and renders bench/sync-results.md from it: one narrow table of
- * the goals, a row per run, then each run's figures as a table of its own (metrics down, server and relay across).
+ * the goals, a row per recent run, then the latest runs' figures as a table each (metrics down, server and relay
+ * across); every run is a line in bench/HISTORY.md.
  * What each run changed and what was learned is written by hand in bench/sync-history.md, not here.
  * Run directly (`npx tsx bench/sync/results.ts`) to render the Markdown again from the JSON without a bench run.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { writeHistoryBlock } from "../support/history.ts";
 
 const JSON_FILE = path.join(import.meta.dirname, "../sync-results.json");
 const MD_FILE = path.join(import.meta.dirname, "../sync-results.md");
+/** Runs in the goals table, and runs whose figures are shown in full; older ones are in HISTORY.md. */
+const GOAL_ROWS = 6;
+const DETAILED_RUNS = 2;
 
 // biome-ignore lint/suspicious/noExplicitAny: the results file is our own output, read back for tables.
 type Run = any;
@@ -46,7 +51,7 @@ function problems(r: Run): string {
 }
 
 const goalColumns: [string, (r: Run) => unknown][] = [
-  ["run", (r) => `[\`${r.label}\`](#${anchorOf(r.label)})`],
+  ["run", (r) => `\`${r.label}\``],
   ["UTC", (r) => minuteOf(r.date)],
   ["load", (r) => r.load_average.before[0]],
   ["setup", setupOf],
@@ -104,9 +109,6 @@ const metricRows: [string, (side: Run, run: Run, isServer: boolean) => unknown][
   ],
 ];
 
-/** GitHub's anchor for the run's heading (labels have no spaces). */
-const anchorOf = (label: string) => label.toLowerCase().replace(/[^a-z0-9_-]/g, "");
-
 function renderRun(r: Run): string {
   const s = r.settings;
   const warmup = s.warmup_seconds ? ` (+${s.warmup_seconds} s warm-up)` : "";
@@ -126,18 +128,32 @@ function renderRun(r: Run): string {
   return `### \`${r.label}\`\n\n${intro}\n\n| | server | relay |\n|---|---|---|\n${rows.join("\n")}\n\n${ratios}\n`;
 }
 
-function render(all: Record<string, Run>): string {
-  const runs = Object.entries(all)
+const newestFirst = (all: Record<string, Run>): Run[] =>
+  Object.entries(all)
     .map(([label, run]) => ({ ...run, label }))
     .sort((a, b) => b.date.localeCompare(a.date));
+
+/** A run's goals on one line, for HISTORY.md. */
+const historyLine = (r: Run) =>
+  `- ${minuteOf(r.date)} UTC \`${r.label}\`: ${goalColumns
+    .slice(2)
+    .map(([name, get]) => `${name} ${String(get(r))}`)
+    .join("; ")}`;
+
+function render(all: Record<string, Run>): string {
+  const runs = newestFirst(all);
   const head = `| ${goalColumns.map(([name]) => name).join(" | ")} |\n|${goalColumns.map(() => "---").join("|")}|\n`;
-  const goals = runs.map((r) => `| ${goalColumns.map(([, get]) => String(get(r))).join(" | ")} |`).join("\n");
+  const goals = runs
+    .slice(0, GOAL_ROWS)
+    .map((r) => `| ${goalColumns.map(([, get]) => String(get(r))).join(" | ")} |`)
+    .join("\n");
   return [
     "# Sync benchmark results",
     "",
     "Generated from `sync-results.json` (every figure is there) by `npm run bench:sync`, or by",
-    "`npx tsx bench/sync/results.ts` without a run; do not edit by hand. Newest run first. How the bench works and what",
-    "its goals mean: `README.md`; what each run changed, and what was tried and not kept: `sync-history.md`.",
+    "`npx tsx bench/sync/results.ts` without a run; do not edit by hand. Newest run first: the latest",
+    `${GOAL_ROWS} runs' goals and the latest ${DETAILED_RUNS} runs' figures; every run is a line in \`HISTORY.md\`. How the bench`,
+    "works and what its goals mean: `README.md`; what each run changed, and what was tried and not kept: `sync-history.md`.",
     "",
     "Ratios are the server's figure over the bare relay's in the same run: the median (min to max) over the fan-out's",
     "pair and the paired rounds, or the one pair of runs made before paired rounds existed. The machine is shared, so",
@@ -153,7 +169,7 @@ function render(all: Record<string, Run>): string {
     "",
     "## Each run",
     "",
-    runs.map(renderRun).join("\n"),
+    runs.slice(0, DETAILED_RUNS).map(renderRun).join("\n"),
   ].join("\n");
 }
 
@@ -161,9 +177,14 @@ export function saveRun(label: string, run: Run): void {
   const all: Record<string, Run> = existsSync(JSON_FILE) ? JSON.parse(readFileSync(JSON_FILE, "utf8")) : {};
   all[label] = run;
   writeFileSync(JSON_FILE, `${JSON.stringify(all, null, 2)}\n`);
+  writeFiles(all);
+}
+
+function writeFiles(all: Record<string, Run>): void {
   writeFileSync(MD_FILE, render(all));
+  writeHistoryBlock("sync", newestFirst(all).map(historyLine));
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  writeFileSync(MD_FILE, render(JSON.parse(readFileSync(JSON_FILE, "utf8"))));
+  writeFiles(JSON.parse(readFileSync(JSON_FILE, "utf8")));
 }
