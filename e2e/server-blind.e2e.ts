@@ -3,7 +3,7 @@
  * engines: the web app, its share target and the CLI each send a text carrying a unique marker, and each a file whose
  * name and bytes carry markers of their own, which every device of the account opens; then no marker shows,
  * in any form, anywhere the server keeps or says anything: every file under its data folder (the SQLite file with its
- * WAL, the files folder), a `pg_dump` of its schema, a Redis MONITOR transcript of the whole run, its log at debug
+ * WAL, the files folder), a `pg_dump` of its database, a Redis MONITOR transcript of the whole run, its log at debug
  * level, and the push payloads the push-service double received. Each device also searches for the texts, which it
  * does on its own.
  */
@@ -66,7 +66,7 @@ describe.each([
     buffer: Buffer.from(`${markers.fileBytes}\n`.repeat(Math.ceil((128 * RECORD_SIZE + 5000) / (markers.fileBytes.length + 1)))),
   };
   const dataDir = mkdtempSync(path.join(tmpdir(), "daysync-blind-"));
-  let schema: Awaited<ReturnType<typeof createPgDatabaseFor>> | undefined;
+  let pgDatabase: Awaited<ReturnType<typeof createPgDatabaseFor>> | undefined;
   let redis: Redis | undefined;
   let monitor: Redis | undefined;
   const redisTraffic: string[] = [];
@@ -86,11 +86,11 @@ describe.each([
       NODE_ENV: "test",
     };
     if (pg) {
-      schema = await createPgDatabaseFor(PG_URL, dataDir);
+      pgDatabase = await createPgDatabaseFor(PG_URL, dataDir);
       redis = new Redis(TEST_REDIS_URL);
       monitor = await redis.monitor();
       monitor.on("monitor", (_time: string, args: string[]) => redisTraffic.push(args.join(" ")));
-      Object.assign(env, { DATABASE_URL: schema.url, REDIS_URL: TEST_REDIS_URL, REDIS_PREFIX: uniquePrefix() });
+      Object.assign(env, { DATABASE_URL: pgDatabase.url, REDIS_URL: TEST_REDIS_URL, REDIS_PREFIX: uniquePrefix() });
     }
     [pushService, server, browser] = await Promise.all([
       startPushServiceDouble(),
@@ -107,7 +107,7 @@ describe.each([
     await pushService?.close();
     monitor?.disconnect();
     redis?.disconnect();
-    await schema?.drop();
+    await pgDatabase?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -202,8 +202,8 @@ describe.each([
     const found = files.flatMap(({ name, bytes }) => findMarkers(all, bytes, name));
     // What the server does keep in clear, the account's email, is found where it keeps it: the search reads the right place.
     const keptInClear = (bytes: Buffer) => findMarkers([email], bytes, "").length > 0;
-    if (schema) {
-      const { stdout } = await promisify(execFile)("pg_dump", ["--dbname", PG_URL, "--schema", schema.schema], {
+    if (pgDatabase) {
+      const { stdout } = await promisify(execFile)("pg_dump", ["--dbname", pgDatabase.url], {
         maxBuffer: 256 * 1024 * 1024,
       });
       expect(keptInClear(Buffer.from(stdout))).toBe(true);
