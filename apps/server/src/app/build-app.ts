@@ -406,6 +406,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerKeyRoutes(app, { clock, unitOfWork, repositories });
   pairingRoutes(app, { pairing, cookieSecure: config.cookieSecure });
   pairingLiveRoutes(app, { pairing, bus, limits: config.socketLimits });
+  pairingTypedRoutes(app, {
+    typed: createPairingTypedService({ pairingRequests: repositories.pairingRequests, keys: repositories.keys, keyHandover, clock, bus }),
+  });
   pushRoutes(app, { push });
   const live = liveRoutes(app, {
     changes,
@@ -415,9 +418,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     sessions,
     presence,
     limits: config.socketLimits,
-  pairingTypedRoutes(app, {
-    typed: createPairingTypedService({ pairingRequests: repositories.pairingRequests, keys: repositories.keys, keyHandover, clock, bus }),
-  });
     seqCheckMs: config.liveSeqCheckMs,
   });
   uploadsRoutes(app, { uploadsService, storage });
