@@ -20,6 +20,7 @@ export const COPIED_TABLES = [
   ["space_members", "id"],
   ["date_messages", "id"],
   ["messages", "id"],
+  ["deletion_notes", "id"],
   ["user_events", "user_id, seq"],
   ["pairing_requests", "id"],
   ["push_subscriptions", "id"],
