@@ -38,6 +38,12 @@ export function waitForApproval(
       if (socket.readyState === WebSocket.OPEN || socket.readyState === WebSocket.CONNECTING) socket.terminate();
       resolve(outcome);
     };
+    // A typed code's steps are judged one after another, and the request's end waits for them: the third wrong code
+    // is said as such, though the server's "failed" may arrive while that step is still being judged.
+    let steps: Promise<void> = Promise.resolve();
+    const settleAfterSteps = (outcome: PairingOutcome) => {
+      steps = steps.then(() => settle(outcome));
+    };
     const timer = setTimeout(() => settle({ type: "lost", reason: "no answer from the server" }), deadlineMs);
     const cancel = () => settle({ type: "cancelled" });
     if (signal?.aborted) return cancel();
@@ -52,13 +58,15 @@ export function waitForApproval(
       }
       const parsed = pairServerMessageSchema.safeParse(frame);
       if (!parsed.success || parsed.data.type === "waiting") return;
-      if (parsed.data.type !== "exchange") return settle(parsed.data);
-      void onExchange?.(parsed.data.exchange).then((ended) => {
+      const message = parsed.data;
+      if (message.type !== "exchange") return settleAfterSteps(message);
+      steps = steps.then(async () => {
+        const ended = await onExchange?.(message.exchange);
         if (ended) settle({ type: "ended", text: ended });
       });
     });
-    socket.on("unexpected-response", (_req, res) => settle({ type: "lost", reason: `the server answered ${res.statusCode}` }));
-    socket.on("error", (error) => settle({ type: "lost", reason: error.message }));
-    socket.on("close", (code) => settle({ type: "lost", reason: `the channel closed (${code})` }));
+    socket.on("unexpected-response", (_req, res) => settleAfterSteps({ type: "lost", reason: `the server answered ${res.statusCode}` }));
+    socket.on("error", (error) => settleAfterSteps({ type: "lost", reason: error.message }));
+    socket.on("close", (code) => settleAfterSteps({ type: "lost", reason: `the channel closed (${code})` }));
   });
 }
