@@ -33,6 +33,7 @@ import {
   secretOfFragment,
 } from "@daysync/shared/crypto";
 import { expect } from "vitest";
+import { deviceListServer } from "../../server/src/testing/key-devices.ts";
 import { Device, type TestServer, textMessage } from "../../server/src/testing/test-server.ts";
 import { b64, uploadFile } from "../../server/src/testing/tus-client.ts";
 import { ConfigStore } from "../src/config-store.ts";
@@ -49,21 +50,26 @@ export interface KeyHolder {
   sync(): Promise<void>;
 }
 
-/** A newly registered account whose browser makes the account's first epoch and holds it. */
+/** A newly registered account whose browser makes the account's first epoch and holds it, and signs its device list. */
 export async function keyHolder(server: string, email: string): Promise<KeyHolder> {
   const device = new Device(server);
   const user = await device.register(email.split("@")[0] ?? "Someone", email);
   const storage = memoryKeyStorage(user.id);
-  const keys = new AccountKeys(user.id, storage, {
-    state: async () => keysStateSchema.parse((await device.get(KEYS_API.keys)).body),
-    setDeviceKey: async (publicKey) =>
-      void deviceKeySchema.parse((await device.request("PUT", KEYS_API.device, { public_key: publicKey })).body),
-    createEpoch: async (body) => {
-      const res = await device.post(KEYS_API.epochs, body);
-      if (res.status === 201) return { ok: true, state: keysStateSchema.parse(res.body) };
-      return { ok: false, code: responseSchemas.error.parse(res.body).error.code };
+  const keys = new AccountKeys(
+    user.id,
+    storage,
+    {
+      state: async () => keysStateSchema.parse((await device.get(KEYS_API.keys)).body),
+      setDeviceKey: async (publicKey) =>
+        void deviceKeySchema.parse((await device.request("PUT", KEYS_API.device, { public_key: publicKey })).body),
+      createEpoch: async (body) => {
+        const res = await device.post(KEYS_API.epochs, body);
+        if (res.status === 201) return { ok: true, state: keysStateSchema.parse(res.body) };
+        return { ok: false, code: responseSchemas.error.parse(res.body).error.code };
+      },
     },
-  });
+    deviceListServer(device),
+  );
   const holder = { device, userId: user.id } as KeyHolder;
   holder.sync = async () => {
     const status = await keys.sync();

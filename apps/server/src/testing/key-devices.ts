@@ -14,15 +14,11 @@ import {
 } from "@daysync/shared";
 import {
   AccountKeys,
-  type CryptoKeyPair,
   type DeviceListServer,
-  deriveEpochKeys,
-  type EpochKeys,
-  generateDeviceKeyPair,
   type HeldKeys,
-  type KeyStorage,
   type KeysServer,
   makeRecoveryKit,
+  memoryKeyStorage,
   type RecoveryServer,
   unlockWithRecoveryCode,
 } from "@daysync/shared/crypto";
@@ -87,26 +83,8 @@ export function keyDevice(
     legacy?: boolean;
   } = {},
 ) {
-  let held: HeldKeys | undefined;
   const forged = async (state: KeysState) => (options.forge ? options.forge(state) : state);
-  const storage: KeyStorage = {
-    load: async () => held,
-    async saveDevice(keyId: string, pair: CryptoKeyPair) {
-      held = { keyId, pair, epochs: new Map<number, EpochKeys>() };
-    },
-    async saveEpoch(epoch, epochKey) {
-      const keys = await deriveEpochKeys(epochKey, userId);
-      held?.epochs.set(epoch, keys);
-      return keys;
-    },
-    generatePair: () => generateDeviceKeyPair(),
-    async saveAccount(state) {
-      if (held) held.account = state;
-    },
-    async saveSigningKey(signing) {
-      if (held) held.signing = signing;
-    },
-  };
+  const storage = memoryKeyStorage(userId);
   const honest = recoveryServer(device);
   const recovery: RecoveryServer = { ...honest, state: async () => forged(await honest.state()) };
   const keysServer: KeysServer = {
@@ -124,8 +102,8 @@ export function keyDevice(
   // A device running the code from before the signed device list: the same key calls, and no list at all.
   const keys = options.legacy ? new AccountKeys(userId, storage, keysServer) : withList();
   const mine = (): HeldKeys => {
-    if (!held) throw new Error("no keys yet");
-    return held;
+    if (!storage.held) throw new Error("no keys yet");
+    return storage.held;
   };
   return {
     device,

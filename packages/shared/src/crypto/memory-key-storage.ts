@@ -22,5 +22,8 @@ export function memoryKeyStorage(userId: string): KeyStorage & { readonly held: 
     async saveAccount(state) {
       if (held) held.account = state;
     },
+    async saveSigningKey(signing) {
+      if (held) held.signing = signing;
+    },
   };
 }

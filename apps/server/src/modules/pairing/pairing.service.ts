@@ -9,21 +9,21 @@
  */
 import { randomUUID } from "node:crypto";
 import {
+  keyWrapSchema,
   LOGIN_TOKEN_TTL_MS,
+  normalizeCodeHalf,
   normalizeShortCode,
   PAIRING_TTL_MS,
   type PairingHandover,
   type PairingJoined,
   type PairingKeyInput,
-  normalizeCodeHalf,
   type PairingOfferCreated,
   type PairingRequestCreated,
   type PairingRequestDetails,
   type PairServerMessage,
   pairingHandoverSchema,
-  type User,
-  keyWrapSchema,
   rosterEntrySchema,
+  type User,
 } from "@daysync/shared";
 import { z } from "zod";
 import type { Clock } from "../../clock.ts";
