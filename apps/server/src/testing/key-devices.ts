@@ -17,6 +17,7 @@ import {
   type DeviceListServer,
   type HeldKeys,
   type KeysServer,
+  makeRecoveryCode,
   makeRecoveryKit,
   memoryKeyStorage,
   type RecoveryServer,
@@ -132,4 +133,41 @@ export async function keyedAccount(server: Pick<TestServer, "url">, name: string
     return locked;
   };
   return { keyed, signIn, user, email };
+}
+
+type Who = "a" | "b" | "c";
+
+/**
+ * An account whose devices A, B and C all hold epoch 1 (B and C unlocked with the recovery code A made). Each device's
+ * key state and device list pass through `forgeKeys[who]` and `forgeList[who]` when a test sets them: the server
+ * turning hostile.
+ */
+export async function threeKeyedDevices(server: TestServer, name: string) {
+  const { device, user, email } = await person(server, name);
+  const forgeKeys: Record<Who, ((state: KeysState) => KeysState | Promise<KeysState>) | undefined> = {
+    a: undefined,
+    b: undefined,
+    c: undefined,
+  };
+  const forgeList: Record<Who, ((list: DeviceList) => DeviceList) | undefined> = { a: undefined, b: undefined, c: undefined };
+  const through = (who: Who) => ({
+    forge: (state: KeysState) => forgeKeys[who]?.(state) ?? state,
+    forgeList: (list: DeviceList) => forgeList[who]?.(list) ?? list,
+  });
+  const a = keyDevice(device, user.id, through("a"));
+  expect((await a.keys.sync()).state).toBe("ready");
+  const code = await makeRecoveryCode();
+  await a.makeCode(code);
+  const signIn = async (who: "b" | "c") => {
+    const fresh = new Device(server.url);
+    await fresh.login(email);
+    const keyed = keyDevice(fresh, user.id, through(who));
+    expect((await keyed.keys.sync()).state).toBe("locked");
+    await keyed.unlock(code);
+    expect(await keyed.keys.sync()).toMatchObject({ state: "ready", epoch: 1 });
+    return keyed;
+  };
+  const b = await signIn("b");
+  const c = await signIn("c");
+  return { a, b, c, user, code, forgeKeys, forgeList };
 }

@@ -3,7 +3,7 @@
  * key code over HTTP to a real test server, which appends what it likes (it checks no signature) or rewrites what it
  * serves (`keyDevice`'s `forgeList` and `forge`). Each attack is refused with the words the person sees.
  */
-import { DEVICE_LIST_API, DEVICES_API, type DeviceList, type DeviceListEntry, deviceListSchema, type KeysState } from "@daysync/shared";
+import { DEVICE_LIST_API, DEVICES_API, type DeviceList, type DeviceListEntry, deviceListSchema } from "@daysync/shared";
 import {
   DEVICE_LIST_TEXT,
   entryHash,
@@ -19,7 +19,7 @@ import {
 } from "@daysync/shared/crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { person } from "../../testing/discussion-api.ts";
-import { type KeyDevice, keyDevice, keysOf } from "../../testing/key-devices.ts";
+import { type KeyDevice, keyDevice, keysOf, threeKeyedDevices } from "../../testing/key-devices.ts";
 import { Device, startTestServer, type TestServer } from "../../testing/test-server.ts";
 
 let server: TestServer;
@@ -28,36 +28,13 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-type Who = "a" | "b" | "c";
-
 /**
  * An account whose devices A, B and C all hold epoch 1 and are in the list: A made the list with epoch 1; B and C
  * unlocked with the recovery code A made (a roster row of the current epoch with a valid tag, as an approval leaves
  * too), and A added them on its next sync.
  */
 async function listedDevices(name: string) {
-  const { device, user, email } = await person(server, name);
-  const forgeList: Record<Who, ((list: DeviceList) => DeviceList) | undefined> = { a: undefined, b: undefined, c: undefined };
-  const forgeKeys: Record<Who, ((state: KeysState) => KeysState) | undefined> = { a: undefined, b: undefined, c: undefined };
-  const through = (who: Who) => ({
-    forge: (state: KeysState) => forgeKeys[who]?.(state) ?? state,
-    forgeList: (list: DeviceList) => forgeList[who]?.(list) ?? list,
-  });
-  const a = keyDevice(device, user.id, through("a"));
-  expect((await a.keys.sync()).state).toBe("ready");
-  const code = await makeRecoveryCode();
-  await a.makeCode(code);
-  const signIn = async (who: "b" | "c") => {
-    const fresh = new Device(server.url);
-    await fresh.login(email);
-    const locked = keyDevice(fresh, user.id, through(who));
-    expect((await locked.keys.sync()).state).toBe("locked");
-    await locked.unlock(code);
-    expect(await locked.keys.sync()).toMatchObject({ state: "ready", epoch: 1 });
-    return locked;
-  };
-  const b = await signIn("b");
-  const c = await signIn("c");
+  const { a, b, c, user, forgeList, forgeKeys } = await threeKeyedDevices(server, name);
   await a.keys.sync();
   const list = await listOf(a.device);
   expect(list.entries.map((e) => e.kind)).toEqual(["add", "add", "add"]);

@@ -3,7 +3,7 @@
  * test server, with what the server answers rewritten (`keyDevice`'s `forge`) or its database written, as an operator
  * could. One test per attack: each is refused, with the words the person sees.
  */
-import { API, DEVICES_API, type KeysState, type Message, SEALED_TEXT } from "@daysync/shared";
+import { API, DEVICES_API, type Message, SEALED_TEXT } from "@daysync/shared";
 import {
   deriveEpochKeys,
   deriveRecoveryKeys,
@@ -18,10 +18,9 @@ import {
   wrapEpochKey,
 } from "@daysync/shared/crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { person } from "../../testing/discussion-api.ts";
-import { type KeyDevice, keyDevice, keysOf, recoveryOf } from "../../testing/key-devices.ts";
+import { type KeyDevice, keysOf, recoveryOf, threeKeyedDevices } from "../../testing/key-devices.ts";
 import { keyRowsOf } from "../../testing/key-state.ts";
-import { Device, startTestServer, type TestServer, textMessage } from "../../testing/test-server.ts";
+import { startTestServer, type TestServer, textMessage } from "../../testing/test-server.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -29,32 +28,10 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-type Forge = (state: KeysState) => KeysState | Promise<KeysState>;
-
-/**
- * An account whose devices A, B and C all hold epoch 1 (B and C unlocked with the recovery code A made). Each device's
- * key state passes through `forgery[name]` when a test sets it: the server turning hostile.
- */
+/** Three devices holding epoch 1; `forgery` rewrites a device's key state (the server turning hostile). */
 async function threeDevices(name: string) {
-  const { device, user, email } = await person(server, name);
-  const forgery: Record<"a" | "b" | "c", Forge | undefined> = { a: undefined, b: undefined, c: undefined };
-  const through = (who: "a" | "b" | "c") => ({ forge: (state: KeysState) => forgery[who]?.(state) ?? state });
-  const a = keyDevice(device, user.id, through("a"));
-  expect((await a.keys.sync()).state).toBe("ready");
-  const code = await makeRecoveryCode();
-  await a.makeCode(code);
-  const signIn = async (who: "b" | "c") => {
-    const fresh = new Device(server.url);
-    await fresh.login(email);
-    const keyed = keyDevice(fresh, user.id, through(who));
-    expect((await keyed.keys.sync()).state).toBe("locked");
-    await keyed.unlock(code);
-    expect(await keyed.keys.sync()).toMatchObject({ state: "ready", epoch: 1 });
-    return keyed;
-  };
-  const b = await signIn("b");
-  const c = await signIn("c");
-  return { a, b, c, user, code, forgery };
+  const { forgeKeys, ...devices } = await threeKeyedDevices(server, name);
+  return { ...devices, forgery: forgeKeys };
 }
 
 /** Signs `removed` out from `by`'s Devices list, and `by` makes the next epoch at once (what the apps do). */
