@@ -118,7 +118,13 @@ export class AccountKeys {
     await this.noteEpoch(held, state);
     const highest = held.account?.highestEpoch ?? 0;
     const rolledBack = (state.epoch ?? 0) < highest ? highest : undefined;
-    if (rolledBack === undefined && state.rotation_due && state.epoch !== null && held.epochs.has(state.epoch)) {
+    if (
+      rolledBack === undefined &&
+      state.rotation_due &&
+      state.epoch !== null &&
+      held.epochs.has(state.epoch) &&
+      this.mayRotate(held, state)
+    ) {
       state = await this.rotate(held, state, state.epoch);
       await this.openWraps(held, state);
       await this.noteEpoch(held, state);
@@ -278,6 +284,17 @@ export class AccountKeys {
       });
     }
     return this.server.createEpoch({ ...next, wraps, roster });
+  }
+
+  /**
+   * A rotation the server asks for is made by a device of the signed list when one still holds the key: the others
+   * would refuse an epoch from a device not listed yet (signed in since a member last synced). With no listed holder
+   * left (the recovery code unlocked this one after the others went), this device makes it.
+   */
+  private mayRotate(held: HeldKeys, state: KeysState): boolean {
+    if (!this.list || !this.view?.ok) return true;
+    const { members } = this.view.list;
+    return members.has(held.keyId) || !state.holders.some((keyId) => keyId !== held.keyId && members.has(keyId));
   }
 
   /** Reads and verifies the list against the pinned head; a device keyed before the list gets its signing key here. */
