@@ -68,9 +68,12 @@ export const pairingDenySchema = z.object({ secret: pairingSecretSchema.optional
 /** The handover of a typed pairing: as an approval's (auth-mode wraps from the answering key, the row, the tag). */
 export const pairingTypedApproveSchema = approveKeyRequestSchema;
 
-/** The exchange of a typed pairing as the server relays it: the fields of a key request that the CPace sides read. */
-export const typedPairingExchangeSchema = z.object({
-  request_id: z.string(),
+/**
+ * What the CPace sides read of an approval exchange, a key request's or a typed pairing's: the asking device's key and
+ * share, then the answering device's key, share and confirmation, the asking device's confirmation and the handover's;
+ * `failures` counts wrong codes (the exchange ends as failed at KEY_REQUEST_MAX_FAILURES); ms since the epoch.
+ */
+export const approvalExchangeFields = {
   status: keyRequestStatusSchema,
   requester_public_key: z.string(),
   requester_key_id: z.string(),
@@ -83,5 +86,8 @@ export const typedPairingExchangeSchema = z.object({
   handover_confirmation: z.string().nullable(),
   failures: z.number().int().nonnegative(),
   expires_at: z.number(),
-});
+};
+
+/** The exchange of a typed pairing as the server relays it. */
+export const typedPairingExchangeSchema = z.object({ request_id: z.string(), ...approvalExchangeFields });
 export type TypedPairingExchange = z.infer<typeof typedPairingExchangeSchema>;

@@ -9,8 +9,8 @@ import { z } from "zod";
 import { apiErrorBodySchema, providersResponseSchema, sessionResponseSchema, userResponseSchema, userSchema } from "./account-responses.ts";
 import { linkedIdentitySchema } from "./identities.ts";
 import { recoveryStateSchema } from "./key-recovery.ts";
-import { deviceKeySchema, epochReasonSchema, keyRequestStatusSchema, keysStateSchema } from "./keys.ts";
-import { typedPairingExchangeSchema } from "./pairing-exchange.ts";
+import { deviceKeySchema, epochReasonSchema, keysStateSchema } from "./keys.ts";
+import { approvalExchangeFields, typedPairingExchangeSchema } from "./pairing-exchange.ts";
 import {
   pairingJoinedSchema,
   pairingOfferCreatedSchema,
@@ -190,25 +190,11 @@ export const keyRequestSchema = z.object({
   /** The requesting session; `device` is how the Devices list shows it (name, browser, address). */
   session_id: z.string(),
   device: signedInDeviceSchema,
-  status: keyRequestStatusSchema,
-  requester_public_key: z.string(),
-  requester_key_id: z.string(),
-  requester_share: z.string(),
-  /** Once a device answered: its session, public key, share and confirmation. */
+  ...approvalExchangeFields,
+  /** Once a device answered: its session. */
   approver_session_id: z.string().nullable(),
-  approver_public_key: z.string().nullable(),
-  approver_key_id: z.string().nullable(),
-  approver_share: z.string().nullable(),
-  approver_confirmation: z.string().nullable(),
-  /** Once the asking device found the answer good. */
-  requester_confirmation: z.string().nullable(),
-  /** Once approved. */
-  handover_confirmation: z.string().nullable(),
-  /** Wrong codes so far (the request ends as failed at KEY_REQUEST_MAX_FAILURES). */
-  failures: z.number().int().nonnegative(),
   /** ms since the epoch */
   created_at: z.number(),
-  expires_at: z.number(),
 });
 export type KeyRequest = z.infer<typeof keyRequestSchema>;
 
