@@ -48,6 +48,7 @@ export interface KeyHolder {
   sealer: Sealer;
   /** Syncs again (a rotation made elsewhere, or one due), and seals under the epoch it finds. */
   sync(): Promise<void>;
+  keys: AccountKeys;
 }
 
 /** A newly registered account whose browser makes the account's first epoch and holds it, and signs its device list. */
@@ -70,7 +71,7 @@ export async function keyHolder(server: string, email: string): Promise<KeyHolde
     },
     deviceListServer(device),
   );
-  const holder = { device, userId: user.id } as KeyHolder;
+  const holder = { device, userId: user.id, keys } as KeyHolder;
   holder.sync = async () => {
     const status = await keys.sync();
     const current = status.state === "ready" ? status.keys.epochs.get(status.epoch) : undefined;

@@ -3,8 +3,8 @@
  * code, made on another device, unlocks it, typed without echo or piped in. A code that is not this account's, or
  * has a typo, is refused with the web app's sentences and leaves it locked.
  */
-import { KEYS_API, keysStateSchema, recoveryStateSchema, SEALED_TEXT } from "@daysync/shared";
-import { makeRecoveryCode, makeRecoveryKit, parseRecoveryCode, RECOVERY_TEXT } from "@daysync/shared/crypto";
+import { DEVICE_LIST_API, deviceListSchema, KEYS_API, keysStateSchema, recoveryStateSchema, SEALED_TEXT } from "@daysync/shared";
+import { makeRecoveryCode, makeRecoveryKit, parseRecoveryCode, RECOVERY_TEXT, recoveryMember } from "@daysync/shared/crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../server/src/testing/test-server.ts";
 import { UNLOCKED } from "../src/commands/unlock.ts";
@@ -27,6 +27,7 @@ beforeAll(async () => {
   const saved = await holder.device.request("PUT", KEYS_API.recovery, kit);
   expect(saved.status, JSON.stringify(saved.body)).toBe(200);
   expect(recoveryStateSchema.parse(saved.body).recovery).toBeDefined();
+  await holder.keys.recoveryChanged(await recoveryMember(holder.userId, code));
 });
 afterAll(async () => {
   await server.close();
@@ -72,6 +73,14 @@ describe("daysync unlock", () => {
     const unlocked = await terminal.run(["unlock"], { input: `${code.toLowerCase()}\n` });
     expect(unlocked.code, unlocked.stderr).toBe(0);
     expect(unlocked.stdout).toContain(UNLOCKED);
+    // The recovery key, in the signed device list since the code was made, signed the terminal in.
+    const recoveryKeyId = recoveryStateSchema.parse((await holder.device.get(KEYS_API.recovery)).body).recovery?.key_id;
+    const entries = deviceListSchema.parse((await holder.device.get(DEVICE_LIST_API.list)).body).entries;
+    expect(entries.map((e) => [e.kind, e.signer_key_id])).toEqual([
+      ["add", holder.held.keyId],
+      ["add", holder.held.keyId],
+      ["add", recoveryKeyId],
+    ]);
     const listed = await terminal.run(["ls"]);
     expect(listed.stdout).toContain("the safe opens with 1234");
     expect(listed.stdout).not.toContain(SEALED_TEXT.locked);

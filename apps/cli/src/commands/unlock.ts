@@ -3,7 +3,13 @@
  * "Use a recovery code" does in the web app. The code is asked for without echo, or read from standard input; never
  * from the arguments, where `ps` and the shell's history would keep it.
  */
-import { RECOVERY_TEXT, RecoveryCodeError, RecoveryRefusedError, unlockWithRecoveryCode } from "@daysync/shared/crypto";
+import {
+  RECOVERY_TEXT,
+  RecoveryCodeError,
+  RecoveryRefusedError,
+  type RecoverySigner,
+  unlockWithRecoveryCode,
+} from "@daysync/shared/crypto";
 import { fileKeys } from "../account-keys.ts";
 import { ApiError } from "../api-client.ts";
 import type { Context } from "../context.ts";
@@ -23,8 +29,9 @@ export async function unlock(ctx: Context): Promise<void> {
   const interactive = process.stdin.isTTY === true;
   const typed = interactive ? await ask("Recovery code: ", { secret: true }) : await readStdinLine();
   if (typed.trim() === "") throw usageError("Type the recovery code you saved, or pipe it in on standard input.");
+  let signer: RecoverySigner;
   try {
-    await unlockWithRecoveryCode(userId, status.keys, parts.storage, parts.recovery, typed);
+    signer = await unlockWithRecoveryCode(userId, status.keys, parts.storage, parts.recovery, typed);
   } catch (error) {
     if (error instanceof RecoveryCodeError) throw usageError(error.reason === "check" ? RECOVERY_TEXT.typo : error.message);
     if (error instanceof RecoveryRefusedError) throw new CliError(error.message, EXIT.locked);
@@ -32,6 +39,7 @@ export async function unlock(ctx: Context): Promise<void> {
     if (error instanceof ApiError && error.status === 403) throw new CliError(RECOVERY_TEXT.mismatch, EXIT.locked);
     throw error;
   }
+  await parts.keys.joinListWithRecovery(signer);
   if ((await parts.keys.sync()).state !== "ready")
     throw new CliError("The recovery code was taken, but this terminal is still locked.", EXIT.locked);
   say(UNLOCKED);

@@ -21,6 +21,7 @@ import {
   makeRecoveryKit,
   memoryKeyStorage,
   type RecoveryServer,
+  recoveryMember,
   unlockWithRecoveryCode,
 } from "@daysync/shared/crypto";
 import { expect } from "vitest";
@@ -114,8 +115,14 @@ export function keyDevice(
     held: mine,
     /** The body of PUT /api/keys/recovery for `code`, made from what this device holds now. */
     kit: async (code: string) => makeRecoveryKit(userId, mine(), await recovery.state(), code),
-    makeCode: async (code: string) => recovery.save(await makeRecoveryKit(userId, mine(), await recovery.state(), code)),
-    unlock: (typed: string) => unlockWithRecoveryCode(userId, mine(), storage, recovery, typed),
+    /** Saves `code` as the clients do: the kit, then the recovery key into the signed device list. */
+    makeCode: async (code: string) => {
+      const saved = await recovery.save(await makeRecoveryKit(userId, mine(), await recovery.state(), code));
+      await keys.recoveryChanged(await recoveryMember(userId, code));
+      return saved;
+    },
+    /** Unlocks with `typed` as the clients do: the epochs, then this device into the list, signed by the recovery key. */
+    unlock: async (typed: string) => keys.joinListWithRecovery(await unlockWithRecoveryCode(userId, mine(), storage, recovery, typed)),
   };
 }
 export type KeyDevice = ReturnType<typeof keyDevice>;

@@ -24,8 +24,10 @@ import {
   KeyRequester,
   type KeyStatus,
   type KeyStorage,
+  type ListMember,
   makeRecoveryKit,
   type RecoveryServer,
+  recoveryMember,
   type Sealer,
   SendNumbering,
   sealerOf,
@@ -214,6 +216,7 @@ export class DeviceKeys {
       if (this.status.state !== "ready") throw new Error("This device cannot read your messages yet, so it cannot make a recovery code.");
       return this.recovery.save(await makeRecoveryKit(this.userId, this.status.keys, await this.recovery.state(), code));
     });
+    await this.listRecovery(await recoveryMember(this.userId, code));
     if (replacing) await this.rotateNow();
     return saved;
   }
@@ -221,7 +224,14 @@ export class DeviceKeys {
   /** Removes the recovery code, and moves the account to a new epoch at once, which the old code cannot open. */
   async removeRecoveryCode(): Promise<void> {
     await apiFetch(KEYS_API.recovery, { method: "DELETE" });
+    await this.listRecovery(undefined);
     await this.rotateNow();
+  }
+
+  /** The signed device list follows the recovery code (`AccountKeys.recoveryChanged`); a failure waits for the next change. */
+  private listRecovery(member: ListMember | undefined): Promise<void> {
+    this.queue = this.queue.then(() => this.keys.recoveryChanged(member).catch(() => {}));
+    return this.queue;
   }
 
   /** Remembers keys about to be signed out, before the request goes (`AccountKeys.noteRemoved`). */
@@ -250,7 +260,8 @@ export class DeviceKeys {
   async unlockWithRecoveryCode(typed: string): Promise<void> {
     await this.againIfEpochMoved(async () => {
       if (this.status.state !== "locked") return;
-      await unlockWithRecoveryCode(this.userId, this.status.keys, this.storage, this.recovery, typed);
+      const signer = await unlockWithRecoveryCode(this.userId, this.status.keys, this.storage, this.recovery, typed);
+      await this.keys.joinListWithRecovery(signer).catch(() => {});
     });
     await this.refresh();
   }

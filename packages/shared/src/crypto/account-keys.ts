@@ -10,7 +10,7 @@
 import type { CreateEpochInput, KeysState, StoredKeyWrap, StoredRosterEntry } from "../keys.ts";
 import { SEALED_TEXT } from "../sealed-messages.ts";
 import { exportPublicKey, importPublicKey, keyId } from "./device-key.ts";
-import { DEVICE_LIST_TEXT, type ListHead, makeSigningKey, type SigningKey } from "./device-list.ts";
+import { DEVICE_LIST_TEXT, type ListHead, type ListMember, makeSigningKey, type SigningKey, signEntry } from "./device-list.ts";
 import {
   type DeviceListServer,
   extendList,
@@ -24,6 +24,7 @@ import {
 import type { Bytes } from "./encoding.ts";
 import { deriveEpochKeys, type EpochKeys, makeEpochKey } from "./epoch-keys.ts";
 import type { CryptoKeyPair } from "./key-types.ts";
+import type { RecoverySigner } from "./recovery.ts";
 import { type RosterRow, rosterTag, verifyRosterRow } from "./roster.ts";
 import type { Sealer } from "./sealed-message.ts";
 import { openEpochKey, wrapEpochKey } from "./wraps.ts";
@@ -294,7 +295,52 @@ export class AccountKeys {
   private mayRotate(held: HeldKeys, state: KeysState): boolean {
     if (!this.list || !this.view?.ok) return true;
     const { members } = this.view.list;
-    return members.has(held.keyId) || !state.holders.some((keyId) => keyId !== held.keyId && members.has(keyId));
+    const devices = new Set(state.roster.filter((row) => row.epoch === state.epoch && row.kind === "device").map((row) => row.key_id));
+    const listedHolder = (keyId: string) => keyId !== held.keyId && devices.has(keyId) && members.has(keyId);
+    return members.has(held.keyId) || !state.holders.some(listedHolder);
+  }
+
+  /**
+   * After this device made, replaced or removed the recovery code: the new recovery key joins the signed device list
+   * (`member`, undefined once removed) and every recovery key listed before leaves it. Only a listed device signs.
+   */
+  async recoveryChanged(member: ListMember | undefined): Promise<void> {
+    const held = await this.storage.load();
+    if (!this.list || !held?.signing) return;
+    await this.readDeviceList(held);
+    if (!this.view?.ok) return;
+    const state = await this.server.state();
+    const recoveryKeys = new Set(state.roster.filter((row) => row.kind === "recovery").map((row) => row.key_id));
+    const self = await selfMember(held, held.signing);
+    const signer = { keyId: held.keyId, signing: held.signing };
+    this.view = await extendList(this.userId, this.list, this.view, (v) => {
+      if (!v.list.members.has(self.keyId)) return undefined;
+      const stale = [...v.list.members.values()].find((m) => recoveryKeys.has(m.keyId) && m.keyId !== member?.keyId);
+      if (stale) return signEntry(this.userId, v.list.head, "remove", stale, signer);
+      if (member && !v.list.members.has(member.keyId) && !v.list.removed.has(member.keyId))
+        return signEntry(this.userId, v.list.head, "add", member, signer);
+      return undefined;
+    });
+    await this.pinList(held);
+  }
+
+  /**
+   * Right after the recovery code unlocked this device: the recovery key, when the list has it, signs this device in,
+   * so the listed devices take its rotations and it theirs even when no device that was listed is left.
+   */
+  async joinListWithRecovery(recovery: RecoverySigner): Promise<void> {
+    const held = await this.storage.load();
+    if (!this.list || !held) return;
+    await this.readDeviceList(held);
+    const signing = held.signing;
+    if (!this.view?.ok || !signing) return;
+    const self = await selfMember(held, signing);
+    this.view = await extendList(this.userId, this.list, this.view, (v) =>
+      v.list.members.has(recovery.keyId) && !v.list.members.has(self.keyId)
+        ? signEntry(this.userId, v.list.head, "add", self, recovery)
+        : undefined,
+    );
+    await this.pinList(held);
   }
 
   /** Reads and verifies the list against the pinned head; a device keyed before the list gets its signing key here. */

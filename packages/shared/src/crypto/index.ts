@@ -98,6 +98,8 @@ export {
   RECOVERY_TEXT,
   RecoveryRefusedError,
   type RecoveryServer,
+  type RecoverySigner,
+  recoveryMember,
   unlockWithRecoveryCode,
 } from "./recovery.ts";
 export {

@@ -10,6 +10,8 @@
  * (info `daysync/v1/recovery-proof`, 32 bytes) the proof a locked device shows the server, which keeps only its SHA-256,
  * before it adds itself to the account's epochs.
  */
+
+import { type SigningKey, signingKeyOf } from "./device-list.ts";
 import { type Bytes, fromBase64Url, randomBytes, sha256, toBase64Url, utf8 } from "./encoding.ts";
 import { EPOCH_KEY_LENGTH } from "./epoch-keys.ts";
 import { UndecryptableError } from "./errors.ts";
@@ -96,17 +98,20 @@ export interface RecoveryKeys {
   anchorKey: CryptoKey;
   /** 32 bytes; the server keeps their SHA-256 and lets only a device that shows them add itself with the code. */
   proof: Bytes;
+  /** The recovery key's Ed25519 key: a member of the signed device list, it signs the addition of a device it unlocked. */
+  signing: SigningKey;
 }
 
 export async function deriveRecoveryKeys(code: string, userId: string): Promise<RecoveryKeys> {
   const { secret } = await readCode(code);
   const salt = utf8(userId);
-  const [ikm, anchorKey, proof] = await Promise.all([
+  const [ikm, anchorKey, proof, signing] = await Promise.all([
     hkdfBytes(secret, salt, utf8("daysync/v1/recovery-kem"), 32),
     hkdfAesKey(secret, salt, utf8("daysync/v1/recovery-anchor")),
     hkdfBytes(secret, salt, utf8("daysync/v1/recovery-proof"), 32),
+    hkdfBytes(secret, salt, utf8("daysync/v1/recovery-signing"), 32),
   ]);
-  return { keyPair: await hpkeSuite().kem.deriveKeyPair(ikm), anchorKey, proof };
+  return { keyPair: await hpkeSuite().kem.deriveKeyPair(ikm), anchorKey, proof, signing: signingKeyOf(signing) };
 }
 
 function anchorAad(userId: string, epoch: number): Bytes {

@@ -10,12 +10,16 @@
  * device that sealed it is listed, with a valid tag, in the roster of an epoch already opened. The device seals what
  * it opened again for itself, tags its own row in the current roster (added by the recovery key) and sends both with
  * the proof the code gives; it keeps the epochs only once the server took them.
+ *
+ * The recovery key is also a member of the signed device list (added by the device that made the code, removed when
+ * the code is replaced or removed): its Ed25519 key, derived from the code, signs the unlocked device into the list.
  */
 
 import type { RecoveryState, RecoveryUnlockInput, SetRecoveryInput, StoredRecovery } from "../key-recovery.ts";
 import type { KeysState, StoredRosterEntry } from "../keys.ts";
 import { type HeldKeys, type KeyStorage, rosterRowOf, trustedSender } from "./account-keys.ts";
 import { exportPublicKey, importPublicKey, keyId } from "./device-key.ts";
+import type { ListMember, SigningKey } from "./device-list.ts";
 import { type Bytes, sha256, toBase64Url } from "./encoding.ts";
 import { deriveEpochKeys, type EpochKeys } from "./epoch-keys.ts";
 import { UndecryptableError } from "./errors.ts";
@@ -97,6 +101,19 @@ export async function makeRecoveryKit(userId: string, held: HeldKeys, state: Key
   };
 }
 
+/** The recovery key as a member of the signed device list, for the device that made `code` to add. */
+export async function recoveryMember(userId: string, code: string): Promise<ListMember> {
+  const recovery = await deriveRecoveryKeys(code, userId);
+  const publicKey = await exportPublicKey(recovery.keyPair.publicKey);
+  return { keyId: await keyId(publicKey), publicKey, signingKey: recovery.signing.publicKey };
+}
+
+/** What a device unlocked with the code signs its own addition to the device list with. */
+export interface RecoverySigner {
+  keyId: string;
+  signing: SigningKey;
+}
+
 /** Whether `roster` lists the key, of that kind, with a valid tag under the epoch's roster key. */
 async function vouched(userId: string, roster: StoredRosterEntry[], epoch: number, keys: EpochKeys, key: string, kind: RosterRow["kind"]) {
   const entry = roster.find((row) => row.epoch === epoch && row.key_id === key && row.kind === kind);
@@ -142,7 +159,8 @@ async function openRecovered(userId: string, stored: StoredRecovery, recoveryPai
 /**
  * Unlocks this locked device with a typed recovery code. Throws RecoveryCodeError for what the code's own check
  * catches (a typo), RecoveryRefusedError when the code is not this account's or what it opens does not check out;
- * the server's refusals come through as the platform's API errors.
+ * the server's refusals come through as the platform's API errors. Answers the recovery key's signer, for
+ * `AccountKeys.joinListWithRecovery`.
  */
 export async function unlockWithRecoveryCode(
   userId: string,
@@ -150,7 +168,7 @@ export async function unlockWithRecoveryCode(
   storage: KeyStorage,
   server: RecoveryServer,
   typed: string,
-): Promise<void> {
+): Promise<RecoverySigner> {
   const code = await parseRecoveryCode(typed);
   const { recovery: stored } = await server.recovery();
   if (!stored) throw new RecoveryRefusedError("none");
@@ -187,6 +205,7 @@ export async function unlockWithRecoveryCode(
       },
     });
     for (const [epoch, { key }] of opened) held.epochs.set(epoch, await storage.saveEpoch(epoch, key));
+    return { keyId: stored.key_id, signing: recovery.signing };
   } finally {
     for (const { key } of opened.values()) key.fill(0);
   }

@@ -3,9 +3,10 @@
  * key code over HTTP to a real test server, which appends what it likes (it checks no signature) or rewrites what it
  * serves (`keyDevice`'s `forgeList` and `forge`). Each attack is refused with the words the person sees.
  */
-import { DEVICE_LIST_API, DEVICES_API, type DeviceList, type DeviceListEntry, deviceListSchema } from "@daysync/shared";
+import { DEVICE_LIST_API, DEVICES_API, type DeviceList, type DeviceListEntry, deviceListSchema, KEYS_API } from "@daysync/shared";
 import {
   DEVICE_LIST_TEXT,
+  deriveRecoveryKeys,
   entryHash,
   exportPublicKey,
   generateDeviceKeyPair,
@@ -29,19 +30,22 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 /**
- * An account whose devices A, B and C all hold epoch 1 and are in the list: A made the list with epoch 1; B and C
- * unlocked with the recovery code A made (a roster row of the current epoch with a valid tag, as an approval leaves
- * too), and A added them on its next sync.
+ * An account whose devices A, B and C all hold epoch 1 and are in the list: A made the list with epoch 1 and, with the
+ * recovery code, added the recovery key; B and C unlocked with that code, and the recovery key signed each in.
  */
 async function listedDevices(name: string) {
-  const { a, b, c, user, forgeList, forgeKeys } = await threeKeyedDevices(server, name);
+  const { a, b, c, user, code, forgeList, forgeKeys } = await threeKeyedDevices(server, name);
   await a.keys.sync();
   const list = await listOf(a.device);
-  expect(list.entries.map((e) => e.kind)).toEqual(["add", "add", "add"]);
-  expect(list.entries[0]?.key_id).toBe(a.held().keyId);
-  expect(new Set(list.entries.map((e) => e.key_id))).toEqual(new Set([a, b, c].map((d) => d.held().keyId)));
+  const recoveryKeyId = (await keysOf(a.device)).recovery?.key_id;
+  expect(list.entries.map((e) => [e.kind, e.key_id, e.signer_key_id])).toEqual([
+    ["add", a.held().keyId, a.held().keyId],
+    ["add", recoveryKeyId, a.held().keyId],
+    ["add", b.held().keyId, recoveryKeyId],
+    ["add", c.held().keyId, recoveryKeyId],
+  ]);
   for (const d of [b, c]) expect(await d.keys.sync()).toMatchObject({ state: "ready", epoch: 1 });
-  return { a, b, c, user, forgeList, forgeKeys };
+  return { a, b, c, user, code, forgeList, forgeKeys };
 }
 
 const listOf = async (device: Device) => deviceListSchema.parse((await device.get(DEVICE_LIST_API.list)).body);
@@ -99,7 +103,7 @@ describe("the signed device list against a hostile server", () => {
     const { a, b, c, forgeList } = await listedDevices("Hidden");
     expect(await removeFrom(a, c)).toMatchObject({ state: "ready", epoch: 2 });
     expect(await b.keys.sync()).toMatchObject({ state: "ready", epoch: 2 });
-    expect(b.held().account?.listHead?.seq).toBe(3);
+    expect(b.held().account?.listHead?.seq).toBe(4);
     forgeList.b = (list) => ({ ...list, entries: list.entries.filter((entry) => entry.kind !== "remove") });
     expect(await b.keys.sync()).toMatchObject({ listProblem: DEVICE_LIST_TEXT.notExtended });
   });
@@ -137,8 +141,10 @@ describe("the signed device list against a hostile server", () => {
     });
     const a = keyDevice(device, user.id, { forgeList: swap });
     expect((await a.keys.sync()).state).toBe("ready");
+    // A code saved without its recovery key in the list (as before the list knew recovery keys): B, unlocked with
+    // it, is added by A, as a device approved by QR is.
     const code = await makeRecoveryCode();
-    await a.makeCode(code);
+    expect((await a.device.request("PUT", KEYS_API.recovery, await a.kit(code))).status).toBe(200);
     const fresh = new Device(server.url);
     await fresh.login(email);
     const b = keyDevice(fresh, user.id);
@@ -159,5 +165,53 @@ describe("the signed device list against a hostile server", () => {
     expect(res.body).toMatchObject({ error: { code: "device_list_moved" } });
     const bad = await a.device.post(DEVICE_LIST_API.append, { entry: { ...stale, signature: "x" } });
     expect(bad.status).toBe(400);
+  });
+
+  it("signs a device in with the recovery key's name but not its key: refused, only the code can", async () => {
+    const { a, b, user } = await listedDevices("Forger");
+    const recoveryKeyId = (await keysOf(a.device)).recovery?.key_id ?? "";
+    const { signing, member } = await strangerKeys();
+    await serverAppends(a.device, user.id, (head) => signEntry(user.id, head, "add", member, { keyId: recoveryKeyId, signing }));
+    expect(await b.keys.sync()).toMatchObject({ state: "ready", listProblem: DEVICE_LIST_TEXT.broken });
+  });
+
+  it("replacing the code takes the old recovery key out of the list: an old code the server kept signs no device in", async () => {
+    const { a, b, user, code } = await listedDevices("Oldcode");
+    const old = await deriveRecoveryKeys(code, user.id);
+    const oldKeyId = await keyId(old.keyPair.publicKey);
+    await a.makeCode(await makeRecoveryCode());
+    const entries = (await listOf(a.device)).entries;
+    expect(entries.find((e) => e.kind === "remove" && e.key_id === oldKeyId)).toMatchObject({ signer_key_id: a.held().keyId });
+    expect(entries.at(-1)).toMatchObject({ kind: "add", key_id: (await keysOf(a.device)).recovery?.key_id });
+    const { member } = await strangerKeys();
+    await serverAppends(a.device, user.id, (head) => signEntry(user.id, head, "add", member, { keyId: oldKeyId, signing: old.signing }));
+    expect(await b.keys.sync()).toMatchObject({ listProblem: DEVICE_LIST_TEXT.broken });
+  });
+});
+
+describe("devices unlocked with the recovery code", () => {
+  it("once no device that was listed is left, each one unlocked with the code takes the others' rotations", async () => {
+    const { device, user, email } = await person(server, "Recovered");
+    const a = keyDevice(device, user.id);
+    expect((await a.keys.sync()).state).toBe("ready");
+    const code = await makeRecoveryCode();
+    await a.makeCode(code);
+    const unlocked = async () => {
+      const fresh = new Device(server.url);
+      await fresh.login(email);
+      const d = keyDevice(fresh, user.id);
+      expect((await d.keys.sync()).state).toBe("locked");
+      await d.unlock(code);
+      return d;
+    };
+    // B unlocks and signs A out before A synced again (so A never added it): B's removal is signed and taken.
+    const b = await unlocked();
+    expect(await removeFrom(b, a)).toMatchObject({ state: "ready", epoch: 2 });
+    const c = await unlocked();
+    expect(await c.keys.sync()).toMatchObject({ state: "ready", epoch: 2 });
+    expect(await c.keys.rotateNow()).toMatchObject({ state: "ready", epoch: 3 });
+    expect(await b.keys.sync()).toMatchObject({ state: "ready", epoch: 3 });
+    expect(await b.keys.rotateNow()).toMatchObject({ state: "ready", epoch: 4 });
+    expect(await c.keys.sync()).toMatchObject({ state: "ready", epoch: 4 });
   });
 });
