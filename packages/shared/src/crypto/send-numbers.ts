@@ -59,6 +59,8 @@ export interface SendNumbersState {
 export interface SendNumbersStore {
   load(): Promise<SendNumbersState | undefined>;
   save(state: SendNumbersState): Promise<void>;
+  /** Runs a load and its save with no other context's in between (a browser's page and its service worker). */
+  exclusive?<T>(work: () => Promise<T>): Promise<T>;
 }
 
 const KEEP_DATES = 62;
@@ -100,12 +102,13 @@ export class SendNumbering {
   }
 
   private serially<T>(step: (state: SendNumbersState) => Promise<T>): Promise<T> {
-    const run = this.queue.then(async () => {
+    const once = async () => {
       const state = (await this.store.load()) ?? { next: 1, dates: {}, given: [] };
       const result = await step(state);
       await this.store.save(pruned(state));
       return result;
-    });
+    };
+    const run = this.queue.then(() => (this.store.exclusive ? this.store.exclusive(once) : once()));
     this.queue = run.catch(() => undefined);
     return run;
   }
