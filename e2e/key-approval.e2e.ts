@@ -89,7 +89,7 @@ describe("approval by a typed code in the browser (docs/protocol/encryption.md, 
     expect((await keyStateOf(tablet, server.url)).wraps).toEqual([]);
 
     // Start over is offered only once no other signed-in device holds the key: sign the laptop and the phone out.
-    expect(await tablet.page.getByRole("button", { name: "Start over" }).count()).toBe(0);
+    expect(await tablet.page.getByRole("button", { name: "Start over", exact: true }).count()).toBe(0);
     for (const device of [laptop, phone]) {
       await device.page.goto(APP_ROUTES.dashboard);
       await logOut(device.page);
@@ -97,7 +97,7 @@ describe("approval by a typed code in the browser (docs/protocol/encryption.md, 
     await tablet.page.reload();
     // Each sign-out of a device holding the key made the remaining one rotate: Start over makes the epoch after those.
     const before = (await keyStateOf(tablet, server.url)).epoch ?? 0;
-    await (await visible(tablet.page.getByRole("button", { name: "Start over" }), 15_000)).click();
+    await (await visible(tablet.page.getByRole("button", { name: "Start over", exact: true }), 15_000)).click();
     await visible(tablet.page.getByText(START_OVER));
     await tablet.page.getByRole("button", { name: "Yes, start over" }).click();
     await expect.poll(async () => tablet.page.getByRole("heading", { name: LOCKED }).count(), { timeout: 15_000 }).toBe(0);

@@ -21,6 +21,9 @@ const ALONE = "No other signed-in device can read your messages, so none can app
 const CONSEQUENCES =
   "Start over: this device makes a new key. Messages sent before can no longer be read on any device, and are deleted as they expire. This cannot be undone.";
 const RECOVERY_IS_THE_WAY = "Your account has a recovery code: it is the way back. Start over is not possible while it is set.";
+const ASK_OFFER =
+  "No longer have the device that can read your messages? Ask to start over: your other devices are told and can cancel it, and after 24 hours this device can start over.";
+const ASKED = /^You asked to start over\. Unless one of your other devices cancels it, this device can start over from .+\.$/;
 const WARNING_TITLE = "Log out of the only device that can read?";
 const WARNING_BODY =
   "This is the only device that can read your messages. Once it is logged out, the messages sent before can no longer be read on any device. A recovery code lets a new device read them again.";
@@ -130,7 +133,7 @@ describe("no dead ends in keys (issue 43)", () => {
     await visible(fresh.page.getByRole("heading", { name: LOCKED }), 15_000);
     await visible(fresh.page.getByText(ALONE), 15_000);
     await visible(fresh.page.getByText(RECOVERY_IS_THE_WAY), 15_000);
-    expect(await fresh.page.getByRole("button", { name: "Start over" }).count()).toBe(0);
+    expect(await fresh.page.getByRole("button", { name: "Start over", exact: true }).count()).toBe(0);
     await fresh.page.getByRole("button", { name: "Unlock with your recovery code" }).click();
     const field = fresh.page.getByLabel("Recovery code", { exact: true });
     await field.fill(code);
@@ -158,7 +161,7 @@ describe("no dead ends in keys (issue 43)", () => {
     await visible(fresh.page.getByText(CONSEQUENCES), 15_000);
     expect(await fresh.page.getByRole("button", { name: "Unlock with your recovery code" }).count()).toBe(0);
     const before = (await keyStateOf(fresh, server.url)).epoch ?? 0;
-    await fresh.page.getByRole("button", { name: "Start over" }).click();
+    await fresh.page.getByRole("button", { name: "Start over", exact: true }).click();
     await fresh.page.getByRole("button", { name: "Yes, start over" }).click();
     await expect.poll(async () => fresh.page.getByRole("heading", { name: LOCKED }).count(), { timeout: 15_000 }).toBe(0);
     const state = await keyStateOf(fresh, server.url);
@@ -182,7 +185,7 @@ describe("no dead ends in keys (issue 43)", () => {
     await visible(fresh.page.getByRole("heading", { name: LOCKED }), 15_000);
     // Seen today, the lost browser stands in the way of whoever knows the password.
     expect((await keyStateOf(fresh, server.url)).other_devices_with_current_key).toBe(1);
-    expect(await fresh.page.getByRole("button", { name: "Start over" }).count()).toBe(0);
+    expect(await fresh.page.getByRole("button", { name: "Start over", exact: true }).count()).toBe(0);
 
     // A week goes by for the lost browser (this server runs on the real clock): its last sight moves 8 days back.
     const db = new SQLite(path.join(server.dataDir, "daysync.sqlite"));
@@ -193,12 +196,53 @@ describe("no dead ends in keys (issue 43)", () => {
     await visible(fresh.page.getByText(ALONE), 15_000);
     await visible(fresh.page.getByText(CONSEQUENCES), 15_000);
     const before = (await keyStateOf(fresh, server.url)).epoch ?? 0;
-    await fresh.page.getByRole("button", { name: "Start over" }).click();
+    await fresh.page.getByRole("button", { name: "Start over", exact: true }).click();
     await fresh.page.getByRole("button", { name: "Yes, start over" }).click();
     await expect.poll(async () => fresh.page.getByRole("heading", { name: LOCKED }).count(), { timeout: 15_000 }).toBe(0);
     expect((await keyStateOf(fresh, server.url)).epoch).toBe(before + 1);
     expect(paths.some((p) => p.startsWith(APP_ROUTES.devices))).toBe(false);
     await fresh.context.close();
+  });
+
+  it("a locked device whose key holder is alive asks to start over in 24 hours: the holder is told and can cancel; a day later it starts over", async () => {
+    const email = uniqueEmail("start-over-request");
+    const holder = await keyedFirstDevice(browser, server.url, email);
+    const fresh = await newDevice(browser, server.url);
+    await signInViaApi(fresh, server.url, email);
+    await fresh.page.goto(APP_ROUTES.dashboard);
+    await visible(fresh.page.getByRole("heading", { name: LOCKED }), 15_000);
+    await visible(fresh.page.getByText(ASK_OFFER), 15_000);
+    expect(await fresh.page.getByRole("button", { name: "Start over", exact: true }).count()).toBe(0);
+
+    await fresh.page.getByRole("button", { name: "Start over in 24 hours" }).click();
+    await visible(fresh.page.getByRole("status").filter({ hasText: ASKED }), 15_000);
+    // The device that holds the key hears it live, with what it means and Cancel.
+    const notice = await visible(holder.page.getByRole("region", { name: "Start over requested" }), 15_000);
+    await visible(
+      notice.getByText(
+        /^A device signed in to your account asked to start over on .+ If it was not you, cancel it and change your password\.$/,
+      ),
+    );
+    await notice.getByRole("button", { name: "Cancel start over" }).click();
+    await expect.poll(() => holder.page.getByRole("region", { name: "Start over requested" }).count(), { timeout: 15_000 }).toBe(0);
+    await visible(fresh.page.getByRole("button", { name: "Start over in 24 hours" }), 15_000);
+    expect(await fresh.page.getByRole("status").filter({ hasText: ASKED }).count()).toBe(0);
+
+    // Asked again, and a day goes by with no cancel (this server runs on the real clock: the request moves 25 hours back).
+    await fresh.page.getByRole("button", { name: "Start over in 24 hours" }).click();
+    await visible(fresh.page.getByRole("status").filter({ hasText: ASKED }), 15_000);
+    const db = new SQLite(path.join(server.dataDir, "daysync.sqlite"));
+    db.prepare("update users set key_start_over_at = key_start_over_at - ? where email = ?").run(25 * 60 * 60 * 1000, email);
+    db.close();
+    await fresh.page.reload();
+    await visible(fresh.page.getByText(CONSEQUENCES), 15_000);
+    const before = (await keyStateOf(fresh, server.url)).epoch ?? 0;
+    await fresh.page.getByRole("button", { name: "Start over", exact: true }).click();
+    await fresh.page.getByRole("button", { name: "Yes, start over" }).click();
+    await expect.poll(async () => fresh.page.getByRole("heading", { name: LOCKED }).count(), { timeout: 15_000 }).toBe(0);
+    expect((await keyStateOf(fresh, server.url)).epoch).toBe(before + 1);
+    await fresh.context.close();
+    await holder.context.close();
   });
 
   it("search finds a sealed file by the name this device opened, never sent to the server in clear", async () => {

@@ -30,6 +30,8 @@ export const KEYS_API = {
   recovery: "/api/keys/recovery",
   /** POST (`recoveryUnlockSchema`): a locked device that opened the recovery key's epochs adds itself to them. */
   recoveryUnlock: "/api/keys/recovery/unlock",
+  /** POST: a locked device asks to start over in 24 hours (decision 021); DELETE: a device holding the key cancels it. */
+  startOver: "/api/keys/start-over",
 } as const;
 
 /** base64url without padding, `min` to `max` characters. */
@@ -193,8 +195,16 @@ export const keysStateSchema = z.object({
    * which is among `holders` once the code exists, so a rotation wraps the next epoch for it too.
    */
   recovery: z.object({ key_id: z.string(), created_at: z.number() }).optional(),
+  /**
+   * Present while a locked device's request to start over stands (decision 021): when it was made, from when that
+   * device may start over unless a device holding the key cancels it, and whether this device is the one that asked.
+   */
+  start_over: z.object({ requested_at: z.number(), available_at: z.number(), by_this_device: z.boolean() }).optional(),
 });
 export type KeysState = z.infer<typeof keysStateSchema>;
+
+/** How long the account's key holders have to cancel a locked device's request to start over (decision 021). */
+export const START_OVER_WAIT_MS = 24 * 60 * 60_000;
 
 /** PUT /api/keys/device: the key id the server computed from the public key. */
 export const deviceKeySchema = z.object({ key_id: z.string(), public_key: z.string() });

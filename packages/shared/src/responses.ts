@@ -319,6 +319,8 @@ export const liveEventSchema = z.discriminatedUnion("kind", [
    * epoch for the devices that remain, so the removed one cannot read what is sent afterwards.
    */
   z.object({ kind: z.literal("key.rotation_due"), epoch: z.number() }),
+  /** A locked device asked to start over, or the request was cancelled or used: each device reads GET /api/keys. */
+  z.object({ kind: z.literal("key.start_over_changed") }),
   /** A locked device of the account asks to be approved by a typed code. */
   z.object({ kind: z.literal("key.requested"), request: keyRequestSchema }),
   /** A request moved on (answered, confirmed, approved, a wrong code, denied, failed, or replaced by a newer one: expired). */

@@ -60,6 +60,8 @@ export interface Subject {
   recoveryProof?: boolean;
   /** Whether the account has a recovery code, which Start over would erase. */
   recoveryCodeSet?: boolean;
+  /** This session asked to start over and no device holding the key cancelled it within 24 hours (decision 021). */
+  startOverWaited?: boolean;
   /**
    * Whether signing these devices out would leave no device holding the account's current key while the asking one
    * holds none: a locked device could then Start over (issue 42).
@@ -101,7 +103,8 @@ const rules: Record<Action, (actor: { userId: string }, subject: Subject) => boo
   "admin.change_account": (actor, s) => s.accountId !== undefined && s.accountId !== actor.userId,
   "key.rotate": (actor, s) => s.keyOwnerId === actor.userId && s.keyHolders?.self === true,
   // With a recovery code set, the way back is the code (key.recover), never erasing it by starting over.
-  "key.start_over": (actor, s) => s.keyOwnerId === actor.userId && s.keyHolders?.others === false && s.recoveryCodeSet === false,
+  "key.start_over": (actor, s) =>
+    s.keyOwnerId === actor.userId && (s.keyHolders?.others === false || s.startOverWaited === true) && s.recoveryCodeSet === false,
   "key.approve_device": (actor, s) => s.keyOwnerId === actor.userId && s.keyHolders?.self === true,
   "key.manage_recovery": (actor, s) => s.keyOwnerId === actor.userId && s.keyHolders?.self === true,
   "key.recover": (actor, s) => s.keyOwnerId === actor.userId && s.recoveryProof === true,

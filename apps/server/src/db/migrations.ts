@@ -31,6 +31,7 @@ import { m027DeviceList } from "./migrations/027_device_list.ts";
 import { m028DeletionNotes } from "./migrations/028_deletion_notes.ts";
 import { m029PairingTypedExchange } from "./migrations/029_pairing_typed_exchange.ts";
 import { m030FlowInvite } from "./migrations/030_flow_invite.ts";
+import { m031StartOverRequest } from "./migrations/031_start_over_request.ts";
 import type { Database } from "./schema.ts";
 
 export { FIRST_ADMIN_CLAIM } from "./migrations/010_admin.ts";
@@ -65,6 +66,7 @@ const migrations: Record<string, Migration> = {
   "028_deletion_notes": m028DeletionNotes,
   "029_pairing_typed_exchange": m029PairingTypedExchange,
   "030_flow_invite": m030FlowInvite,
+  "031_start_over_request": m031StartOverRequest,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -21,6 +21,7 @@ export type Change =
   | { kind: "discussion.messages.deleted"; discussionId: string; ids: string[] }
   | { kind: "key.epoch_created"; epoch: number }
   | { kind: "key.rotation_due"; epoch: number }
+  | { kind: "key.start_over_changed"; userId: string }
   | { kind: "key.requested" | "key.request_updated"; requestId: string };
 
 /** A change as the log holds it. */
@@ -65,6 +66,8 @@ export function refOf(change: Change): string {
     case "key.requested":
     case "key.request_updated":
       return change.requestId;
+    case "key.start_over_changed":
+      return change.userId;
   }
 }
 
@@ -114,6 +117,8 @@ export function changeOf(stored: { kind: string; ref: string }): Change | undefi
     case "key.requested":
     case "key.request_updated":
       return { kind: stored.kind, requestId: ref };
+    case "key.start_over_changed":
+      return { kind: stored.kind, userId: ref };
     default:
       return undefined;
   }

@@ -83,6 +83,7 @@ export const liveEvents = {
   }),
 
   keyRotationDue: (change: { epoch: number }): Of<"key.rotation_due"> => ({ kind: "key.rotation_due", epoch: change.epoch }),
+  keyStartOverChanged: (): Of<"key.start_over_changed"> => ({ kind: "key.start_over_changed" }),
   keyRequested: (row: KeyRequestRow): Of<"key.requested"> => ({ kind: "key.requested", request: presentKeyRequest(row) }),
 
   keyRequestUpdated: (row: KeyRequestRow): Of<"key.request_updated"> => ({ kind: "key.request_updated", request: presentKeyRequest(row) }),

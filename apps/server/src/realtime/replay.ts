@@ -150,6 +150,8 @@ export async function eventOf(
     }
     case "key.rotation_due":
       return liveEvents.keyRotationDue(change);
+    case "key.start_over_changed":
+      return liveEvents.keyStartOverChanged();
     case "key.requested":
     case "key.request_updated": {
       // An expired request is never served again; a device drops it at its expires_at on its own.

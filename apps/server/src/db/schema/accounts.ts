@@ -29,6 +29,9 @@ export interface UsersTable {
   key_epoch?: number | null;
   /** Set when a session holding the current epoch's key ended: the devices are to make the next epoch. */
   key_rotation_due_at?: number | null;
+  /** A locked device asked to start over while another device held the key (decision 021): when, and which session. */
+  key_start_over_at?: number | null;
+  key_start_over_session_id?: string | null;
 }
 
 export interface SubscriptionsTable {

@@ -126,6 +126,26 @@ export function createKeysRepository(db: Db) {
         .execute();
     },
 
+    /** A locked device's request to start over (decision 021), if one stands. */
+    async startOverRequest(userId: string): Promise<{ sessionId: string; requestedAt: number } | undefined> {
+      const row = await db
+        .selectFrom("users")
+        .select(["key_start_over_at", "key_start_over_session_id"])
+        .where("id", "=", userId)
+        .executeTakeFirst();
+      if (row?.key_start_over_at == null || !row.key_start_over_session_id) return undefined;
+      return { sessionId: row.key_start_over_session_id, requestedAt: Number(row.key_start_over_at) };
+    },
+
+    /** Records (or replaces) the request to start over; `undefined` withdraws it. */
+    async setStartOverRequest(userId: string, request: { sessionId: string; requestedAt: number } | undefined): Promise<void> {
+      await db
+        .updateTable("users")
+        .set({ key_start_over_at: request?.requestedAt ?? null, key_start_over_session_id: request?.sessionId ?? null })
+        .where("id", "=", userId)
+        .execute();
+    },
+
     /** The key ids that hold a wrap of the epoch: signed-in devices, since a session's wraps go with it. */
     async holders(userId: string, epoch: number): Promise<string[]> {
       const rows = await db

@@ -24,6 +24,16 @@ export function keysRoutes(app: ApiServer, deps: { keys: KeysService }) {
     return keys.replaceOwnWraps(auth.userId, auth.sessionId, parse(ownWrapsSchema, request.body));
   });
 
+  app.post(KEYS_API.startOver, { schema: answers(responseSchemas.keys) }, async (request) => {
+    const auth = requireAuth(request);
+    return keys.requestStartOver(auth.userId, auth.sessionId);
+  });
+
+  app.delete(KEYS_API.startOver, { schema: answers(responseSchemas.keys) }, async (request) => {
+    const auth = requireAuth(request);
+    return keys.cancelStartOver(auth.userId, auth.sessionId);
+  });
+
   app.post(KEYS_API.epochs, { schema: answers(responseSchemas.keys) }, async (request, reply) => {
     const auth = requireAuth(request);
     const body = parse(createEpochSchema, request.body);

@@ -4,7 +4,7 @@
  * since a wrap is addressed by them and a device must not choose another's.
  */
 import { createHash } from "node:crypto";
-import type { CreateEpochInput, DeviceKeyResponse, KeysState, OwnWrapsInput } from "@daysync/shared";
+import { type CreateEpochInput, type DeviceKeyResponse, type KeysState, type OwnWrapsInput, START_OVER_WAIT_MS } from "@daysync/shared";
 import { may } from "../../access/policies.ts";
 import type { Clock } from "../../clock.ts";
 import type { KeyRosterTable, KeyWrapsTable } from "../../db/schema.ts";
@@ -64,11 +64,12 @@ export function createKeysService(deps: { clock: Clock; unitOfWork: UnitOfWork; 
     const wraps = device.key_id ? await keys.wrapsFor(userId, device.key_id) : [];
     const epochs = new Set(wraps.map((w) => Number(w.epoch)));
     if (account.epoch !== null) epochs.add(account.epoch);
-    const [roster, others, holders, recoveryKey] = await Promise.all([
+    const [roster, others, holders, recoveryKey, startOver] = await Promise.all([
       keys.roster(userId, [...epochs]),
       account.epoch === null ? 0 : otherHolders(keys, userId, account.epoch, sessionId),
       account.epoch === null ? [] : keys.holders(userId, account.epoch),
       recovery.recovery(userId),
+      keys.startOverRequest(userId),
     ]);
     return {
       session_id: sessionId,
@@ -80,11 +81,76 @@ export function createKeysService(deps: { clock: Clock; unitOfWork: UnitOfWork; 
       other_devices_with_current_key: others,
       holders,
       ...(recoveryKey ? { recovery: { key_id: recoveryKey.key_id, created_at: Number(recoveryKey.created_at) } } : {}),
+      ...(startOver
+        ? {
+            start_over: {
+              requested_at: startOver.requestedAt,
+              available_at: startOver.requestedAt + START_OVER_WAIT_MS,
+              by_this_device: startOver.sessionId === sessionId,
+            },
+          }
+        : {}),
     };
+  }
+
+  /** Whether this session's request to start over has stood, uncancelled, for START_OVER_WAIT_MS (decision 021). */
+  async function startOverWaited(repo: KeysRepository, userId: string, sessionId: string): Promise<boolean> {
+    const request = await repo.startOverRequest(userId);
+    return request?.sessionId === sessionId && clock.now() >= request.requestedAt + START_OVER_WAIT_MS;
+  }
+
+  /**
+   * A locked device asks to start over while another device holds the key (decision 021): every device is told, a
+   * device holding the key can cancel, and after START_OVER_WAIT_MS this one may start over. Refused to a device that
+   * holds the key, and while a recovery code is set (the code is the way back).
+   */
+  async function requestStartOver(userId: string, sessionId: string): Promise<KeysState> {
+    await unitOfWork.forUser(
+      userId,
+      async (work) => {
+        const repo = keys.in(work.trx);
+        const current = (await repo.account(userId))?.epoch ?? null;
+        const device = await repo.deviceKey(userId, sessionId);
+        if (current === null || !device)
+          throw conflict("key_epoch_missing", "The account has no key yet, so there is nothing to start over.");
+        if (device.key_id && (await repo.holds(userId, current, device.key_id)))
+          throw conflict("key_held", "This device can read your messages: there is nothing to start over.");
+        if (await recovery.in(work.trx).recovery(userId)) throw recoveryCodeSet();
+        const standing = await repo.startOverRequest(userId);
+        if (standing?.sessionId === sessionId) return;
+        await repo.setStartOverRequest(userId, { sessionId, requestedAt: clock.now() });
+        await work.record([userId], { kind: "key.start_over_changed", userId }, liveEvents.keyStartOverChanged());
+      },
+      { userId, sessionId },
+    );
+    return state(userId, sessionId);
+  }
+
+  /** Cancels the standing request to start over: a device that holds the current key, or the one that asked. */
+  async function cancelStartOver(userId: string, sessionId: string): Promise<KeysState> {
+    await unitOfWork.forUser(
+      userId,
+      async (work) => {
+        const repo = keys.in(work.trx);
+        const standing = await repo.startOverRequest(userId);
+        if (!standing) return;
+        const current = (await repo.account(userId))?.epoch ?? null;
+        const device = await repo.deviceKey(userId, sessionId);
+        const holds = current !== null && !!device?.key_id && (await repo.holds(userId, current, device.key_id));
+        if (!holds && standing.sessionId !== sessionId)
+          throw forbidden("Only a device that can read your messages, or the one that asked, can cancel starting over.");
+        await repo.setStartOverRequest(userId, undefined);
+        await work.record([userId], { kind: "key.start_over_changed", userId }, liveEvents.keyStartOverChanged());
+      },
+      { userId, sessionId },
+    );
+    return state(userId, sessionId);
   }
 
   return {
     state,
+    requestStartOver,
+    cancelStartOver,
 
     /**
      * The device's wraps of epochs it already holds, sealed again by itself (after a QR pairing); it cannot add
@@ -160,7 +226,12 @@ export function createKeysService(deps: { clock: Clock; unitOfWork: UnitOfWork; 
               self: await repo.holds(userId, current, ownKeyId),
               others: (await otherHolders(repo, userId, current, sessionId)) > 0,
             };
-            const subject = { keyOwnerId: userId, keyHolders, recoveryCodeSet: recoveryKey !== undefined };
+            const subject = {
+              keyOwnerId: userId,
+              keyHolders,
+              recoveryCodeSet: recoveryKey !== undefined,
+              startOverWaited: body.reason === "start_over" && (await startOverWaited(repo, userId, sessionId)),
+            };
             if (body.reason === "rotation" && !may({ userId }, "key.rotate", subject)) {
               throw forbidden("This device does not hold the account's current key, so it cannot make the next one.");
             }
@@ -168,7 +239,7 @@ export function createKeysService(deps: { clock: Clock; unitOfWork: UnitOfWork; 
               if (keyHolders.others) {
                 throw conflict(
                   "key_epoch_in_use",
-                  "Another signed-in device still holds the account's key: approve this device from it instead.",
+                  "Another signed-in device still holds the account's key: approve this device from it instead, or ask to start over in 24 hours.",
                 );
               }
               throw recoveryCodeSet();
@@ -184,6 +255,11 @@ export function createKeysService(deps: { clock: Clock; unitOfWork: UnitOfWork; 
           }
           // Start over leaves nothing a recovery code could open (section 5).
           if (body.reason === "start_over") await recovery.in(work.trx).remove(userId);
+          // A request to start over is used up by any new epoch made from a start over.
+          if (body.reason === "start_over" && (await repo.startOverRequest(userId))) {
+            await repo.setStartOverRequest(userId, undefined);
+            await work.record([userId], { kind: "key.start_over_changed", userId }, liveEvents.keyStartOverChanged());
+          }
           if (!(await repo.advance(userId, body.expected, body.epoch))) throw epochTaken(current);
           const now = clock.now();
           const epoch = { user_id: userId, epoch: body.epoch, created_by_session_id: sessionId, reason: body.reason, created_at: now };

@@ -18,19 +18,15 @@ import { useLinkOrigin } from "../../lib/server-address.ts";
 import { useSessionServices } from "../../lib/session-services.ts";
 import { useLogout } from "../../lib/use-logout.ts";
 import { RecoveryUnlock } from "./recovery-unlock.tsx";
+import { StartOver, StartOverRequested } from "./start-over.tsx";
 import "./key-approval.css";
 
 export const KEY_APPROVAL_TEXT = {
   locked: SEALED_TEXT.approveToSend,
   codeFormat: "Type the six digits shown on the new device.",
-  startOverConfirm:
-    "Start over? What was sent before can no longer be read on any device and is deleted as it expires. This cannot be undone.",
   denied: APPROVAL_TEXT.denied,
   /** A locked device with no other signed-in device holding the key: nothing can approve it. */
   alone: "No other signed-in device can read your messages, so none can approve this one.",
-  startOverConsequences:
-    "Start over: this device makes a new key. Messages sent before can no longer be read on any device, and are deleted as they expire. This cannot be undone.",
-  recoveryIsTheWay: "Your account has a recovery code: it is the way back. Start over is not possible while it is set.",
 };
 
 const requestsKey = ["key-requests"] as const;
@@ -91,7 +87,13 @@ export function KeyApproval() {
   const { keys, live } = useSessionServices();
   const status = useSyncExternalStore(keys.subscribe, keys.getStatus);
   if (status.state === "locked") return <LockedDevice keys={keys} live={live} />;
-  if (status.state === "ready") return <IncomingRequests keys={keys} live={live} sessionId={status.sessionId} />;
+  if (status.state === "ready")
+    return (
+      <>
+        <StartOverRequested live={live} />
+        <IncomingRequests keys={keys} live={live} sessionId={status.sessionId} />
+      </>
+    );
   if (status.state === "failed" && status.insecure) return <InsecureAddress />;
   if (status.state === "lost") return <LostKey />;
   return null;
@@ -228,66 +230,6 @@ function LockedDevice({ keys, live }: { keys: DeviceKeys; live: LiveConnection }
       <RecoveryUnlock keys={keys} onUnlocked={() => void requester.current?.refuse().catch(() => undefined)} />
       <StartOver keys={keys} live={live} />
     </section>
-  );
-}
-
-/**
- * Offered only when no other signed-in device holds the account's key (the server says so), with what it costs said
- * before it is pressed; while a recovery code is set the server refuses it, so this says the code is the way back.
- */
-function StartOver({ keys, live }: { keys: DeviceKeys; live: LiveConnection }) {
-  const state = useQuery(keysStateQuery);
-  const { refetch } = state;
-  const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  useEffect(
-    () =>
-      live.onEvent((event) => {
-        if (event.kind === "device.signed_out" || event.kind === "key.epoch_created" || event.kind === "key.request_updated")
-          void refetch();
-      }),
-    [live, refetch],
-  );
-  if (state.data?.other_devices_with_current_key !== 0) return null;
-  if (state.data.recovery) return <p className="key-approval-muted">{KEY_APPROVAL_TEXT.recoveryIsTheWay}</p>;
-  const startOver = async () => {
-    setBusy(true);
-    const answer = await keys.startOver().catch((failure: unknown) => ({ ok: false as const, code: describeError(failure) }));
-    setBusy(false);
-    setConfirming(false);
-    if (!answer.ok) {
-      toast.error(
-        answer.code === "key_recovery_code_set"
-          ? "Your account has a recovery code: unlock this device with it instead of starting over."
-          : "Another signed-in device still holds the key: approve this device from it instead.",
-      );
-      void refetch();
-    }
-  };
-  if (!confirming) {
-    return (
-      <>
-        <p className="key-approval-muted">{KEY_APPROVAL_TEXT.startOverConsequences}</p>
-        <div className="key-approval-actions">
-          <button type="button" className="btn btn-ghost btn-sm" onClick={() => setConfirming(true)}>
-            Start over
-          </button>
-        </div>
-      </>
-    );
-  }
-  return (
-    <div role="alertdialog" aria-label="Start over" aria-describedby="start-over-text">
-      <p id="start-over-text">{KEY_APPROVAL_TEXT.startOverConfirm}</p>
-      <div className="key-approval-actions">
-        <button type="button" className="btn btn-danger btn-sm" disabled={busy} onClick={() => void startOver()}>
-          Yes, start over
-        </button>
-        <button type="button" className="btn btn-ghost btn-sm" disabled={busy} onClick={() => setConfirming(false)}>
-          Cancel
-        </button>
-      </div>
-    </div>
   );
 }
 

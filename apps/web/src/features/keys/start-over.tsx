@@ -1,0 +1,173 @@
+/**
+ * Start over on a locked device (docs/protocol/encryption.md, "Locked devices and Start over"; decision 021), and the
+ * notice the devices that hold the key see while a locked device asks for it. With no other device holding the key,
+ * Start over is offered at once; while one does, the locked device may ask to start over in 24 hours: every device is
+ * told, one that holds the key can cancel, and after the 24 hours this device may start over. While a recovery code is
+ * set, the code is the way back.
+ */
+import { KEYS_API, type KeysState, keysStateSchema } from "@daysync/shared";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useId, useState } from "react";
+import { toast } from "react-toastify";
+import { api } from "../../lib/api-client.ts";
+import { describeError } from "../../lib/api-errors.ts";
+import type { DeviceKeys } from "../../lib/device-keys.ts";
+import { keysStateQuery } from "../../lib/keys-state.ts";
+import type { LiveConnection } from "../../lib/live-connection.ts";
+
+export const START_OVER_TEXT = {
+  confirm: "Start over? What was sent before can no longer be read on any device and is deleted as it expires. This cannot be undone.",
+  consequences:
+    "Start over: this device makes a new key. Messages sent before can no longer be read on any device, and are deleted as they expire. This cannot be undone.",
+  recoveryIsTheWay: "Your account has a recovery code: it is the way back. Start over is not possible while it is set.",
+  askOffer:
+    "No longer have the device that can read your messages? Ask to start over: your other devices are told and can cancel it, and after 24 hours this device can start over.",
+  asked: (when: string) => `You asked to start over. Unless one of your other devices cancels it, this device can start over from ${when}.`,
+  requested: (when: string) =>
+    `A device signed in to your account asked to start over on ${when}. If it goes ahead, what was sent before can no longer be read on any device. If it was not you, cancel it and change your password.`,
+};
+
+const when = (at: number) => new Date(at).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+
+/** The key state, read again whenever a change of keys, devices or a request to start over is heard. */
+function useKeysState(live: LiveConnection) {
+  const state = useQuery(keysStateQuery);
+  const { refetch } = state;
+  useEffect(
+    () =>
+      live.onEvent((event) => {
+        if (
+          event.kind === "device.signed_out" ||
+          event.kind === "key.epoch_created" ||
+          event.kind === "key.request_updated" ||
+          event.kind === "key.start_over_changed"
+        )
+          void refetch();
+      }),
+    [live, refetch],
+  );
+  return state;
+}
+
+/** Asks to start over in 24 hours, or withdraws that request: the key state after it. */
+const askToStartOver = () => api.post(KEYS_API.startOver, undefined, keysStateSchema);
+const cancelStartOver = () => api.delete(KEYS_API.startOver, keysStateSchema);
+
+/** On the locked device, below the code to type and the recovery code. */
+export function StartOver({ keys, live }: { keys: DeviceKeys; live: LiveConnection }) {
+  const state = useKeysState(live);
+  const queryClient = useQueryClient();
+  const data = state.data;
+  if (!data) return null;
+  const settle = (next: KeysState) => queryClient.setQueryData(keysStateQuery.queryKey, next);
+  if (data.recovery) {
+    return data.other_devices_with_current_key === 0 ? <p className="key-approval-muted">{START_OVER_TEXT.recoveryIsTheWay}</p> : null;
+  }
+  const waited = data.start_over?.by_this_device === true && Date.now() >= data.start_over.available_at;
+  if (data.other_devices_with_current_key === 0 || waited) return <StartOverNow keys={keys} refetch={() => void state.refetch()} />;
+  if (data.start_over?.by_this_device) {
+    return (
+      <>
+        <p role="status">{START_OVER_TEXT.asked(when(data.start_over.available_at))}</p>
+        <div className="key-approval-actions">
+          <Action label="Withdraw the request" run={cancelStartOver} settle={settle} />
+        </div>
+      </>
+    );
+  }
+  return (
+    <>
+      <p className="key-approval-muted">{START_OVER_TEXT.askOffer}</p>
+      <div className="key-approval-actions">
+        <Action label="Start over in 24 hours" run={askToStartOver} settle={settle} />
+      </div>
+    </>
+  );
+}
+
+/** A button that calls the server, says a refusal, and puts the answer in the key state. */
+function Action({ label, run, settle }: { label: string; run: () => Promise<KeysState>; settle: (next: KeysState) => void }) {
+  const [busy, setBusy] = useState(false);
+  const act = async () => {
+    setBusy(true);
+    try {
+      settle(await run());
+    } catch (failure) {
+      toast.error(describeError(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <button type="button" className="btn btn-ghost btn-sm" disabled={busy} onClick={() => void act()}>
+      {label}
+    </button>
+  );
+}
+
+/** Start over at once, its cost said before it is pressed. */
+function StartOverNow({ keys, refetch }: { keys: DeviceKeys; refetch: () => void }) {
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const startOver = async () => {
+    setBusy(true);
+    const answer = await keys.startOver().catch((failure: unknown) => ({ ok: false as const, code: describeError(failure) }));
+    setBusy(false);
+    setConfirming(false);
+    if (!answer.ok) {
+      toast.error(
+        answer.code === "key_recovery_code_set"
+          ? "Your account has a recovery code: unlock this device with it instead of starting over."
+          : "Another signed-in device still holds the key: approve this device from it instead.",
+      );
+      refetch();
+    }
+  };
+  if (!confirming) {
+    return (
+      <>
+        <p className="key-approval-muted">{START_OVER_TEXT.consequences}</p>
+        <div className="key-approval-actions">
+          <button type="button" className="btn btn-ghost btn-sm" onClick={() => setConfirming(true)}>
+            Start over
+          </button>
+        </div>
+      </>
+    );
+  }
+  return (
+    <div role="alertdialog" aria-label="Start over" aria-describedby="start-over-text">
+      <p id="start-over-text">{START_OVER_TEXT.confirm}</p>
+      <div className="key-approval-actions">
+        <button type="button" className="btn btn-danger btn-sm" disabled={busy} onClick={() => void startOver()}>
+          Yes, start over
+        </button>
+        <button type="button" className="btn btn-ghost btn-sm" disabled={busy} onClick={() => setConfirming(false)}>
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** On a device that holds the key, while another device's request to start over stands: what it means, and Cancel. */
+export function StartOverRequested({ live }: { live: LiveConnection }) {
+  const titleId = useId();
+  const state = useKeysState(live);
+  const queryClient = useQueryClient();
+  const request = state.data?.start_over;
+  if (!request || request.by_this_device) return null;
+  return (
+    <section className="key-approval" aria-labelledby={titleId}>
+      <h2 id={titleId}>Start over requested</h2>
+      <p>{START_OVER_TEXT.requested(when(request.requested_at))}</p>
+      <div className="key-approval-actions">
+        <Action
+          label="Cancel start over"
+          run={cancelStartOver}
+          settle={(next) => queryClient.setQueryData(keysStateQuery.queryKey, next)}
+        />
+      </div>
+    </section>
+  );
+}
