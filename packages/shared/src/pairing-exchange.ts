@@ -54,11 +54,13 @@ export function normalizeCodeHalf(typed: string): string | undefined {
 /** POST /api/pair/requests with a typed-code exchange: the key, its proof and the CPace share. */
 export const pairingTypedRequestSchema = z.object({ requester_share: answerKeyRequestSchema.shape.approver_share.optional() });
 
+/** Body of POST /api/pair/requests and POST /api/pair/join/:code (a typed offer code: the share for its password half). */
 export const pairingRequestBodySchema = pairingKeySchema.and(pairingTypedRequestSchema).superRefine((body, ctx) => {
   if (body.requester_share !== undefined && body.public_key === undefined) {
     ctx.addIssue({ code: "custom", path: ["public_key"], message: "requester_share must come with public_key." });
   }
 });
+export type PairingRequestBody = z.infer<typeof pairingRequestBodySchema>;
 
 export const pairingExchangeParamsSchema = z.object({ id: z.uuid("A request id must be a UUID.") });
 export const pairingAnswerSchema = answerKeyRequestSchema;

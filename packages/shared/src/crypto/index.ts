@@ -84,6 +84,7 @@ export {
   type NumberedMessage,
 } from "./message-gaps.ts";
 export {
+  type AskedPairing,
   exchangeAsKeyRequest,
   type PairingApproverRoutes,
   PairingRequester,

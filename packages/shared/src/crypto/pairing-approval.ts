@@ -35,31 +35,41 @@ export function exchangeAsKeyRequest(exchange: TypedPairingExchange): KeyRequest
   };
 }
 
+/** What asking gave the new device: its request and the secret that proves it. */
+export type AskedPairing = { request_id: string; secret: string };
+
 /** The anonymous pairing routes the new device uses, by its request's secret. */
-export interface PairingRequesterRoutes {
-  /** POST /api/pair/requests with the key, its proof and the share; the request's id, lookup code and secret. */
-  create(body: { public_key: string; key_proof: string; requester_share: string }): Promise<PairingRequestCreated>;
+export interface PairingRequesterRoutes<Created extends AskedPairing = PairingRequestCreated> {
+  /**
+   * POST /api/pair/requests (the login panel) or /api/pair/join/:lookup (Add a device, the code typed) with the key,
+   * its proof and the share; the request's id and secret.
+   */
+  create(body: { public_key: string; key_proof: string; requester_share: string }): Promise<Created>;
   confirm(id: string, body: { secret: string; requester_confirmation: string }): Promise<TypedPairingExchange>;
   reject(id: string, body: { secret: string }): Promise<TypedPairingExchange>;
   deny(id: string, body: { secret: string }): Promise<TypedPairingExchange>;
 }
 
 /**
- * The new device's side: makes its password, asks with its share, shows the code; follows the exchange the pairing
- * channel sends (`update`); once signed in (`signedIn`), accepts the handover of the approved exchange (`accept`).
+ * The new device's side: makes its password (or, joining an offer, takes the one typed), asks with its share, shows
+ * the code; follows the exchange the pairing channel sends (`update`); once signed in (`signedIn`), accepts the
+ * handover of the approved exchange (`accept`).
  */
-export class PairingRequester {
-  readonly password = makePairingPassword(randomBytes);
+export class PairingRequester<Created extends AskedPairing = PairingRequestCreated> {
+  readonly password: string;
   readonly side: KeyRequester;
-  private created: PairingRequestCreated | undefined;
+  private created: Created | undefined;
 
   constructor(
     private readonly held: HeldKeys,
     keyProof: string,
     publicKey: string,
-    routes: PairingRequesterRoutes,
+    routes: PairingRequesterRoutes<Created>,
     state: () => Promise<KeysState>,
+    /** Add a device: the password half typed from the offering device's screen. */
+    password: string = makePairingPassword(randomBytes),
   ) {
+    this.password = password;
     const secret = () => this.created?.secret ?? "";
     const server: KeyApprovalServer = {
       state,
@@ -92,11 +102,17 @@ export class PairingRequester {
     this.side = new KeyRequester("", held, unsignedStorage, server, { code: this.password });
   }
 
-  /** Asks: the request as made, its `short_code` the whole code to type (the server's lookup, then the password). */
-  async ask(): Promise<PairingRequestCreated> {
+  /** Asks with the share: the request as the server made it. */
+  async join(): Promise<Created> {
     await this.side.ask();
     const created = this.created;
     if (!created) throw new Error("The request was not made");
+    return created;
+  }
+
+  /** Asks: the request as made, its `short_code` the whole code to type (the server's lookup, then the password). */
+  async ask(this: PairingRequester<PairingRequestCreated>): Promise<PairingRequestCreated> {
+    const created = await this.join();
     return { ...created, short_code: `${created.short_code}${this.password}` };
   }
 

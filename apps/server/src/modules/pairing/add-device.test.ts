@@ -61,7 +61,8 @@ describe("add a device: the signed-in device shows the code", () => {
 
     const created = await offer(laptop);
     expect(Buffer.from(created.code, "base64url").length * 8).toBeGreaterThanOrEqual(128);
-    expect(created.short_code).toMatch(/^[0-9A-HJKMNP-TV-Z]{8}$/);
+    // The lookup half of the typed code: the offering device adds the password half (pairing-exchange.ts).
+    expect(created.short_code).toMatch(/^[0-9A-HJKMNP-TV-Z]{4}$/);
     expect(created.expires_in).toBe(PAIRING_TTL_MS);
     expect(JSON.stringify(created)).not.toMatch(/secret|token/);
 

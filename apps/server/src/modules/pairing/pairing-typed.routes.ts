@@ -23,8 +23,8 @@ export function pairingTypedRoutes(app: ApiServer, deps: { typed: PairingTypedSe
   const idOf = (params: unknown) => parse(pairingExchangeParamsSchema, params).id;
 
   app.get("/api/pair/typed/:id", { config: limit(120), schema }, async (request) => {
-    requireAuth(request);
-    return { exchange: await typed.view(idOf(request.params)) };
+    const auth = requireAuth(request);
+    return { exchange: await typed.view(auth, idOf(request.params)) };
   });
 
   app.post("/api/pair/typed/:id/answer", { config: limit(60), schema }, async (request) => {

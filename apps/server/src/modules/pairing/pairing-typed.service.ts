@@ -4,6 +4,8 @@
  * locked device. The new device (anonymous, proven by its request's secret) asked with its share; a signed-in device
  * holding the current key answers; the new device confirms or reports a wrong code (the third ends the request); the
  * answering device hands over and so approves the sign-in. It opens and checks no cryptography: who, order, addresses.
+ * Add a device runs it the other way round: the new device joined an offer with its share (it typed the code), and
+ * only the session that made the offer may look at, answer, approve or end it.
  */
 import {
   type ApproveKeyRequestInput,
@@ -55,10 +57,15 @@ export function createPairingTypedService(deps: {
 }) {
   const { pairingRequests: repo, keys, keyHandover, clock, bus } = deps;
 
-  /** The typed request, live: one without an exchange, an offer, or one that never was is not found. */
-  async function typedRow(id: string): Promise<PairingRow> {
+  /**
+   * The typed request, live: one without an exchange, or one that never was is not found; so is an offer to anyone
+   * signed in but the session that made it (`auth` undefined: the new device, proven by its secret afterwards).
+   */
+  async function typedRow(id: string, auth?: SessionAuth | null): Promise<PairingRow> {
     const row = await repo.findById(id);
-    if (!row || row.requester_share === null || row.offered_by !== null) throw notFound("sign-in request");
+    if (!row || row.requester_share === null) throw notFound("sign-in request");
+    const offerOfOther = row.offered_by !== null && (row.offered_by !== auth?.sessionId || row.user_id !== auth?.userId);
+    if (auth !== undefined && auth !== null && offerOfOther) throw notFound("sign-in request");
     if (Number(row.expires_at) <= clock.now() && LIVE.includes(row.status)) {
       throw conflict("pairing_expired", "This code has expired. Show a new code on the other device.");
     }
@@ -87,13 +94,13 @@ export function createPairingTypedService(deps: {
   }
 
   return {
-    async view(id: string): Promise<TypedPairingExchange> {
-      return presentTypedExchange(await typedRow(id));
+    async view(auth: SessionAuth, id: string): Promise<TypedPairingExchange> {
+      return presentTypedExchange(await typedRow(id, auth));
     },
 
     /** A signed-in device holding the current key answers with the typed code's share: one at a time. */
     async answer(auth: SessionAuth, id: string, body: { approver_share: string; approver_confirmation: string }) {
-      const row = await typedRow(id);
+      const row = await typedRow(id, auth);
       const holder = await keyHolder(auth);
       if (!holder) throw forbidden("Only a device that can read your messages can approve another one.");
       if (row.status !== "pending") throw conflict("pairing_taken", "Another device already answered this sign-in request.");
@@ -131,7 +138,8 @@ export function createPairingTypedService(deps: {
         {
           status: failures >= KEY_REQUEST_MAX_FAILURES ? "failed" : "pending",
           failures,
-          user_id: null,
+          // An offer stays the offering account's.
+          user_id: row.offered_by === null ? null : row.user_id,
           answered_by: null,
           approver_key_id: null,
           approver_public_key: null,
@@ -147,7 +155,7 @@ export function createPairingTypedService(deps: {
      * sign-in is approved with it, and the exchange moves the handover into the key tables.
      */
     async approve(auth: SessionAuth, id: string, body: ApproveKeyRequestInput) {
-      const row = await typedRow(id);
+      const row = await typedRow(id, auth);
       if (row.answered_by !== auth.sessionId || row.user_id !== auth.userId)
         throw forbidden("Only the device that typed the code can approve.");
       if (row.status !== "confirmed") throw outOfOrder(row, "approved");
@@ -181,8 +189,10 @@ export function createPairingTypedService(deps: {
      * answered, or, before anyone answered, any signed-in device (as Deny by code).
      */
     async deny(auth: SessionAuth | null, id: string, body: { secret?: string }) {
-      const row = await typedRow(id);
-      const requester = body.secret !== undefined && matchesHash(body.secret, row.secret_hash);
+      const found = await typedRow(id);
+      const requester = body.secret !== undefined && matchesHash(body.secret, found.secret_hash);
+      // A signed-in device other than the offering one is told there is no such request.
+      const row = requester ? found : await typedRow(id, auth);
       const answering = auth !== null && row.answered_by === auth.sessionId;
       if (!requester && !answering && !(auth !== null && row.status === "pending")) throw forbidden("This device cannot end this request.");
       const from: PairingRow["status"][] = requester ? [...LIVE, "approved"] : LIVE;

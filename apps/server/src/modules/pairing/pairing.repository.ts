@@ -42,7 +42,14 @@ export function createPairingRepository(db: Db) {
      */
     async claim(
       id: string,
-      claim: { secretHash: string; userAgent: string; ip: string; publicKey: string | null; keyProof: string | null },
+      claim: {
+        secretHash: string;
+        userAgent: string;
+        ip: string;
+        publicKey: string | null;
+        keyProof: string | null;
+        requesterShare: string | null;
+      },
       now: number,
       expiresAt: number,
     ): Promise<boolean> {
@@ -55,6 +62,7 @@ export function createPairingRepository(db: Db) {
           ip: claim.ip,
           public_key: claim.publicKey,
           key_proof: claim.keyProof,
+          requester_share: claim.requesterShare,
           created_at: now,
           expires_at: expiresAt,
         })
@@ -120,7 +128,8 @@ export function createPairingRepository(db: Db) {
 
     /**
      * A typed code's exchange moves one step (pairing-typed.service.ts): from one of `from`, only while unexpired and
-     * only for a request the new device made; false when another step (or the clock) came first.
+     * only for a request with a typed code's exchange (asked by the new device, or an offer it joined with its share);
+     * false when another step (or the clock) came first.
      */
     async moveTyped(id: string, from: PairingRow["status"][], now: number, set: Partial<PairingRow>): Promise<boolean> {
       const result = await db
@@ -129,7 +138,6 @@ export function createPairingRepository(db: Db) {
         .where("id", "=", id)
         .where("status", "in", from)
         .where("expires_at", ">", now)
-        .where("offered_by", "is", null)
         .where("requester_share", "is not", null)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;

@@ -3,7 +3,6 @@ import {
   pairingApproveSchema,
   pairingCodeParamsSchema,
   pairingExchangeSchema,
-  pairingKeySchema,
   pairingOfferParamsSchema,
   pairingRequestBodySchema,
   responseSchemas,
@@ -79,7 +78,7 @@ export function pairingRoutes(app: ApiServer, deps: { pairing: PairingService; c
   // Anonymous: the new device has no session yet; the code is all it has, and it grants nothing by itself.
   app.post("/api/pair/join/:code", { config: limit(30), schema: answers(responseSchemas.pairingJoined) }, async (request, reply) => {
     const { code } = parse(pairingCodeParamsSchema, request.params);
-    const key = parse(pairingKeySchema, request.body);
-    return reply.status(201).send(await pairing.join(code, deviceOf(request), key));
+    const body = parse(pairingRequestBodySchema, request.body ?? {});
+    return reply.status(201).send(await pairing.join(code, deviceOf(request), body));
   });
 }

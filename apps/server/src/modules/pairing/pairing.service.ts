@@ -18,6 +18,7 @@ import {
   type PairingJoined,
   type PairingKeyInput,
   type PairingOfferCreated,
+  type PairingRequestBody,
   type PairingRequestCreated,
   type PairingRequestDetails,
   type PairServerMessage,
@@ -99,8 +100,8 @@ export function createPairingService(deps: {
 
   /** The request (or, with `offer`, the offer) a QR code or a typed short code points at. */
   async function resolve(code: string, offer = false): Promise<PairingRow> {
-    // A typed code's lookup half (pairing-exchange.ts) finds a request too; its other half never comes here.
-    const short = normalizeShortCode(code) ?? (offer ? undefined : normalizeCodeHalf(code));
+    // A typed code's lookup half (pairing-exchange.ts) finds a request or an offer; its other half never comes here.
+    const short = normalizeShortCode(code) ?? normalizeCodeHalf(code);
     const row = short ? await repo.findByShortCode(short, offer) : await repo.findByCodeHash(sha256(code), offer);
     if (!row) throw notFound("pairing code");
     return row;
@@ -155,12 +156,16 @@ export function createPairingService(deps: {
     bus.publish("pairing.decided", { requestId: row.id });
   }
 
-  /** A lookup half no live request shows (they are few: 20 bits leave room), so the typed code finds one request. */
-  async function freeLookupCode(now: number): Promise<string> {
+  /**
+   * A lookup half no live request (or, with `offer`, no live offer) shows (they are few: 20 bits leave room), so the
+   * typed code finds one.
+   */
+  async function freeLookupCode(now: number, offer = false): Promise<string> {
     for (;;) {
       const lookup = newLookupCode();
-      const newest = await repo.findByShortCode(lookup, false);
-      if (!newest || Number(newest.expires_at) <= now || !["pending", "answered", "confirmed", "approved"].includes(newest.status)) {
+      const newest = await repo.findByShortCode(lookup, offer);
+      const live = ["offered", "pending", "answered", "confirmed", "approved"];
+      if (!newest || Number(newest.expires_at) <= now || !live.includes(newest.status)) {
         return lookup;
       }
     }
@@ -222,7 +227,10 @@ export function createPairingService(deps: {
       return { request_id: row.id, code, short_code: row.short_code, secret, expires_in: PAIRING_TTL_MS };
     },
 
-    /** Add a device: a code for the new device to open. It grants nothing until this session approves. */
+    /**
+     * Add a device: a code for the new device to open. It grants nothing until this session approves. Its short code
+     * is a typed code's lookup half: the offering device adds its password half, which never comes here.
+     */
     async createOffer(auth: SessionAuth): Promise<PairingOfferCreated> {
       const now = clock.now();
       await repo.deleteExpiredBefore(now - KEEP_AFTER_EXPIRY_MS);
@@ -238,15 +246,18 @@ export function createPairingService(deps: {
         public_key: null,
         key_proof: null,
       });
+      row.short_code = await freeLookupCode(now, true);
       await repo.insert(row);
       return { offer_id: row.id, code, short_code: row.short_code, expires_in: PAIRING_TTL_MS };
     },
 
     /**
      * The new device opens an offer: once only, while it is fresh. From then on it waits on the pairing
-     * channel with its secret, exactly like a device that asked by itself; the approval has PAIRING_TTL_MS.
+     * channel with its secret, exactly like a device that asked by itself; the approval has PAIRING_TTL_MS. With
+     * `requester_share` (the typed code's password half was typed) the offering device runs the typed code's exchange.
      */
-    async join(code: string, device: DeviceInfo, key: PairingKeyInput = {}): Promise<PairingJoined> {
+    async join(code: string, device: DeviceInfo, body: PairingRequestBody = {}): Promise<PairingJoined> {
+      const { requester_share, ...key } = body;
       const { publicKey, keyProof } = keyOf(key);
       const now = clock.now();
       const row = await resolve(code, true);
@@ -257,7 +268,14 @@ export function createPairingService(deps: {
       const approver = await devices.find(row.user_id, offeredBy);
       if (!approver) throw notFound("pairing code");
       const secret = newSecret();
-      const claim = { secretHash: sha256(secret), userAgent: device.userAgent.slice(0, 512), ip: device.ip, publicKey, keyProof };
+      const claim = {
+        secretHash: sha256(secret),
+        userAgent: device.userAgent.slice(0, 512),
+        ip: device.ip,
+        publicKey,
+        keyProof,
+        requesterShare: requester_share ?? null,
+      };
       if (!(await repo.claim(row.id, claim, now, now + PAIRING_TTL_MS))) {
         const latest = (await repo.findById(row.id)) ?? row;
         if (latest.status !== "offered") throw offerUsed();
