@@ -1,8 +1,9 @@
 /** Add a device, in real Chromium: the signed-in device shows the QR code, a signed-out phone opens it, the first approves. */
-import { KEYS_API, keysStateSchema, TEXT } from "@daysync/shared";
+import { KEYS_API, keysStateSchema, SEALED_TEXT, TEXT } from "@daysync/shared";
 import type { BrowserContext } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { useStartedApp } from "./support/app.ts";
+import { messageList, sendMessage, visible } from "./support/daysync.ts";
 import { readQrFromScreen } from "./support/qr.ts";
 
 const app = useStartedApp();
@@ -76,6 +77,41 @@ describe("add a device", () => {
     await expect.poll(async () => (await keyState(phone)).wraps.map((wrap) => wrap.mode), { timeout: 15_000 }).toEqual(["auth"]);
     const handed = await keyState(phone);
     expect(handed.wraps.map((wrap) => [wrap.epoch, wrap.sender_key_id])).toEqual([[1, handed.key_id]]);
+    await phone.close();
+    await laptop.close();
+  });
+
+  it("signs a phone in holding the key when it types the code shown: one round, no second approval (issue 41)", async () => {
+    const { context: laptop, deviceName } = await signedInLaptop();
+    const page = await laptop.newPage();
+    await page.goto(`${app.server.url}/dashboard`);
+    await expect.poll(async () => (await keyState(laptop)).wraps.length, { timeout: 15_000 }).toBe(1);
+    await sendMessage(page, "sealed before the phone came");
+    await page.goto(`${app.server.url}/pair/add`);
+    const shortCode = (await page.getByTestId("offer-short-code").textContent()) ?? "";
+    expect(shortCode).toMatch(/^[0-9A-Z]{4}-[0-9A-Z]{4}$/);
+
+    const phone = await signedOutPhone();
+    const phonePage = await phone.newPage();
+    await phonePage.goto(`${app.server.url}/pair/join`);
+    await phonePage.getByLabel("Code shown on the other device").fill(shortCode.toLowerCase());
+    await phonePage.getByRole("button", { name: "Continue" }).click();
+    await phonePage.getByRole("heading", { name: `Waiting for approval on ${deviceName}` }).waitFor();
+    // The password half stays on the phone: not in its address.
+    expect(phonePage.url()).toBe(`${app.server.url}/pair/join/${shortCode.slice(0, 4)}`);
+
+    await page.getByRole("heading", { name: "Sign in this device?" }).waitFor();
+    await page.getByRole("button", { name: "Approve" }).click();
+    await visible(page.getByRole("heading", { name: "Approved" }), 30_000);
+
+    await phonePage.waitForURL(`${app.server.url}/dashboard`, { timeout: 30_000 });
+    await visible(messageList(phonePage).getByText("sealed before the phone came"), 30_000).catch(async (e) => {
+      await phonePage.screenshot({ path: "/tmp/wt41-phone.png" });
+      console.log("DEBUG", await phonePage.locator("main").innerText(), JSON.stringify(await keyState(phone)));
+      throw e;
+    });
+    expect(await phonePage.getByRole("heading", { name: SEALED_TEXT.approveToSend }).count()).toBe(0);
+    expect(await phonePage.getByRole("heading", { name: "Approve this device" }).count()).toBe(0);
     await phone.close();
     await laptop.close();
   });

@@ -100,6 +100,12 @@ export const APPROVAL_TEXT = {
   refused: "This request changed on the way between your devices, so it was ended. Ask again on the new device.",
   /** The locked device, once the codes matched. */
   waitingForHandover: "The code matched. Waiting for your other device…",
+  /** Add a device, on the offering device: the code typed on the new device was wrong. */
+  offerWrongCode:
+    "The code typed on the new device was not the one shown here, so it was not signed in. Show a new code and type it there again.",
+  /** Add a device, on the new device: the code typed here was wrong. */
+  joinWrongCode:
+    "That is not the code shown on your other device, so this device was not signed in. Show a new code there and type it again.",
   approved: (name: string) => `${name} can now read your messages.`,
   denied: "The request was ended on one of your devices.",
 } as const;

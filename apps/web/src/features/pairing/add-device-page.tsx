@@ -1,7 +1,8 @@
-import { JOIN_ROUTE, type PairingRequestDetails } from "@daysync/shared";
+import { APPROVAL_TEXT, JOIN_ROUTE, type PairingRequestDetails } from "@daysync/shared";
+import type { ApprovalStep } from "@daysync/shared/crypto";
 import { useMutation } from "@tanstack/react-query";
 import { Link } from "react-router";
-import { CheckIcon } from "../../components/ui/icons.tsx";
+import { AlertIcon, CheckIcon } from "../../components/ui/icons.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { describeError } from "../../lib/api-errors.ts";
 import { useLinkOrigin } from "../../lib/server-address.ts";
@@ -10,6 +11,7 @@ import { PairFrame } from "./pair-frame.tsx";
 import { approveOffer, denyOffer } from "./pairing-api.ts";
 import { PairingCodeDisplay } from "./pairing-code-display.tsx";
 import { KeyNotVerified, RequestDecision } from "./pairing-request-review.tsx";
+import { approveTyped, cannotApprove, typedApprover } from "./typed-code.ts";
 import { useDeviceOffer } from "./use-device-offer.ts";
 
 /** /pair/add on a signed-in device: a code the new device opens, then Approve or Deny what opened it. */
@@ -25,6 +27,7 @@ export function AddDevicePage({ userId }: { userId: string }) {
           offerId={state.offerId}
           request={state.request}
           secret={state.secret}
+          password={state.password}
           userId={userId}
           onAnother={restart}
         />
@@ -44,7 +47,7 @@ export function AddDevicePage({ userId }: { userId: string }) {
               qr={state.qr}
               qrAlt="QR code that opens the sign-in of your new device"
               deadline={state.deadline}
-              shortCode={state.issued.short_code}
+              shortCode={`${state.issued.short_code}${state.issued.password}`}
               shortCodePrompt="Or type this code on the new device:"
               shortCodeTestId="offer-short-code"
               waitingText="Waiting for the new device to open the code…"
@@ -70,23 +73,39 @@ export function AddDevicePage({ userId }: { userId: string }) {
   );
 }
 
+/** Approve of a device that typed the code: the typed code's exchange with this page's password half (nothing typed here). */
+async function approveTypedOffer(request: PairingRequestDetails, password: string, userId: string): Promise<"approved" | ApprovalStep> {
+  if (!request.exchange) throw new Error("Not a typed code");
+  const approver = await typedApprover(userId);
+  if (!approver) throw new Error(cannotApprove);
+  const step = await approveTyped(approver, request.exchange, password);
+  if (step.step === "approved") return "approved";
+  // Not signed in: a wrong code cannot be typed again into this request (its share is the first this page saw).
+  if (step.step === "wrong_code") await approver.deny().catch(() => undefined);
+  return step;
+}
+
 /** The device that opened the code: what it is, and Approve / Deny (only this device may answer). */
 function OfferReview({
   offerId,
   request,
   secret,
+  password,
   userId,
   onAnother,
 }: {
   offerId: string;
   request: PairingRequestDetails;
   secret: string;
+  password: string;
   userId: string;
   onAnother: () => void;
 }) {
   const approve = useMutation({
-    mutationFn: async () => {
-      // A device that opened the code by typing it sends no key: it is approved without one, and asks for it later.
+    mutationFn: async (): Promise<"approved" | "not_verified" | ApprovalStep> => {
+      // The code typed on the new device: its exchange signs it in holding the key, in one round.
+      if (request.exchange) return approveTypedOffer(request, password, userId);
+      // Opened by the QR link: the handover goes with the link's secret.
       const approval = request.public_key ? await approvalFor(secret, request, userId) : {};
       if (approval === "not_verified") {
         await denyOffer(offerId);
@@ -98,15 +117,17 @@ function OfferReview({
   });
   const deny = useMutation({ mutationFn: () => denyOffer(offerId) });
 
+  const ended = typeof approve.data === "object" && approve.data.step !== "waiting" ? approve.data : undefined;
+  if (ended) return <TypedOfferEnded step={ended} onAnother={onAnother} />;
   if (approve.data === "not_verified") return <KeyNotVerified />;
 
-  if (approve.isSuccess || deny.isSuccess) {
+  if (approve.data === "approved" || deny.isSuccess) {
     return (
       <div className="pair-outcome" role="status">
-        {approve.isSuccess ? <CheckIcon size={28} /> : null}
-        <h1>{approve.isSuccess ? "Approved" : "Denied"}</h1>
+        {approve.data === "approved" ? <CheckIcon size={28} /> : null}
+        <h1>{approve.data === "approved" ? "Approved" : "Denied"}</h1>
         <p>
-          {approve.isSuccess
+          {approve.data === "approved"
             ? `${request.name} is now signing in. You can sign it out any time from Devices.`
             : "That device was not signed in."}
         </p>
@@ -121,7 +142,8 @@ function OfferReview({
     );
   }
 
-  const failure = approve.error ?? deny.error;
+  const timedOut = typeof approve.data === "object" ? new Error("The new device did not answer in time.") : null;
+  const failure = approve.error ?? deny.error ?? timedOut;
   return (
     <RequestDecision
       title="Sign in this device?"
@@ -142,5 +164,30 @@ function OfferReview({
       onApprove={() => approve.mutate()}
       onDeny={() => deny.mutate()}
     />
+  );
+}
+
+/** A typed code's exchange that did not sign the device in: a wrong code, a changed request, or its end. */
+function TypedOfferEnded({ step, onAnother }: { step: ApprovalStep; onAnother: () => void }) {
+  const text =
+    step.step === "wrong_code"
+      ? APPROVAL_TEXT.offerWrongCode
+      : step.step === "refused"
+        ? APPROVAL_TEXT.refused
+        : step.step === "ended" && step.status === "denied"
+          ? APPROVAL_TEXT.denied
+          : APPROVAL_TEXT.endedWrongCodes;
+  return (
+    <div className="pair-outcome" role="alert">
+      <AlertIcon size={28} />
+      <h1>{step.step === "wrong_code" ? "Wrong code" : "Not approved"}</h1>
+      <p>{text}</p>
+      <button type="button" className="btn btn-secondary" onClick={onAnother}>
+        Show a new code
+      </button>
+      <p className="pair-links">
+        <Link to="/dashboard">Back to messages</Link>
+      </p>
+    </div>
   );
 }

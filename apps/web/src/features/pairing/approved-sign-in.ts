@@ -3,7 +3,7 @@
  * exchange the token for this device's own session; anything else, or a failed exchange, is a failed login.
  */
 import type { User } from "@daysync/shared";
-import { HANDOVER_TEXT, type PairingRequester } from "@daysync/shared/crypto";
+import { type AskedPairing, HANDOVER_TEXT, type PairingRequester } from "@daysync/shared/crypto";
 import { toast } from "react-toastify";
 import { type PairingKeys, takeHandover } from "./key-handover.ts";
 import { exchangeLoginToken } from "./pairing-api.ts";
@@ -22,7 +22,7 @@ export interface SignInCallbacks {
 
 export async function signInIfApproved(
   outcome: SettledOutcome,
-  request: { request_id: string; secret: string; keys?: PairingKeys; typed?: PairingRequester },
+  request: { request_id: string; secret: string; keys?: PairingKeys; typed?: PairingRequester<AskedPairing> },
   setState: (state: SignInPhase) => void,
   active: () => boolean,
   callbacks: SignInCallbacks,

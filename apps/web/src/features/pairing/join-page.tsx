@@ -1,6 +1,8 @@
-import { JOIN_ROUTE, TEXT, type User } from "@daysync/shared";
+import { APPROVAL_TEXT, JOIN_ROUTE, TEXT, type User } from "@daysync/shared";
+import { typedPairingCode } from "@daysync/shared/crypto";
 import { useState } from "react";
-import { Link, useNavigate, useParams } from "react-router";
+import { Link, useLocation, useNavigate, useParams } from "react-router";
+import { z } from "zod";
 import { AlertIcon } from "../../components/ui/icons.tsx";
 import { toastLoginFailed, toastLoginSuccess } from "../../components/ui/login-toasts.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
@@ -16,6 +18,11 @@ import { useJoin } from "./use-join.ts";
 export function JoinPage({ onSignedIn }: { onSignedIn: (user: User) => void }) {
   const { code } = useParams();
   const navigate = useNavigate();
+  // The typed code's password half stays on this device: in the page's history state, never in the address.
+  const onCode = (typed: string) => {
+    const parts = typedPairingCode(typed);
+    if (parts) void navigate(`${JOIN_ROUTE}/${encodeURIComponent(parts.lookup)}`, { state: { password: parts.password } });
+  };
   return (
     <PairFrame home="/login">
       {code ? (
@@ -26,7 +33,7 @@ export function JoinPage({ onSignedIn }: { onSignedIn: (user: User) => void }) {
           <p className="muted">
             On a device where you are signed in, choose “Add a device”, then type the code it shows under its QR code.
           </p>
-          <ShortCodeForm onCode={(next) => void navigate(`${JOIN_ROUTE}/${encodeURIComponent(next)}`)} />
+          <ShortCodeForm onCode={onCode} />
           <p className="pair-links">
             <Link to="/login">Sign in with a password instead</Link>
           </p>
@@ -36,11 +43,16 @@ export function JoinPage({ onSignedIn }: { onSignedIn: (user: User) => void }) {
   );
 }
 
+/** What the code form leaves in the history state: the typed code's password half. */
+const typedStateSchema = z.object({ password: z.string() });
+
 function Joining({ code, onSignedIn }: { code: string; onSignedIn: (user: User) => void }) {
   const [secret] = useState(takeFragmentSecret);
+  const typed = typedStateSchema.safeParse(useLocation().state);
   const state = useJoin(
     code,
     secret,
+    typed.success ? typed.data.password : null,
     (user) => {
       toastLoginSuccess();
       onSignedIn(user);
@@ -59,6 +71,14 @@ function Joining({ code, onSignedIn }: { code: string; onSignedIn: (user: User) 
           <p className="muted">Approve this device there. This page signs you in as soon as you do.</p>
         </div>
       );
+    case "confirmed":
+      return (
+        <div className="pair-outcome" role="status">
+          <Spinner size="lg" />
+          <h1>Waiting for approval on {state.deviceName}</h1>
+          <p className="muted">{APPROVAL_TEXT.waitingForHandover}</p>
+        </div>
+      );
     case "signing-in":
       return <Spinner size="lg" label="Approved. Signing you in" />;
     default: {
@@ -67,11 +87,17 @@ function Joining({ code, onSignedIn }: { code: string; onSignedIn: (user: User) 
           ? `${TEXT.loginFailedTitle}. ${TEXT.loginFailedBody}.`
           : state.phase === "expired"
             ? "The code expired before it was approved. Show a new code on the other device."
-            : state.message;
+            : state.phase === "wrong_code"
+              ? APPROVAL_TEXT.joinWrongCode
+              : state.phase === "ended"
+                ? state.text
+                : state.message;
       return (
         <div className="pair-outcome" role="alert">
           <AlertIcon size={28} />
-          <h1>{state.phase === "failed" ? TEXT.loginFailedTitle : "This code cannot be used"}</h1>
+          <h1>
+            {state.phase === "failed" ? TEXT.loginFailedTitle : state.phase === "wrong_code" ? "Wrong code" : "This code cannot be used"}
+          </h1>
           <p>{message}</p>
           <p className="pair-links">
             <Link to={JOIN_ROUTE}>Type another code</Link>

@@ -4,13 +4,40 @@
  * where it is typed answers, and its Approve signs the new device in holding the key. The protocol is
  * @daysync/shared/crypto's pairing-approval.ts, shared with the CLI.
  */
-import { KEYS_API, keysStateSchema, PAIRING_API, PAIRING_EXCHANGE_API, responseSchemas, type TypedPairingExchange } from "@daysync/shared";
-import { type AskingKey, HANDOVER_TEXT, keyId, PairingRequester, pairingApprover } from "@daysync/shared/crypto";
+import {
+  KEYS_API,
+  keysStateSchema,
+  PAIRING_API,
+  PAIRING_EXCHANGE_API,
+  type PairingJoined,
+  responseSchemas,
+  type TypedPairingExchange,
+} from "@daysync/shared";
+import {
+  type ApprovalStep,
+  type AskedPairing,
+  type AskingKey,
+  exchangeAsKeyRequest,
+  HANDOVER_TEXT,
+  type KeyApprover,
+  keyId,
+  PairingRequester,
+  pairingApprover,
+} from "@daysync/shared/crypto";
 import { api } from "../../lib/api-client.ts";
 import { DeviceKeys } from "../../lib/device-keys.ts";
 import { browserKeyStorage } from "../../lib/key-store.ts";
 
 const typed = async (path: string, body?: unknown) => (await api.post(path, body, responseSchemas.pairingTyped)).exchange;
+const POLL_MS = 700;
+export const cannotApprove =
+  "This device cannot read your messages, so it cannot hand the key to another one. Approve from a device that can.";
+
+const requesterRoutes = {
+  confirm: (id: string, body: { secret: string; requester_confirmation: string }) => typed(PAIRING_EXCHANGE_API.confirm(id), body),
+  reject: (id: string, body: { secret: string }) => typed(PAIRING_EXCHANGE_API.reject(id), body),
+  deny: (id: string, body: { secret: string }) => typed(PAIRING_EXCHANGE_API.deny(id), body),
+};
 
 /** The new device's side, over the anonymous pairing routes (its request's secret proves it). */
 export async function typedRequester(asking: AskingKey): Promise<PairingRequester> {
@@ -19,14 +46,42 @@ export async function typedRequester(asking: AskingKey): Promise<PairingRequeste
     held,
     asking.body.key_proof,
     asking.body.public_key,
-    {
-      create: (body) => api.post(PAIRING_API.requests, body, responseSchemas.pairingRequest),
-      confirm: (id, body) => typed(PAIRING_EXCHANGE_API.confirm(id), body),
-      reject: (id, body) => typed(PAIRING_EXCHANGE_API.reject(id), body),
-      deny: (id, body) => typed(PAIRING_EXCHANGE_API.deny(id), body),
-    },
+    { create: (body) => api.post(PAIRING_API.requests, body, responseSchemas.pairingRequest), ...requesterRoutes },
     () => api.get(KEYS_API.keys, keysStateSchema),
   );
+}
+
+/**
+ * Add a device, the code typed on the new device: it joins the offer by the lookup half with its share for the
+ * password half (never sent), and follows the exchange as the login panel's side does.
+ */
+export async function joiningRequester(asking: AskingKey, lookup: string, password: string): Promise<PairingRequester<PairingJoined>> {
+  const held = { keyId: await keyId(asking.pair.publicKey), pair: asking.pair, epochs: new Map() };
+  return new PairingRequester<PairingJoined>(
+    held,
+    asking.body.key_proof,
+    asking.body.public_key,
+    { create: (body) => api.post(PAIRING_API.join(lookup), body, responseSchemas.pairingJoined), ...requesterRoutes },
+    () => api.get(KEYS_API.keys, keysStateSchema),
+    password,
+  );
+}
+
+/**
+ * Approve of a typed code's exchange: answers with `password` on the first copy seen, waits for the new device to
+ * confirm (polling), then hands over. The step it ended on: approved, a wrong code, the end, or still waiting.
+ */
+export async function approveTyped(approver: KeyApprover, exchange: TypedPairingExchange, password: string): Promise<ApprovalStep> {
+  let step = await approver.answer(exchangeAsKeyRequest(exchange), password);
+  const deadline = exchange.expires_at + 5_000;
+  while (step.step === "waiting" && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    const now = await api.get(PAIRING_EXCHANGE_API.exchange(exchange.request_id), responseSchemas.pairingTyped);
+    step = await approver.update(exchangeAsKeyRequest(now.exchange));
+  }
+  if (step.step !== "confirmed") return step;
+  await approver.approve();
+  return { step: "approved" };
 }
 
 /**
@@ -34,7 +89,7 @@ export async function typedRequester(asking: AskingKey): Promise<PairingRequeste
  * (and says so until dismissed) when the handover does not check out: the device is then signed in but locked.
  */
 export async function acceptTypedHandover(
-  requester: PairingRequester,
+  requester: PairingRequester<AskedPairing>,
   userId: string,
   exchange: TypedPairingExchange,
   warn: (text: string) => void,

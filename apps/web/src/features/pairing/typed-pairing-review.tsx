@@ -1,17 +1,13 @@
-import { APPROVAL_TEXT, PAIRING_EXCHANGE_API, responseSchemas } from "@daysync/shared";
-import { type ApprovalStep, exchangeAsKeyRequest } from "@daysync/shared/crypto";
+import { APPROVAL_TEXT } from "@daysync/shared";
+import type { ApprovalStep } from "@daysync/shared/crypto";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { AlertIcon, CheckIcon } from "../../components/ui/icons.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
-import { api } from "../../lib/api-client.ts";
 import { describeError } from "../../lib/api-errors.ts";
 import { denyPairing, getPairingRequest } from "./pairing-api.ts";
 import { PairingRequestReview, RequestDecision } from "./pairing-request-review.tsx";
-import { typedApprover } from "./typed-code.ts";
-
-const POLL_MS = 700;
-const cannotApprove = "This device cannot read your messages, so it cannot hand the key to another one. Approve from a device that can.";
+import { approveTyped, cannotApprove, typedApprover } from "./typed-code.ts";
 
 /**
  * A typed code's approval (typed-code.ts): Approve answers with the code's password half, waits for the new device to
@@ -30,18 +26,7 @@ export function TypedPairingReview({ lookup, password, userId }: { lookup: strin
       if (!exchange) throw new Error("Not ready");
       const approver = await typedApprover(userId);
       if (!approver) throw new Error(cannotApprove);
-      let step = await approver.answer(exchangeAsKeyRequest(exchange), password);
-      const deadline = exchange.expires_at + 5_000;
-      while (step.step === "waiting" && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-        const now = await api.get(PAIRING_EXCHANGE_API.exchange(exchange.request_id), responseSchemas.pairingTyped);
-        step = await approver.update(exchangeAsKeyRequest(now.exchange));
-      }
-      if (step.step === "confirmed") {
-        await approver.approve();
-        return { step: "approved" };
-      }
-      return step;
+      return approveTyped(approver, exchange, password);
     },
   });
   const deny = useMutation({ mutationFn: () => denyPairing(lookup) });
