@@ -212,6 +212,8 @@ describe("no dead ends in keys (issue 43)", () => {
     await fresh.page.goto(APP_ROUTES.dashboard);
     await visible(fresh.page.getByRole("heading", { name: LOCKED }), 15_000);
     await visible(fresh.page.getByText(ASK_OFFER), 15_000);
+    // Where the key is: the holding device by name, and when it was last seen.
+    await visible(fresh.page.getByText(/^Your messages can be read on .+, last seen .+\.$/), 15_000);
     expect(await fresh.page.getByRole("button", { name: "Start over", exact: true }).count()).toBe(0);
 
     await fresh.page.getByRole("button", { name: "Start over in 24 hours" }).click();

@@ -5,7 +5,7 @@
  * told, one that holds the key can cancel, and after the 24 hours this device may start over. While a recovery code is
  * set, the code is the way back.
  */
-import { KEYS_API, type KeysState, keysStateSchema } from "@daysync/shared";
+import { DEVICES_API, KEYS_API, type KeysState, keysStateSchema, responseSchemas } from "@daysync/shared";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useState } from "react";
 import { toast } from "react-toastify";
@@ -23,6 +23,7 @@ export const START_OVER_TEXT = {
   askOffer:
     "No longer have the device that can read your messages? Ask to start over: your other devices are told and can cancel it, and after 24 hours this device can start over.",
   asked: (when: string) => `You asked to start over. Unless one of your other devices cancels it, this device can start over from ${when}.`,
+  holder: (name: string, seen: string) => `Your messages can be read on ${name}, last seen ${seen}.`,
   requested: (when: string) =>
     `A device signed in to your account asked to start over on ${when}. If it goes ahead, what was sent before can no longer be read on any device. If it was not you, cancel it and change your password.`,
 };
@@ -68,6 +69,7 @@ export function StartOver({ keys, live }: { keys: DeviceKeys; live: LiveConnecti
   if (data.start_over?.by_this_device) {
     return (
       <>
+        <KeyHolders />
         <p role="status">{START_OVER_TEXT.asked(when(data.start_over.available_at))}</p>
         <div className="key-approval-actions">
           <Action label="Withdraw the request" run={cancelStartOver} settle={settle} />
@@ -77,12 +79,27 @@ export function StartOver({ keys, live }: { keys: DeviceKeys; live: LiveConnecti
   }
   return (
     <>
+      <KeyHolders />
       <p className="key-approval-muted">{START_OVER_TEXT.askOffer}</p>
       <div className="key-approval-actions">
         <Action label="Start over in 24 hours" run={askToStartOver} settle={settle} />
       </div>
     </>
   );
+}
+
+/** Which of the account's devices can read, and when each was last seen: where to type the code, or what was lost. */
+function KeyHolders() {
+  const devices = useQuery({
+    queryKey: ["key-holders"],
+    queryFn: async ({ signal }) => (await api.get(DEVICES_API.list, responseSchemas.devices, signal)).devices,
+  });
+  const holders = (devices.data ?? []).filter((device) => device.key_status === "can_read");
+  return holders.map((device) => (
+    <p key={device.id} className="key-approval-muted">
+      {START_OVER_TEXT.holder(device.name, when(device.last_seen_at))}
+    </p>
+  ));
 }
 
 /** A button that calls the server, says a refusal, and puts the answer in the key state. */
