@@ -7,6 +7,9 @@ import { fileURLToPath } from "node:url";
 
 export const BIN = fileURLToPath(new URL("../bin/daysync.js", import.meta.url));
 
+/** How long a process may take to print what a test waits for, unless the test says. */
+const WAIT_MS = 30_000;
+
 /** Every folder a test file makes lives under one, which it removes with `removeTempDirs` after all its tests. */
 const scratch = mkdtempSync(path.join(tmpdir(), "daysync-cli-tests-"));
 export const tempDir = (name: string) => mkdtempSync(path.join(scratch, `${name}-`));
@@ -67,7 +70,10 @@ export class CliProcess {
     this.exited = new Promise((resolve) => child.on("close", (code) => resolve(code)));
   }
 
-  /** Resolves with the first match of `pattern` in standard output (or error, with `stream`), failing after `timeoutMs`. */
+  /**
+   * Resolves with the first match of `pattern` in standard output (or error, with `stream`), failing after `timeoutMs`
+   * (30 s: a first command on a loaded machine spends over 10 s starting, before it prints anything).
+   */
   waitFor(pattern: RegExp, options: { stream?: "stdout" | "stderr"; timeoutMs?: number } = {}): Promise<RegExpMatchArray> {
     const stream = options.stream ?? "stdout";
     return new Promise((resolve, reject) => {
@@ -83,9 +89,9 @@ export class CliProcess {
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((w) => w !== waiter);
         reject(
-          new Error(`no ${pattern} in ${stream} after ${options.timeoutMs ?? 10_000} ms; stdout: ${this.stdout}\nstderr: ${this.stderr}`),
+          new Error(`no ${pattern} in ${stream} after ${options.timeoutMs ?? WAIT_MS} ms; stdout: ${this.stdout}\nstderr: ${this.stderr}`),
         );
-      }, options.timeoutMs ?? 10_000);
+      }, options.timeoutMs ?? WAIT_MS);
       if (!check()) this.waiters.push(waiter);
     });
   }
