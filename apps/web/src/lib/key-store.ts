@@ -102,8 +102,6 @@ export function browserSendNumbers(userId: string): SendNumbersStore {
       if (!account) throw new Error("This device's key is gone");
       await write({ ...account, numbers });
     },
-    // The page and the service worker (a share) number from the same record: one at a time, or both take a number.
-    exclusive: (work) => (navigator.locks ? navigator.locks.request(`daysync-send-numbers:${userId}`, work) : work()),
   };
 }
 

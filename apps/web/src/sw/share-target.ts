@@ -19,16 +19,8 @@ import {
   SHARED_TEXT_LIMIT,
   type ShareOutcome,
 } from "@daysync/shared";
-import {
-  createSealingSource,
-  readFrom,
-  SEALED_RECORD_SIZE,
-  type Sealer,
-  SendNumbering,
-  sealFileUpload,
-  sealTextMessage,
-} from "@daysync/shared/crypto";
-import { browserKeyStorage, browserSendNumbers } from "../lib/key-store.ts";
+import { createSealingSource, readFrom, SEALED_RECORD_SIZE, type Sealer, sealFileUpload, sealTextMessage } from "@daysync/shared/crypto";
+import { browserKeyStorage } from "../lib/key-store.ts";
 
 declare const self: ServiceWorkerGlobalScope & {
   registration: { sync?: { register(tag: string): Promise<void> } };
@@ -86,10 +78,8 @@ async function currentSealer(): Promise<{ sealer: Sealer } | { outcome: Exclude<
     .load()
     .catch(() => undefined);
   const epochKeys = epoch !== null && held?.keyId === key_id ? held.epochs.get(epoch) : undefined;
-  if (epoch === null || !epochKeys || !key_id) return { outcome: "locked" };
-  // Numbered like the page's sends, from the same record (docs/protocol/encryption.md, "Sealed messages").
-  const numbering = new SendNumbering(key_id, browserSendNumbers(userId));
-  return { sealer: { userId, sessionId: session_id, epoch, keys: epochKeys, numbering } };
+  if (epoch === null || !epochKeys) return { outcome: "locked" };
+  return { sealer: { userId, sessionId: session_id, epoch, keys: epochKeys } };
 }
 
 /** A request that could not reach the server: the share waits for the network. */
@@ -139,15 +129,8 @@ function saveText(sealer: Sealer, shared: Shared, stamp: { date: string; time: s
       headers: { "content-type": "application/json" },
       body: JSON.stringify(await sealTextMessage(sealer, message)),
     });
-    if (!res.ok) return refused(res);
-    await storedBy(sealer, message.id);
-    return "saved";
+    return res.ok ? "saved" : refused(res);
   });
-}
-
-/** The server has message `id`: later sends no longer list it as under way. */
-async function storedBy(sealer: Sealer, id: string): Promise<void> {
-  await sealer.numbering?.stored(id).catch(() => undefined);
 }
 
 /**
@@ -175,10 +158,7 @@ function uploadFile(sealer: Sealer, { file, id }: SharedFile, stamp: { date: str
       },
     });
     // The id is this share's own, chosen here: a message holding it is this file, sent by a try whose answer was lost.
-    if (created.status === 409 && (await errorCode(created)) === ID_IN_USE) {
-      await storedBy(sealer, id);
-      return "saved";
-    }
+    if (created.status === 409 && (await errorCode(created)) === ID_IN_USE) return "saved";
     const location = created.headers.get("location");
     if (!created.ok || !location) return refused(created);
     const url = new URL(location, self.location.origin);
@@ -194,7 +174,6 @@ function uploadFile(sealer: Sealer, { file, id }: SharedFile, stamp: { date: str
       if (!Number.isSafeInteger(next) || next <= offset || next > source.size) return "failed";
       offset = next;
     }
-    await storedBy(sealer, id);
     return "saved";
   });
 }

@@ -59,8 +59,6 @@ export interface SendNumbersState {
 export interface SendNumbersStore {
   load(): Promise<SendNumbersState | undefined>;
   save(state: SendNumbersState): Promise<void>;
-  /** Runs a load and its save with no other context's in between (a browser's page and its service worker). */
-  exclusive?<T>(work: () => Promise<T>): Promise<T>;
 }
 
 const KEEP_DATES = 62;
@@ -102,13 +100,12 @@ export class SendNumbering {
   }
 
   private serially<T>(step: (state: SendNumbersState) => Promise<T>): Promise<T> {
-    const once = async () => {
+    const run = this.queue.then(async () => {
       const state = (await this.store.load()) ?? { next: 1, dates: {}, given: [] };
       const result = await step(state);
       await this.store.save(pruned(state));
       return result;
-    };
-    const run = this.queue.then(() => (this.store.exclusive ? this.store.exclusive(once) : once()));
+    });
     this.queue = run.catch(() => undefined);
     return run;
   }
