@@ -28,6 +28,7 @@ import {
   makePairingSecret,
   memoryKeyStorage,
   PairingRequester,
+  type PairingRequesterRoutes,
   pairingApprover,
   typedPairingCode,
 } from "@daysync/shared/crypto";
@@ -43,6 +44,13 @@ function ok(answer: ApiResponse, status = 200): unknown {
 }
 const exchangeOf = (answer: ApiResponse) => responseSchemas.pairingTyped.parse(ok(answer)).exchange;
 
+/** The new device's steps of the exchange, by its request's secret: the same whether it asked or joined an offer. */
+const exchangeSteps = (device: Device): Omit<PairingRequesterRoutes, "create"> => ({
+  confirm: async (id, body) => exchangeOf(await device.post(PAIRING_EXCHANGE_API.confirm(id), body)),
+  reject: async (id, body) => exchangeOf(await device.post(PAIRING_EXCHANGE_API.reject(id), body)),
+  deny: async (id, body) => exchangeOf(await device.post(PAIRING_EXCHANGE_API.deny(id), body)),
+});
+
 /** The new device (login panel, `daysync login`): asks with its key and share, shows the code, waits on the channel. */
 export async function newDeviceAsking(server: Pick<TestServer, "url">, options: { forgeState?: (state: KeysState) => KeysState } = {}) {
   const device = new Device(server.url);
@@ -55,9 +63,7 @@ export async function newDeviceAsking(server: Pick<TestServer, "url">, options: 
     asking.body.public_key,
     {
       create: async (body) => pairingRequestCreatedSchema.parse(ok(await device.post(PAIRING_API.requests, body), 201)),
-      confirm: async (id, body) => exchangeOf(await device.post(PAIRING_EXCHANGE_API.confirm(id), body)),
-      reject: async (id, body) => exchangeOf(await device.post(PAIRING_EXCHANGE_API.reject(id), body)),
-      deny: async (id, body) => exchangeOf(await device.post(PAIRING_EXCHANGE_API.deny(id), body)),
+      ...exchangeSteps(device),
     },
     async () => forgeState(keysStateSchema.parse(ok(await device.get("/api/keys")))),
   );
@@ -150,9 +156,7 @@ export async function newDeviceJoining(server: Pick<TestServer, "url">, typed: s
     asking.body.public_key,
     {
       create: async (body) => pairingJoinedSchema.parse(ok(await device.post(PAIRING_API.join(parts.lookup), body), 201)),
-      confirm: async (id, body) => exchangeOf(await device.post(PAIRING_EXCHANGE_API.confirm(id), body)),
-      reject: async (id, body) => exchangeOf(await device.post(PAIRING_EXCHANGE_API.reject(id), body)),
-      deny: async (id, body) => exchangeOf(await device.post(PAIRING_EXCHANGE_API.deny(id), body)),
+      ...exchangeSteps(device),
     },
     async () => keysStateSchema.parse(ok(await device.get("/api/keys"))),
     parts.password,
