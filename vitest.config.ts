@@ -8,6 +8,10 @@ import { defineConfig } from "vitest/config";
 const scale = Math.max(1, Number(process.env.DAYSYNC_TEST_TIME_SCALE) || 1);
 const ms = (base: number) => Math.round(base * scale);
 
+/** Bundles the server and the `daysync` command once before the workers start (fresh-bundle.ts keeps them current). */
+const serverBundle = `${import.meta.dirname}/apps/server/src/testing/server-bundle.ts`;
+const cliBundle = `${import.meta.dirname}/apps/cli/test/cli-bundle.ts`;
+
 export default defineConfig({
   test: {
     // Most test files wait on servers, browsers and sockets rather than the CPU: three at once on two cores
@@ -31,10 +35,21 @@ export default defineConfig({
         },
       },
       {
+        // The send pipeline against a real server (apps/server/src/testing).
+        test: {
+          name: "send",
+          root: "packages/send",
+          include: ["src/**/*.test.ts"],
+          testTimeout: ms(30_000),
+          hookTimeout: ms(300_000),
+        },
+      },
+      {
         test: {
           name: "server",
           root: "apps/server",
           include: ["src/**/*.test.ts"],
+          globalSetup: [serverBundle],
           testTimeout: ms(30_000),
           hookTimeout: ms(300_000),
         },
@@ -46,6 +61,7 @@ export default defineConfig({
           name: "server-pg",
           root: "apps/server",
           include: ["src/**/*.test.ts"],
+          globalSetup: [serverBundle],
           testTimeout: ms(30_000),
           hookTimeout: ms(300_000),
           env: {
@@ -59,6 +75,7 @@ export default defineConfig({
           name: "cli",
           root: "apps/cli",
           include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+          globalSetup: [cliBundle],
           testTimeout: ms(60_000),
           hookTimeout: ms(300_000),
         },
@@ -69,6 +86,7 @@ export default defineConfig({
           root: "e2e",
           include: ["**/*.e2e.ts"],
           setupFiles: ["./support/policy-check.ts"],
+          globalSetup: [serverBundle, cliBundle],
           testTimeout: ms(90_000),
           hookTimeout: ms(360_000),
           // Two browsers with their servers at a time, after the other projects (a group of its own).

@@ -1,35 +1,11 @@
 /** axe-core in the page: no serious or critical violations on the public pages, sign-in, the dashboard, Settings and a discussion. */
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { API, DISCUSSION_ROUTES, DISCUSSIONS_API, formatStoredDate, formatStoredTime, responseSchemas, TEXT } from "@daysync/shared";
-import type { AxeResults } from "axe-core";
-import type { BrowserContext, Page } from "playwright-core";
+import type { BrowserContext } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { useStartedApp } from "./support/app.ts";
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+import { audit, type Finding } from "./support/axe.ts";
 
 const app = useStartedApp();
-
-interface Finding {
-  id: string;
-  impact: string;
-  help: string;
-  targets: string[];
-}
-
-/** Runs axe on the page as it is now and returns the serious and critical findings, readable in a failure. */
-async function audit(page: Page): Promise<Finding[]> {
-  // Evaluated, not added as an inline <script>: the page's Content-Security-Policy would block that.
-  await page.evaluate(axeSource);
-  const results = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document): Promise<AxeResults> } }).axe;
-    return axe.run(document);
-  });
-  return results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => ({ id: v.id, impact: v.impact ?? "", help: v.help, targets: v.nodes.map((n) => n.target.join(" ")) }));
-}
 
 async function newContext(theme: "light" | "dark", width = 1280): Promise<BrowserContext> {
   return app.browser.newContext({ viewport: { width, height: 900 }, colorScheme: theme, reducedMotion: "reduce" });

@@ -2,8 +2,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { KEYS_API, keysStateSchema, TEXT } from "@daysync/shared";
-import { HANDOVER_TEXT } from "@daysync/shared/crypto";
+import { HANDOVER_TEXT, KEYS_API, keysStateSchema, TEXT } from "@daysync/shared";
 import type { BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { useStartedApp } from "./support/app.ts";

@@ -1,5 +1,5 @@
-import { APP_ROUTES, KEYS_API, keysStateSchema, recoveryStateSchema, TEXT } from "@daysync/shared";
-import { makeRecoveryCode, RECOVERY_TEXT } from "@daysync/shared/crypto";
+import { APP_ROUTES, KEYS_API, keysStateSchema, RECOVERY_TEXT, recoveryStateSchema, TEXT } from "@daysync/shared";
+import { makeRecoveryCode } from "@daysync/shared/crypto";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./support/browser.ts";

@@ -10,8 +10,8 @@ export const HISTORY_FILE = path.join(import.meta.dirname, "../HISTORY.md");
 const HEADER = [
   "# Bench history",
   "",
-  "One line per past run, newest first, written by the benches (`bench/support/history.ts`); each `*-results.md` keeps",
-  "the goals and the latest runs. What a run changed and what was learned: `sync-history.md`, `seal-message-history.md`.",
+  "What each bench run changed and what was learned (by hand), then one line per past run, newest first, written by",
+  "the benches (`bench/support/history.ts`). Each `*-results.md` keeps the goals and the latest runs.",
   "",
 ].join("\n");
 

@@ -2,7 +2,7 @@
  * Keeps every labelled run in bench/sync-results.json and renders bench/sync-results.md from it: one narrow table of
  * the goals, a row per recent run, then the latest runs' figures as a table each (metrics down, server and relay
  * across); every run is a line in bench/HISTORY.md.
- * What each run changed and what was learned is written by hand in bench/sync-history.md, not here.
+ * What each run changed and what was learned is written by hand in bench/HISTORY.md, not here.
  * Run directly (`npx tsx bench/sync/results.ts`) to render the Markdown again from the JSON without a bench run.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -153,7 +153,7 @@ function render(all: Record<string, Run>): string {
     "Generated from `sync-results.json` (every figure is there) by `npm run bench:sync`, or by",
     "`npx tsx bench/sync/results.ts` without a run; do not edit by hand. Newest run first: the latest",
     `${GOAL_ROWS} runs' goals and the latest ${DETAILED_RUNS} runs' figures; every run is a line in \`HISTORY.md\`. How the bench`,
-    "works and what its goals mean: `README.md`; what each run changed, and what was tried and not kept: `sync-history.md`.",
+    "works and what its goals mean: `README.md`; what each run changed, and what was tried and not kept: `HISTORY.md`.",
     "",
     "Ratios are the server's figure over the bare relay's in the same run: the median (min to max) over the fan-out's",
     "pair and the paired rounds, or the one pair of runs made before paired rounds existed. The machine is shared, so",

@@ -19,6 +19,8 @@ export interface ServerOptions {
   nodeFlags: string[];
   /** Where each process writes the CPU profile of the measured sends (server-0.cpuprofile, …); unset: none. */
   profileDir?: string | undefined;
+  /** Another checkout whose server runs instead of this one's (with its own node_modules): a before/after pair. */
+  serverTree?: string | undefined;
 }
 
 export interface Servers {
@@ -34,6 +36,8 @@ const BENCH_ENV = {
   NODE_ENV: "production",
   HOST: "127.0.0.1",
   LOG_LEVEL: "warn",
+  // Every bench user registers itself: after the first account the default would take invites only.
+  REGISTRATION: "open",
   // The documented settings, lifted so the load is limited by the server, not by its abuse limits.
   LOGIN_RATE_LIMIT_MAX: "1000000",
   REGISTER_RATE_LIMIT_MAX: "1000000",
@@ -95,7 +99,7 @@ export async function startServers(options: ServerOptions): Promise<Servers> {
       }
       processes.push(
         await startMeasured(
-          "apps/server/src/main.ts",
+          path.join(options.serverTree ?? "", "apps/server/src/main.ts"),
           "/api/health",
           { ...env, ...profileEnv(options.profileDir, `server-${i}`) },
           options.nodeFlags,

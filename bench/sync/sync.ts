@@ -35,6 +35,7 @@ const { values: flags } = parseArgs({
     processes: { type: "string", default: "1" },
     "database-url": { type: "string" },
     "redis-url": { type: "string" },
+    "server-tree": { type: "string" },
   },
 });
 const quick = flags.quick;
@@ -58,6 +59,7 @@ const serverOptions: ServerOptions = {
   redisUrl: flags["redis-url"],
   nodeFlags: flags["server-flags"].split(" ").filter(Boolean),
   profileDir: flags["profile-dir"] ? path.resolve(flags["profile-dir"]) : undefined,
+  serverTree: flags["server-tree"] ? path.resolve(flags["server-tree"]) : undefined,
 };
 const invalid = checkServerOptions(serverOptions);
 if (invalid) {

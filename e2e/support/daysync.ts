@@ -4,6 +4,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { API, KEYS_API, keysStateSchema, TEXT } from "@daysync/shared";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import { serverBundle } from "../../apps/server/src/testing/server-bundle.ts";
 
 export const PASSWORD = "correct horse battery";
 
@@ -161,7 +162,7 @@ export async function recordStatusTexts(page: Page): Promise<() => Promise<strin
 
 /** The operator command that grants a plan (there is no payment provider yet). */
 export async function setPlanByOperator(dataDir: string, email: string, plan: "premium" | "free"): Promise<void> {
-  await promisify(execFile)(process.execPath, ["--import", "tsx", "apps/server/src/admin.ts", "plan", "set", email, plan], {
+  await promisify(execFile)(process.execPath, [serverBundle("admin"), "plan", "set", email, plan], {
     cwd: repoRoot,
     env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "warn" },
   });

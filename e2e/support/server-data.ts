@@ -82,3 +82,16 @@ export async function asIfNotKeyed(dataDir: string, email: string, write: () => 
     changeServerData(dataDir, (db) => db.prepare("UPDATE users SET key_epoch = ? WHERE email = ?").run(epoch, email));
   }
 }
+
+/** A message's row as the server's database holds it (its text or a file's name, sealed or not), for server-blind checks. */
+export function storedMessageRow(dataDir: string, messageId: string): { content: string; filename: string } | undefined {
+  const db = new SQLite(path.join(dataDir, "daysync.sqlite"), { readonly: true });
+  try {
+    db.pragma("busy_timeout = 5000");
+    return db.prepare("SELECT content, filename FROM messages WHERE id = ?").get(messageId) as
+      | { content: string; filename: string }
+      | undefined;
+  } finally {
+    db.close();
+  }
+}

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort } from "../../apps/server/src/testing/free-port.ts";
+import { serverBundle } from "../../apps/server/src/testing/server-bundle.ts";
 import { lastOutput, serverStartTimeoutMs } from "../../apps/server/src/testing/start-wait.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -24,7 +25,7 @@ process.once("exit", () => {
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), "daysync-e2e-"));
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
+  const child: ChildProcess = spawn(process.execPath, [serverBundle()], {
     cwd: root,
     env: {
       ...process.env,
@@ -32,6 +33,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       PORT: String(port),
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,
+      WEB_DIST: path.join(root, "apps/web/dist"),
       LOG_LEVEL: "warn",
       REGISTER_RATE_LIMIT_MAX: "10000",
       // Tests sign up as many people as they need; tests of REGISTRATION set it.

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { usageError } from "./errors.ts";
+import { DEFAULT_HOTKEY, hotkeySchema } from "./hotkey-keys.ts";
 
 /** The options as commander hands them over, before they are checked. */
 export interface ClipFlags {
@@ -13,7 +14,12 @@ export interface ClipFlags {
   resume?: boolean;
   installService?: boolean;
   uninstallService?: boolean;
+  /** `--hotkey` alone (true) or `--hotkey KEYS`. */
+  hotkey?: string | true;
 }
+
+/** What --hotkey goes with: it sends once per press as `send --clipboard` does, so clip's other flags mean nothing to it. */
+const WITH_HOTKEY = new Set<keyof ClipFlags>(["hotkey", "includeSecrets"]);
 
 const regexSchema = z.string().transform((source, ctx) => {
   try {
@@ -40,6 +46,10 @@ export const clipOptionsSchema = z
     resume: z.boolean().default(false),
     installService: z.boolean().default(false),
     uninstallService: z.boolean().default(false),
+    hotkey: z
+      .union([z.literal(true).transform(() => DEFAULT_HOTKEY), z.string()])
+      .pipe(hotkeySchema)
+      .optional(),
   })
   .refine((o) => !(o.receiveOnly && o.sendOnly), "--receive-only and --send-only cannot be used together: without either, clip does both.")
   .refine(
@@ -49,6 +59,21 @@ export const clipOptionsSchema = z
 export type ClipOptions = z.infer<typeof clipOptionsSchema>;
 
 export function parseClipOptions(flags: ClipFlags): ClipOptions {
+  if (flags.hotkey !== undefined) {
+    const others = (Object.keys(flags) as Array<keyof ClipFlags>).filter(
+      (flag) =>
+        !WITH_HOTKEY.has(flag) &&
+        flags[flag] !== undefined &&
+        flags[flag] !== false &&
+        !(Array.isArray(flags[flag]) && flags[flag].length === 0),
+    );
+    if (others.length > 0) {
+      const named = others.map((flag) => `--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(", ");
+      throw usageError(
+        `--hotkey sends the clipboard at each press, as daysync send --clipboard does: it takes only --include-secrets, not ${named}.`,
+      );
+    }
+  }
   const parsed = clipOptionsSchema.safeParse(flags);
   if (!parsed.success) throw usageError(parsed.error.issues.map((i) => i.message).join(" "));
   return parsed.data;

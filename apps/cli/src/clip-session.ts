@@ -7,32 +7,20 @@
  * terminal's keys (decision 020); a message that does not open is never written into the clipboard.
  */
 import { createHash, randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import {
-  DEVICES_API,
-  formatStoredDate,
-  formatStoredTime,
-  MAX_MESSAGE_LENGTH,
-  type Message,
-  responseSchemas,
-  sendMessageSchema,
-} from "@daysync/shared";
+import { DEVICES_API, formatStoredDate, formatStoredTime, type Message, responseSchemas, sendMessageSchema } from "@daysync/shared";
 import { type ApiClient, ApiError } from "./api-client.ts";
 import type { ClipOptions } from "./clip-options.ts";
 import { type ClipPause, PAUSE_SIGNAL, RESUME_SIGNAL } from "./clip-pause.ts";
 import { StatusLine } from "./clip-status-line.ts";
+import { copyToSend, uploadCopy } from "./clipboard-copy.ts";
 import type { ClipboardSnapshot, ClipboardTool } from "./clipboard-tools.ts";
-import { messagesSince } from "./commands/watch.ts";
 import type { WatchPosition } from "./config-store.ts";
 import type { Context } from "./context.ts";
 import { CliError, EXIT } from "./errors.ts";
-import { runLive } from "./live-connection.ts";
-import { LiveMessages } from "./live-messages.ts";
-import { MessageKeys } from "./message-keys.ts";
+import { followMessages } from "./followed-messages.ts";
 import { postSealedText } from "./sealed-send.ts";
-import { uploadFile } from "./upload.ts";
+import { LiveMessages } from "./sealing/live-messages.ts";
+import { MessageKeys } from "./sealing/message-keys.ts";
 
 /** How many texts written here are remembered, so that reading them back is never taken for a new copy. */
 const WRITTEN_MEMORY = 50;
@@ -66,7 +54,7 @@ export class ClipSession {
   private readAgain = false;
   private counts = { sent: 0, received: 0 };
   private connection = "connecting";
-  private live: ReturnType<typeof runLive> | undefined;
+  private live: ReturnType<typeof followMessages> | undefined;
   private stopped = false;
   /** Where the last pause or resume asked is going: a resume takes a clipboard read before it is in effect. */
   private pausing: boolean;
@@ -94,7 +82,8 @@ export class ClipSession {
     const devices = await this.api.get(DEVICES_API.list, responseSchemas.devices);
     this.ownDevice = devices.devices.find((d) => d.current)?.id ?? null;
     this.keys = await MessageKeys.load(this.signedIn, this.ctx.store);
-    this.arriving = new LiveMessages(this.keys, (text) => this.notice(text));
+    const arriving = new LiveMessages(this.keys, (text) => this.notice(text));
+    this.arriving = arriving;
     const locked = this.keys.notice();
     if (locked) this.notice(locked);
     // What is in the clipboard before clip starts was copied before: it is not sent.
@@ -110,7 +99,7 @@ export class ClipSession {
           () => void this.clipboardChanged(),
           (error) => this.fail(new CliError(`The clipboard cannot be watched any more: ${error.message}`)),
         );
-    const live = this.receive();
+    const live = this.receive(arriving);
     this.live = live;
     const stop = () => live.stop();
     const onPause = () => this.setPaused(true, true);
@@ -221,15 +210,9 @@ export class ClipSession {
       }
       const pattern = this.options.ignore.find((p) => p.regex.test(text));
       if (pattern) return this.notice(`Skipped a copy matching --ignore ${pattern.source}`);
-      const id = randomUUID();
-      if (text.trim().length > MAX_MESSAGE_LENGTH) {
-        this.enqueue({ id, file: Buffer.from(text), name: `clipboard-${fileStamp(now)}.txt`, at: now });
-      } else {
-        this.enqueue({ id, text, at: now });
-      }
-    } else if (snapshot.image) {
-      this.enqueue({ id: randomUUID(), file: snapshot.image, name: `clipboard-${fileStamp(now)}.png`, at: now });
     }
+    const copy = copyToSend(snapshot, now);
+    if (copy) this.enqueue({ id: randomUUID(), ...copy, at: now });
   }
 
   private enqueue(item: Outgoing) {
@@ -285,59 +268,30 @@ export class ClipSession {
     } else {
       const keys = this.keys;
       if (!keys) throw new CliError("clip has not started");
-      const dir = mkdtempSync(path.join(tmpdir(), "daysync-clip-"));
-      const file = path.join(dir, item.name);
-      try {
-        writeFileSync(file, item.file);
-        // Sealed as `send --file` seals it (docs/protocol/encryption.md, "File records").
-        const sent = await uploadFile(this.ctx.store, this.api, this.userId, file, async () => keys);
-        this.sentIds.add(sent.messageId);
-        this.notice(`Sent a copied ${item.name.endsWith(".png") ? "image" : "text"} as the file ${item.name} (${sent.sizeLabel}).`);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
+      // Sealed as `send --file` seals it (docs/protocol/encryption.md, "File records").
+      const sent = await uploadCopy(this.ctx.store, this.api, this.userId, item, async () => keys);
+      this.sentIds.add(sent.messageId);
+      this.notice(`Sent a copied ${item.name.endsWith(".png") ? "image" : "text"} as the file ${item.name} (${sent.sizeLabel}).`);
     }
     this.counts.sent++;
     this.render();
   }
 
   /** The live connection: texts from the other devices go into the clipboard. */
-  private receive() {
+  private receive(arriving: LiveMessages) {
     const key = `clip ${this.server} ${this.userId}`;
-    let position: WatchPosition | undefined = this.ctx.store.watchPosition(key);
-    const save = (next: WatchPosition) => {
-      position = next;
-      this.ctx.store.saveWatchPosition(key, next);
+    const kept = {
+      read: () => this.ctx.store.watchPosition(key),
+      save: (next: WatchPosition) => this.ctx.store.saveWatchPosition(key, next),
     };
-    return runLive(this.server, this.api.token ?? "", {
-      position: {
-        get: () => position?.seq ?? 0,
-        set: (seq) => {
-          if (position) save({ seq, last_message_at: position.last_message_at });
-        },
-      },
-      onEvent: async (event) => {
-        if (!position) return;
-        if (event.kind !== "message.created") return this.arriving?.onEvent(event);
-        await this.arrived(event.message);
-        position = { ...position, last_message_at: event.message.timestamps };
-      },
-      onReady: async ({ seq }) => {
-        position ??= { seq, last_message_at: Date.now() };
+    return followMessages(this.api, this.server, arriving, kept, {
+      message: (message) => this.arrived(message),
+      ready: () => {
         if (this.connection === "connecting") this.notice("Connected.");
         this.connection = "connected";
         this.render();
       },
-      onReset: async (seq) => {
-        if (position) {
-          for (const message of await messagesSince(this.api, position.last_message_at)) {
-            await this.arrived(message);
-            save({ seq: position.seq, last_message_at: message.timestamps });
-          }
-        }
-        position ??= { seq, last_message_at: Date.now() };
-      },
-      onNotice: (text) => {
+      notice: (text) => {
         this.connection = text.startsWith("Reconnected") ? "connected" : "reconnecting";
         this.notice(text);
         this.render();
@@ -378,8 +332,6 @@ function keyOf(snapshot: ClipboardSnapshot | null): string | null {
   if (snapshot.image) return `image:${createHash("sha256").update(snapshot.image).digest("hex")}`;
   return null;
 }
-
-const fileStamp = (date: Date) => date.toISOString().slice(0, 19).replace(/[:T]/g, "-");
 
 /** Worth another try: the server could not be reached, or failed for now. */
 const isTemporary = (error: unknown) =>

@@ -128,6 +128,25 @@ async function untilItReads(read: () => Promise<Ran>, text: string): Promise<voi
   }
 }
 
+/**
+ * Reads the clipboard's contents by the types it offers, then the types again: another program can copy between the
+ * two reads, and a password manager's secret must not pass under the previous copy's types. Until the types hold
+ * still (three tries), the contents are read again; a mark seen on either side conceals the copy.
+ */
+export async function readSteadily(
+  types: () => Promise<string[]>,
+  contents: (offered: string[]) => Promise<ClipboardSnapshot>,
+): Promise<ClipboardSnapshot> {
+  let offered = await types();
+  for (let attempt = 1; ; attempt++) {
+    const snapshot = await contents(offered);
+    const after = await types();
+    const steady = after.length === offered.length && after.every((type, i) => type === offered[i]);
+    if (steady || attempt === 3) return { ...snapshot, concealed: snapshot.concealed || isConcealed(after) };
+    offered = after;
+  }
+}
+
 function wayland(): ClipboardTool {
   const types = async () => {
     const ran = await run("wl-paste", ["--list-types"]);
@@ -136,21 +155,21 @@ function wayland(): ClipboardTool {
   return {
     name: "wl-clipboard (Wayland)",
     watch: (changed, failed) => watchLines("wl-paste", ["--watch", "echo"], changed, failed),
-    async read({ images }) {
-      const offered = await types();
-      if (offered.length === 0) return EMPTY;
-      const concealed = isConcealed(offered);
-      const hasText = offered.some((t) => t.startsWith("text/plain") || t === "UTF8_STRING" || t === "STRING" || t === "TEXT");
-      if (hasText) {
-        const ran = await run("wl-paste", ["--no-newline", "--type", "text"]);
-        if (ran.code === 0) return { text: ran.stdout.toString(), image: null, concealed };
-      }
-      if (images && offered.includes("image/png")) {
-        const ran = await run("wl-paste", ["--type", "image/png"]);
-        if (ran.code === 0) return { text: null, image: ran.stdout, concealed };
-      }
-      return { ...EMPTY, concealed };
-    },
+    read: ({ images }) =>
+      readSteadily(types, async (offered) => {
+        if (offered.length === 0) return EMPTY;
+        const concealed = isConcealed(offered);
+        const hasText = offered.some((t) => t.startsWith("text/plain") || t === "UTF8_STRING" || t === "STRING" || t === "TEXT");
+        if (hasText) {
+          const ran = await run("wl-paste", ["--no-newline", "--type", "text"]);
+          if (ran.code === 0) return { text: ran.stdout.toString(), image: null, concealed };
+        }
+        if (images && offered.includes("image/png")) {
+          const ran = await run("wl-paste", ["--type", "image/png"]);
+          if (ran.code === 0) return { text: null, image: ran.stdout, concealed };
+        }
+        return { ...EMPTY, concealed };
+      }),
     async write(text) {
       await mustRun("wl-copy", [], { input: text, forks: true });
       await untilItReads(() => run("wl-paste", ["--no-newline", "--type", "text"]), text);
@@ -160,26 +179,29 @@ function wayland(): ClipboardTool {
 
 function xclip(): ClipboardTool {
   const out = (target: string) => run("xclip", ["-selection", "clipboard", "-out", "-target", target]);
+  const targets = async () => {
+    const ran = await out("TARGETS");
+    return ran.code === 0 ? ran.stdout.toString().split("\n").filter(Boolean) : [];
+  };
   return {
     name: "xclip (X11)",
     watch: (changed) => poll(changed, X11_POLL_MS),
-    async read({ images }) {
+    read: ({ images }) =>
       // No owner (nothing copied yet) is an error for xclip: an empty clipboard.
-      const targets = await out("TARGETS");
-      if (targets.code !== 0) return EMPTY;
-      const offered = targets.stdout.toString().split("\n").filter(Boolean);
-      const concealed = isConcealed(offered);
-      const textTarget = ["UTF8_STRING", "text/plain;charset=utf-8", "STRING", "TEXT", "text/plain"].find((t) => offered.includes(t));
-      if (textTarget) {
-        const ran = await out(textTarget);
-        if (ran.code === 0) return { text: ran.stdout.toString(), image: null, concealed };
-      }
-      if (images && offered.includes("image/png")) {
-        const ran = await out("image/png");
-        if (ran.code === 0) return { text: null, image: ran.stdout, concealed };
-      }
-      return { ...EMPTY, concealed };
-    },
+      readSteadily(targets, async (offered) => {
+        if (offered.length === 0) return EMPTY;
+        const concealed = isConcealed(offered);
+        const textTarget = ["UTF8_STRING", "text/plain;charset=utf-8", "STRING", "TEXT", "text/plain"].find((t) => offered.includes(t));
+        if (textTarget) {
+          const ran = await out(textTarget);
+          if (ran.code === 0) return { text: ran.stdout.toString(), image: null, concealed };
+        }
+        if (images && offered.includes("image/png")) {
+          const ran = await out("image/png");
+          if (ran.code === 0) return { text: null, image: ran.stdout, concealed };
+        }
+        return { ...EMPTY, concealed };
+      }),
     async write(text) {
       await mustRun("xclip", ["-selection", "clipboard", "-in"], { input: text, forks: true });
       await untilItReads(() => out("UTF8_STRING"), text);

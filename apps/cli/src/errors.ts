@@ -15,6 +15,8 @@ export const EXIT = {
   locked: 7,
   /** A sealed message or preview did not open: tampered with, or not what any device sent. */
   undecryptable: 8,
+  /** Not possible on this system: clip --hotkey where a program cannot take a global shortcut (it prints the binding to add). */
+  unavailable: 9,
   interrupted: 130,
 } as const;
 

@@ -1,6 +1,6 @@
 /** How the command line shows things: sizes, dates, columns, and JSON for scripts. */
 import { formatTimeLeft, type Message, parseStoredDate } from "@daysync/shared";
-import type { ShownMessage } from "./shown-messages.ts";
+import type { ShownMessage } from "./sealing/shown-messages.ts";
 import { forTerminal, say } from "./terminal-text.ts";
 
 export function formatBytes(bytes: number): string {

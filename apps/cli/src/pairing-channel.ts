@@ -1,5 +1,9 @@
-/** The waiting side of pairing: this terminal's own channel (/api/pair/live) on which it hears the outcome once. */
-import { PAIRING_API, type PairServerMessage, pairServerMessageSchema, type TypedPairingExchange } from "@daysync/shared";
+/**
+ * The waiting side of pairing for this terminal: the shared channel client (@daysync/live-client) on a `ws` socket,
+ * with a deadline, Ctrl+C, and why a lost channel was lost in words for a person.
+ */
+import { openPairingChannel } from "@daysync/live-client";
+import { PAIRING_API, type PairServerMessage, type TypedPairingExchange } from "@daysync/shared";
 import WebSocket from "ws";
 import { USER_AGENT } from "./api-client.ts";
 
@@ -25,48 +29,38 @@ export function waitForApproval(
   onExchange?: OnExchange,
 ): Promise<PairingOutcome> {
   return new Promise((resolve) => {
-    // No Origin header: the server allows clients that are not browsers.
-    const socket = new WebSocket(`${server.replace(/^http/, "ws")}${PAIRING_API.live}`, { headers: { "user-agent": USER_AGENT } });
-    let settled = false;
+    /** Why the handshake failed, as `ws` says before the socket closes. */
+    let refused: string | undefined;
+    const openSocket = () => {
+      // No Origin header: the server allows clients that are not browsers.
+      const socket = new WebSocket(`${server.replace(/^http/, "ws")}${PAIRING_API.live}`, { headers: { "user-agent": USER_AGENT } });
+      socket.on("unexpected-response", (_req, res) => {
+        refused = `the server answered ${res.statusCode}`;
+        socket.terminate();
+      });
+      return socket;
+    };
     const settle = (outcome: PairingOutcome) => {
-      if (settled) return;
-      settled = true;
       clearTimeout(timer);
       signal?.removeEventListener("abort", cancel);
-      socket.removeAllListeners();
-      socket.on("error", () => {});
-      if (socket.readyState === WebSocket.OPEN || socket.readyState === WebSocket.CONNECTING) socket.terminate();
       resolve(outcome);
     };
-    // A typed code's steps are judged one after another, and the request's end waits for them: the third wrong code
-    // is said as such, though the server's "failed" may arrive while that step is still being judged.
-    let steps: Promise<void> = Promise.resolve();
-    const settleAfterSteps = (outcome: PairingOutcome) => {
-      steps = steps.then(() => settle(outcome));
+    const stopWith = (outcome: PairingOutcome) => {
+      close();
+      settle(outcome);
     };
-    const timer = setTimeout(() => settle({ type: "lost", reason: "no answer from the server" }), deadlineMs);
-    const cancel = () => settle({ type: "cancelled" });
+    const timer = setTimeout(() => stopWith({ type: "lost", reason: "no answer from the server" }), deadlineMs);
+    const cancel = () => stopWith({ type: "cancelled" });
+    const close = openPairingChannel({
+      openSocket,
+      hello: { type: "wait", request_id: request.request_id, secret: request.secret },
+      onExchange,
+      onOutcome: (outcome) => {
+        if (outcome.type !== "closed") return settle(outcome);
+        settle({ type: "lost", reason: refused ?? outcome.error ?? `the channel closed (${outcome.code})` });
+      },
+    });
     if (signal?.aborted) return cancel();
     signal?.addEventListener("abort", cancel, { once: true });
-    socket.on("open", () => socket.send(JSON.stringify({ type: "wait", request_id: request.request_id, secret: request.secret })));
-    socket.on("message", (raw) => {
-      let frame: unknown;
-      try {
-        frame = JSON.parse(String(raw));
-      } catch {
-        return;
-      }
-      const parsed = pairServerMessageSchema.safeParse(frame);
-      if (!parsed.success || parsed.data.type === "waiting") return;
-      const message = parsed.data;
-      if (message.type !== "exchange") return settleAfterSteps(message);
-      steps = steps.then(async () => {
-        const ended = await onExchange?.(message.exchange);
-        if (ended) settle({ type: "ended", text: ended });
-      });
-    });
-    socket.on("unexpected-response", (_req, res) => settleAfterSteps({ type: "lost", reason: `the server answered ${res.statusCode}` }));
-    socket.on("error", (error) => settleAfterSteps({ type: "lost", reason: error.message }));
-    socket.on("close", (code) => settleAfterSteps({ type: "lost", reason: `the channel closed (${code})` }));
   });
 }

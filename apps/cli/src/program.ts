@@ -6,7 +6,8 @@ import { Context, type GlobalOptions } from "./context.ts";
 const EXIT_CODES_HELP = `
 Exit codes: 0 done, 1 failed, 2 wrong usage, 3 not signed in or signed out, 4 server unreachable,
 5 message expired or missing, 6 file too large for the plan, 7 this device cannot read yet (approve it from
-another device), 8 a message could not be decrypted, 130 interrupted.`;
+another device), 8 a message could not be decrypted, 9 not available on this system (clip --hotkey on Wayland,
+macOS, Windows: it prints the desktop shortcut to add instead), 130 interrupted.`;
 
 export function buildProgram(): Command {
   const program = new Command("daysync")
@@ -49,14 +50,25 @@ export function buildProgram(): Command {
     .action(async (_options, command: Command) => (await import("./commands/unlock.ts")).unlock(context(command)));
 
   program
+    .command("start-over")
+    .description(
+      "on a locked terminal no device can approve: make a new key (what was sent before stays unreadable), or ask to in 24 hours",
+    )
+    .option("--yes", "confirm starting over without typing it (for scripts)")
+    .option("--cancel", "withdraw this terminal's request to start over, or cancel another device's")
+    .action(async (options, command: Command) => (await import("./commands/start-over.ts")).startOver(context(command), options));
+
+  program
     .command("send")
     .description("send a text message of today (from the arguments or standard input), or files with --file")
     .argument("[text...]", "the text; read from standard input when there is none")
     .option("-f, --file <path...>", "upload these files (resumable: run the same command again after an interruption)")
+    .option("--clipboard", "send what the clipboard holds now, once (bind it to a desktop keyboard shortcut)")
+    .option("--include-secrets", "with --clipboard: send a copy a password manager marked as concealed too")
     .option("--json", "print what was sent as JSON")
     .addHelpText(
       "after",
-      "\nExamples:\n  daysync send 'see you at 8'\n  echo hi | daysync send\n  daysync send < notes.txt\n  daysync send --file photo.jpg report.pdf",
+      "\nExamples:\n  daysync send 'see you at 8'\n  echo hi | daysync send\n  daysync send < notes.txt\n  daysync send --file photo.jpg report.pdf\n  daysync send --clipboard",
     )
     .action(async (text: string[], options, command: Command) =>
       (await import("./commands/send.ts")).send(context(command), text, options),
@@ -118,9 +130,13 @@ export function buildProgram(): Command {
     .option("--resume", "resume a paused clip")
     .option("--install-service", "start clip at login with these options (systemd user service, launchd agent, Windows Startup folder)")
     .option("--uninstall-service", "remove that service")
+    .option(
+      "--hotkey [keys]",
+      "do not watch the clipboard: send what it holds, once, at each press of this global shortcut (X11; default Ctrl+Alt+D); elsewhere it prints the desktop binding to add",
+    )
     .addHelpText(
       "after",
-      "\nIt never echoes: a text it wrote is not sent back, and a text it sent is not written back.\nPause and resume also with signals: kill -USR1 PID pauses, kill -USR2 PID resumes.\n\nExamples:\n  daysync clip\n  daysync clip --min-length 3 --ignore '^\\d{6}$'\n  daysync clip --install-service",
+      "\nIt never echoes: a text it wrote is not sent back, and a text it sent is not written back.\nPause and resume also with signals: kill -USR1 PID pauses, kill -USR2 PID resumes.\n\nExamples:\n  daysync clip\n  daysync clip --min-length 3 --ignore '^\\d{6}$'\n  daysync clip --install-service\n  daysync clip --hotkey Ctrl+Alt+D",
     )
     .action(async (options, command: Command) => (await import("./commands/clip.ts")).clip(context(command), options));
 

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { type CryptoKey, importFileKey, makeFileKey, openRecordStream, RECORD_SIZE, SEALED_RECORD_SIZE } from "@daysync/shared/crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nodeRecords } from "./node-records.ts";
+import { nodeRecords } from "./sealing/node-records.ts";
 import { declaredType, sealingFileReader } from "./upload.ts";
 
 describe("what a sealed file declares itself to be", () => {

@@ -1,8 +1,8 @@
 /**
  * One file sent as a sealed file message over tus (docs/protocol/encryption.md, "File records"), with a progress bar in plain bytes. Its
  * name and record key are sealed under the account's current epoch (sealFileUpload); its bytes are read from the file
- * at positions and sealed record by record as tus asks for each 128-record chunk (createSealingSource), so the file
- * is never held in memory.
+ * at positions and sealed record by record as tus asks for each chunk (the send pipeline, @daysync/send), so the
+ * file is never held in memory.
  *
  * Resumable: the upload's URL and metadata (with the sealed key) are kept in the config directory under a fingerprint
  * of server, account, path, size and modification time, so after Ctrl+C, a lost network or a server restart the same
@@ -16,41 +16,34 @@ import { type Stats, statSync } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import path from "node:path";
 import {
-  API,
-  formatStoredDate,
-  formatStoredTime,
-  isKeyMovedCode,
-  responseSchemas,
-  type SealedFileType,
-  uploadMetadataSchema,
-} from "@daysync/shared";
-import {
-  type Bytes,
-  createSealingSource,
+  type FileReader,
   type FileToSeal,
-  RECORD_SIZE,
-  resumeFileUpload,
-  SEALED_RECORD_SIZE,
+  isKeyMovedUpload,
+  plainBytesOf,
+  resealOnce,
+  SEALED_CHUNK_SIZE,
   type SealedUpload,
-  type Sealer,
-  sealFileUpload,
-} from "@daysync/shared/crypto";
-import { type DetailedError, type PreviousUpload, Upload, type UrlStorage } from "tus-js-client";
+  sealedUploadStart,
+  sealingFileReader as sealingReader,
+  serverErrorOf,
+  statusOf,
+  uploadToEnd,
+} from "@daysync/send";
+import { API, formatStoredDate, formatStoredTime, responseSchemas, type SealedFileType, uploadMetadataSchema } from "@daysync/shared";
+import type { DetailedError, PreviousUpload, UrlStorage } from "tus-js-client";
 import type { ApiClient } from "./api-client.ts";
 import type { ConfigStore } from "./config-store.ts";
 import { CliError, EXIT, signedOut, unreachable, usageError } from "./errors.ts";
 import { formatBytes } from "./format.ts";
-import type { MessageKeys } from "./message-keys.ts";
-import { nodeRecords } from "./node-records.ts";
 import { type Progress, progressBar } from "./progress.ts";
+import type { MessageKeys } from "./sealing/message-keys.ts";
+import { nodeRecords } from "./sealing/node-records.ts";
 import { warn } from "./terminal-text.ts";
+
+export type { FileReader };
 
 /** Waits between attempts after a lost connection: about two minutes in all, enough for a server restart. */
 const RETRY_DELAYS_MS = [0, 1000, 2000, 3000, 5000, 5000, 10_000, 10_000, 20_000, 30_000, 30_000];
-/** Records per PATCH: every PATCH starts on a record boundary (docs/protocol/encryption.md, "File records"). */
-const CHUNK_RECORDS = 128;
-/** A send refused because the key moved is sealed again under the new epoch once; refused again, it fails. */
-const KEY_ATTEMPTS = 2;
 
 export interface SentFile {
   messageId: string;
@@ -106,27 +99,11 @@ function statFile(filePath: string): Stats {
   return stat;
 }
 
-/** The server's error from a tus answer (JSON error body), if it sent one. */
-function serverError(error: DetailedError): { code: string; message: string } | undefined {
-  const body = responseSchemas.error.safeParse(safeJson(error.originalResponse?.getBody() ?? ""));
-  return body.success ? body.data.error : undefined;
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 /** The server refused the upload's epoch: the account's key moved on since this terminal synced. */
 class KeyMoved extends CliError {}
 
 /** The file on disk is shorter than when the upload began. */
 class FileChanged extends Error {}
-
-const keyMoved = (error: DetailedError) => error.originalResponse?.getStatus() === 409 && isKeyMovedCode(serverError(error)?.code ?? "");
 
 /** Fills `into` with the file's plaintext bytes from `start`, read at their position. */
 async function readAt(handle: FileHandle, start: number, into: Uint8Array): Promise<void> {
@@ -135,12 +112,6 @@ async function readAt(handle: FileHandle, start: number, into: Uint8Array): Prom
     if (bytesRead === 0) throw new FileChanged("The file became shorter while it was sent");
     filled += bytesRead;
   }
-}
-
-/** Sealed bytes sent, as the plain bytes they carry (each record's overhead taken off), for the progress bar. */
-function plainBytesOf(sealedSent: number, plainSize: number): number {
-  const overhead = (SEALED_RECORD_SIZE - RECORD_SIZE) * Math.ceil(sealedSent / SEALED_RECORD_SIZE);
-  return Math.min(plainSize, Math.max(0, sealedSent - overhead));
 }
 
 export async function uploadFile(
@@ -184,60 +155,47 @@ export async function uploadFile(
   const onInterrupt = () => interrupt.abort();
   process.once("SIGINT", onInterrupt);
   process.once("SIGTERM", onInterrupt);
+  let sealed: SealedUpload | undefined;
   try {
-    for (let attempt = 1; ; attempt++) {
-      const sealer = keys.sealer();
-      const { sealed, previous } = await keptOrSealed(storage, fingerprint, sealer, file);
-      const { messageId } = sealed;
-      try {
+    return await resealOnce(
+      async () => {
+        const start = await sealedUploadStart(keys.sealer(), file, (await storage.findUploadsByFingerprint(fingerprint)).reverse(), (key) =>
+          storage.removeUpload(key),
+        );
+        sealed = start.sealed;
         await sendSealed({
           api,
           storage,
           fingerprint,
-          sealed,
-          previous,
+          sealed: start.sealed,
+          previous: start.previous,
           handle,
           plainSize: stat.size,
           filename,
           bar,
           signal: interrupt.signal,
         });
-        await keys.stored(messageId);
-        return { messageId, filename, size: stat.size, sizeLabel };
-      } catch (error) {
-        if (!(error instanceof KeyMoved) || attempt >= KEY_ATTEMPTS) throw error;
+        await keys.stored(start.sealed.messageId);
+        return { messageId: start.sealed.messageId, filename, size: stat.size, sizeLabel };
+      },
+      {
+        keyMoved: (error) => error instanceof KeyMoved,
         // Sealed under an epoch the account left: the server kept nothing of it. Synced (which makes the next epoch
         // when a rotation is due), the file goes again as a new upload under the new epoch, with the same message id.
-        for (const kept of await storage.findUploadsByFingerprint(fingerprint)) await storage.removeUpload(kept.urlStorageKey);
-        file = { ...file, id: messageId, date: sealed.metadata.date ?? file.date, time: sealed.metadata.time ?? file.time };
-        await keys.sync();
-      }
-    }
+        catchUp: async () => {
+          for (const kept of await storage.findUploadsByFingerprint(fingerprint)) await storage.removeUpload(kept.urlStorageKey);
+          if (sealed)
+            file = { ...file, id: sealed.messageId, date: sealed.metadata.date ?? file.date, time: sealed.metadata.time ?? file.time };
+          await keys.sync();
+        },
+      },
+    );
   } finally {
     bar.stop();
     process.off("SIGINT", onInterrupt);
     process.off("SIGTERM", onInterrupt);
     await handle.close();
   }
-}
-
-/**
- * The upload this terminal kept for the same file, when it can go on under the current epoch (its key opened from
- * its kept metadata); kept uploads that cannot are dropped. Else the file sealed afresh.
- */
-async function keptOrSealed(
-  storage: UrlStorage,
-  fingerprint: string,
-  sealer: Sealer,
-  file: FileToSeal,
-): Promise<{ sealed: SealedUpload; previous?: PreviousUpload }> {
-  const kept = await storage.findUploadsByFingerprint(fingerprint);
-  for (const previous of kept.reverse()) {
-    const sealed = await resumeFileUpload(sealer, previous.metadata);
-    if (sealed) return { sealed, previous };
-    await storage.removeUpload(previous.urlStorageKey);
-  }
-  return { sealed: await sealFileUpload(sealer, file) };
 }
 
 interface SendSealed {
@@ -253,98 +211,46 @@ interface SendSealed {
   signal: AbortSignal;
 }
 
-export type FileReader = NonNullable<ConstructorParameters<typeof Upload>[1]["fileReader"]>;
-
-/**
- * tus-js-client's source for a sealed file on disk: the records of each range tus asks for, sealed from the file as
- * they are read. The file handle is the caller's, closed when it is done with it.
- */
+/** tus-js-client's source for a sealed file on disk; the file handle is the caller's, closed when it is done with it. */
 export function sealingFileReader(handle: FileHandle, sealed: Pick<SealedUpload, "fileKey" | "messageId">, plainSize: number): FileReader {
-  const source = createSealingSource({
-    fileKey: sealed.fileKey,
-    messageId: sealed.messageId,
-    plainLength: plainSize,
+  return sealingReader(sealed, {
+    size: plainSize,
     read: (start, _end, into) => readAt(handle, start, into),
     cipher: nodeRecords,
+    sealAhead: true,
+    // tus-js-client's Node HTTP stack reads the body's length from `size`, as its own Buffer source sets it.
+    chunk: (bytes) => Object.assign(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length), { size: bytes.length }),
   });
-  // Ranges are sealed into buffers used again, not new ones: a GiB sent through new ones kept the garbage collector
-  // busy for a second (bench/upload-throughput.md). A range's buffer comes back only once the server holds all of it
-  // (tus asks for the range that follows it): until then a request may still be sending from it.
-  const spare: Bytes[] = [];
-  const seal = (start: number, end: number) => {
-    const found = spare.pop();
-    const buffer = found && found.length >= end - start ? found : new Uint8Array(end - start);
-    const bytes = source.slice(start, end, buffer);
-    bytes.catch(() => undefined);
-    return { start, end, buffer, bytes };
-  };
-  let ahead: ReturnType<typeof seal> | undefined;
-  let sending: { end: number; buffer: Bytes } | undefined;
-  return {
-    openFile: async () => ({
-      size: source.size,
-      slice: async (start: number, end: number) => {
-        const stop = Math.min(end, source.size);
-        if (sending?.end === start) spare.push(sending.buffer);
-        sending = undefined;
-        // The next range is sealed while this one is sent: tus asks for ranges one after another, each once the last
-        // is in. One sealed ahead for a range tus did not ask for is left to the collector: it may still be sealing.
-        const next = ahead?.start === start && ahead.end === stop ? ahead : seal(start, stop);
-        ahead = stop < source.size ? seal(stop, Math.min(source.size, stop + (stop - start))) : undefined;
-        const bytes = await next.bytes;
-        sending = { end: stop, buffer: next.buffer };
-        // tus-js-client's Node HTTP stack reads the body's length from `size`, as its own Buffer source sets it.
-        const value = Object.assign(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length), { size: bytes.length });
-        return { value, done: end >= source.size };
-      },
-      close: () => undefined,
-    }),
-  };
 }
 
 /** One tus upload of the sealed file to its last byte (resumed at the server's offset when `previous` is given). */
-function sendSealed(options: SendSealed): Promise<void> {
+async function sendSealed(options: SendSealed): Promise<void> {
   const { api, sealed, plainSize, filename, bar, signal } = options;
-  const { metadata } = sealed;
-  const fileReader = sealingFileReader(options.handle, sealed, plainSize);
-  return new Promise<void>((resolve, reject) => {
-    if (signal.aborted) return reject(interrupted(filename));
-    const upload = new Upload(Buffer.alloc(0), {
-      endpoint: api.server + API.uploads,
-      headers: api.headers(),
-      metadata,
-      fileReader,
-      chunkSize: CHUNK_RECORDS * SEALED_RECORD_SIZE,
-      urlStorage: options.storage,
-      fingerprint: async () => options.fingerprint,
-      storeFingerprintForResuming: true,
-      removeFingerprintOnSuccess: true,
-      retryDelays: RETRY_DELAYS_MS,
-      onProgress: (sent) => bar.update(plainBytesOf(sent, plainSize)),
-      onShouldRetry(error) {
-        if (keyMoved(error) || error.causingError instanceof FileChanged) return false;
-        const status = error.originalResponse?.getStatus() ?? 0;
-        const retry = status < 400 || status >= 500 || status === 409 || status === 423;
-        if (retry) warn(`\n${filename}: the connection was interrupted; resuming…`);
-        return retry;
-      },
-      onSuccess: () => {
-        signal.removeEventListener("abort", onAbort);
-        resolve();
-      },
-      onError: (error) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(uploadError(api.server, filename, error));
-      },
-    });
-    const onAbort = () => {
-      void upload.abort();
-      reject(interrupted(filename));
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-    if (options.previous) upload.resumeFromPreviousUpload(options.previous);
-    upload.start();
-  });
+  const upload = {
+    endpoint: api.server + API.uploads,
+    headers: api.headers(),
+    metadata: sealed.metadata,
+    fileReader: sealingFileReader(options.handle, sealed, plainSize),
+    chunkSize: SEALED_CHUNK_SIZE,
+    urlStorage: options.storage,
+    fingerprint: async () => options.fingerprint,
+    storeFingerprintForResuming: true,
+    removeFingerprintOnSuccess: true,
+    retryDelays: RETRY_DELAYS_MS,
+    onProgress: (sent: number) => bar.update(plainBytesOf(sent, plainSize)),
+    onShouldRetry(error: DetailedError) {
+      if (isKeyMovedUpload(error) || error.causingError instanceof FileChanged) return false;
+      const status = error.originalResponse?.getStatus() ?? 0;
+      const retry = status < 400 || status >= 500 || status === 409 || status === 423;
+      if (retry) warn(`\n${filename}: the connection was interrupted; resuming…`);
+      return retry;
+    },
+  };
+  await uploadToEnd(Buffer.alloc(0), upload, { previous: options.previous, signal, interrupted: () => interrupted(filename) }).catch(
+    (error: Error) => {
+      throw error instanceof CliError ? error : uploadError(api.server, filename, error);
+    },
+  );
 }
 
 const interrupted = (filename: string) =>
@@ -352,8 +258,7 @@ const interrupted = (filename: string) =>
 
 function uploadError(server: string, filename: string, error: Error | DetailedError): CliError {
   const detailed = error as DetailedError;
-  const response = "originalResponse" in error ? error.originalResponse : null;
-  const status = response?.getStatus() ?? 0;
+  const status = statusOf(error);
   if (detailed.causingError instanceof FileChanged) {
     return new CliError(`${filename} changed while it was sent. Run the same command again to send it as it is now.`);
   }
@@ -362,7 +267,7 @@ function uploadError(server: string, filename: string, error: Error | DetailedEr
     return new CliError(`${unreachable(server, cause).message} Run the same command again to resume the upload.`, EXIT.unreachable);
   }
   if (status === 401) return signedOut(server);
-  if (status === 413) return new CliError(serverError(detailed)?.message ?? "This file is too large for your plan.", EXIT.tooLarge);
-  if (keyMoved(detailed)) return new KeyMoved(serverError(detailed)?.message ?? "Your account's key changed.");
-  return new CliError(serverError(detailed)?.message ?? `The upload failed: the server answered ${status}.`);
+  if (status === 413) return new CliError(serverErrorOf(detailed)?.message ?? "This file is too large for your plan.", EXIT.tooLarge);
+  if (isKeyMovedUpload(detailed)) return new KeyMoved(serverErrorOf(detailed)?.message ?? "Your account's key changed.");
+  return new CliError(serverErrorOf(detailed)?.message ?? `The upload failed: the server answered ${status}.`);
 }

@@ -7,10 +7,10 @@ import { API, APPROVAL_TEXT, responseSchemas } from "@daysync/shared";
 import { KeyApprover, KeyRequester, type KeyStatus } from "@daysync/shared/crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../server/src/testing/test-server.ts";
-import { fileKeys } from "../src/account-keys.ts";
 import { ApiClient, sessionTokenOf } from "../src/api-client.ts";
 import { ConfigStore } from "../src/config-store.ts";
-import { LOCKED_TERMINAL, waitForKeyApproval } from "../src/key-approval.ts";
+import { fileKeys } from "../src/sealing/account-keys.ts";
+import { LOCKED_TERMINAL, waitForKeyApproval } from "../src/sealing/key-approval.ts";
 import { removeTempDirs, tempDir } from "./cli-process.ts";
 import { PASSWORD, registerBrowser } from "./sign-in.ts";
 

@@ -6,6 +6,7 @@
 import {
   API,
   APPROVAL_TEXT,
+  HANDOVER_TEXT,
   KEYS_API,
   type KeysState,
   PAIRING_API,
@@ -16,7 +17,6 @@ import {
   type CryptoKey,
   deriveEpochKeys,
   fromBase64Url,
-  HANDOVER_TEXT,
   makeHandover,
   makePairingSecret,
   secretOfFragment,
@@ -25,7 +25,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../server/src/testing/test-server.ts";
 import { typingDevice } from "../../server/src/testing/typed-pairing.ts";
-import { LOCKED_TERMINAL } from "../src/key-approval.ts";
+import { LOCKED_TERMINAL } from "../src/sealing/key-approval.ts";
 import { removeTempDirs, Terminal } from "./cli-process.ts";
 import { keyHolder } from "./key-holder.ts";
 import { keysOf } from "./keys-file.ts";

@@ -3,13 +3,21 @@
  * code, made on another device, unlocks it, typed without echo or piped in. A code that is not this account's, or
  * has a typo, is refused with the web app's sentences and leaves it locked.
  */
-import { DEVICE_LIST_API, deviceListSchema, KEYS_API, keysStateSchema, recoveryStateSchema, SEALED_TEXT } from "@daysync/shared";
-import { makeRecoveryCode, makeRecoveryKit, parseRecoveryCode, RECOVERY_TEXT, recoveryMember } from "@daysync/shared/crypto";
+import {
+  DEVICE_LIST_API,
+  deviceListSchema,
+  KEYS_API,
+  keysStateSchema,
+  RECOVERY_TEXT,
+  recoveryStateSchema,
+  SEALED_TEXT,
+} from "@daysync/shared";
+import { makeRecoveryCode, makeRecoveryKit, parseRecoveryCode, recoveryMember } from "@daysync/shared/crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../server/src/testing/test-server.ts";
 import { UNLOCKED } from "../src/commands/unlock.ts";
 import { EXIT } from "../src/errors.ts";
-import { LOCKED_TERMINAL } from "../src/key-approval.ts";
+import { LOCKED_TERMINAL } from "../src/sealing/key-approval.ts";
 import { removeTempDirs, Terminal } from "./cli-process.ts";
 import { type KeyHolder, keyHolder, sendSealed } from "./key-holder.ts";
 import { PASSWORD } from "./sign-in.ts";

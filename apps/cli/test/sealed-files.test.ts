@@ -6,8 +6,8 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { API, DEVICES_API, type DevicesResponse, type Message } from "@daysync/shared";
-import { RECORD_SIZE, SEALED_RECORD_SIZE, SEALED_TEXT, sealedLength } from "@daysync/shared/crypto";
+import { API, DEVICES_API, type DevicesResponse, type Message, SEALED_TEXT } from "@daysync/shared";
+import { RECORD_SIZE, SEALED_RECORD_SIZE, sealedLength } from "@daysync/shared/crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tablesNaming } from "../../server/src/testing/every-row.ts";
 import { startTestServer, type TestServer } from "../../server/src/testing/test-server.ts";

@@ -5,8 +5,8 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { type DateMessages, DEVICES_API } from "@daysync/shared";
-import { fromBase64Url, SEALED_TEXT, toBase64Url } from "@daysync/shared/crypto";
+import { type DateMessages, DEVICES_API, SEALED_TEXT } from "@daysync/shared";
+import { fromBase64Url, toBase64Url } from "@daysync/shared/crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../server/src/testing/test-server.ts";
 import type { ListedMessage } from "../src/commands/list.ts";

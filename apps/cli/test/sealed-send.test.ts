@@ -3,8 +3,8 @@
  * account's current epoch; a terminal without that epoch refuses to send; a key change between the terminal's sync
  * and its send is synced, sealed again and sent once more with the same id.
  */
-import { API, DEVICES_API, type DevicesResponse, type Message } from "@daysync/shared";
-import { openMessage, SEALED_TEXT } from "@daysync/shared/crypto";
+import { API, DEVICES_API, type DevicesResponse, type Message, SEALED_TEXT } from "@daysync/shared";
+import { openMessage } from "@daysync/shared/crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../server/src/testing/test-server.ts";
 import type { ListedMessage } from "../src/commands/list.ts";

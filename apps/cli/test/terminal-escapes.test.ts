@@ -182,7 +182,8 @@ describe("names, file names and texts from another device never drive the termin
           ),
         (buffer) => buffer !== "",
         "tmux to honour a raw OSC 52",
-        10_000,
+        // As long as the first wait: CI beside another build once took more than 10 s.
+        45_000,
       );
       expect(raw).toBe("rm -rf ~\n");
     } finally {

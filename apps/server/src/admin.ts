@@ -12,15 +12,16 @@ import { systemClock } from "./clock.ts";
 import { type Config, loadConfig } from "./config/config.ts";
 import { copySqliteToPostgres, TargetNotEmpty } from "./db/copy-database.ts";
 import { openDatabase } from "./db/database.ts";
-import { createUnitOfWork } from "./feed/unit-of-work.ts";
+import { createUnitOfWork, type Work } from "./feed/unit-of-work.ts";
 import { AppError, notFound } from "./http/errors.ts";
+import { recordUserUpdated } from "./modules/accounts/load-user.ts";
 import { createResetLink } from "./modules/accounts/password-reset.service.ts";
 import { createAuditor } from "./modules/admin/admin-audit.ts";
 import { setRole } from "./modules/admin/roles.ts";
 import { createRegistrationService } from "./modules/invites/registration.service.ts";
 import { createPlansService, type PlanName } from "./modules/plans/plans.service.ts";
-import { createServerKeysRepository } from "./modules/push/server-keys.repository.ts";
 import { loadOrCreateVapidKeys } from "./modules/push/vapid-keys.ts";
+import { createServerKeysRepository } from "./modules/server-keys/server-keys.repository.ts";
 
 const USAGE = [
   "Usage: npm run admin -- plan set EMAIL premium|free [--no-end-date]",
@@ -48,7 +49,8 @@ export async function runAdmin(args: string[], env: NodeJS.ProcessEnv = process.
   try {
     const { plans: planRecords, users, changes } = createRepositories(db);
     const unitOfWork = createUnitOfWork({ db, bus: adapters.bus, clock: systemClock, changes });
-    const plans = createPlansService({ clock: systemClock, unitOfWork, plans: planRecords, users });
+    const userUpdated = (work: Work, userId: string) => recordUserUpdated(work, users, userId);
+    const plans = createPlansService({ clock: systemClock, unitOfWork, plans: planRecords, users, userUpdated });
     const user = await plans.setPlan(email, plan as PlanName, noEndDate ? NO_END_DATE_MS : undefined);
     const until = hasNoEndDate(Date.parse(user.date_expiration_subscription))
       ? "no end date"

@@ -7,4 +7,5 @@ export {
   type LostConnection,
   type PositionStore,
 } from "./live-client.ts";
+export { openPairingChannel, type PairingChannelOptions, type PairingChannelOutcome } from "./pairing-channel.ts";
 export { type CloseAction, closeAction, LIVE_TIMING, type LiveTiming, parseFrame, retryDelay } from "./protocol.ts";

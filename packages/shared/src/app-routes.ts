@@ -29,6 +29,9 @@ export const APP_ROUTES = {
   emailSignIn: "/sign-in-by-email",
   signInLink: "/sign-in-link",
   verifyEmail: "/verify-email",
+  // Issue 46: send what a share menu or an Apple Shortcut put in the fragment, and the newest message with Copy.
+  send: "/send",
+  latest: "/latest",
 } as const;
 
 const segmentsOf = (path: string) => path.split("/").filter(Boolean);

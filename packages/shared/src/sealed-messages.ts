@@ -37,6 +37,10 @@ export const SEALED_TEXT = {
   notEndToEnd: "Not end-to-end encrypted",
 } as const;
 
+/** A device that has seen a newer key than the server now names. */
+export const epochRolledBackText = (told: number, seen: number) =>
+  `${SEALED_TEXT.epochRolledBack} (the server says key ${told}, this device already has key ${seen}).`;
+
 /** The most messages one page of `GET /api/messages` holds. */
 export const MESSAGES_PAGE_MAX = 200;
 

@@ -87,6 +87,8 @@ export const APPROVAL_TEXT = {
   codeField: "Code shown on the new device",
   approve: "Approve",
   deny: "Deny",
+  /** The keyed device's Approve, on a device that does not hold the account's key itself. */
+  cannotApprove: "This device cannot read your messages, so it cannot hand the key to another one. Approve from a device that can.",
   /** The keyed device, while the new device checks the code. */
   checking: (name: string) => `Checking the code with ${name}…`,
   /** The keyed device: the code typed was not the one shown. */
@@ -109,3 +111,58 @@ export const APPROVAL_TEXT = {
   approved: (name: string) => `${name} can now read your messages.`,
   denied: "The request was ended on one of your devices.",
 } as const;
+
+/** What the device list check says when it refuses the server's list of devices (docs/protocol/encryption.md). */
+export const DEVICE_LIST_TEXT = {
+  broken:
+    "Your list of devices from the server could not be verified, so this device does not trust it. Someone may be interfering with the server.",
+  notExtended:
+    "The server showed an older or different list of your devices than this device saw before, which could hide a removed device. Someone may be interfering with the server.",
+  readded: "The server listed a removed device again with its old key. It was not trusted. Someone may be interfering with the server.",
+  notOwnKey:
+    "Your list of devices names this device with a signing key that is not its own, so the server may have swapped it. Compare the security codes in Devices, and remove this device and sign in again if they differ.",
+} as const;
+
+/** Handing the account's keys to a new device. */
+export const HANDOVER_TEXT = {
+  /** The approving device: the asking key's proof did not check out, so the request was denied. */
+  keyNotVerified:
+    "This device's key could not be verified, so it was not approved. Someone may be interfering with the connection or the server. Try again; if it happens again, tell whoever runs this server.",
+  /** The new device: a wrap or roster row of the handover did not check out; it is signed in but locked. */
+  handoverNotVerified: "The key from your other device could not be verified. Approve this device again from your other device.",
+} as const;
+
+/** What a device says when a recovery code cannot be used; a typo's wording is `typo`, whatever the library said. */
+export const RECOVERY_TEXT = {
+  typo: "That recovery code has a typo: check it against the one you saved.",
+  mismatch: "That recovery code does not match this account.",
+  none: "This account has no recovery code.",
+  notVerified:
+    "The keys your recovery code opens could not be verified. Someone may be interfering with the connection or the server. Try again; if it happens again, tell whoever runs this server.",
+  outdated: "Your recovery code does not open your account's current key. Approve this device from another device instead.",
+};
+
+/** Start over on a locked device (decision 021), in the web app and `daysync start-over` alike. */
+export const START_OVER_TEXT = {
+  confirm: "Start over? What was sent before can no longer be read on any device and is deleted as it expires. This cannot be undone.",
+  consequences:
+    "Start over: this device makes a new key. Messages sent before can no longer be read on any device, and are deleted as they expire. This cannot be undone.",
+  recoveryIsTheWay: "Your account has a recovery code: it is the way back. Start over is not possible while it is set.",
+  askOffer:
+    "No longer have the device that can read your messages? Ask to start over: your other devices are told and can cancel it, and after 24 hours this device can start over.",
+  asked: (when: string) => `You asked to start over. Unless one of your other devices cancels it, this device can start over from ${when}.`,
+  holder: (name: string, seen: string) => `Your messages can be read on ${name}, last seen ${seen}.`,
+  requested: (when: string) =>
+    `A device signed in to your account asked to start over on ${when}. If it goes ahead, what was sent before can no longer be read on any device. If it was not you, cancel it and change your password.`,
+  withdrawn: "Your request to start over is withdrawn.",
+  cancelled: "The request to start over is cancelled.",
+  /** The server refused a start over: another device holds the key (or the code is set, `recoveryIsTheWay`). */
+  stillHeld: "Another signed-in device still holds the key: approve this device from it instead.",
+  recoveryInstead: "Your account has a recovery code: unlock this device with it instead of starting over.",
+};
+
+/** Notices beside a day's messages: some never arrived, or one arrived late. */
+export const gapNotice = (count: number, deviceName: string) =>
+  `${count} ${count === 1 ? "message" : "messages"} from ${deviceName} did not arrive`;
+
+export const lateNotice = (deviceName: string) => `A message from ${deviceName} arrived after a newer one`;

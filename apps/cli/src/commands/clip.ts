@@ -1,4 +1,7 @@
-/** `daysync clip`: pause, resume, install or remove the service, or run the clipboard session (clip-session.ts). */
+/**
+ * `daysync clip`: pause, resume, install or remove the service, send at each press of a shortcut (clip-hotkey.ts), or
+ * run the clipboard session (clip-session.ts).
+ */
 import path from "node:path";
 import { type ClipFlags, parseClipOptions, serviceArgs } from "../clip-options.ts";
 import { ClipPause } from "../clip-pause.ts";
@@ -14,6 +17,10 @@ export async function clip(ctx: Context, flags: ClipFlags): Promise<void> {
   if (options.pause || options.resume) {
     say(pause.set(options.pause));
     return;
+  }
+  if (options.hotkey) {
+    const { runHotkey } = await import("../clip-hotkey.ts");
+    return runHotkey(ctx, options.hotkey, { includeSecrets: options.includeSecrets });
   }
   if (options.uninstallService) {
     say(uninstallService());

@@ -1,10 +1,9 @@
 /** `daysync devices` and `daysync devices rm ID`: the signed-in devices of the account, and signing one out. */
 import { DEVICES_API, type DeviceListItem, responseSchemas } from "@daysync/shared";
-import { securityCode } from "@daysync/shared/crypto";
 import type { Context } from "../context.ts";
 import { CliError, EXIT } from "../errors.ts";
 import { printJson, printTable } from "../format.ts";
-import { MessageKeys } from "../message-keys.ts";
+import { MessageKeys } from "../sealing/message-keys.ts";
 import { say } from "../terminal-text.ts";
 
 const MINUTE = 60_000;
@@ -31,14 +30,8 @@ export async function listDevices(ctx: Context, options: { json?: boolean }): Pr
   const signedIn = await ctx.signedIn();
   const { devices } = await signedIn.api.get(DEVICES_API.list, responseSchemas.devices);
   // Security codes from the signed device list as this terminal verified it (the same on every device of the account).
-  const list = await MessageKeys.load(signedIn, ctx.store).then(
-    (keys) => keys.deviceList,
-    () => undefined,
-  );
-  const codeOf = (d: DeviceListItem) => {
-    const member = list?.ok && d.key_id ? list.list.members.get(d.key_id) : undefined;
-    return member ? securityCode(member) : undefined;
-  };
+  const keys = await MessageKeys.load(signedIn, ctx.store).catch(() => undefined);
+  const codeOf = (d: DeviceListItem) => (d.key_id ? keys?.securityCode(d.key_id) : undefined);
   if (options.json) return printJson(devices.map((d) => ({ ...d, security_code: codeOf(d) ?? null })));
   const now = Date.now();
   printTable(

@@ -8,16 +8,15 @@ import path from "node:path";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { API, type Message, messageIdParamsSchema, responseSchemas } from "@daysync/shared";
-import type { CryptoKey } from "@daysync/shared/crypto";
 import { type ApiClient, ApiError } from "../api-client.ts";
 import type { Context } from "../context.ts";
 import { CliError, EXIT, messageGone, usageError } from "../errors.ts";
-import { downloadError, fetchFileBytes, fileKeyOf } from "../file-bytes.ts";
 import { formatBytes } from "../format.ts";
-import { MessageKeys } from "../message-keys.ts";
 import { progressBar } from "../progress.ts";
 import { saveTo } from "../save-to.ts";
-import { isUndecryptable, type ShownMessage, showMessage } from "../shown-messages.ts";
+import { downloadError, type FileKey, fetchFileBytes, fileKeyOf } from "../sealing/file-bytes.ts";
+import { MessageKeys } from "../sealing/message-keys.ts";
+import { isUndecryptable, type ShownMessage, showMessage } from "../sealing/shown-messages.ts";
 import { say } from "../terminal-text.ts";
 
 export interface GetOptions {
@@ -134,7 +133,7 @@ async function download(
   api: ApiClient,
   message: Message,
   filename: string,
-  fileKey: CryptoKey | undefined,
+  fileKey: FileKey | undefined,
   options: GetOptions,
 ): Promise<void> {
   const toStdout = options.output === "-";

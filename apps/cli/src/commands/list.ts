@@ -8,13 +8,12 @@ import {
   type Message,
   responseSchemas,
 } from "@daysync/shared";
-import { gapsOfDay, numberedOf } from "@daysync/shared/crypto";
 import { type ApiClient, ApiError } from "../api-client.ts";
 import type { Context } from "../context.ts";
 import { usageError } from "../errors.ts";
 import { describeMessage, expiresAt, formatBytes, parseDisplayDate, preview, printJson, printTable, timeLeftLabel } from "../format.ts";
-import { MessageKeys } from "../message-keys.ts";
-import { assertAllOpened, plainFileSize, type ShownMessage, showDay, showMessage } from "../shown-messages.ts";
+import { MessageKeys } from "../sealing/message-keys.ts";
+import { assertAllOpened, plainFileSize, type ShownMessage, showDay, showMessage } from "../sealing/shown-messages.ts";
 import { say, warn } from "../terminal-text.ts";
 
 /**
@@ -65,8 +64,7 @@ export async function listDay(ctx: Context, options: { day?: string; json?: bool
 
 /** On stderr: the day's messages that one of the person's devices numbered and that did not arrive. */
 async function tellGaps(api: ApiClient, keys: MessageKeys, day: { date: string; messages: Message[]; retentionMinutes: number | null }) {
-  const opened = await Promise.all(day.messages.map(async (m) => numberedOf(m, await keys.open(m))));
-  const numbered = opened.flatMap((n) => n ?? []);
+  const numbered = await keys.numbered(day.messages);
   if (numbered.length === 0) return;
   // A server that keeps no notes (404) has no deletions to excuse: the gaps are still said.
   const notes = await api
@@ -76,12 +74,7 @@ async function tellGaps(api: ApiClient, keys: MessageKeys, day: { date: string; 
       if (error instanceof ApiError && error.status === 404) return [];
       throw error;
     });
-  const gaps = await gapsOfDay(
-    keys.userId,
-    keys.epochs,
-    { date: day.date, numbered, notes },
-    { retentionMinutes: day.retentionMinutes, now: Date.now() },
-  );
+  const gaps = await keys.gaps({ date: day.date, numbered, notes }, { retentionMinutes: day.retentionMinutes, now: Date.now() });
   for (const gap of gaps) {
     const before = day.messages.find((m) => m.id === gap.before);
     warn(`${gap.notice}, before the message of ${before?.time ?? "?"} (${gap.before}).`);

@@ -12,24 +12,16 @@ import {
   type TypedPairingExchange,
   type User,
 } from "@daysync/shared";
-import {
-  type AskingKey,
-  askingKey,
-  HANDOVER_TEXT,
-  makePairingSecret,
-  type PairingRequester,
-  pairingFragment,
-} from "@daysync/shared/crypto";
 import QRCode from "qrcode";
-import { fileKeys, receivePairingKeys, terminalKeyPair } from "../account-keys.ts";
 import { ApiClient, ApiError, sessionTokenOf } from "../api-client.ts";
 import type { Context } from "../context.ts";
 import { CliError, EXIT, usageError } from "../errors.ts";
-import { LOCKED_TERMINAL, waitForKeyApproval } from "../key-approval.ts";
 import { waitForApproval } from "../pairing-channel.ts";
 import { ask, readStdinLine } from "../prompt.ts";
-import { say, warn } from "../terminal-text.ts";
-import { acceptTerminalHandover, followTypedStep, terminalRequester } from "../typed-pairing.ts";
+import { fileKeys } from "../sealing/account-keys.ts";
+import { LOCKED_TERMINAL, waitForKeyApproval } from "../sealing/key-approval.ts";
+import { askToPair, type TerminalPairing } from "../sealing/login-pairing.ts";
+import { say } from "../terminal-text.ts";
 
 export interface LoginOptions {
   password?: boolean;
@@ -51,13 +43,7 @@ export async function login(ctx: Context, options: LoginOptions): Promise<void> 
   say(`Signed in as ${user.name} (${user.email}) on ${server}.`);
   say(`This terminal is listed in Devices as "daysync CLI on ${hostname()}".`);
   const signedIn = new ApiClient(server, token);
-  if (pairing?.typed) {
-    pairing.typed.setSignedIn(signedIn);
-    await acceptTerminalHandover(pairing.typed.requester, signedIn, ctx.store, server, user.id, pairing.typed.exchange);
-  } else if (pairing) {
-    const handover = await receivePairingKeys(signedIn, ctx.store, server, user.id, pairing);
-    if (!handover.ok && handover.reason === "not_verified") warn(HANDOVER_TEXT.handoverNotVerified);
-  }
+  if (pairing) await pairing.keys.keepKeys(signedIn, ctx.store, user.id, pairing.approved);
   const parts = fileKeys(signedIn, ctx.store, server, user.id);
   const status = await parts.keys.sync();
   if (status.state !== "locked") return;
@@ -71,15 +57,10 @@ export async function login(ctx: Context, options: LoginOptions): Promise<void> 
   await waitForKeyApproval(parts, user.id, status.keys, { log: (line) => say(line) });
 }
 
-/**
- * What a QR login leaves for after the exchange: the terminal's pair, the link's secret and the pairing's id; for a
- * typed code, its side of the exchange and the exchange as approved.
- */
+/** What a login by pairing leaves for after the exchange: its keys' side, and a typed code's exchange as approved. */
 interface Pairing {
-  asking: AskingKey;
-  secret: string;
-  requestId: string;
-  typed?: { requester: PairingRequester; exchange: TypedPairingExchange; setSignedIn: (api: ApiClient) => void };
+  keys: TerminalPairing;
+  approved?: TypedPairingExchange;
 }
 
 interface SignedIn {
@@ -102,14 +83,9 @@ async function loginByPairing(api: ApiClient): Promise<SignedIn> {
 
 async function pairUntilDecided(api: ApiClient, signal: AbortSignal): Promise<SignedIn> {
   for (let attempt = 1; attempt <= MAX_CODES; attempt++) {
-    // The link's secret stays in this process: it goes only into the QR code's fragment, never to the server.
-    const secret = makePairingSecret();
-    const asking = await askingKey(terminalKeyPair, secret);
-    // The key state is read once signed in, with the session the exchange gives.
-    let session = api;
-    const requester = await terminalRequester(api, asking, () => session);
-    const request = await requester.ask();
-    const link = pairLink(api.server, request.code) + pairingFragment(secret);
+    const pairing = await askToPair(api);
+    const { request } = pairing;
+    const link = pairLink(api.server, request.code) + pairing.fragment;
     const minutes = Math.round(request.expires_in / 60_000);
     say(`\nSign in this terminal to ${api.server}\n`);
     // The QR code is drawn with this terminal's own colour sequences, from a link this terminal made: printed as is.
@@ -119,9 +95,7 @@ async function pairUntilDecided(api: ApiClient, signal: AbortSignal): Promise<Si
     say(`\n  Code: ${formatShortCode(request.short_code)}\n`);
     say(`Waiting for approval (the code expires in ${minutes} min). Press Ctrl+C to cancel.`);
 
-    const outcome = await waitForApproval(api.server, request, request.expires_in + 15_000, signal, (exchange) =>
-      followTypedStep(requester, exchange),
-    );
+    const outcome = await waitForApproval(api.server, request, request.expires_in + 15_000, signal, pairing.followStep);
     switch (outcome.type) {
       case "approved": {
         const { body, res } = await api.json("POST", PAIRING_API.exchange, responseSchemas.user, {
@@ -131,11 +105,7 @@ async function pairUntilDecided(api: ApiClient, signal: AbortSignal): Promise<Si
         });
         const token = sessionTokenOf(res);
         if (!token) throw new CliError(`${api.server} approved the sign-in but set no session.`);
-        const { exchange } = outcome;
-        const typed = exchange?.handover_confirmation
-          ? { requester, exchange, setSignedIn: (signedIn: ApiClient) => (session = signedIn) }
-          : undefined;
-        return { user: body.user, token, pairing: { asking, secret, requestId: request.request_id, typed } };
+        return { user: body.user, token, pairing: { keys: pairing, ...(outcome.exchange ? { approved: outcome.exchange } : {}) } };
       }
       case "denied":
         throw new CliError("The sign-in was denied on the other device.", EXIT.failure);

@@ -16,8 +16,8 @@ import type { ApiClient } from "../api-client.ts";
 import type { Context } from "../context.ts";
 import { usageError } from "../errors.ts";
 import { describeMessage, printJson, printTable } from "../format.ts";
-import { MessageKeys } from "../message-keys.ts";
-import { type ShownDay, type ShownMessage, showDay, showMessage } from "../shown-messages.ts";
+import { MessageKeys } from "../sealing/message-keys.ts";
+import { type ShownDay, type ShownMessage, showDay, showMessage } from "../sealing/shown-messages.ts";
 import { say } from "../terminal-text.ts";
 
 /** One result as `search --json` prints it: the message and its day, both opened. */

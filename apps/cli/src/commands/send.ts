@@ -5,19 +5,24 @@
 import { randomUUID } from "node:crypto";
 import { formatStoredDate, formatStoredTime, MAX_MESSAGE_LENGTH, sendMessageSchema } from "@daysync/shared";
 import { type ApiClient, ApiError } from "../api-client.ts";
+import { copyToSend, uploadCopy } from "../clipboard-copy.ts";
+import { clipboardTool } from "../clipboard-tools.ts";
 import type { Context } from "../context.ts";
 import { CliError, EXIT, usageError } from "../errors.ts";
 import { printJson } from "../format.ts";
-import { MessageKeys } from "../message-keys.ts";
 import { readStdin } from "../prompt.ts";
 import { postSealedText } from "../sealed-send.ts";
-import { showMessage } from "../shown-messages.ts";
+import { MessageKeys } from "../sealing/message-keys.ts";
+import { showMessage } from "../sealing/shown-messages.ts";
 import { say, warn } from "../terminal-text.ts";
-import { uploadFile } from "../upload.ts";
+import { type SentFile, uploadFile } from "../upload.ts";
 
 export interface SendOptions {
   file?: string[];
   json?: boolean;
+  /** Send what the clipboard holds now, once (a text, or an image as a file). */
+  clipboard?: boolean;
+  includeSecrets?: boolean;
 }
 
 const SEND_ATTEMPTS = 3;
@@ -27,6 +32,10 @@ export async function send(ctx: Context, words: string[], options: SendOptions):
   const signedIn = await ctx.signedIn();
   const { api, session } = signedIn;
   const files = options.file ?? [];
+  if (options.clipboard) {
+    if (words.length || files.length) throw usageError("--clipboard sends what the clipboard holds: give no text and no --file with it.");
+    return sendClipboard(ctx, options);
+  }
   let text = words.join(" ");
   if (!text && files.length === 0) {
     if (process.stdin.isTTY) {
@@ -45,10 +54,29 @@ export async function send(ctx: Context, words: string[], options: SendOptions):
   };
   if (text) await sendText(loadKeys, api, text, options.json === true);
   for (const file of files) {
-    const sent = await uploadFile(ctx.store, api, session.user.id, file, loadKeys);
-    if (options.json) printJson({ message_id: sent.messageId, filename: sent.filename, size: sent.size });
-    else say(`Sent ${sent.filename} (${sent.sizeLabel}) as message ${sent.messageId}.`);
+    sayFileSent(await uploadFile(ctx.store, api, session.user.id, file, loadKeys), options.json === true);
   }
+}
+
+/**
+ * The clipboard's copy, sent once as `daysync clip` would send it; a copy marked concealed only with --include-secrets.
+ * `clip --hotkey` runs it at each press of its shortcut.
+ */
+export async function sendClipboard(ctx: Context, options: SendOptions): Promise<void> {
+  const signedIn = await ctx.signedIn();
+  const snapshot = await clipboardTool().read({ images: true });
+  if (snapshot.concealed && !options.includeSecrets)
+    throw usageError("Not sent: a password manager marked what the clipboard holds as concealed (--include-secrets sends it).");
+  const copy = copyToSend(snapshot, new Date());
+  if (!copy) throw usageError("Nothing to send: the clipboard holds no text and no image.");
+  const loadKeys = () => MessageKeys.load(signedIn, ctx.store);
+  if ("text" in copy) return sendText(loadKeys, signedIn.api, copy.text, options.json === true);
+  sayFileSent(await uploadCopy(ctx.store, signedIn.api, signedIn.session.user.id, copy, loadKeys), options.json === true);
+}
+
+function sayFileSent(sent: SentFile, json: boolean) {
+  if (json) printJson({ message_id: sent.messageId, filename: sent.filename, size: sent.size });
+  else say(`Sent ${sent.filename} (${sent.sizeLabel}) as message ${sent.messageId}.`);
 }
 
 async function sendText(loadKeys: () => Promise<MessageKeys>, api: ApiClient, text: string, json: boolean): Promise<void> {

@@ -6,18 +6,17 @@
  */
 import { type ChildProcessByStdio, spawn } from "node:child_process";
 import type { Writable } from "node:stream";
-import { API, type Message, responseSchemas } from "@daysync/shared";
-import type { CryptoKey } from "@daysync/shared/crypto";
+import type { Message } from "@daysync/shared";
 import type { ApiClient } from "../api-client.ts";
 import { type Clipboard, openClipboard } from "../clipboard.ts";
 import type { WatchPosition } from "../config-store.ts";
 import type { Context } from "../context.ts";
-import { downloadError, fetchFileBytes, fileKeyOf } from "../file-bytes.ts";
+import { followMessages } from "../followed-messages.ts";
 import { printJson } from "../format.ts";
-import { runLive } from "../live-connection.ts";
-import { LiveMessages } from "../live-messages.ts";
-import { MessageKeys } from "../message-keys.ts";
-import type { ShownMessage } from "../shown-messages.ts";
+import { downloadError, type FileKey, fetchFileBytes, fileKeyOf } from "../sealing/file-bytes.ts";
+import { LiveMessages } from "../sealing/live-messages.ts";
+import { MessageKeys } from "../sealing/message-keys.ts";
+import type { ShownMessage } from "../sealing/shown-messages.ts";
 import { say, warn } from "../terminal-text.ts";
 
 export interface WatchOptions {
@@ -41,14 +40,10 @@ export async function watch(ctx: Context, options: WatchOptions): Promise<void> 
   if (notice) warn(notice);
   const arriving = new LiveMessages(keys, (text) => warn(text));
   const key = `${server} ${session.user.id}`;
-  const saved = ctx.store.watchPosition(key);
-  // Without a saved position the first run starts from now: it skips the replay up to its `ready`.
-  let position: WatchPosition | undefined = saved;
   let announced = false;
   let saveFailed = false;
+  // A full disk or no file descriptor left must not end watch: the position stays in memory and the next save retries.
   const save = (next: WatchPosition) => {
-    position = next;
-    // A full disk or no file descriptor left must not end watch: the position stays in memory and the next save retries.
     try {
       ctx.store.saveWatchPosition(key, next);
       saveFailed = false;
@@ -70,38 +65,20 @@ export async function watch(ctx: Context, options: WatchOptions): Promise<void> 
     if (options.exec) await execFor(api, keys, options.exec, message, shown);
   };
 
-  const live = runLive(server, api.token ?? "", {
-    position: {
-      get: () => position?.seq ?? 0,
-      // Without a position yet (a first run before its `ready`), what is replayed is skipped and nothing is saved.
-      set: (seq) => {
-        if (position) save({ seq, last_message_at: position.last_message_at });
+  const live = followMessages(
+    api,
+    server,
+    arriving,
+    { read: () => ctx.store.watchPosition(key), save },
+    {
+      message: handle,
+      ready() {
+        if (!announced) warn(`Watching for new messages on ${server}. Press Ctrl+C to stop.`);
+        announced = true;
       },
+      notice: (text) => warn(text),
     },
-    async onEvent(event, { seq }) {
-      if (!position) return;
-      if (event.kind !== "message.created") return arriving.onEvent(event);
-      await handle(event.message, seq);
-      // Saved with the sequence number once this event is done.
-      position = { ...position, last_message_at: event.message.timestamps };
-    },
-    async onReady({ seq }) {
-      position ??= { seq, last_message_at: Date.now() };
-      if (!announced) warn(`Watching for new messages on ${server}. Press Ctrl+C to stop.`);
-      announced = true;
-    },
-    async onReset(seq) {
-      // The log no longer reaches back to our position: fetch what arrived since the last message handled.
-      if (position) {
-        for (const message of await messagesSince(api, position.last_message_at)) {
-          await handle(message, null);
-          save({ seq: position.seq, last_message_at: message.timestamps });
-        }
-      }
-      position ??= { seq, last_message_at: Date.now() };
-    },
-    onNotice: (text) => warn(text),
-  });
+  );
   const stop = () => live.stop();
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
@@ -137,7 +114,7 @@ async function copy(clipboard: Clipboard, text: string) {
  * a file cut short for the whole.
  */
 async function execFor(api: ApiClient, keys: MessageKeys, command: string, message: Message, shown: ShownMessage): Promise<void> {
-  let fileKey: CryptoKey | undefined;
+  let fileKey: FileKey | undefined;
   try {
     if (message.type !== "text") fileKey = await fileKeyOf(keys, message);
   } catch (error) {
@@ -204,17 +181,4 @@ export function execEnvironment(shown: ShownMessage): Record<string, string> {
     DAYSYNC_MESSAGE_DATE: clean(shown.date),
     DAYSYNC_MESSAGE_TIME: clean(shown.time),
   };
-}
-
-/** Live messages created after `since` (ms), oldest first, from the HTTP routes. */
-export async function messagesSince(api: ApiClient, since: number): Promise<Message[]> {
-  const { days } = await api.get(API.days, responseSchemas.days);
-  const found: Message[] = [];
-  for (const day of days) {
-    const { messages } = await api.get(API.dayMessages(day.id), responseSchemas.dayMessages);
-    const newer = messages.filter((m) => m.timestamps > since);
-    found.push(...newer);
-    if (newer.length < messages.length) break;
-  }
-  return found.sort((a, b) => a.timestamps - b.timestamps);
 }

@@ -24,7 +24,9 @@ import { createAccountSettingsService } from "../modules/accounts/account-settin
 import { accountsRoutes } from "../modules/accounts/accounts.routes.ts";
 import { createAccountsService } from "../modules/accounts/accounts.service.ts";
 import { createFreshCheck } from "../modules/accounts/fresh-check.ts";
+import { recordUserUpdated } from "../modules/accounts/load-user.ts";
 import { createPasswordResetService } from "../modules/accounts/password-reset.service.ts";
+import { sessionRowsOfDevices } from "../modules/accounts/sessions.repository.ts";
 import { createActivityCounter } from "../modules/admin/activity-counter.ts";
 import { adminRoutes } from "../modules/admin/admin.routes.ts";
 import { createAdminService } from "../modules/admin/admin.service.ts";
@@ -125,11 +127,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     sendTransaction,
     onSubscriberError: (err, change) => app.log.error({ err, kind: change.kind }, "what follows a change failed"),
   });
-  const plans = createPlansService({ clock, unitOfWork, plans: repositories.plans, users });
+  const plans = createPlansService({
+    clock,
+    unitOfWork,
+    plans: repositories.plans,
+    users,
+    userUpdated: (work, userId) => recordUserUpdated(work, users, userId),
+  });
   // Mail (issue 26) only with SMTP_URL; without it the verification service is there and sends nothing.
   const mailer = config.email.smtp ? createSmtpMailer(config.email.smtp, config.email.from) : undefined;
   const mailOutbox = mailer
-    ? createMailOutbox({ mailer, email: repositories.email, clock, accountLimit: config.email.accountRateLimit, log: app.log })
+    ? createMailOutbox({ mailer, email: repositories.email, unitOfWork, clock, accountLimit: config.email.accountRateLimit, log: app.log })
     : undefined;
   const devices = createDevicesService({
     clock,
@@ -137,6 +145,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     devices: repositories.devices,
     presence,
     endedWithSession: endPairingsOfSession,
+    sessionRows: sessionRowsOfDevices,
     renamedOnMessages: renameDeviceOnMessages,
   });
   const emailVerification = createEmailVerificationService({
@@ -161,6 +170,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     sessions,
     users,
     plans: repositories.plans,
+    serverKeys: repositories.serverKeys,
+    spaces: repositories.spaces,
     registration,
     onRegistered: emailVerification.sendLater,
     sendsMail: mailOutbox !== undefined,
@@ -222,7 +233,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     pairingRequests: repositories.pairingRequests,
     users,
     clock,
-    bus,
+    unitOfWork,
     sessions,
     devices,
     keyHandover,
@@ -263,6 +274,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     unitOfWork,
     discussions: repositories.discussions,
     access: repositories.access,
+    spaces: repositories.spaces,
     plans: repositories.plans,
     maxMembers: config.discussions.maxMembers,
     removeFile: (id) => storage.remove(id),
@@ -317,6 +329,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     clock,
     unitOfWork,
     users,
+    spaces: repositories.spaces,
     freshCheck,
     accounts,
     devices,
@@ -407,7 +420,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   pairingRoutes(app, { pairing, cookieSecure: config.cookieSecure });
   pairingLiveRoutes(app, { pairing, bus, limits: config.socketLimits });
   pairingTypedRoutes(app, {
-    typed: createPairingTypedService({ pairingRequests: repositories.pairingRequests, keys: repositories.keys, keyHandover, clock, bus }),
+    typed: createPairingTypedService({
+      pairingRequests: repositories.pairingRequests,
+      keys: repositories.keys,
+      keyHandover,
+      clock,
+      unitOfWork,
+    }),
   });
   pushRoutes(app, { push });
   const live = liveRoutes(app, {

@@ -1,30 +1,16 @@
 /** The per-user change log: every change of a user's data gets the next number of that user's sequence. */
-import { sql, type Transaction } from "kysely";
+import type { Transaction } from "kysely";
 import { compiledOnce } from "../db/compiled-query.ts";
 import type { Db } from "../db/database.ts";
 import type { Database } from "../db/schema.ts";
-import { type Change, changeOf, refOf } from "./change.ts";
-
-/**
- * The minutes the user's messages live on their current plan (null: unlimited), as a column of a statement on
- * `users`: the send reads it in the statement that takes the user's next seq.
- */
-export const retentionMinutesOfUserRow = sql<
-  number | null
->`(select subscriptions.max_message_duration from subscriptions where subscriptions.id = users.actual_subscription_id)`;
+import type { Change } from "./change.ts";
+import { changeOf, refOf } from "./kinds/index.ts";
 
 /** One entry of a user's log, read back; `change` is undefined for one this version cannot read (it is skipped). */
 export interface LoggedChange {
   seq: number;
   change: Change | undefined;
 }
-
-// The send's two statements here, built once (see `compiledOnce`).
-type ClaimRow = { seq: number; minutes: number | null; key_epoch: number | null; key_rotation_due_at: number | null };
-const nextSeqAndRetentionQuery = compiledOnce<"userId", ClaimRow>(
-  (_db, p) => sql<ClaimRow>`update users set seq = seq + 1 where id = ${p.userId}
-    returning seq, ${retentionMinutesOfUserRow} as minutes, key_epoch, key_rotation_due_at`,
-);
 
 /** What a send learns with its sequence number, from the user's row it has just locked. */
 export interface Claimed {
@@ -35,6 +21,31 @@ export interface Claimed {
   /** A device that held the key left and the next epoch is not made yet. */
   keyRotationDue: boolean;
 }
+
+/**
+ * The feed's writes to rows other modules own, handed in by the composition root: the user's row (accounts) holds
+ * their sequence and is the lock of their log; a discussion's row (spaces) is the lock of its members' logs.
+ */
+export interface UserLogRows {
+  /** Locks the user's row until the transaction ends. */
+  lock(db: Db, userId: string): Promise<void>;
+  /** Takes the user's next seq and reads what a send needs from the row it has just locked; undefined: no such user. */
+  claim(db: Db, userId: string): Promise<Claimed | undefined>;
+  /** Takes the next seq of each of these users (those without a row are left out). */
+  claimEach(db: Db, userIds: readonly string[]): Promise<Array<{ userId: string; seq: number }>>;
+}
+
+export interface SpaceLockRows {
+  /** Locks a shared space's row until the transaction ends; false when there is no such space. */
+  lock(db: Db, spaceId: string): Promise<boolean>;
+}
+
+export interface FeedRows {
+  users: UserLogRows;
+  spaces: SpaceLockRows;
+}
+
+// The log's statements, built once (see `compiledOnce`).
 const recordQuery = compiledOnce<"userId" | "seq" | "kind" | "ref" | "now", unknown>((db: Db, p) =>
   db.insertInto("user_events").values({ user_id: p.userId, seq: p.seq, kind: p.kind, ref: p.ref, created_at: p.now }),
 );
@@ -52,29 +63,16 @@ const changesBetweenQuery = compiledOnce<"userId" | "after" | "upTo" | "limit", 
 );
 
 /** Over the database, or over a transaction (`.in(trx)`) for appending changes with the work they log. */
-export function createChangesRepository(db: Db) {
-  /** Locks the user's row until the transaction ends (the lock every writer of their log takes first). */
-  async function lockUser(userId: string): Promise<void> {
-    await db
-      .updateTable("users")
-      .set((eb) => ({ seq: eb.ref("seq") }))
-      .where("id", "=", userId)
-      .execute();
-  }
-
+export function createChangesRepository(db: Db, rows: FeedRows) {
   return {
-    in: (trx: Transaction<Database>) => createChangesRepository(trx),
-    lockUser,
+    in: (trx: Transaction<Database>) => createChangesRepository(trx, rows),
+
+    /** Locks the user's row until the transaction ends (the lock every writer of their log takes first). */
+    lockUser: (userId: string): Promise<void> => rows.users.lock(db, userId),
 
     /** Locks a shared space's row; its active members' user ids, or undefined when there is no such space. */
     async lockSpace(spaceId: string): Promise<string[] | undefined> {
-      const space = await db
-        .updateTable("spaces")
-        .set((eb) => ({ updated_at: eb.ref("updated_at") }))
-        .where("id", "=", spaceId)
-        .returning("id")
-        .executeTakeFirst();
-      if (!space) return undefined;
+      if (!(await rows.spaces.lock(db, spaceId))) return undefined;
       const members = await db
         .selectFrom("space_members")
         .select("user_id")
@@ -97,13 +95,7 @@ export function createChangesRepository(db: Db) {
       if (userIds.length === 0) return [];
       const { kind } = change;
       const ref = refOf(change);
-      const rows = await db
-        .updateTable("users")
-        .set((eb) => ({ seq: eb("seq", "+", 1) }))
-        .where("id", "in", userIds)
-        .returning(["id", "seq"])
-        .execute();
-      const logged = rows.map((r) => ({ userId: r.id, seq: Number(r.seq) }));
+      const logged = await rows.users.claimEach(db, userIds);
       await db
         .insertInto("user_events")
         .values(logged.map((l) => ({ user_id: l.userId, seq: l.seq, kind, ref, created_at: now })))
@@ -116,18 +108,7 @@ export function createChangesRepository(db: Db) {
      * unlimited, or no such user: then no seq either). A send starts with it: it locks the user's row first, as
      * every transaction that appends changes does (see `unit-of-work.ts`), and saves the plan's look-up.
      */
-    async nextSeqAndRetention(userId: string): Promise<Claimed | undefined> {
-      const { rows } = await nextSeqAndRetentionQuery(db, { userId });
-      const row = rows[0];
-      return (
-        row && {
-          seq: Number(row.seq),
-          retentionMinutes: row.minutes === null ? null : Number(row.minutes),
-          keyEpoch: row.key_epoch === null ? null : Number(row.key_epoch),
-          keyRotationDue: row.key_rotation_due_at !== null,
-        }
-      );
-    },
+    nextSeqAndRetention: (userId: string): Promise<Claimed | undefined> => rows.users.claim(db, userId),
 
     /** The sequence number of the user's newest change, 0 for none. */
     async currentSeq(userId: string): Promise<number> {

@@ -10,6 +10,7 @@ import { runAdmin } from "../admin.ts";
 import { b64 } from "../testing/key-material.ts";
 import { deviceIdOf, discussionOf, keyedAccount, liveAndResumed, type Scene, scene, sendText } from "../testing/live-and-resumed.ts";
 import { Device, startTestServer, type TestServer, textMessage } from "../testing/test-server.ts";
+import { allChangeKinds } from "./kinds/index.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -173,6 +174,28 @@ describe("a device that resumes gets exactly the frames a live device got, for e
       ["key.epoch_created"],
     ],
     [
+      "a device holding the key signs itself out",
+      async ({ email, laptop }) => {
+        const tablet = new Device(server.url);
+        await tablet.login(email);
+        await keyedAccount(tablet, laptop);
+        const id = await deviceIdOf(tablet);
+        return () => tablet.request("DELETE", DEVICES_API.one(id));
+      },
+      ["device.signed_out", "key.rotation_due"],
+    ],
+    [
+      "start over asked, then cancelled",
+      async ({ device, laptop }) => {
+        await keyedAccount(device, laptop);
+        return async () => {
+          expect((await laptop.post(KEYS_API.startOver)).status).toBe(200);
+          expect((await laptop.request("DELETE", KEYS_API.startOver)).status).toBe(200);
+        };
+      },
+      ["key.start_over_changed", "key.start_over_changed"],
+    ],
+    [
       "key requested",
       async ({ device, laptop }) => {
         await keyedAccount(device, laptop);
@@ -190,6 +213,11 @@ describe("a device that resumes gets exactly the frames a live device got, for e
       ["key.request_updated"],
     ],
   ];
+
+  it("covers every kind of change there is", () => {
+    const covered = new Set(cases.flatMap(([, , kinds]) => kinds));
+    expect(allChangeKinds.filter((kind) => !covered.has(kind))).toEqual([]);
+  });
 
   it.each(cases)("%s", async (_name, prepare, kinds) => {
     const s = await scene(server);

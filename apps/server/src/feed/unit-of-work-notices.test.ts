@@ -1,5 +1,6 @@
 /** A bus notice asked for in a unit of work is published after the commit, and never for work that failed. */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { feedRows } from "../app/repositories.ts";
 import { Device, startTestServer, type TestServer } from "../testing/test-server.ts";
 import { createChangesRepository } from "./changes.repository.ts";
 import { createUnitOfWork } from "./unit-of-work.ts";
@@ -17,7 +18,7 @@ describe("a unit of work's notices", () => {
       db: server.db,
       bus: server.bus,
       clock: server.clock,
-      changes: createChangesRepository(server.db),
+      changes: createChangesRepository(server.db, feedRows),
     });
     const heard: string[] = [];
     server.bus.subscribe("push.changed", (notice) => heard.push(notice.userId));

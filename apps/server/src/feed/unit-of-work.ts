@@ -1,7 +1,8 @@
 /**
  * The one way a change of someone's data is written: a transaction that takes its locks in the one order, logs each
- * change to the change log with its event, and publishes the events once, only after the commit. A service states
- * what changed (`record`); it never touches the bus, the lock order or the transaction's batching itself.
+ * change to the change log, and publishes its event (built by the change's kind, `kinds/`) once, only after the
+ * commit. A service states what changed (`record`); it never touches the bus, the lock order or the transaction's
+ * batching itself.
  *
  * Lock order, enforced here for every writer: a space's row, then its members' user rows in id order (a user about
  * to join among them), or a single user's row. Nothing locks a user row and then a space row, so two writers never
@@ -16,6 +17,7 @@ import type { Database } from "../db/schema.ts";
 import type { BusTopics, EventBus, Topic, UserChange } from "../events/event-bus.ts";
 import type { Change } from "./change.ts";
 import type { ChangesRepository, Claimed } from "./changes.repository.ts";
+import { type FactsArgs, liveEventOf } from "./kinds/index.ts";
 
 /** The device a change came from (none for the server's own: the retention sweep, an operator's command). */
 export interface Origin {
@@ -35,14 +37,17 @@ type Subscriber = (committed: Committed) => Promise<void> | void;
 
 export interface Work {
   trx: Transaction<Database>;
-  /** Logs `change` to each of these users' logs; `event` reaches their devices once the transaction commits. */
-  record(userIds: readonly string[], change: Change, event: LiveEvent): Promise<void>;
+  /**
+   * Logs `change` to each of these users' logs; its event, presented from `facts` (the rows it is about, which the
+   * service holds; none for a change that says all), reaches their devices once the transaction commits.
+   */
+  record<C extends Change>(userIds: readonly string[], change: C, ...facts: FactsArgs<C["kind"]>): Promise<void>;
   /**
    * A send's first statement: takes the user's next sequence number, their plan's retention and their key state,
    * locking their row (undefined: no such user). The change is then logged under that number with `recordClaimed`.
    */
   claimSeq(userId: string): Promise<Claimed | undefined>;
-  recordClaimed(userId: string, seq: number, change: Change, event: LiveEvent): Promise<void>;
+  recordClaimed<C extends Change>(userId: string, seq: number, change: C, ...facts: FactsArgs<C["kind"]>): Promise<void>;
   /** A notice on the bus that logs no change (a cache to forget, a waiting device to wake): published once committed. */
   notify<T extends Topic>(topic: T, payload: BusTopics[T]): void;
 }
@@ -72,12 +77,14 @@ export function createUnitOfWork(deps: {
     return {
       trx,
       claimSeq: (userId) => log.nextSeqAndRetention(userId),
-      async record(userIds, change, event) {
+      async record(userIds, change, ...facts) {
+        const event = liveEventOf(change, facts[0]);
         const logged = await log.appendToUsers(userIds, change, clock.now());
         for (const { userId, seq } of logged) recorded.published.push({ userId, seq, event });
         if (logged.length > 0) recorded.committed.push({ change, event, userIds, origin });
       },
-      async recordClaimed(userId, seq, change, event) {
+      async recordClaimed(userId, seq, change, ...facts) {
+        const event = liveEventOf(change, facts[0]);
         await log.record(userId, seq, change, clock.now());
         recorded.published.push({ userId, seq, event });
         recorded.committed.push({ change, event, userIds: [userId], origin });
@@ -131,6 +138,11 @@ export function createUnitOfWork(deps: {
         },
         origin,
       );
+    },
+
+    /** Work that logs no change, so locks no row (a pairing request's step): its notices go out once it commits. */
+    forNotices<T>(work: (w: Work) => Promise<T>): Promise<T> {
+      return run((inner) => db.transaction().execute(inner), work);
     },
 
     /**

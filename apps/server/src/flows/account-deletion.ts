@@ -6,13 +6,7 @@
 import { eraseChangesOfAccount } from "../feed/changes.repository.ts";
 import type { UnitOfWork } from "../feed/unit-of-work.ts";
 import { notFound } from "../http/errors.ts";
-import {
-  erasePasswordResetsOfAccount,
-  erasePersonalSpaceOfAccount,
-  eraseSessionsOfAccount,
-  eraseUserRow,
-  type UsersRepository,
-} from "../modules/accounts/index.ts";
+import { erasePasswordResetsOfAccount, eraseSessionsOfAccount, eraseUserRow, type UsersRepository } from "../modules/accounts/index.ts";
 import { type Auditor, forgetAccountInAudit } from "../modules/admin/index.ts";
 import type { DevicesService } from "../modules/devices/index.ts";
 import type { DiscussionsService } from "../modules/discussions/index.ts";
@@ -24,11 +18,12 @@ import { erasePairingsOfAccount } from "../modules/pairing/index.ts";
 import { erasePaymentsOfAccount } from "../modules/payments/index.ts";
 import { erasePlansOfAccount } from "../modules/plans/index.ts";
 import { erasePushSubscriptionsOfAccount } from "../modules/push/index.ts";
+import { erasePersonalSpaceOfAccount } from "../modules/spaces/index.ts";
 import { eraseUploadsOfAccount, type UploadsService } from "../modules/uploads/index.ts";
 
 export function createAccountDeletion(deps: {
   unitOfWork: UnitOfWork;
-  users: Pick<UsersRepository, "standing" | "setDisabled">;
+  users: Pick<UsersRepository, "standing" | "setDisabled" | "in">;
   devices: Pick<DevicesService, "endAllSessions">;
   discussions: Pick<DiscussionsService, "forgetAccount">;
   uploads: Pick<UploadsService, "removeUnfinishedBy">;
@@ -67,6 +62,7 @@ export function createAccountDeletion(deps: {
         await eraseMessagesOfAccount(trx, userId);
         await erasePersonalSpaceOfAccount(trx, userId);
         await eraseChangesOfAccount(trx, userId);
+        await deps.users.in(trx).setCurrentPlan(userId, "", deps.now());
         await erasePlansOfAccount(trx, userId);
         await forgetAccountInAudit(trx, userId);
         await eraseUserRow(trx, userId);

@@ -3,16 +3,19 @@ import { Redis } from "ioredis";
 import type { Transaction } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAdmin } from "../admin.ts";
+import { feedRows } from "../app/repositories.ts";
 import type { Database } from "../db/schema.ts";
 import type { Change } from "../feed/change.ts";
 import { createChangesRepository } from "../feed/changes.repository.ts";
+import { keyStateRowsOfKeys } from "../modules/accounts/key-state.repository.ts";
+import { sessionRowsOfDevices } from "../modules/accounts/sessions.repository.ts";
 import { createDevicesRepository } from "../modules/devices/devices.repository.ts";
 import { redisEnv, removeKeys, TEST_REDIS_URL, uniquePrefix } from "../testing/test-redis.ts";
 import { Device, startTestServer, type TestServer, textMessage } from "../testing/test-server.ts";
 
 /** A change logged as another process would, whose bus message never arrives here; its sequence number. */
 async function appendOne(trx: Transaction<Database>, userId: string, change: Change, now: number): Promise<number> {
-  const [logged] = await createChangesRepository(trx).appendToUsers([userId], change, now);
+  const [logged] = await createChangesRepository(trx, feedRows).appendToUsers([userId], change, now);
   return logged?.seq ?? 0;
 }
 
@@ -61,7 +64,8 @@ describe("changes the bus lost", () => {
 
     // The sign-out as another process writes it, without its bus messages.
     await server.db.transaction().execute(async (trx) => {
-      await createDevicesRepository(trx).remove(user.id, phoneSession, server.clock.now());
+      await createDevicesRepository(trx, keyStateRowsOfKeys).dropKeysOfSession(user.id, phoneSession, server.clock.now());
+      await sessionRowsOfDevices.delete(trx, user.id, phoneSession);
       await appendOne(trx, user.id, { kind: "device.signed_out", sessionId: phoneSession }, server.clock.now());
     });
     expect(await phoneLive.waitForClose(2000)).toBe(LIVE_CLOSE.sessionRevoked);

@@ -5,8 +5,9 @@
 import type { ServerLiveMessage } from "@daysync/shared";
 import type { Clock } from "../clock.ts";
 import type { ChangesRepository } from "../feed/changes.repository.ts";
+import { replayedEvent } from "../feed/kinds/index.ts";
 import { LIVE_LIMITS } from "./live-limits.ts";
-import { eventOf, type ReplayRepositories, replayReads } from "./replay.ts";
+import { type ReplayRepositories, replayReads } from "./replay.ts";
 import { nextTurn } from "./turns.ts";
 
 export interface ReplayRequest {
@@ -45,7 +46,7 @@ export async function replayChanges(request: ReplayRequest): Promise<number> {
     for (const row of rows) {
       // Pruned meanwhile (or before): what the device lacks cannot be replayed.
       if (row.seq !== sent + 1) return reset();
-      const event = row.change && (await eventOf(repositories, userId, row.change, reads));
+      const event = row.change && (await replayedEvent(row.change, reads));
       if (event) send({ type: "event", seq: row.seq, event });
       sent = row.seq;
       if (performance.now() - sliceStart > LIVE_LIMITS.replaySliceMs) {

@@ -2,6 +2,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { freePort } from "./free-port.ts";
+import { serverBundle } from "./server-bundle.ts";
 import { lastOutput, serverStartTimeoutMs } from "./start-wait.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "../../../..");
@@ -31,7 +32,7 @@ process.once("exit", () => {
 /** `captureOutput`: keep standard output for `output()` instead of passing it through. */
 export async function startServerProcess(env: Record<string, string>, options: { captureOutput?: boolean } = {}): Promise<ServerProcess> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", path.join(repoRoot, "apps/server/src/main.ts")], {
+  const child: ChildProcess = spawn(process.execPath, [serverBundle()], {
     cwd: repoRoot,
     env: {
       ...inheritedEnv(),

@@ -12,7 +12,7 @@ import { devicesQueryOptions } from "../features/devices/api/devices.ts";
 import { api } from "../lib/api-client.ts";
 import { copyToClipboard } from "../lib/copy-to-clipboard.ts";
 import type { LiveConnection } from "../lib/live-connection.ts";
-import { shownText } from "../lib/opened-messages.ts";
+import { shownText } from "../lib/sealing/opened-messages.ts";
 import { type SessionServices, useSessionServices } from "../lib/session-services.ts";
 
 const PREVIEW_LENGTH = 80;

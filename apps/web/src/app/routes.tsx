@@ -103,6 +103,14 @@ export const routes: RouteObject[] = [
               },
             ],
           },
+          // For phones without the app (issue 46): a paired page sends what was shared; "Latest" for a bookmark.
+          {
+            lazy: async () => ({ Component: (await import("./send-routes.tsx")).SendFrameRoute }),
+            children: [
+              { path: APP_ROUTES.send, lazy: async () => ({ Component: (await import("../features/send/send-page.tsx")).SendPage }) },
+              { path: APP_ROUTES.latest, lazy: async () => ({ Component: (await import("./send-routes.tsx")).LatestRoute }) },
+            ],
+          },
           // Admins only (issue 30); everyone else gets the not-found screen.
           {
             lazy: async () => ({ Component: (await import("./admin-route.tsx")).AdminRoute }),

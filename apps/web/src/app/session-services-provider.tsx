@@ -4,22 +4,22 @@ import { type ReactNode, useEffect, useMemo } from "react";
 import { toast } from "react-toastify";
 import { searchAgainWithNewKeys } from "../features/dashboard/api/search.ts";
 import type { CacheChange } from "../lib/cache-changes.ts";
-import { noteMessageDeletion } from "../lib/deletion-notes.ts";
-import { DeviceKeys } from "../lib/device-keys.ts";
-import { forgetKeys } from "../lib/key-store.ts";
 import { LiveConnection } from "../lib/live-connection.ts";
 import { OfflineCache } from "../lib/offline-cache.ts";
 import { Outbox } from "../lib/outbox.ts";
+import { noteMessageDeletion } from "../lib/sealing/deletion-notes.ts";
+import { DeviceKeys } from "../lib/sealing/device-keys.ts";
+import { forgetKeys } from "../lib/sealing/key-store.ts";
 import { setMe } from "../lib/session.ts";
 import { type SessionServices, SessionServicesContext } from "../lib/session-services.ts";
 import { uploadQueueFor } from "../lib/upload-queue.ts";
-import { applyCacheChange } from "./apply-cache-change.ts";
+import { applyChange } from "./change-kinds.ts";
 import { keptKinds } from "./offline-kinds.ts";
 
 /**
  * Creates this tab's live connection, outbox and upload queue for the signed-in user and stops them when the
  * user changes or the signed-in frame goes away (sign-out). Live events, the outbox's answers and the features'
- * own changes all reach the caches through `applyCacheChange`. Every feature below reads these services with
+ * own changes all reach the caches and services through their kind's entry in `change-kinds.ts`. Every feature below reads these services with
  * useSessionServices(), so the chat can be shown in more than one place. What this device had of the user is put
  * back in the caches first and kept as they change (lib/offline-cache.ts), so the app also opens offline.
  */
@@ -34,11 +34,8 @@ export function SessionServicesProvider({ user, children }: { user: User; childr
   }, [user.id, queryClient]);
   const services = useMemo(() => {
     const keys = new DeviceKeys(user.id);
-    const applyChange = (change: CacheChange) => {
-      if (change.kind === "key.epoch_created" || change.kind === "key.rotation_due") void keys.refresh();
-      applyCacheChange(queryClient, change);
-    };
-    const outbox = new Outbox(user.id, applyChange, {
+    const apply = (change: CacheChange) => applyChange(change, { queryClient, keys });
+    const outbox = new Outbox(user.id, apply, {
       seal: (message) => keys.seal(message),
       catchUp: () => keys.refresh(),
       stored: (id) => keys.stored(id),
@@ -47,7 +44,7 @@ export function SessionServicesProvider({ user, children }: { user: User; childr
     const live = new LiveConnection({
       userId: user.id,
       queryClient,
-      applyEvent: applyChange,
+      applyEvent: apply,
       onReady: () => {
         // Back in touch with the server: keys that could not be fetched before are fetched now, then the outbox goes on.
         if (keys.getStatus().state === "failed") void keys.refresh();
@@ -61,7 +58,7 @@ export function SessionServicesProvider({ user, children }: { user: User; childr
     });
     const uploads = uploadQueueFor(user.id);
     uploads.sealWith({ sealer: () => keys.sealer(), catchUp: () => keys.refresh(), stored: (id) => keys.stored(id) });
-    return { applyChange, live, outbox, uploads, keys };
+    return { applyChange: apply, live, outbox, uploads, keys };
   }, [user.id, queryClient]);
   useEffect(() => {
     offlineCache.start();

@@ -32,8 +32,15 @@ export function rememberUser(user: User | null): void {
   writeStorage(KNOWN_USER_KEY, user ? JSON.stringify(user) : null);
 }
 
+/**
+ * Users signed out on this page: a copy still due to be written (its delay, or the page going away before the
+ * provider's clean-up ran) is dropped rather than bringing their data back.
+ */
+const forgotten = new Set<string>();
+
 /** Sign-out on this device: nothing of the user stays in it. */
 export function forgetUser(userId: string): void {
+  forgotten.add(userId);
   writeStorage(cacheKey(userId), null);
   if (knownUser()?.id === userId) writeStorage(KNOWN_USER_KEY, null);
 }
@@ -101,6 +108,7 @@ export class OfflineCache {
   }
 
   start(): void {
+    forgotten.delete(this.userId);
     this.unsubscribe = this.queryClient.getQueryCache().subscribe((event) => {
       if (event.type !== "updated" && event.type !== "removed") return;
       if (!this.kept(event.query.queryKey)) return;
@@ -125,6 +133,7 @@ export class OfflineCache {
 
   private readonly write = () => {
     this.timer = undefined;
+    if (forgotten.has(this.userId)) return;
     const byKind = new Map<string, Query[]>();
     for (const query of this.queryClient.getQueryCache().getAll()) {
       if (query.state.status !== "success" || query.state.data === undefined || !this.kept(query.queryKey)) continue;

@@ -3,6 +3,8 @@
  * so a reload, a crash or a lost connection never loses them; sent oldest first with the client's id, so a
  * retry (or two tabs sending the same entry) never duplicates. A deletion is held while it can be undone.
  */
+
+import { resealOnce } from "@daysync/send";
 import {
   API,
   API_ERROR_CODES,
@@ -53,6 +55,9 @@ export interface MessageSealing {
   /** Before a message of the user's days is deleted: the sealed note of its number (lib/deletion-notes.ts). */
   noteDeletion?(id: string): Promise<void>;
 }
+
+/** The server refused the seal's epoch: the account's key moved on since this device synced. */
+const isKeyMoved = (error: unknown) => error instanceof ApiError && isKeyMovedCode(error.code);
 
 const SEALING_NOTICES: ReadonlySet<string> = new Set([SEALED_TEXT.approveToSend, SEALED_TEXT.rotating]);
 
@@ -203,7 +208,6 @@ export class Outbox {
 
   /** Sends the waiting messages; false when it has to stop for now (offline, signed out, no key to seal with). */
   private async sendMessages(): Promise<boolean> {
-    const caughtUp = new Set<string>();
     for (;;) {
       const next = this.read().find((e) => !e.error);
       if (!this.started) return false;
@@ -214,27 +218,21 @@ export class Outbox {
           const { message } = await api.post(DISCUSSIONS_API.messages(next.discussionId), input, responseSchemas.discussionMessage);
           this.applyChange({ kind: "discussion.message.sent", message });
         } else {
-          const sealed = await this.sealing.seal(input);
-          if ("waiting" in sealed) {
-            this.setNotice(next.id, sealed.waiting);
-            return false;
-          }
-          if (next.notice && SEALING_NOTICES.has(next.notice)) this.setNotice(next.id, undefined);
-          const { message, day } = await api.post(API.messages, sealed.body, responseSchemas.message);
-          await this.sealing.stored?.(message.id);
-          this.applyChange({ kind: "message.created", message, day });
+          const sent = await resealOnce(() => this.sealAndPost(next, input), {
+            keyMoved: isKeyMoved,
+            // Sealed under an epoch the account has left: catch up and seal it again, same id; once per try.
+            catchUp: async () => {
+              this.setNotice(next.id, SEALED_TEXT.rotating);
+              await this.sealing.catchUp().catch(() => undefined);
+            },
+          });
+          if (!sent) return false;
         }
         this.update((entries) => entries.filter((e) => e.id !== next.id));
         this.retryAttempt = 0;
       } catch (error) {
-        if (error instanceof ApiError && isKeyMovedCode(error.code)) {
-          // Sealed under an epoch the account has left: catch up and seal it again, same id; once per run.
+        if (isKeyMoved(error)) {
           this.setNotice(next.id, SEALED_TEXT.rotating);
-          if (!caughtUp.has(next.id)) {
-            caughtUp.add(next.id);
-            await this.sealing.catchUp().catch(() => undefined);
-            continue;
-          }
           this.scheduleRetry();
           return false;
         }
@@ -254,6 +252,21 @@ export class Outbox {
         this.update((entries) => entries.map((e) => (e.id === next.id ? { ...e, error: reason } : e)));
       }
     }
+  }
+
+  /** Seals a message to the user's days and posts it; false when it has to wait for this device's keys. */
+  private async sealAndPost(entry: OutboxEntry, input: SendMessageInput): Promise<boolean> {
+    const sealed = await this.sealing.seal(input);
+    if ("waiting" in sealed) {
+      this.setNotice(entry.id, sealed.waiting);
+      return false;
+    }
+    const notice = this.read().find((e) => e.id === entry.id)?.notice;
+    if (notice && SEALING_NOTICES.has(notice)) this.setNotice(entry.id, undefined);
+    const { message, day } = await api.post(API.messages, sealed.body, responseSchemas.message);
+    await this.sealing.stored?.(message.id);
+    this.applyChange({ kind: "message.created", message, day });
+    return true;
   }
 
   /** Why an entry is still waiting, shown in place of "sending" (none: cleared). */

@@ -1,9 +1,9 @@
 import type { User } from "@daysync/shared";
 import { createContext, useContext } from "react";
 import type { ApplyCacheChange } from "./cache-changes.ts";
-import type { DeviceKeys } from "./device-keys.ts";
 import type { LiveConnection } from "./live-connection.ts";
 import type { Outbox } from "./outbox.ts";
+import type { DeviceKeys } from "./sealing/device-keys.ts";
 import type { UploadQueue } from "./upload-queue.ts";
 
 /**

@@ -6,12 +6,12 @@
  * kept by tus-js-client lets the same file resume after a reload instead of starting over.
  * The queue lives outside the composer, one per signed-in user (app/session-services-provider.tsx hands it out), so
  * uploads go on while another page or day is open.
- * Files for the user's own days are sealed on this device (docs/protocol/encryption.md, "File records"; lib/upload-start.ts); a row waits,
+ * Files for the user's own days are sealed on this device (docs/protocol/encryption.md, "File records"; lib/upload-start.ts, through @daysync/send); a row waits,
  * queued, while this device cannot seal. Discussions stay in clear.
  */
-import { API, isKeyMovedCode, responseSchemas, type UploadStatus } from "@daysync/shared";
-import { SEALED_RECORD_SIZE, type Sealer } from "@daysync/shared/crypto";
-import { DetailedError, defaultOptions, type PreviousUpload, Upload } from "tus-js-client";
+import { isKeyMovedUpload, SEALED_CHUNK_SIZE, type Sealer, serverErrorOf, statusOf } from "@daysync/send";
+import { API, type UploadStatus } from "@daysync/shared";
+import { defaultOptions, type PreviousUpload, Upload } from "tus-js-client";
 import { clearMetadata, fingerprintOf, sealedStart, sealingReader, type UploadStart } from "./upload-start.ts";
 import { newUuid } from "./uuid.ts";
 
@@ -51,39 +51,20 @@ export interface UploadSealing {
 /** Uploads running at once: enough to overlap one file's round trips with another's bytes. */
 const CONCURRENT = 2;
 const CHUNK_SIZE = 8 * 1024 * 1024;
-/** A sealed file's chunk is whole records, so every PATCH starts on a record boundary: 128 of them, about 8 MiB. */
-const SEALED_CHUNK_SIZE = 128 * SEALED_RECORD_SIZE;
 /** A file whose key moved on again right after it started afresh fails rather than going round. */
 const MAX_RESEALS = 2;
 
 /** Statuses after which retrying cannot help: not signed in, not yours, too large, or refused. */
 function isFinal(error: Error): boolean {
-  const status = error instanceof DetailedError ? error.originalResponse?.getStatus() : undefined;
-  return status !== undefined && status >= 400 && status < 500 && status !== 409 && status !== 423 && status !== 429;
+  const status = statusOf(error);
+  return status >= 400 && status < 500 && status !== 409 && status !== 423 && status !== 429;
 }
-
-/** The server's JSON error of a tus answer, if it sent one. */
-function errorBodyOf(error: Error): { code: string; message: string } | undefined {
-  if (!(error instanceof DetailedError)) return undefined;
-  try {
-    const parsed = responseSchemas.error.safeParse(JSON.parse(error.originalResponse?.getBody() ?? ""));
-    return parsed.success ? parsed.data.error : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** 409 `key_epoch_changed` / `key_rotation_due`: the server removed the upload; it goes again under the next epoch. */
-const keyMoved = (error: Error) => isKeyMovedCode(errorBodyOf(error)?.code ?? "");
 
 function messageOf(error: Error): string {
-  const body = errorBodyOf(error);
+  const body = serverErrorOf(error);
   if (body) return body.message;
-  if (error instanceof DetailedError) {
-    const status = error.originalResponse?.getStatus();
-    if (status === 401) return "Your session has ended. Please sign in again.";
-    if (status === 404) return "This upload is no longer available.";
-  }
+  if (statusOf(error) === 401) return "Your session has ended. Please sign in again.";
+  if (statusOf(error) === 404) return "This upload is no longer available.";
   return "The upload could not be completed.";
 }
 
@@ -228,7 +209,7 @@ export class UploadQueue {
       fingerprint: async () => fingerprint,
       metadata: start.metadata,
       ...(start.sealed ? { fileReader: sealingReader(file, start.sealed) } : {}),
-      onShouldRetry: (error) => !isFinal(error) && !keyMoved(error),
+      onShouldRetry: (error) => !isFinal(error) && !isKeyMovedUpload(error),
       onUploadUrlAvailable: () => {
         // Cancelled while the server was making it (cancel): only now is there an address to delete.
         if (this.uploads.get(id) !== tus) void tus.abort(true).catch(() => undefined);
@@ -244,7 +225,7 @@ export class UploadQueue {
       },
       onError: (error) => {
         if (this.uploads.get(id) !== tus) return;
-        if (keyMoved(error)) {
+        if (isKeyMovedUpload(error)) {
           this.uploads.delete(id);
           this.startAfresh(id, messageOf(error));
         } else if (isFinal(error)) {
@@ -300,15 +281,17 @@ export class UploadQueue {
 
   /** Unstages a file, stops a running upload and deletes what reached the server, or clears a finished row. */
   cancel = (id: string) => {
-    const batch = this.rows.find((r) => r.id === id)?.batch ?? null;
+    const row = this.rows.find((r) => r.id === id);
+    const batch = row?.batch ?? null;
     const running = this.uploads.get(id);
     this.uploads.delete(id);
     this.held.delete(id);
-    if (running) {
+    // A row that began is cancelled as one: still sealing its start, it has no upload yet, and begin() stops on "fail".
+    if (running || row?.status === "uploading") {
       this.patch(id, () => ({ status: "fail", cancelled: true, percent: 0, offline: false, problem: null }));
       // Stopped while the server is making it, the upload would be left there with an address this page never hears
       // of: it goes on until the address comes, then stops and is deleted (onUploadUrlAvailable).
-      if (running.url !== null) void running.abort(true).catch(() => undefined);
+      if (running && running.url !== null) void running.abort(true).catch(() => undefined);
     } else {
       this.set(this.rows.filter((r) => r.id !== id));
     }

@@ -2,8 +2,8 @@ import { API } from "@daysync/shared";
 import { useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
 import { api } from "./api-client.ts";
-import { forgetKeys } from "./key-store.ts";
 import { forgetUser } from "./offline-cache.ts";
+import { forgetKeys } from "./sealing/key-store.ts";
 import { useSessionServices } from "./session-services.ts";
 
 /** Signs out, leaves for the landing page, then forgets every cached answer of this user, in memory and on the device. */

@@ -9,11 +9,8 @@ import {
   notificationTarget,
   type PushPayload,
   pushPayloadSchema,
-  SEALED_TEXT,
-  type SealedPushPreview,
 } from "@daysync/shared";
-import { openPushPreview } from "@daysync/shared/crypto";
-import { browserKeyStorage } from "../lib/key-store.ts";
+import { openedPushBody } from "../lib/sealing/push-previews.ts";
 
 /** The push's payload, parsed; null for anything else (a push service's test message, a malformed one). */
 function readPayload(data: PushMessageData | null): PushPayload | null {
@@ -37,7 +34,7 @@ async function showMessageNotification(sw: ServiceWorkerGlobalScope, payload: Ne
   if (windows.some((w) => w.visibilityState === "visible")) return;
   const copyable = payload.message_type === "text" && !payload.discussion_id;
   const options: NotificationOptions & { actions?: Array<{ action: string; title: string }> } = {
-    body: payload.sealed ? await sealedBody(payload, payload.sealed) : payload.body,
+    body: payload.sealed ? await openedPushBody(payload, payload.sealed) : payload.body,
     // One notification per day: a newer message replaces the older one.
     tag: `day-${payload.day_id}`,
     icon: "/icons/icon-192.png",
@@ -74,14 +71,4 @@ export async function openNotificationTarget(sw: ServiceWorkerGlobalScope, data:
     }
   }
   await sw.clients.openWindow(target.href);
-}
-
-/** A sealed message's notification text, opened with this device's keys (the same store the page keeps them in). */
-async function sealedBody(payload: NewMessagePush, sealed: SealedPushPreview): Promise<string> {
-  const held = await browserKeyStorage(sealed.user_id)
-    .load()
-    .catch(() => undefined);
-  const opened = await openPushPreview(held?.epochs ?? new Map(), { ...payload, sealed });
-  if (opened.state === "opened") return opened.preview;
-  return opened.state === "locked" ? SEALED_TEXT.locked : SEALED_TEXT.undecryptable;
 }

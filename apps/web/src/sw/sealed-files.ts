@@ -6,8 +6,8 @@
  * drops what it had.
  */
 import { API, responseSchemas, SEALED_TEXT } from "@daysync/shared";
-import { browserKeyStorage } from "../lib/key-store.ts";
-import { attachment, FileFetchError, openSealedFile, parseRange, plainBytes, readSealedFileLink } from "../lib/sealed-files.ts";
+import { browserKeyStorage } from "../lib/sealing/key-store.ts";
+import { attachment, FileFetchError, openSealedFile, parseRange, plainBytes, readSealedFileLink } from "../lib/sealing/sealed-files.ts";
 
 const said = (status: number, text: string) =>
   new Response(text, { status, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });

@@ -1,13 +1,28 @@
 /**
  * Web Share Target: text and links shared to Daysync become one text message in today's day; each shared
  * file becomes a file message. Then the app opens on today. Both are sealed here, with the keys the page keeps in
- * IndexedDB (decision 020): the text before its POST, each file record by record as tus sends it. What cannot be sent
+ * IndexedDB (decision 020), through the send pipeline (@daysync/send): the text before its POST, each file record by
+ * record as tus sends it. What cannot be sent
  * yet (signed out, offline, or this device not approved to hold the key) is kept in this browser, in clear, and sent
  * later (deliverPendingShares).
  */
+
+import {
+  blobFile,
+  fetchHttpStack,
+  isKeyMovedAnswer,
+  isUnreachable,
+  SEALED_CHUNK_SIZE,
+  type Sealer,
+  sealedUploadStart,
+  sealingFileReader,
+  sealText,
+  serverErrorOf,
+  statusOf,
+  uploadToEnd,
+} from "@daysync/send";
 import {
   API,
-  API_ERROR_CODES,
   composeSharedText,
   fileMessageType,
   formatStoredDate,
@@ -19,8 +34,8 @@ import {
   SHARED_TEXT_LIMIT,
   type ShareOutcome,
 } from "@daysync/shared";
-import { createSealingSource, readFrom, SEALED_RECORD_SIZE, type Sealer, sealFileUpload, sealTextMessage } from "@daysync/shared/crypto";
-import { browserKeyStorage } from "../lib/key-store.ts";
+import { DetailedError } from "tus-js-client";
+import { browserKeyStorage } from "../lib/sealing/key-store.ts";
 
 declare const self: ServiceWorkerGlobalScope & {
   registration: { sync?: { register(tag: string): Promise<void> } };
@@ -49,8 +64,6 @@ export const PENDING_SYNC_TAG = "daysync-pending-shares";
 const TEXT_ID_FIELD = "text_id";
 /** Field of a kept form that carries each file's message id, in the files' order. */
 const FILE_ID_FIELD = "file_id";
-/** Sealed bytes per PATCH: whole records, as the web app's uploads send them, so memory stays bounded. */
-const PATCH_BYTES = 128 * SEALED_RECORD_SIZE;
 /** The server's 409 code for a message id already in use. */
 const ID_IN_USE = "conflict";
 
@@ -59,8 +72,6 @@ const field = (form: FormData, name: string) => {
   const value = form.get(name);
   return typeof value === "string" ? value.replaceAll("\r\n", "\n") : null;
 };
-
-const base64 = (text: string) => btoa(Array.from(new TextEncoder().encode(text), (b) => String.fromCharCode(b)).join(""));
 
 /** This device's keys for the account's current epoch, as the page keeps them, or why it cannot seal now. */
 async function currentSealer(): Promise<{ sealer: Sealer } | { outcome: Exclude<Outcome, "saved"> }> {
@@ -95,21 +106,14 @@ function request(input: string | URL, init: RequestInit): Promise<Response> {
  * How a refused request ends. A 409 of the epoch (`key_epoch_changed`, `key_rotation_due`) means the account's key
  * moved on since the page last synced: kept, and sealed again under the next epoch once the page has caught up.
  */
-async function refused(res: Response): Promise<Outcome> {
-  if (res.status === 401) return "signin";
-  if (res.status !== 409) return "failed";
-  const code = await errorCode(res);
-  return code === API_ERROR_CODES.keyEpochChanged || code === API_ERROR_CODES.keyRotationDue ? "locked" : "failed";
+function refusal(status: number, code: string | undefined): Outcome {
+  if (status === 401) return "signin";
+  return isKeyMovedAnswer(status, code) ? "locked" : "failed";
 }
 
-async function errorCode(res: Response): Promise<string | undefined> {
-  const body = responseSchemas.error.safeParse(
-    await res
-      .clone()
-      .json()
-      .catch(() => null),
-  );
-  return body.success ? body.data.error.code : undefined;
+async function refused(res: Response): Promise<Outcome> {
+  const body = responseSchemas.error.safeParse(await res.json().catch(() => null));
+  return refusal(res.status, body.success ? body.data.error.code : undefined);
 }
 
 /** Runs one send; what could not reach the server waits for the network, anything else went wrong. */
@@ -127,54 +131,39 @@ function saveText(sealer: Sealer, shared: Shared, stamp: { date: string; time: s
     const res = await request(API.messages, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify(await sealTextMessage(sealer, message)),
+      body: JSON.stringify(await sealText(sealer, message)),
     });
     return res.ok ? "saved" : refused(res);
   });
 }
 
 /**
- * Uploads one file sealed (tus: a creation, then PATCHes of whole records, each from the offset the server
- * answered). Each try seals under a fresh file key; one cut off leaves an unfinished upload the server sweeps.
+ * Uploads one file sealed, over tus without retries (a share that cannot go now is kept and tried again later).
+ * Each try seals under a fresh file key; one cut off leaves an unfinished upload the server sweeps.
  */
 function uploadFile(sealer: Sealer, { file, id }: SharedFile, stamp: { date: string; time: string }): Promise<Outcome> {
   return attempt(async () => {
-    const name = file.name || "shared file";
-    const { metadata, fileKey } = await sealFileUpload(sealer, { id, ...stamp, name, type: fileMessageType(file.type) });
-    const source = createSealingSource({
-      fileKey,
-      messageId: id,
-      plainLength: file.size,
-      read: readFrom(file),
-    });
-    const created = await request(API.uploads, {
-      method: "POST",
-      headers: {
-        "Tus-Resumable": "1.0.0",
-        "Upload-Length": String(source.size),
-        "Upload-Metadata": Object.entries(metadata)
-          .map(([k, v]) => `${k} ${base64(v)}`)
-          .join(","),
-      },
-    });
-    // The id is this share's own, chosen here: a message holding it is this file, sent by a try whose answer was lost.
-    if (created.status === 409 && (await errorCode(created)) === ID_IN_USE) return "saved";
-    const location = created.headers.get("location");
-    if (!created.ok || !location) return refused(created);
-    const url = new URL(location, self.location.origin);
-    let offset = 0;
-    while (offset < source.size) {
-      const sent = await request(url, {
-        method: "PATCH",
-        headers: { "Tus-Resumable": "1.0.0", "Upload-Offset": String(offset), "Content-Type": "application/offset+octet-stream" },
-        body: await source.slice(offset, Math.min(offset + PATCH_BYTES, source.size)),
+    const fresh = { id, ...stamp, name: file.name || "shared file", type: fileMessageType(file.type) };
+    const { sealed } = await sealedUploadStart(sealer, fresh, [], async () => undefined);
+    try {
+      await uploadToEnd(file, {
+        endpoint: new URL(API.uploads, self.location.origin).href,
+        httpStack: fetchHttpStack,
+        metadata: sealed.metadata,
+        fileReader: sealingFileReader(sealed, blobFile(file)),
+        chunkSize: SEALED_CHUNK_SIZE,
+        retryDelays: null,
+        storeFingerprintForResuming: false,
       });
-      if (!sent.ok) return refused(sent);
-      const next = Number(sent.headers.get("upload-offset"));
-      if (!Number.isSafeInteger(next) || next <= offset || next > source.size) return "failed";
-      offset = next;
+      return "saved";
+    } catch (error) {
+      if (isUnreachable(error)) throw new Unreachable();
+      const code = serverErrorOf(error)?.code;
+      // The id is this share's own, chosen here: a message holding it is this file, sent by a try whose answer was lost.
+      const created = error instanceof DetailedError && error.originalRequest?.getMethod() === "POST";
+      if (created && statusOf(error) === 409 && code === ID_IN_USE) return "saved";
+      return refusal(statusOf(error), code);
     }
-    return "saved";
   });
 }
 

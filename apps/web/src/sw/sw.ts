@@ -7,7 +7,7 @@ import { PENDING_SHARE_MESSAGES, SHARE_TARGET_PATH } from "@daysync/shared";
 import { clientsClaim } from "workbox-core";
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from "workbox-precaching";
 import { NavigationRoute, registerRoute } from "workbox-routing";
-import { SEALED_FILES_PATH } from "../lib/sealed-files.ts";
+import { SEALED_FILES_PATH } from "../lib/sealing/sealed-files.ts";
 import { TAKE_CONTROL_MESSAGE } from "../lib/worker-control.ts";
 import { handlePush, openNotificationTarget } from "./push-notifications.ts";
 import { serveSealedFile } from "./sealed-files.ts";

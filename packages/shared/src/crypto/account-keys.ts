@@ -8,9 +8,10 @@
  */
 
 import type { CreateEpochInput, KeysState, StoredKeyWrap, StoredRosterEntry } from "../keys.ts";
-import { SEALED_TEXT } from "../sealed-messages.ts";
+import { epochRolledBackText } from "../sealed-messages.ts";
+import { DEVICE_LIST_TEXT } from "../ui-text.ts";
 import { exportPublicKey, importPublicKey, keyId } from "./device-key.ts";
-import { DEVICE_LIST_TEXT, type ListHead, type ListMember, makeSigningKey, type SigningKey, signEntry } from "./device-list.ts";
+import { type ListHead, type ListMember, makeSigningKey, type SigningKey, signEntry } from "./device-list.ts";
 import {
   type DeviceListServer,
   extendList,
@@ -474,9 +475,6 @@ export function sealerOf(userId: string, status: KeyStatus): Sealer | undefined 
   const keys = status.keys.epochs.get(status.epoch);
   return keys && { userId, sessionId: status.sessionId, epoch: status.epoch, keys };
 }
-
-export const epochRolledBackText = (told: number, seen: number) =>
-  `${SEALED_TEXT.epochRolledBack} (the server says key ${told}, this device already has key ${seen}).`;
 
 /** When the account was first seen keyed: from then on a message with no epoch was not sent by the person's devices. */
 export const keyedSince = (status: { state: string; keys?: HeldKeys }): number | undefined => status.keys?.account?.keyedAt;

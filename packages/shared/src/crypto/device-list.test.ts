@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { DEVICE_LIST_TEXT } from "../ui-text.ts";
 import { exportPublicKey, generateDeviceKeyPair, keyId } from "./device-key.ts";
 import {
-  DEVICE_LIST_TEXT,
   DeviceListError,
   entryHash,
   type ListMember,

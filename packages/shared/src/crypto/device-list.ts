@@ -7,6 +7,7 @@
 import { ed25519 } from "@noble/curves/ed25519.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { type DeviceListEntry, deviceListEntryEncoding, deviceListHashInput } from "../device-list.ts";
+import { DEVICE_LIST_TEXT } from "../ui-text.ts";
 import { type Bytes, fromBase64Url, toBase64Url, utf8 } from "./encoding.ts";
 
 /** A device's signing key: the 32-byte Ed25519 secret (kept with its other keys) and its public key, base64url. */
@@ -45,16 +46,6 @@ export interface VerifiedList {
 
 /** Refused: the sentence to show the person. */
 export class DeviceListError extends Error {}
-
-export const DEVICE_LIST_TEXT = {
-  broken:
-    "Your list of devices from the server could not be verified, so this device does not trust it. Someone may be interfering with the server.",
-  notExtended:
-    "The server showed an older or different list of your devices than this device saw before, which could hide a removed device. Someone may be interfering with the server.",
-  readded: "The server listed a removed device again with its old key. It was not trusted. Someone may be interfering with the server.",
-  notOwnKey:
-    "Your list of devices names this device with a signing key that is not its own, so the server may have swapped it. Compare the security codes in Devices, and remove this device and sign in again if they differ.",
-} as const;
 
 export function entryHash(userId: string, entry: DeviceListEntry): string {
   return toBase64Url(sha256(utf8(deviceListHashInput(userId, entry))));

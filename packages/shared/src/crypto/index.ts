@@ -4,14 +4,11 @@
  * loads it.
  */
 
-/** What devices say of what they cannot open, beside what opens it. */
-export { SEALED_TEXT } from "../sealed-messages.ts";
 export {
   AccountKeys,
   type AccountState,
   type CreateEpochAnswer,
   EpochRollbackError,
-  epochRolledBackText,
   type HeldKeys,
   type KeyStatus,
   type KeyStorage,
@@ -24,7 +21,6 @@ export { makeApprovalCode, makeApprovalSecret, normalizeApprovalCode } from "./a
 export { gapsOfDay, numberedOf, openDeletionNotes, sealDeletionNote } from "./deletion-notes.ts";
 export { exportDeviceKeyPair, exportPublicKey, generateDeviceKeyPair, importDeviceKeyPair, importPublicKey, keyId } from "./device-key.ts";
 export {
-  DEVICE_LIST_TEXT,
   DeviceListError,
   entryHash,
   type ListHead,
@@ -62,7 +58,6 @@ export { ApprovalRefusedError, type ApprovalStep, type KeyApprovalServer, KeyApp
 export {
   type AskingKey,
   askingKey,
-  HANDOVER_TEXT,
   type HandoverOutcome,
   makeHandover,
   pairingFragment,
@@ -79,8 +74,6 @@ export {
   deletedNumber,
   type Gap,
   type GapOptions,
-  gapNotice,
-  lateNotice,
   type NumberedMessage,
 } from "./message-gaps.ts";
 export {
@@ -96,7 +89,6 @@ export { derivePairingKeys, keyProof, makePairingSecret, pairingPskId, verifyKey
 export { NONCE_LENGTH, TAG_LENGTH } from "./primitives.ts";
 export {
   makeRecoveryKit,
-  RECOVERY_TEXT,
   RecoveryRefusedError,
   type RecoveryServer,
   type RecoverySigner,

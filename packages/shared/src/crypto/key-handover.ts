@@ -19,14 +19,6 @@ import { derivePairingKeys, keyProof, pairingPskId, verifyKeyProof } from "./pai
 import { type RosterRow, rosterTag, verifyRosterRow } from "./roster.ts";
 import { openEpochKey, wrapEpochKey } from "./wraps.ts";
 
-export const HANDOVER_TEXT = {
-  /** The approving device: the asking key's proof did not check out, so the request was denied. */
-  keyNotVerified:
-    "This device's key could not be verified, so it was not approved. Someone may be interfering with the connection or the server. Try again; if it happens again, tell whoever runs this server.",
-  /** The new device: a wrap or roster row of the handover did not check out; it is signed in but locked. */
-  handoverNotVerified: "The key from your other device could not be verified. Approve this device again from your other device.",
-} as const;
-
 /** The fragment of a QR link that carries the secret: `#k=<s>`. */
 export const pairingFragment = (secret: string) => `#k=${secret}`;
 

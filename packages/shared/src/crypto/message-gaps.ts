@@ -4,6 +4,7 @@
  * deletion note says so), those still under way when a later one was sealed, and those that may have expired.
  */
 import { parseStoredDate } from "../formats.ts";
+import { gapNotice, lateNotice } from "../ui-text.ts";
 import { type SendNumber, splitNumbered } from "./send-numbers.ts";
 
 export { type SendNumber, splitNumbered };
@@ -26,11 +27,6 @@ export interface Gap {
   before: string;
   notice: string;
 }
-
-export const gapNotice = (count: number, deviceName: string) =>
-  `${count} ${count === 1 ? "message" : "messages"} from ${deviceName} did not arrive`;
-
-export const lateNotice = (deviceName: string) => `A message from ${deviceName} arrived after a newer one`;
 
 /** How a deletion note names what it deleted: the key and the index on the note's date. */
 export const deletedNumber = (keyId: string, index: number) => `${keyId}#${index}`;

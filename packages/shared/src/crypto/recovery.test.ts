@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { recoveryUnlockSchema, type SetRecoveryInput, type StoredRecovery, setRecoverySchema } from "../key-recovery.ts";
 import type { KeysState, StoredKeyWrap, StoredRosterEntry } from "../keys.ts";
+import { RECOVERY_TEXT } from "../ui-text.ts";
 import { AccountKeys, type HeldKeys, type KeyStorage, type KeysServer } from "./account-keys.ts";
 import { generateDeviceKeyPair, keyId } from "./device-key.ts";
 import { fromBase64Url, sha256, toBase64Url } from "./encoding.ts";
 import { deriveEpochKeys } from "./epoch-keys.ts";
-import { makeRecoveryKit, RECOVERY_TEXT, RecoveryRefusedError, type RecoveryServer, unlockWithRecoveryCode } from "./recovery.ts";
+import { makeRecoveryKit, RecoveryRefusedError, type RecoveryServer, unlockWithRecoveryCode } from "./recovery.ts";
 import { deriveRecoveryKeys, makeRecoveryCode, openRecoveryAnchor, RecoveryCodeError } from "./recovery-code.ts";
 import { openEpochKey, wrapEpochKey } from "./wraps.ts";
 

@@ -17,6 +17,7 @@
 
 import type { RecoveryState, RecoveryUnlockInput, SetRecoveryInput, StoredRecovery } from "../key-recovery.ts";
 import type { KeysState, StoredRosterEntry } from "../keys.ts";
+import { RECOVERY_TEXT } from "../ui-text.ts";
 import { type HeldKeys, type KeyStorage, rosterRowOf, trustedSender } from "./account-keys.ts";
 import { exportPublicKey, importPublicKey, keyId } from "./device-key.ts";
 import type { ListMember, SigningKey } from "./device-list.ts";
@@ -27,16 +28,6 @@ import type { CryptoKeyPair } from "./key-types.ts";
 import { deriveRecoveryKeys, openRecoveryAnchor, parseRecoveryCode, sealRecoveryAnchor } from "./recovery-code.ts";
 import { type RosterRow, rosterTag, verifyRosterRow } from "./roster.ts";
 import { openEpochKey, wrapEpochKey } from "./wraps.ts";
-
-/** What a device says when a recovery code cannot be used; a typo's wording is `typo`, whatever the library said. */
-export const RECOVERY_TEXT = {
-  typo: "That recovery code has a typo: check it against the one you saved.",
-  mismatch: "That recovery code does not match this account.",
-  none: "This account has no recovery code.",
-  notVerified:
-    "The keys your recovery code opens could not be verified. Someone may be interfering with the connection or the server. Try again; if it happens again, tell whoever runs this server.",
-  outdated: "Your recovery code does not open your account's current key. Approve this device from another device instead.",
-};
 
 /** The routes of /api/keys/recovery and the device's key state, as each platform reaches them. */
 export interface RecoveryServer {

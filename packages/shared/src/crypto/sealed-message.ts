@@ -54,7 +54,7 @@ export const writtenByServer = (keyedAt: number | undefined, message: { epoch?: 
 /** The preview of a text: its first 140 characters, never half of one. */
 export function previewOf(text: string): string {
   // Without an array of the characters: sealing a message runs this, and its garbage is what the page's collector
-  // paused the slowest seals for (bench/seal-message-history.md).
+  // paused the slowest seals for (bench/HISTORY.md).
   if (text.length <= SEALED_PREVIEW_LENGTH) return text;
   let characters = 0;
   let end = 0;

@@ -48,7 +48,7 @@ export function parseSealedValue(sealed: string): { epoch: number; bytes: Bytes 
 async function sealAt(key: CryptoKey, place: SealedPlace, plaintext: Bytes): Promise<string> {
   const [nonce, sealed] = await sealApart(key, sealedValueAad(place), plaintext);
   // The 12-byte nonce is 16 characters with no bits left over, so the two parts encode apart exactly as joined,
-  // and a message's seal allocates no joined copy (bench/seal-message-history.md).
+  // and a message's seal allocates no joined copy (bench/HISTORY.md).
   return `v1.${place.epoch}.${toBase64Url(nonce)}${toBase64Url(sealed)}`;
 }
 

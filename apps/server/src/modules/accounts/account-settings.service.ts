@@ -5,15 +5,17 @@
  * (`sessions.reauthenticated_at`, set by the identities service's confirm flow).
  */
 import { type ChangeEmailInput, type ChangePasswordInput, type DeleteAccountInput, SETTINGS_TEXT, type User } from "@daysync/shared";
+import type { Transaction } from "kysely";
 import type { Clock } from "../../clock.ts";
 import type { Db } from "../../db/database.ts";
-import { liveEvents } from "../../feed/events.ts";
+import type { Database } from "../../db/schema.ts";
 import type { UnitOfWork } from "../../feed/unit-of-work.ts";
 import { badRequest, conflict, notFound } from "../../http/errors.ts";
 import type { DevicesService } from "../devices/index.ts";
+import type { SpacesRepository } from "../spaces/index.ts";
 import type { AccountsService } from "./accounts.service.ts";
 import type { Asker, FreshCheck } from "./fresh-check.ts";
-import { loadUser } from "./load-user.ts";
+import { recordUserUpdated } from "./load-user.ts";
 import { hashPassword } from "./password.ts";
 import { deleteResetLinksOf } from "./password-resets.repository.ts";
 import type { UsersRepository } from "./users.repository.ts";
@@ -29,6 +31,7 @@ export function createAccountSettingsService(deps: {
   clock: Clock;
   unitOfWork: UnitOfWork;
   users: UsersRepository;
+  spaces: SpacesRepository;
   freshCheck: FreshCheck;
   accounts: Pick<AccountsService, "hasPassword" | "me">;
   devices: Pick<DevicesService, "signOutOthers" | "assertMaySignOut">;
@@ -42,13 +45,13 @@ export function createAccountSettingsService(deps: {
   const { confirm, freshUntil } = deps.freshCheck;
 
   /** Writes a change of the user's own record and tells every device of theirs (`user.updated`). */
-  async function updateUser(userId: string, write: (repo: UsersRepository, now: number, trx: Db) => Promise<void>): Promise<User> {
+  async function updateUser(
+    userId: string,
+    write: (repo: UsersRepository, now: number, trx: Transaction<Database>) => Promise<void>,
+  ): Promise<User> {
     const user = await unitOfWork.forUser(userId, async (work) => {
-      const repo = users.in(work.trx);
-      await write(repo, clock.now(), work.trx);
-      const updated = await loadUser(repo, userId);
-      if (updated) await work.record([userId], { kind: "user.updated", userId }, liveEvents.userUpdated(updated));
-      return updated;
+      await write(users.in(work.trx), clock.now(), work.trx);
+      return recordUserUpdated(work, users, userId);
     });
     if (!user) throw notFound("user");
     return user;
@@ -63,7 +66,12 @@ export function createAccountSettingsService(deps: {
       };
     },
 
-    changeName: (asker: Asker, name: string) => updateUser(asker.userId, (repo, now) => repo.setName(asker.userId, name, now)),
+    /** Renames the user, and their personal space's one member with them (decision 016). */
+    changeName: (asker: Asker, name: string) =>
+      updateUser(asker.userId, async (repo, now, trx) => {
+        await repo.setName(asker.userId, name, now);
+        await deps.spaces.in(trx).renamePersonalMember(asker.userId, name);
+      }),
 
     /** Needs the current password (or, without one, a fresh provider check); 409 when another account has the email. */
     async changeEmail(asker: Asker, input: ChangeEmailInput): Promise<User> {

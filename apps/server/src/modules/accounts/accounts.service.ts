@@ -4,10 +4,13 @@ import { EMAIL_UNCONFIRMED_REGISTER_MESSAGE, FREE_TYPE_ID, type LoginInput, type
 import type { Transaction } from "kysely";
 import type { Clock } from "../../clock.ts";
 import type { Db } from "../../db/database.ts";
+import { FIRST_ADMIN_CLAIM } from "../../db/migrations.ts";
 import type { Database } from "../../db/schema.ts";
 import { accountDisabled, conflict, invalidCredentials, notFound } from "../../http/errors.ts";
 import type { RegistrationService } from "../invites/index.ts";
 import type { PlansRepository } from "../plans/index.ts";
+import type { ServerKeysRepository } from "../server-keys/index.ts";
+import type { SpacesRepository } from "../spaces/index.ts";
 import { loadUser } from "./load-user.ts";
 import { hashPassword, hasPassword, NO_PASSWORD, verifyAgainstDummy, verifyPassword } from "./password.ts";
 import type { SessionsRepository } from "./sessions.repository.ts";
@@ -27,6 +30,10 @@ export function createAccountsService(deps: {
   sessions: SessionsRepository;
   users: UsersRepository;
   plans: PlansRepository;
+  /** Where the installation's first admin is claimed. */
+  serverKeys: ServerKeysRepository;
+  /** Where the account's personal space is made with it (decision 016). */
+  spaces: SpacesRepository;
   /** Who may make an account (REGISTRATION): asked before each new account, its invite used up with it. */
   registration: Pick<RegistrationService, "admit" | "consume">;
   /** Told of each account made with a password (the address's verification mail is sent then). */
@@ -73,10 +80,12 @@ export function createAccountsService(deps: {
         email_verified_at: input.emailVerified ? now : null,
       });
       if (!inserted) throw emailTaken();
+      await deps.spaces.in(trx).insertPersonal({ id: userId, name: input.name }, now);
       if (invite) await deps.registration.consume(trx, userId, invite);
-      await plans.in(trx).startSubscription(userId, FREE_TYPE_ID, now);
-      // The first account of a new installation runs it.
-      await users.in(trx).claimFirstAdmin(userId, now);
+      await users.in(trx).setCurrentPlan(userId, await plans.in(trx).startSubscription(userId, FREE_TYPE_ID, now), now);
+      // The first account of a new installation runs it. No account ever claimed that (the migration marks an
+      // installation that already had accounts as claimed); the claim's unique name decides a race.
+      if (await deps.serverKeys.in(trx).insertIfAbsent(FIRST_ADMIN_CLAIM, "{}", now)) await users.in(trx).setRole(userId, "admin", now);
       await alongside?.(trx, userId);
     });
     return userId;

@@ -6,6 +6,7 @@ import type { SessionsTable } from "../../db/schema.ts";
 import { SESSION_LIFETIME_MS, type SessionAuth } from "../../http/auth.ts";
 import { describeUserAgent } from "../../presenters/device-name.ts";
 import { deleteWrapsOfSession } from "../keys/index.ts";
+import { keyStateRowsOfKeys } from "./key-state.repository.ts";
 
 const TOUCH_EVERY_MS = 60_000;
 /**
@@ -104,7 +105,7 @@ export function createSessionsRepository(db: Db) {
       const lastSeen = Number(row.last_seen_at);
       if (now - lastSeen > SESSION_LIFETIME_MS) {
         // A device that held the key and expired unseen counts as removed: the next epoch leaves it out.
-        await deleteWrapsOfSession(db, row.user_id, row.id, now);
+        await deleteWrapsOfSession(db, keyStateRowsOfKeys, row.user_id, row.id, now);
         await db.deleteFrom("sessions").where("id", "=", row.id).execute();
         return undefined;
       }
@@ -146,6 +147,26 @@ export function createSessionsRepository(db: Db) {
 }
 
 export type SessionsRepository = ReturnType<typeof createSessionsRepository>;
+
+/**
+ * The devices module's writes of a session (it ranks below accounts, so the composition root hands it these): each
+ * only if the session is the user's, and whether it was.
+ */
+export const sessionRowsOfDevices = {
+  async delete(db: Db, userId: string, sessionId: string): Promise<boolean> {
+    const result = await db.deleteFrom("sessions").where("user_id", "=", userId).where("id", "=", sessionId).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  },
+  async rename(db: Db, userId: string, sessionId: string, name: string): Promise<boolean> {
+    const result = await db
+      .updateTable("sessions")
+      .set({ name })
+      .where("user_id", "=", userId)
+      .where("id", "=", sessionId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  },
+};
 
 /** Account deletion (`flows/account-deletion.ts`): every session of the account (all ended before, so none is live). */
 export async function eraseSessionsOfAccount(db: Db, userId: string): Promise<void> {

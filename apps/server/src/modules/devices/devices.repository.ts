@@ -3,7 +3,7 @@ import { expressionBuilder, sql, type Transaction } from "kysely";
 import type { Db } from "../../db/database.ts";
 import type { Database } from "../../db/schema.ts";
 import type { DeviceRow } from "../../presenters/devices.presenter.ts";
-import { deleteWrapsOfSession, holdsCurrentKey } from "../keys/index.ts";
+import { deleteWrapsOfSession, holdsCurrentKey, type KeyStateRows } from "../keys/index.ts";
 
 const COLUMNS = ["id", "user_agent", "ip", "created_at", "last_seen_at", "name", "key_id"] as const;
 
@@ -23,10 +23,13 @@ function deniedRequest() {
     .as("request_denied");
 }
 
-/** Over the database, or over a transaction (`.in(trx)`) for work that must commit together. */
-export function createDevicesRepository(db: Db) {
+/**
+ * Over the database, or over a transaction (`.in(trx)`) for work that must commit together. `accountRows` marks a
+ * rotation due on the user's row, the accounts module's (above this one), handed in by the composition root.
+ */
+export function createDevicesRepository(db: Db, accountRows: Pick<KeyStateRows, "markRotationDue">) {
   return {
-    in: (trx: Transaction<Database>) => createDevicesRepository(trx),
+    in: (trx: Transaction<Database>) => createDevicesRepository(trx, accountRows),
 
     /** The user's devices, most recently seen first. */
     list(userId: string): Promise<DeviceRow[]> {
@@ -53,24 +56,11 @@ export function createDevicesRepository(db: Db) {
     },
 
     /**
-     * Deletes the session and the key wraps it held, only if it belongs to the user: whether it did, and the epoch now
-     * due for rotation if the session held the current one.
+     * Deletes the key wraps the user's session held, before the session itself goes: the epoch now due for rotation if
+     * it held the current one.
      */
-    async remove(userId: string, sessionId: string, now: number): Promise<{ removed: boolean; rotationDue: number | null }> {
-      const { rotationDue } = await deleteWrapsOfSession(db, userId, sessionId, now);
-      const result = await db.deleteFrom("sessions").where("user_id", "=", userId).where("id", "=", sessionId).executeTakeFirst();
-      return { removed: Number(result.numDeletedRows) > 0, rotationDue };
-    },
-
-    /** Names the user's device; false when the user has no such device. */
-    async rename(userId: string, sessionId: string, name: string): Promise<boolean> {
-      const result = await db
-        .updateTable("sessions")
-        .set({ name })
-        .where("user_id", "=", userId)
-        .where("id", "=", sessionId)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
+    async dropKeysOfSession(userId: string, sessionId: string, now: number): Promise<{ rotationDue: number | null }> {
+      return deleteWrapsOfSession(db, accountRows, userId, sessionId, now);
     },
   };
 }

@@ -4,7 +4,6 @@ import { may } from "../../access/policies.ts";
 import type { Presence } from "../../adapters/presence.ts";
 import type { Clock } from "../../clock.ts";
 import type { Db } from "../../db/database.ts";
-import { liveEvents } from "../../feed/events.ts";
 import type { UnitOfWork } from "../../feed/unit-of-work.ts";
 import { AppError, notFound } from "../../http/errors.ts";
 import { presentDevice } from "../../presenters/devices.presenter.ts";
@@ -28,6 +27,11 @@ export function createDevicesService(deps: {
    * open (the pairing module, above this one, handed in by the composition root).
    */
   endedWithSession: (trx: Db, sessionId: string) => Promise<void>;
+  /** The sessions' rows, the accounts module's (above this one), handed in by the composition root. */
+  sessionRows: {
+    delete(trx: Db, userId: string, sessionId: string): Promise<boolean>;
+    rename(trx: Db, userId: string, sessionId: string, name: string): Promise<boolean>;
+  };
   /** The device's new name on the messages it sent (the messages module's rows), in the rename's transaction. */
   renamedOnMessages: (trx: Db, userId: string, sessionId: string, name: string) => Promise<void>;
 }) {
@@ -40,14 +44,14 @@ export function createDevicesService(deps: {
    */
   async function endSession(userId: string, sessionId: string): Promise<boolean> {
     return unitOfWork.forUser(userId, async (work) => {
-      const { removed, rotationDue } = await devices.in(work.trx).remove(userId, sessionId, clock.now());
-      if (!removed) return false;
+      const { rotationDue } = await devices.in(work.trx).dropKeysOfSession(userId, sessionId, clock.now());
+      if (!(await deps.sessionRows.delete(work.trx, userId, sessionId))) return false;
       await deps.endedWithSession(work.trx, sessionId);
       const change = { kind: "device.signed_out", sessionId } as const;
-      await work.record([userId], change, liveEvents.deviceSignedOut(change));
+      await work.record([userId], change);
       if (rotationDue !== null) {
         const due = { kind: "key.rotation_due", epoch: rotationDue } as const;
-        await work.record([userId], due, liveEvents.keyRotationDue(due));
+        await work.record([userId], due);
       }
       return true;
     });
@@ -82,10 +86,10 @@ export function createDevicesService(deps: {
         // Only the user's own devices are found, so another's is "no such device" (404), as the policy has it.
         const device = await repo.find(userId, sessionId);
         if (!may({ userId }, "device.rename", { deviceOwnerId: device && userId })) return undefined;
-        if (!(await repo.rename(userId, sessionId, name))) return undefined;
+        if (!(await deps.sessionRows.rename(work.trx, userId, sessionId, name))) return undefined;
         await deps.renamedOnMessages(work.trx, userId, sessionId, name);
         const renamed = await repo.find(userId, sessionId);
-        if (renamed) await work.record([userId], { kind: "device.renamed", sessionId }, liveEvents.deviceRenamed(renamed));
+        if (renamed) await work.record([userId], { kind: "device.renamed", sessionId }, renamed);
         return renamed;
       });
       if (!row) throw notFound("device");
@@ -135,7 +139,7 @@ export function createDevicesService(deps: {
     async announceSignIn(userId: string, sessionId: string): Promise<void> {
       await unitOfWork.forUser(userId, async (work) => {
         const row = await devices.in(work.trx).find(userId, sessionId);
-        if (row) await work.record([userId], { kind: "device.signed_in", sessionId }, liveEvents.deviceSignedIn(row));
+        if (row) await work.record([userId], { kind: "device.signed_in", sessionId }, row);
       });
     },
   };

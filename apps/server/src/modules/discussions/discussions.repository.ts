@@ -4,7 +4,7 @@
  */
 import type { Transaction } from "kysely";
 import type { Db } from "../../db/database.ts";
-import type { Database, SpaceMembersTable, SpacesTable } from "../../db/schema.ts";
+import type { Database, SpaceMembersTable } from "../../db/schema.ts";
 import type { MemberHistoryRow, MemberRow } from "../../presenters/discussion.presenter.ts";
 
 /** An open discussion's row with what every member sees of it besides its members. */
@@ -107,14 +107,6 @@ export function createDiscussionsRepository(db: Db) {
       return row !== undefined;
     },
 
-    async insertSpace(space: SpacesTable): Promise<void> {
-      await db.insertInto("spaces").values(space).execute();
-    },
-
-    async insertMember(member: SpaceMembersTable): Promise<void> {
-      await db.insertInto("space_members").values(member).execute();
-    },
-
     /** The discussion as every member sees it (undefined when there is none); access is checked by the caller. */
     async find(spaceId: string): Promise<SpaceRow | undefined> {
       const row = await discussions().where("spaces.id", "=", spaceId).executeTakeFirst();
@@ -171,37 +163,6 @@ export function createDiscussionsRepository(db: Db) {
         .executeTakeFirst();
     },
 
-    /** One who left joins again: the same row (and member id), with the name they chose now. */
-    async rejoin(memberRowId: string, displayName: string, now: number): Promise<void> {
-      await db
-        .updateTable("space_members")
-        .set({ display_name: displayName, joined_at: now, last_read_at: now, left_at: null, left_reason: null })
-        .where("id", "=", memberRowId)
-        .execute();
-    },
-
-    async markLeft(memberRowId: string, reason: "left" | "removed", now: number): Promise<void> {
-      await db.updateTable("space_members").set({ left_at: now, left_reason: reason }).where("id", "=", memberRowId).execute();
-    },
-
-    async rename(spaceId: string, title: string, now: number): Promise<void> {
-      await db.updateTable("spaces").set({ title, updated_at: now }).where("id", "=", spaceId).execute();
-    },
-
-    async setEnd(spaceId: string, endsAt: number, now: number): Promise<void> {
-      await db.updateTable("spaces").set({ ends_at: endsAt, updated_at: now }).where("id", "=", spaceId).execute();
-    },
-
-    async markRead(spaceId: string, userId: string, now: number): Promise<void> {
-      await db
-        .updateTable("space_members")
-        .set({ last_read_at: now })
-        .where("space_id", "=", spaceId)
-        .where("user_id", "=", userId)
-        .where("left_at", "is", null)
-        .execute();
-    },
-
     /** The discussion as this active member sees it (see `mine`); undefined when they are not one. */
     async findMine(spaceId: string, userId: string): Promise<MySpaceRow | undefined> {
       const row = await mine(userId).where("spaces.id", "=", spaceId).executeTakeFirst();
@@ -247,21 +208,10 @@ export function createDiscussionsRepository(db: Db) {
       return rows.map((r) => r.id);
     },
 
-    /** Forgets a deleted account's member row in a discussion (its messages went before, by the messages module). */
-    async forgetMember(spaceId: string, userId: string): Promise<void> {
-      await db.deleteFrom("space_members").where("space_id", "=", spaceId).where("user_id", "=", userId).execute();
-    },
-
     /** Whether the space is a discussion (a personal space is never deleted this way). */
     async isDiscussion(spaceId: string): Promise<boolean> {
       const space = await db.selectFrom("spaces").select("kind").where("id", "=", spaceId).executeTakeFirst();
       return space?.kind === "discussion";
-    },
-
-    /** Deletes the discussion's members and the discussion (its messages and uploads went before, by their modules). */
-    async deleteSpace(spaceId: string): Promise<void> {
-      await db.deleteFrom("space_members").where("space_id", "=", spaceId).execute();
-      await db.deleteFrom("spaces").where("id", "=", spaceId).execute();
     },
   };
 }

@@ -25,12 +25,11 @@ import {
 import { type Action, may } from "../../access/policies.ts";
 import type { Clock } from "../../clock.ts";
 import type { Db } from "../../db/database.ts";
-import { liveEvents } from "../../feed/events.ts";
 import type { UnitOfWork, Work } from "../../feed/unit-of-work.ts";
 import { AppError, conflict, forbidden, notFound } from "../../http/errors.ts";
 import { presentMember, presentMemberChanges, presentMyDiscussion } from "../../presenters/discussion.presenter.ts";
 import type { PlansRepository } from "../plans/index.ts";
-import type { AccessRepository, Membership } from "../spaces/index.ts";
+import type { AccessRepository, Membership, SpacesRepository } from "../spaces/index.ts";
 import { discussionMembership, noSuchDiscussion } from "./discussion-access.ts";
 import type { DiscussionsRepository } from "./discussions.repository.ts";
 
@@ -51,6 +50,8 @@ export function createDiscussionsService(deps: {
   unitOfWork: UnitOfWork;
   discussions: DiscussionsRepository;
   access: AccessRepository;
+  /** The one writer of spaces and their members. */
+  spaces: SpacesRepository;
   plans: PlansRepository;
   maxMembers: number;
   /** Removes a file's bytes from storage (after the rows that named it are deleted). */
@@ -67,7 +68,7 @@ export function createDiscussionsService(deps: {
     eraseAuthor: (trx: Db, spaceId: string, authorId: string) => Promise<string[]>;
   };
 }) {
-  const { clock, unitOfWork, discussions: repo, access } = deps;
+  const { clock, unitOfWork, discussions: repo, access, spaces } = deps;
 
   const membershipOf = (userId: string, spaceId: string) => discussionMembership(access, userId, spaceId, clock.now());
 
@@ -83,13 +84,13 @@ export function createDiscussionsService(deps: {
     const locked = repo.in(work.trx);
     const row = await locked.find(spaceId);
     if (!row) return;
-    const event = liveEvents.discussionUpserted(row, await locked.members(spaceId), await locked.memberHistory(spaceId));
-    await work.record(userIds, { kind: "discussion.upserted", discussionId: spaceId }, event);
+    const facts = { discussion: row, members: await locked.members(spaceId), history: await locked.memberHistory(spaceId) };
+    await work.record(userIds, { kind: "discussion.upserted", discussionId: spaceId }, facts);
   }
 
   async function recordClosed(work: Work, spaceId: string, userIds: string[], reason: DiscussionClosedReason) {
     const change = { kind: "discussion.closed", discussionId: spaceId, reason } as const;
-    await work.record(userIds, change, liveEvents.discussionClosed(change));
+    await work.record(userIds, change);
   }
 
   /** Refuses a display name another active member of the space (the creator included) already goes by. */
@@ -133,7 +134,7 @@ export function createDiscussionsService(deps: {
       if (!(await locked.isDiscussion(spaceId))) return [];
       const uploads = await deps.content.eraseUploads(work.trx, spaceId);
       await deps.content.eraseMessages(work.trx, spaceId);
-      await locked.deleteSpace(spaceId);
+      await spaces.in(work.trx).deleteSpace(spaceId);
       return uploads;
     });
     if (!files) return false;
@@ -147,7 +148,7 @@ export function createDiscussionsService(deps: {
     const now = clock.now();
     await unitOfWork.forSpace(spaceId, async (work, memberIds) => {
       if (!memberIds.includes(userId)) return;
-      await repo.in(work.trx).markLeft(memberRowId, reason, now);
+      await spaces.in(work.trx).markLeft(memberRowId, reason, now);
       await recordUpserted(
         work,
         spaceId,
@@ -168,8 +169,8 @@ export function createDiscussionsService(deps: {
         publicId = newPublicId();
       }
       await unitOfWork.forUser(userId, async (work) => {
-        const locked = repo.in(work.trx);
-        await locked.insertSpace({
+        const written = spaces.in(work.trx);
+        await written.insertSpace({
           id: spaceId,
           kind: "discussion",
           title: input.title,
@@ -179,7 +180,7 @@ export function createDiscussionsService(deps: {
           updated_at: now,
           ends_at: now + DISCUSSION_LIFETIME_MS,
         });
-        await locked.insertMember({
+        await written.insertMember({
           id: randomUUID(),
           space_id: spaceId,
           user_id: userId,
@@ -226,9 +227,9 @@ export function createDiscussionsService(deps: {
             );
           }
           await assertNameFree(locked, spaceId, displayName);
-          if (mine) await locked.rejoin(mine.id, displayName, now);
+          if (mine) await spaces.in(work.trx).rejoin(mine.id, displayName, now);
           else {
-            await locked.insertMember({
+            await spaces.in(work.trx).insertMember({
               id: randomUUID(),
               space_id: spaceId,
               user_id: userId,
@@ -252,7 +253,7 @@ export function createDiscussionsService(deps: {
       await allowed(userId, spaceId, "discussion.rename", "Only the creator of this discussion can rename it.");
       const now = clock.now();
       await unitOfWork.forSpace(spaceId, async (work, memberIds) => {
-        await repo.in(work.trx).rename(spaceId, title, now);
+        await spaces.in(work.trx).rename(spaceId, title, now);
         await recordUpserted(work, spaceId, memberIds);
       });
       return details(userId, spaceId);
@@ -276,7 +277,7 @@ export function createDiscussionsService(deps: {
             `A discussion can end at most ${DISCUSSION_MAX_AHEAD_DAYS} days from now: this one cannot be extended by ${days} days.`,
           );
         }
-        await locked.setEnd(spaceId, row.ends_at + days * DAY_MS, now);
+        await spaces.in(work.trx).setEnd(spaceId, row.ends_at + days * DAY_MS, now);
         await recordUpserted(work, spaceId, memberIds);
       });
       return details(userId, spaceId);
@@ -323,7 +324,7 @@ export function createDiscussionsService(deps: {
         if (!memberIds.includes(payerId)) return { applied_ms: 0, excess_ms: paid, reason: "not_a_member" };
         const end = Math.min(row.ends_at + paid, now + DISCUSSION_MAX_AHEAD_DAYS * DAY_MS);
         if (end <= row.ends_at) return { applied_ms: 0, excess_ms: paid, reason: "past_the_limit" };
-        await locked.setEnd(spaceId, end, now);
+        await spaces.in(work.trx).setEnd(spaceId, end, now);
         await recordUpserted(work, spaceId, memberIds);
         return { applied_ms: end - row.ends_at, excess_ms: paid - (end - row.ends_at) };
       });
@@ -363,7 +364,7 @@ export function createDiscussionsService(deps: {
 
     async markRead(userId: string, spaceId: string): Promise<void> {
       await membershipOf(userId, spaceId);
-      await repo.markRead(spaceId, userId, clock.now());
+      await spaces.markRead(spaceId, userId, clock.now());
     },
 
     /**
@@ -374,14 +375,13 @@ export function createDiscussionsService(deps: {
       for (const spaceId of await repo.createdBy(userId)) await close(spaceId, "ended");
       for (const spaceId of await repo.joinedBy(userId)) {
         await unitOfWork.forSpace(spaceId, async (work, memberIds) => {
-          const locked = repo.in(work.trx);
           const others = memberIds.filter((id) => id !== userId);
           const wasActive = memberIds.includes(userId);
           const ids = await deps.content.eraseAuthor(work.trx, spaceId, userId);
-          await locked.forgetMember(spaceId, userId);
+          await spaces.in(work.trx).forgetMember(spaceId, userId);
           if (ids.length > 0) {
             const deleted = { kind: "discussion.messages.deleted", discussionId: spaceId, ids } as const;
-            await work.record(others, deleted, liveEvents.discussionMessagesDeleted(deleted));
+            await work.record(others, deleted);
           }
           if (wasActive) await recordUpserted(work, spaceId, others);
         });

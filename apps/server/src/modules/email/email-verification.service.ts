@@ -4,11 +4,10 @@
  */
 import { APP_ROUTES, VERIFY_EMAIL_TTL_MS, VERIFY_LINK_INVALID_MESSAGE } from "@daysync/shared";
 import type { Clock } from "../../clock.ts";
-import { liveEvents } from "../../feed/events.ts";
 import type { UnitOfWork } from "../../feed/unit-of-work.ts";
 import { AppError, accountDisabled, tooManyRequests } from "../../http/errors.ts";
 import type { UsersRepository } from "../accounts/index.ts";
-import { loadUser, NO_PASSWORD } from "../accounts/index.ts";
+import { NO_PASSWORD, recordUserUpdated } from "../accounts/index.ts";
 import type { DevicesService } from "../devices/index.ts";
 import type { EmailRepository, Recipient } from "./email.repository.ts";
 import type { MailOutbox, SendOutcome } from "./mail-outbox.ts";
@@ -52,10 +51,9 @@ export function createEmailVerificationService(deps: {
       if (!owner || owner.email !== address) return undefined;
       if (owner.email_verified_at !== null) return false;
       const now = clock.now();
-      if (!(await email.in(work.trx).markVerified(userId, address, now))) return undefined;
+      if (!(await users.in(work.trx).markEmailVerified(userId, address, now))) return undefined;
       if (!keep) await users.in(work.trx).setPasswordHash(userId, NO_PASSWORD, now);
-      const user = await loadUser(users.in(work.trx), userId);
-      if (user) await work.record([userId], { kind: "user.updated", userId }, liveEvents.userUpdated(user));
+      await recordUserUpdated(work, users, userId);
       return true;
     });
     if (first === undefined) return false;

@@ -45,41 +45,23 @@ export function createEmailRepository(db: Db) {
         .executeTakeFirst();
     },
 
-    /** Marks the address verified if the account still has it; false when it changed since the link was sent. */
-    async markVerified(userId: string, email: string, now: number): Promise<boolean> {
-      const result = await db
-        .updateTable("users")
-        .set({ email_verified_at: now, updated_at: now })
-        .where("id", "=", userId)
-        .where("email", "=", email)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
-    },
-
     /**
-     * Counts a mail of `kind` to the account and answers how many it got within the window, this one included. In one
-     * transaction holding the account's row (the lock every writer of the account takes first), so requests at once
-     * count one after another. Older rows of the account go. Not for a repository already over a transaction.
+     * Counts a mail of `kind` to the account and answers how many it got within the window, this one included. Run in
+     * a unit of work holding the account's row (`forUser`), so requests at once count one after another. Older rows
+     * of the account go.
      */
-    countSend(userId: string, kind: string, now: number, windowMs: number): Promise<number> {
+    async countSend(userId: string, kind: string, now: number, windowMs: number): Promise<number> {
       const since = now - windowMs;
-      return db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable("users")
-          .set((eb) => ({ seq: eb.ref("seq") }))
-          .where("id", "=", userId)
-          .execute();
-        await trx.deleteFrom("email_sends").where("user_id", "=", userId).where("sent_at", "<=", since).execute();
-        await trx.insertInto("email_sends").values({ id: randomUUID(), user_id: userId, kind, sent_at: now }).execute();
-        const row = await trx
-          .selectFrom("email_sends")
-          .select((eb) => eb.fn.countAll<number>().as("n"))
-          .where("user_id", "=", userId)
-          .where("kind", "=", kind)
-          .where("sent_at", ">", since)
-          .executeTakeFirst();
-        return Number(row?.n ?? 0);
-      });
+      await db.deleteFrom("email_sends").where("user_id", "=", userId).where("sent_at", "<=", since).execute();
+      await db.insertInto("email_sends").values({ id: randomUUID(), user_id: userId, kind, sent_at: now }).execute();
+      const row = await db
+        .selectFrom("email_sends")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("user_id", "=", userId)
+        .where("kind", "=", kind)
+        .where("sent_at", ">", since)
+        .executeTakeFirst();
+      return Number(row?.n ?? 0);
     },
   };
 }

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Mailer } from "../../adapters/mailer.ts";
 import type { Clock } from "../../clock.ts";
 import type { RateLimit } from "../../config/config.ts";
+import type { UnitOfWork } from "../../feed/unit-of-work.ts";
 import type { EmailRepository, Recipient } from "./email.repository.ts";
 import type { MailContent } from "./mail-templates.ts";
 
@@ -10,6 +11,8 @@ export type SendOutcome = "sent" | "limited";
 export function createMailOutbox(deps: {
   mailer: Mailer;
   email: EmailRepository;
+  /** Holds the account's row while its mails are counted. */
+  unitOfWork: UnitOfWork;
   clock: Clock;
   accountLimit: RateLimit;
   log: FastifyBaseLogger;
@@ -31,7 +34,9 @@ export function createMailOutbox(deps: {
 
     /** Sends what `content` makes to the account, unless it already had its share of `kind` within the window. */
     async sendTo(to: Recipient, kind: string, content: () => Promise<MailContent>): Promise<SendOutcome> {
-      const count = await email.countSend(to.id, kind, clock.now(), accountLimit.windowMs);
+      const count = await deps.unitOfWork.forUser(to.id, (work) =>
+        email.in(work.trx).countSend(to.id, kind, clock.now(), accountLimit.windowMs),
+      );
       if (count > accountLimit.max) return "limited";
       await mailer.send({ to: to.email, ...(await content()) });
       return "sent";

@@ -2,12 +2,14 @@
 import type { Transaction } from "kysely";
 import type { Db } from "../../db/database.ts";
 import type { Database, DeviceListTable } from "../../db/schema.ts";
+import type { KeyStateRows } from "./keys.repository.ts";
 
 const ENTRY_COLUMNS = ["seq", "prev", "kind", "key_id", "public_key", "signing_key", "signer_key_id", "signature"] as const;
 
-export function createDeviceListRepository(db: Db) {
+/** `accountRows` writes the session's signing key, a row of the accounts module, on the same database or transaction. */
+export function createDeviceListRepository(db: Db, accountRows: Pick<KeyStateRows, "setSigningKey">) {
   return {
-    in: (trx: Transaction<Database>) => createDeviceListRepository(trx),
+    in: (trx: Transaction<Database>) => createDeviceListRepository(trx, accountRows),
 
     async entries(userId: string) {
       const rows = await db.selectFrom("device_list").select(ENTRY_COLUMNS).where("user_id", "=", userId).orderBy("seq").execute();
@@ -52,15 +54,8 @@ export function createDeviceListRepository(db: Db) {
       return row && { signing_key: row.signing_key ?? null };
     },
 
-    async setSigningKey(userId: string, sessionId: string, signingKey: string): Promise<boolean> {
-      const result = await db
-        .updateTable("sessions")
-        .set({ signing_key: signingKey })
-        .where("user_id", "=", userId)
-        .where("id", "=", sessionId)
-        .where("signing_key", "is", null)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+    setSigningKey(userId: string, sessionId: string, signingKey: string): Promise<boolean> {
+      return accountRows.setSigningKey(db, userId, sessionId, signingKey);
     },
   };
 }

@@ -3,9 +3,16 @@
  * key code over HTTP to a real test server, which appends what it likes (it checks no signature) or rewrites what it
  * serves (`keyDevice`'s `forgeList` and `forge`). Each attack is refused with the words the person sees.
  */
-import { DEVICE_LIST_API, DEVICES_API, type DeviceList, type DeviceListEntry, deviceListSchema, KEYS_API } from "@daysync/shared";
 import {
+  DEVICE_LIST_API,
   DEVICE_LIST_TEXT,
+  DEVICES_API,
+  type DeviceList,
+  type DeviceListEntry,
+  deviceListSchema,
+  KEYS_API,
+} from "@daysync/shared";
+import {
   deriveRecoveryKeys,
   entryHash,
   exportPublicKey,

@@ -9,7 +9,6 @@ import type { KeysState, RecoveryState, RecoveryUnlockInput, SetRecoveryInput } 
 import { may } from "../../access/policies.ts";
 import type { Clock } from "../../clock.ts";
 import type { KeyRosterTable, KeyWrapsTable } from "../../db/schema.ts";
-import { liveEvents } from "../../feed/events.ts";
 import type { UnitOfWork, Work } from "../../feed/unit-of-work.ts";
 import { badRequest, conflict, forbidden, notFound } from "../../http/errors.ts";
 import type { KeyRecoveryRepository } from "./key-recovery.repository.ts";
@@ -63,7 +62,7 @@ export function createKeyRecoveryService(deps: {
   async function rotationDue(repo: KeysRepository, work: Work, userId: string, epoch: number) {
     await repo.markRotationDue(userId, clock.now());
     const due = { kind: "key.rotation_due", epoch } as const;
-    await work.record([userId], due, liveEvents.keyRotationDue(due));
+    await work.record([userId], due);
   }
 
   /** 404 when a wrap is of an epoch the account has no record of. */

@@ -10,7 +10,6 @@ import { type ApproveKeyRequestInput, KEY_REQUEST_LIFETIME_MS, KEY_REQUEST_MAX_F
 import { may } from "../../access/policies.ts";
 import type { Clock } from "../../clock.ts";
 import type { KeyRequestStatus, KeyRosterTable, KeyWrapsTable } from "../../db/schema.ts";
-import { liveEvents } from "../../feed/events.ts";
 import type { UnitOfWork, Work } from "../../feed/unit-of-work.ts";
 import { badRequest, conflict, forbidden, gone, notFound } from "../../http/errors.ts";
 import { type KeyRequestRow, presentKeyRequest } from "../../presenters/key-requests.presenter.ts";
@@ -81,9 +80,8 @@ export function createKeyRequestsService(deps: {
   ): Promise<KeyRequest> {
     const moved = await tx.requests.request(userId, id);
     if (!moved) throw notFound("key request");
-    const event = kind === "key.requested" ? liveEvents.keyRequested(moved) : liveEvents.keyRequestUpdated(moved);
-    await tx.work.record([userId], { kind, requestId: id }, event);
-    return event.request;
+    await tx.work.record([userId], { kind, requestId: id }, moved);
+    return presentKeyRequest(moved);
   }
 
   return {

@@ -10,6 +10,25 @@ export type WrapRow = Pick<KeyWrapsTable, (typeof WRAP_COLUMNS)[number]>;
 export type RosterRow = Pick<KeyRosterTable, (typeof ROSTER_COLUMNS)[number]>;
 
 /**
+ * The key state's writes to rows the accounts module owns (issue 44: one writer per table): `users`' epoch, due
+ * rotation and request to start over, a session's public and signing keys. Accounts ranks above keys, so the
+ * composition root hands these in (`keyStateRowsOfKeys`); each runs on the database or transaction it is given, so a
+ * write stays in its unit of work.
+ */
+export interface KeyStateRows {
+  /** Sets the session's key only while it has none; false when it had one (or no such session). */
+  setDeviceKey(db: Db, userId: string, sessionId: string, publicKey: string, keyId: string): Promise<boolean>;
+  /** Sets the session's signing key only while it has none; false when it had one (or no such session). */
+  setSigningKey(db: Db, userId: string, sessionId: string, signingKey: string): Promise<boolean>;
+  /** Marks the account's next rotation due from `now`, kept if it already was. */
+  markRotationDue(db: Db, userId: string, now: number): Promise<void>;
+  /** Records (or replaces) the request to start over; `undefined` withdraws it. */
+  setStartOverRequest(db: Db, userId: string, request: { sessionId: string; requestedAt: number } | undefined): Promise<void>;
+  /** Moves the account to `epoch` if its current one is still `expected`, clearing a due rotation; false if not. */
+  advance(db: Db, userId: string, expected: number | null, epoch: number): Promise<boolean>;
+}
+
+/**
  * Whether the session whose account and key these are holds a wrap of the account's current epoch (decision 020): it
  * can read. For a select of session rows, as Devices and the key requests list them.
  */
@@ -36,6 +55,7 @@ export function holdsCurrentKey(userId: Expression<string>, keyId: Expression<st
  */
 export async function deleteWrapsOfSession(
   db: Db,
+  accountRows: Pick<KeyStateRows, "markRotationDue">,
   userId: string,
   sessionId: string,
   now: number,
@@ -65,19 +85,17 @@ export async function deleteWrapsOfSession(
     )
     .execute();
   if (!held) return { rotationDue: null };
-  await db
-    .updateTable("users")
-    .set({ key_rotation_due_at: now })
-    .where("id", "=", userId)
-    .where("key_rotation_due_at", "is", null)
-    .execute();
+  await accountRows.markRotationDue(db, userId, now);
   return { rotationDue: Number(held.epoch) };
 }
 
-/** Over the database, or over a transaction (`.in(trx)`) for work that must commit together. */
-export function createKeysRepository(db: Db) {
+/**
+ * Over the database, or over a transaction (`.in(trx)`) for work that must commit together; `accountRows` writes what the
+ * accounts module owns, on the same database or transaction.
+ */
+export function createKeysRepository(db: Db, accountRows: KeyStateRows) {
   return {
-    in: (trx: Transaction<Database>) => createKeysRepository(trx),
+    in: (trx: Transaction<Database>) => createKeysRepository(trx, accountRows),
 
     /** The session's public key and key id (both null until set); undefined when the user has no such session. */
     deviceKey(userId: string, sessionId: string): Promise<{ public_key: string | null; key_id: string | null } | undefined> {
@@ -97,15 +115,8 @@ export function createKeysRepository(db: Db) {
     },
 
     /** Sets the session's key only while it has none; false when it had one (or no such session). */
-    async setDeviceKey(userId: string, sessionId: string, publicKey: string, keyId: string): Promise<boolean> {
-      const result = await db
-        .updateTable("sessions")
-        .set({ public_key: publicKey, key_id: keyId })
-        .where("user_id", "=", userId)
-        .where("id", "=", sessionId)
-        .where("public_key", "is", null)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
+    setDeviceKey(userId: string, sessionId: string, publicKey: string, keyId: string): Promise<boolean> {
+      return accountRows.setDeviceKey(db, userId, sessionId, publicKey, keyId);
     },
 
     /** The account's current epoch (null: none yet) and when its rotation became due (null: not due). */
@@ -117,13 +128,8 @@ export function createKeysRepository(db: Db) {
     },
 
     /** Marks the account's next rotation due from `now` (kept if it already was): nothing new goes in under this epoch. */
-    async markRotationDue(userId: string, now: number): Promise<void> {
-      await db
-        .updateTable("users")
-        .set({ key_rotation_due_at: now })
-        .where("id", "=", userId)
-        .where("key_rotation_due_at", "is", null)
-        .execute();
+    markRotationDue(userId: string, now: number): Promise<void> {
+      return accountRows.markRotationDue(db, userId, now);
     },
 
     /** A locked device's request to start over (decision 021), if one stands. */
@@ -138,12 +144,8 @@ export function createKeysRepository(db: Db) {
     },
 
     /** Records (or replaces) the request to start over; `undefined` withdraws it. */
-    async setStartOverRequest(userId: string, request: { sessionId: string; requestedAt: number } | undefined): Promise<void> {
-      await db
-        .updateTable("users")
-        .set({ key_start_over_at: request?.requestedAt ?? null, key_start_over_session_id: request?.sessionId ?? null })
-        .where("id", "=", userId)
-        .execute();
+    setStartOverRequest(userId: string, request: { sessionId: string; requestedAt: number } | undefined): Promise<void> {
+      return accountRows.setStartOverRequest(db, userId, request);
     },
 
     /** The key ids that hold a wrap of the epoch: signed-in devices, since a session's wraps go with it. */
@@ -215,14 +217,8 @@ export function createKeysRepository(db: Db) {
      * Moves the account to `epoch` if its current one is still `expected` (null: none yet), clearing a due rotation;
      * false when another device moved it first. One statement, so it holds on both engines whatever else ran.
      */
-    async advance(userId: string, expected: number | null, epoch: number): Promise<boolean> {
-      const result = await db
-        .updateTable("users")
-        .set({ key_epoch: epoch, key_rotation_due_at: null })
-        .where("id", "=", userId)
-        .where("key_epoch", expected === null ? "is" : "=", expected)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
+    advance(userId: string, expected: number | null, epoch: number): Promise<boolean> {
+      return accountRows.advance(db, userId, expected, epoch);
     },
 
     /** Stores a new epoch with its wraps and roster. */

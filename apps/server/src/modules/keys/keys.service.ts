@@ -8,7 +8,6 @@ import { type CreateEpochInput, type DeviceKeyResponse, type KeysState, type Own
 import { may } from "../../access/policies.ts";
 import type { Clock } from "../../clock.ts";
 import type { KeyRosterTable, KeyWrapsTable } from "../../db/schema.ts";
-import { liveEvents } from "../../feed/events.ts";
 import type { UnitOfWork } from "../../feed/unit-of-work.ts";
 import { AppError, badRequest, conflict, forbidden, notFound } from "../../http/errors.ts";
 import type { KeyRecoveryRepository } from "./key-recovery.repository.ts";
@@ -119,7 +118,7 @@ export function createKeysService(deps: { clock: Clock; unitOfWork: UnitOfWork; 
         const standing = await repo.startOverRequest(userId);
         if (standing?.sessionId === sessionId) return;
         await repo.setStartOverRequest(userId, { sessionId, requestedAt: clock.now() });
-        await work.record([userId], { kind: "key.start_over_changed", userId }, liveEvents.keyStartOverChanged());
+        await work.record([userId], { kind: "key.start_over_changed", userId });
       },
       { userId, sessionId },
     );
@@ -140,7 +139,7 @@ export function createKeysService(deps: { clock: Clock; unitOfWork: UnitOfWork; 
         if (!holds && standing.sessionId !== sessionId)
           throw forbidden("Only a device that can read your messages, or the one that asked, can cancel starting over.");
         await repo.setStartOverRequest(userId, undefined);
-        await work.record([userId], { kind: "key.start_over_changed", userId }, liveEvents.keyStartOverChanged());
+        await work.record([userId], { kind: "key.start_over_changed", userId });
       },
       { userId, sessionId },
     );
@@ -258,7 +257,7 @@ export function createKeysService(deps: { clock: Clock; unitOfWork: UnitOfWork; 
           // A request to start over is used up by any new epoch made from a start over.
           if (body.reason === "start_over" && (await repo.startOverRequest(userId))) {
             await repo.setStartOverRequest(userId, undefined);
-            await work.record([userId], { kind: "key.start_over_changed", userId }, liveEvents.keyStartOverChanged());
+            await work.record([userId], { kind: "key.start_over_changed", userId });
           }
           if (!(await repo.advance(userId, body.expected, body.epoch))) throw epochTaken(current);
           const now = clock.now();
@@ -284,7 +283,7 @@ export function createKeysService(deps: { clock: Clock; unitOfWork: UnitOfWork; 
             tag: r.tag,
           }));
           await repo.insertEpoch(epoch, wraps, roster);
-          await work.record([userId], { kind: "key.epoch_created", epoch: body.epoch }, liveEvents.keyEpochCreated(epoch));
+          await work.record([userId], { kind: "key.epoch_created", epoch: body.epoch }, epoch);
         },
         { userId, sessionId },
       );

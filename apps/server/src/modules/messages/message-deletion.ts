@@ -3,7 +3,6 @@
  * rows gone and their ids remembered, each day's summary recomputed from what remains, and the change log told,
  * all in the caller's transaction.
  */
-import { liveEvents } from "../../feed/events.ts";
 import type { Work } from "../../feed/unit-of-work.ts";
 import type { MessagesRepository } from "./messages.repository.ts";
 
@@ -29,7 +28,7 @@ export async function deleteUserMessages(
   await messages.storeDaySummaries(stored, now);
   const shown = since === null ? stored : await messages.liveDays(userId, since, dayIds);
   const deleted = { kind: "messages.deleted", ids, ...(clearedDayId && { clearedDayId }) } as const;
-  await work.record([userId], deleted, liveEvents.messagesDeleted(deleted));
-  for (const day of shown) await work.record([userId], { kind: "day.upserted", dayId: day.id }, liveEvents.dayUpserted(day));
+  await work.record([userId], deleted);
+  for (const day of shown) await work.record([userId], { kind: "day.upserted", dayId: day.id }, day);
   return ids;
 }

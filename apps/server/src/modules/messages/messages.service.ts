@@ -20,7 +20,6 @@ import {
 import { may } from "../../access/policies.ts";
 import type { Clock } from "../../clock.ts";
 import type { MessagesTable } from "../../db/schema.ts";
-import { liveEvents } from "../../feed/events.ts";
 import type { UnitOfWork } from "../../feed/unit-of-work.ts";
 import type { SessionAuth } from "../../http/auth.ts";
 import { badRequest, conflict, forbidden, gone, notFound } from "../../http/errors.ts";
@@ -205,14 +204,13 @@ export function createMessagesService(deps: {
               ? { ...stored, count_messages: Number(stored.count_messages) - (await messages.countExpiredInDay(stored.id, since)) }
               : stored;
           // One change per message: its event carries the day summary, so no day.upserted goes with it.
-          const event = liveEvents.messageCreated(message, day);
-          await work.recordClaimed(userId, claimed.seq, { kind: "message.created", messageId: message.id }, event);
-          return event;
+          await work.recordClaimed(userId, claimed.seq, { kind: "message.created", messageId: message.id }, { message, day });
+          return { message: presentMessage(message), day: presentDay(day) };
         }, from);
       return storeOrResend(
         async () => {
-          const event = await store();
-          return { message: event.message, day: event.day, created: true };
+          const stored = await store();
+          return { ...stored, created: true };
         },
         async () => {
           const since = await repo.retentionCutoff(userId, now);
@@ -241,20 +239,24 @@ export function createMessagesService(deps: {
       const row = newMessageRow(input, { spaceId, userId: from.userId, dateMessageId: null, device: null, now });
       return storeOrResend(
         async () => {
-          const event = await unitOfWork.forSpace(
+          const message = await unitOfWork.forSpace(
             spaceId,
             async (work, memberUserIds) => {
               if (!memberUserIds.includes(from.userId)) throw noSuchDiscussion();
               if ((await repo.in(work.trx).insertMessage(row)) !== "stored") throw new NotStored();
               const discussion = await discussions.in(work.trx).find(spaceId);
               if (!discussion) throw noSuchDiscussion();
-              const event = liveEvents.discussionMessageCreated(row, { id: member.memberId, display_name: member.displayName }, discussion);
-              await work.record(memberUserIds, { kind: "discussion.message.created", messageId: row.id }, event);
-              return event;
+              const author = { id: member.memberId, display_name: member.displayName };
+              await work.record(
+                memberUserIds,
+                { kind: "discussion.message.created", messageId: row.id },
+                { message: row, author, discussion },
+              );
+              return presentDiscussionMessage(row, author);
             },
             { origin: from },
           );
-          return { message: event.message, created: true };
+          return { message, created: true };
         },
         async () => {
           const existing = await resent(from.userId, spaceId, input.id, null);
@@ -312,7 +314,7 @@ export function createMessagesService(deps: {
           }
           const { ids } = await locked.deleteMessages(spaceId, [messageId], now);
           const deleted = { kind: "discussion.messages.deleted", discussionId: spaceId, ids } as const;
-          if (ids.length > 0) await work.record(memberUserIds, deleted, liveEvents.discussionMessagesDeleted(deleted));
+          if (ids.length > 0) await work.record(memberUserIds, deleted);
           return ids;
         },
         { origin: from },

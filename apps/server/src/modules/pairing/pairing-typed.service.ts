@@ -15,12 +15,13 @@ import {
   type TypedPairingExchange,
 } from "@daysync/shared";
 import type { Clock } from "../../clock.ts";
-import type { EventBus } from "../../events/event-bus.ts";
+import type { UnitOfWork } from "../../feed/unit-of-work.ts";
 import type { SessionAuth } from "../../http/auth.ts";
 import { badRequest, conflict, forbidden, notFound } from "../../http/errors.ts";
 import { type KeyHandover, type KeysRepository, keyIdOf } from "../keys/index.ts";
 import type { PairingRepository, PairingRow } from "./pairing.repository.ts";
 import { matchesHash } from "./pairing-codes.ts";
+import { pairingSteps } from "./pairing-step.ts";
 
 const LIVE: PairingRow["status"][] = ["pending", "answered", "confirmed"];
 
@@ -53,9 +54,11 @@ export function createPairingTypedService(deps: {
   keys: KeysRepository;
   keyHandover: KeyHandover;
   clock: Clock;
-  bus: EventBus;
+  /** Where a step commits; the devices on the request hear `pairing.decided` only once it has. */
+  unitOfWork: UnitOfWork;
 }) {
-  const { pairingRequests: repo, keys, keyHandover, clock, bus } = deps;
+  const { pairingRequests: repo, keys, keyHandover, clock } = deps;
+  const pairingStep = pairingSteps(deps.unitOfWork, repo);
 
   /**
    * The typed request, live: one without an exchange, or one that never was is not found; so is an offer to anyone
@@ -82,8 +85,9 @@ export function createPairingTypedService(deps: {
   }
 
   async function move(row: PairingRow, from: PairingRow["status"][], set: Partial<PairingRow>, step: string) {
-    if (!(await repo.moveTyped(row.id, from, clock.now(), set))) throw outOfOrder((await repo.findById(row.id)) ?? row, step);
-    bus.publish("pairing.decided", { requestId: row.id });
+    if (!(await pairingStep(row.id, (rows) => rows.moveTyped(row.id, from, clock.now(), set)))) {
+      throw outOfOrder((await repo.findById(row.id)) ?? row, step);
+    }
     const moved = await repo.findById(row.id);
     if (!moved) throw notFound("sign-in request");
     return presentTypedExchange(moved);

@@ -1,11 +1,15 @@
 /** Pairing requests: single-use, short-lived; every state change is one conditional UPDATE, so races have one winner. */
+import type { Transaction } from "kysely";
 import type { Db } from "../../db/database.ts";
-import type { PairingRequestsTable } from "../../db/schema.ts";
+import type { Database, PairingRequestsTable } from "../../db/schema.ts";
 
 export type PairingRow = PairingRequestsTable;
 
 export function createPairingRepository(db: Db) {
   return {
+    /** Over a unit of work's transaction, so a step and its notice commit together. */
+    in: (trx: Transaction<Database>) => createPairingRepository(trx),
+
     async insert(row: PairingRow): Promise<void> {
       await db.insertInto("pairing_requests").values(row).execute();
     },

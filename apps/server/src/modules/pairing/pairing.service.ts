@@ -28,7 +28,7 @@ import {
 } from "@daysync/shared";
 import { z } from "zod";
 import type { Clock } from "../../clock.ts";
-import type { EventBus } from "../../events/event-bus.ts";
+import type { UnitOfWork } from "../../feed/unit-of-work.ts";
 import type { SessionAuth } from "../../http/auth.ts";
 import { AppError, conflict, notFound } from "../../http/errors.ts";
 import { describeUserAgent } from "../../presenters/device-name.ts";
@@ -39,6 +39,7 @@ import type { KeyHandover } from "../keys/index.ts";
 import { keyIdOf } from "../keys/index.ts";
 import type { PairingRepository, PairingRow } from "./pairing.repository.ts";
 import { matchesHash, newCode, newLookupCode, newSecret, newShortCode, newToken, sha256 } from "./pairing-codes.ts";
+import { pairingSteps } from "./pairing-step.ts";
 import { presentTypedExchange } from "./pairing-typed.service.ts";
 
 /** Answered requests are kept a while (so late lookups say "already answered"), then deleted. */
@@ -91,12 +92,14 @@ export function createPairingService(deps: {
   pairingRequests: PairingRepository;
   users: UsersRepository;
   clock: Clock;
-  bus: EventBus;
+  /** Where a step commits; the device waiting on it hears `pairing.decided` only once it has. */
+  unitOfWork: UnitOfWork;
   sessions: SessionsRepository;
   devices: DevicesService;
   keyHandover: KeyHandover;
 }) {
-  const { pairingRequests: repo, users, clock, bus, sessions, devices, keyHandover } = deps;
+  const { pairingRequests: repo, users, clock, unitOfWork, sessions, devices, keyHandover } = deps;
+  const step = pairingSteps(unitOfWork, repo);
 
   /** The request (or, with `offer`, the offer) a QR code or a typed short code points at. */
   async function resolve(code: string, offer = false): Promise<PairingRow> {
@@ -148,12 +151,12 @@ export function createPairingService(deps: {
     const { status } = decision;
     const handover = status === "approved" ? decision.handover : undefined;
     if (handover) await keyHandover.check(auth.userId, auth.sessionId, row.public_key ?? null, handover);
-    if (!(await repo.decide(row.id, status, auth, now, offeredBy, handover ? JSON.stringify(handover) : null))) {
+    const stored = handover ? JSON.stringify(handover) : null;
+    if (!(await step(row.id, (rows) => rows.decide(row.id, status, auth, now, offeredBy, stored)))) {
       // Another answer won the race (or the code expired meanwhile): say which.
       assertPending((await repo.findById(row.id)) ?? row, now);
       throw pairingAnswered();
     }
-    bus.publish("pairing.decided", { requestId: row.id });
   }
 
   /**
@@ -276,12 +279,11 @@ export function createPairingService(deps: {
         keyProof,
         requesterShare: requester_share ?? null,
       };
-      if (!(await repo.claim(row.id, claim, now, now + PAIRING_TTL_MS))) {
+      if (!(await step(row.id, (rows) => rows.claim(row.id, claim, now, now + PAIRING_TTL_MS)))) {
         const latest = (await repo.findById(row.id)) ?? row;
         if (latest.status !== "offered") throw offerUsed();
         throw pairingExpired();
       }
-      bus.publish("pairing.decided", { requestId: row.id });
       return { request_id: row.id, secret, expires_in: PAIRING_TTL_MS, device_name: approver.name };
     },
 

@@ -16,11 +16,10 @@ import {
 import type { FastifyBaseLogger } from "fastify";
 import type { Clock } from "../../clock.ts";
 import type { StripeConfig } from "../../config/config.ts";
-import { liveEvents } from "../../feed/events.ts";
 import type { UnitOfWork, Work } from "../../feed/unit-of-work.ts";
 import { AppError, conflict, notFound } from "../../http/errors.ts";
 import type { UsersRepository } from "../accounts/index.ts";
-import { loadUser } from "../accounts/index.ts";
+import { loadUser, recordUserUpdated } from "../accounts/index.ts";
 import type { DiscussionsService } from "../discussions/index.ts";
 import type { PlansRepository } from "../plans/index.ts";
 import type { PaymentsRepository } from "./payments.repository.ts";
@@ -63,10 +62,7 @@ export function createPaymentsService(deps: {
     }
   }
 
-  async function recordUserUpdated(work: Work, userId: string): Promise<void> {
-    const user = await loadUser(users.in(work.trx), userId);
-    if (user) await work.record([userId], { kind: "user.updated", userId }, liveEvents.userUpdated(user));
-  }
+  const userUpdated = (work: Work, userId: string) => recordUserUpdated(work, users, userId);
 
   /** Stores an event that grants nothing, so that its repeats are known too. */
   async function storeEvent(event: EventRecord | undefined): Promise<void> {
@@ -120,12 +116,13 @@ export function createPaymentsService(deps: {
           // Someone already on Premium keeps the retention they chose.
           const id = await locked.startSubscription(userId, PREMIUM_TYPE_ID, now, premium ? current.max_message_duration : undefined);
           await locked.markPaidByStripe(id, subscription.id, until);
+          await users.in(work.trx).setCurrentPlan(userId, id, now);
         }
       } else {
         if (!fromThis) return;
-        await locked.startSubscription(userId, FREE_TYPE_ID, now);
+        await users.in(work.trx).setCurrentPlan(userId, await locked.startSubscription(userId, FREE_TYPE_ID, now), now);
       }
-      await recordUserUpdated(work, userId);
+      await userUpdated(work, userId);
     });
   }
 

@@ -30,10 +30,6 @@ export function createPlansRepository(db: Db) {
       return plan?.max_message_duration == null ? null : Number(plan.max_message_duration);
     },
 
-    /**
-     * Creates a subscription of the given type for the user and makes it their current one; it ends after the type's
-     * duration unless `options.expiresAt` says when. `options.paymentMode` tells how it came ("admin": granted on /admin).
-     */
     /** Marks a subscription row as paid through Stripe, until the end of the period paid for (the payments module). */
     async markPaidByStripe(subscriptionRowId: string, stripeSubscriptionId: string, until: number): Promise<void> {
       await db
@@ -43,6 +39,11 @@ export function createPlansRepository(db: Db) {
         .execute();
     },
 
+    /**
+     * Creates a subscription of the given type for the user; it ends after the type's duration unless
+     * `options.expiresAt` says when. `options.paymentMode` tells how it came ("admin": granted on /admin). The caller
+     * makes it their current one, on the account's row (the accounts module's `setCurrentPlan`), in the same work.
+     */
     async startSubscription(
       userId: string,
       typeId: number,
@@ -71,7 +72,6 @@ export function createPlansRepository(db: Db) {
           created_at: now,
         })
         .execute();
-      await db.updateTable("users").set({ actual_subscription_id: id, updated_at: now }).where("id", "=", userId).execute();
       return id;
     },
 
@@ -121,8 +121,7 @@ export function createPlansRepository(db: Db) {
 
 export type PlansRepository = ReturnType<typeof createPlansRepository>;
 
-/** Account deletion (`flows/account-deletion.ts`): the account's subscriptions, the current one unset first. */
+/** Account deletion (`flows/account-deletion.ts`): the account's subscriptions, once none is its current one. */
 export async function erasePlansOfAccount(db: Db, userId: string): Promise<void> {
-  await db.updateTable("users").set({ actual_subscription_id: "" }).where("id", "=", userId).execute();
   await db.deleteFrom("subscriptions").where("user_id", "=", userId).execute();
 }

@@ -3,34 +3,50 @@ import { FREE_PLAN, FREE_TYPE_ID, PREMIUM_PLAN, PREMIUM_TYPE_ID, type RetentionC
 import type { Transaction } from "kysely";
 import type { Clock } from "../../clock.ts";
 import type { Database } from "../../db/schema.ts";
-import { liveEvents } from "../../feed/events.ts";
 import type { UnitOfWork, Work } from "../../feed/unit-of-work.ts";
 import { forbidden, notFound } from "../../http/errors.ts";
-import { presentUser, type UserWithPlan } from "../../presenters/user.presenter.ts";
 import type { PlansRepository } from "./plans.repository.ts";
 
 export type PlanName = "free" | "premium";
 
 /**
- * What plans reads of the accounts. Accounts sit above plans (an account is made with its plan), so the composition
- * root hands plans the accounts' users repository, known here by what plans asks of it.
+ * What plans asks of the accounts. Accounts sit above plans (an account is made with its plan), so the composition
+ * root hands plans the accounts' users repository, known here by what plans asks of it, and their `user.updated`.
  */
 export interface PlanHolders {
   in(trx: Transaction<Database>): PlanHolders;
-  findWithPlan(userId: string): Promise<UserWithPlan | undefined>;
   idByEmail(email: string): Promise<string | undefined>;
+  /** The accounts' row points at the user's current subscription. */
+  setCurrentPlan(userId: string, subscriptionId: string, now: number): Promise<void>;
 }
 
-export function createPlansService(deps: { clock: Clock; unitOfWork: UnitOfWork; plans: PlansRepository; users: PlanHolders }) {
+export function createPlansService(deps: {
+  clock: Clock;
+  unitOfWork: UnitOfWork;
+  plans: PlansRepository;
+  users: PlanHolders;
+  /** The accounts module's one way of recording `user.updated` (`recordUserUpdated`). */
+  userUpdated: (work: Work, userId: string) => Promise<User | undefined>;
+}) {
   const { clock, unitOfWork, plans, users } = deps;
 
   /** Records that the user (their plan) changed, as it now is in the work's transaction. */
   async function recordUpdated(work: Work, userId: string): Promise<User> {
-    const row = await users.in(work.trx).findWithPlan(userId);
-    if (!row) throw notFound("user");
-    const user = presentUser(row, row.plan);
-    await work.record([userId], { kind: "user.updated", userId }, liveEvents.userUpdated(user));
+    const user = await deps.userUpdated(work, userId);
+    if (!user) throw notFound("user");
     return user;
+  }
+
+  /** Starts a subscription and makes it the user's current one. */
+  async function start(
+    work: Work,
+    userId: string,
+    typeId: number,
+    now: number,
+    options: { expiresAt?: number; paymentMode?: string } = {},
+  ) {
+    const id = await plans.in(work.trx).startSubscription(userId, typeId, now, undefined, options);
+    await users.in(work.trx).setCurrentPlan(userId, id, now);
   }
 
   async function changeSubscription(
@@ -40,7 +56,7 @@ export function createPlansService(deps: { clock: Clock; unitOfWork: UnitOfWork;
   ): Promise<User> {
     const now = clock.now();
     return unitOfWork.forUser(userId, async (work) => {
-      await plans.in(work.trx).startSubscription(userId, typeId, now, undefined, options);
+      await start(work, userId, typeId, now, options);
       return recordUpdated(work, userId);
     });
   }
@@ -87,7 +103,7 @@ export function createPlansService(deps: { clock: Clock; unitOfWork: UnitOfWork;
           const locked = plans.in(work.trx);
           const plan = await locked.currentPlanOf(id);
           if (!plan || Number(plan.date_expiration_subscription) > now) return false;
-          await locked.startSubscription(id, FREE_PLAN.id, now);
+          await start(work, id, FREE_PLAN.id, now);
           await recordUpdated(work, id);
           return true;
         });

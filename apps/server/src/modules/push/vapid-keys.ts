@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import webpush from "web-push";
-import type { ServerKeysRepository } from "./server-keys.repository.ts";
+import type { ServerKeysRepository } from "../server-keys/index.ts";
 
 export interface VapidKeys {
   publicKey: string;

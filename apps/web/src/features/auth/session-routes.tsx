@@ -19,7 +19,7 @@ export function carriedEmail(state: unknown): string | undefined {
 }
 
 /** Pages sign-in may return to: only paths of this app, so a crafted state cannot send anyone elsewhere. */
-const RETURNABLE = ["/dashboard", "/pair", "/discussions/"];
+const RETURNABLE = ["/dashboard", "/pair", "/discussions/", "/send", "/latest"];
 
 /** The page that asked for sign-in, when it is one sign-in may return to. */
 export function returnTarget(state: unknown): string | null {
@@ -60,7 +60,7 @@ export function RequireSession({ children }: { children: (user: User) => ReactNo
 }
 
 /** The session check failed (offline start, server down): Try again asks again, and so does the network coming back. */
-function SessionUnreachable({ error, retry }: { error: Error; retry: () => void }) {
+export function SessionUnreachable({ error, retry }: { error: Error; retry: () => void }) {
   useEffect(() => {
     window.addEventListener("online", retry);
     return () => window.removeEventListener("online", retry);

@@ -3,7 +3,7 @@ import { type ReactNode, useMemo, useSyncExternalStore } from "react";
 import { Link, useNavigate } from "react-router";
 import { useSessionServices } from "../../lib/session-services.ts";
 import { useToday } from "../../lib/use-today.ts";
-import { useDayMessages } from "./api/day-messages.ts";
+import { useOpenedDayMessages } from "./api/day-messages.ts";
 import type { ChatSpace } from "./chat-space.ts";
 import { ClearDayButton } from "./clear-day-button.tsx";
 import { Composer } from "./composer/composer.tsx";
@@ -45,8 +45,8 @@ function DayChat({ dayId, date, intro }: { dayId: string | null; date: string; i
   const { user, outbox } = useSessionServices();
   const today = useToday();
   const navigate = useNavigate();
-  const query = useDayMessages(dayId);
-  const unexpired = useUnexpiredMessages(query.data?.messages ?? [], user.max_message_duration);
+  const { query, messages } = useOpenedDayMessages(dayId);
+  const unexpired = useUnexpiredMessages(messages, user.max_message_duration);
   const deletes = useSyncExternalStore(outbox.subscribe, outbox.getDeletes);
   // Deleted here, and waiting for Undo's time or the connection: gone from view already.
   const stored = useMemo(() => {

@@ -6,7 +6,7 @@ import { ConfirmDialog } from "../../components/ui/dialog.tsx";
 import { TrashIcon } from "../../components/ui/icons.tsx";
 import { api } from "../../lib/api-client.ts";
 import { describeError } from "../../lib/api-errors.ts";
-import { noteDayCleared } from "../../lib/deletion-notes.ts";
+import { noteDayCleared } from "../../lib/sealing/deletion-notes.ts";
 import { useSessionServices } from "../../lib/session-services.ts";
 
 interface ClearDayButtonProps {

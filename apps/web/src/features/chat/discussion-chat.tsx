@@ -1,7 +1,7 @@
 import type { MemberChange } from "@daysync/shared";
 import { type ReactNode, useCallback, useMemo, useSyncExternalStore } from "react";
 import { useSessionServices } from "../../lib/session-services.ts";
-import { useDiscussionMessages } from "./api/discussion-messages.ts";
+import { useOpenedDiscussionMessages } from "./api/discussion-messages.ts";
 import { Composer } from "./composer/composer.tsx";
 import { type ConversationLine, MessageList } from "./messages/message-list.tsx";
 import { MessagesLoadError, MessagesLoading } from "./messages/messages-unavailable.tsx";
@@ -39,16 +39,15 @@ export function DiscussionChat({
   memberChanges?: readonly MemberChange[];
 }) {
   const { outbox } = useSessionServices();
-  const query = useDiscussionMessages(id);
+  const { query, messages } = useOpenedDiscussionMessages(id);
   const deletes = useSyncExternalStore(outbox.subscribe, outbox.getDeletes);
   const entries = useSyncExternalStore(outbox.subscribe, outbox.getEntries);
   const me = query.data?.discussion;
   const stored = useMemo(() => {
-    const all = query.data?.messages ?? [];
-    if (deletes.length === 0) return all;
+    if (deletes.length === 0) return messages;
     const deleted = new Set(deletes.map((d) => d.id));
-    return all.filter((m) => !deleted.has(m.id));
-  }, [query.data, deletes]);
+    return messages.filter((m) => !deleted.has(m.id));
+  }, [messages, deletes]);
   const pending = useMemo(() => {
     const confirmed = new Set(stored.map((m) => m.id));
     return entries.filter((e) => e.discussionId === id && !confirmed.has(e.id));

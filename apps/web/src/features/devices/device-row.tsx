@@ -1,5 +1,4 @@
 import { type DeviceKind, type DeviceListItem, formatDisplayDate, formatStoredDate, formatStoredTime } from "@daysync/shared";
-import { type ListView, securityCode } from "@daysync/shared/crypto";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { toast } from "react-toastify";
@@ -44,12 +43,6 @@ export function addedAt(ms: number): string {
   const time = `${String(at.getHours()).padStart(2, "0")}:${String(at.getMinutes()).padStart(2, "0")}`;
   const year = at.getFullYear() === new Date().getFullYear() ? "" : ` ${at.getFullYear()}`;
   return `Added ${at.getDate()} ${MONTHS[at.getMonth()]}${year}, ${time}`;
-}
-
-/** A listed device's security code (docs/protocol/encryption.md, "Signed device list"), the same on every device. */
-export function securityCodeOf(list: ListView | undefined, keyId: string | null | undefined): string | undefined {
-  const member = list?.ok && keyId ? list.list.members.get(keyId) : undefined;
-  return member && securityCode(member);
 }
 
 interface DeviceRowProps {

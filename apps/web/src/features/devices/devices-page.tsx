@@ -6,10 +6,11 @@ import { toast } from "react-toastify";
 import { QrIcon } from "../../components/ui/icons.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { describeError } from "../../lib/api-errors.ts";
+import { securityCodeOf } from "../../lib/sealing/security-codes.ts";
 import { useSessionServices } from "../../lib/session-services.ts";
 import { useNow } from "../../lib/use-now.ts";
 import { devicesQueryOptions, reloadDevices, signOutDevice, signOutOtherDevices } from "./api/devices.ts";
-import { DeviceRow, securityCodeOf } from "./device-row.tsx";
+import { DeviceRow } from "./device-row.tsx";
 import "../../components/ui/ui.css";
 import "./devices.css";
 

@@ -5,18 +5,18 @@
  * signed-in device holds the account's key. A device that can read shows each request of the account's other devices
  * as it comes, with a field for the code, Approve and Deny.
  */
-import { APPROVAL_TEXT, formatStoredTime, KEY_REQUEST_MAX_FAILURES, type KeyRequest, type LiveEvent, SEALED_TEXT } from "@daysync/shared";
-import { type ApprovalStep, HANDOVER_TEXT, type KeyApprover, type KeyRequester, normalizeApprovalCode } from "@daysync/shared/crypto";
+import { APPROVAL_TEXT, formatStoredTime, HANDOVER_TEXT, KEY_REQUEST_MAX_FAILURES, type KeyRequest, SEALED_TEXT } from "@daysync/shared";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState, useSyncExternalStore } from "react";
 import { toast } from "react-toastify";
 import { describeError } from "../../lib/api-errors.ts";
-import type { DeviceKeys } from "../../lib/device-keys.ts";
 import { keysStateQuery } from "../../lib/keys-state.ts";
-import type { LiveConnection } from "../../lib/live-connection.ts";
+import type { DeviceKeys } from "../../lib/sealing/device-keys.ts";
+import { type ApprovalStep, isApprovalCode, type KeyApprover, type KeyRequester } from "../../lib/sealing/key-approval.ts";
 import { useLinkOrigin } from "../../lib/server-address.ts";
 import { useSessionServices } from "../../lib/session-services.ts";
 import { useLogout } from "../../lib/use-logout.ts";
+import { keyRequestsKey } from "./api/keys-cache.ts";
 import { RecoveryUnlock } from "./recovery-unlock.tsx";
 import { StartOver, StartOverRequested } from "./start-over.tsx";
 import "./key-approval.css";
@@ -28,8 +28,6 @@ export const KEY_APPROVAL_TEXT = {
   /** A locked device with no other signed-in device holding the key: nothing can approve it. */
   alone: "No other signed-in device can read your messages, so none can approve this one.",
 };
-
-const requestsKey = ["key-requests"] as const;
 
 /** How far a request has gone: a copy that is not further along than one seen before is old news. */
 const STAGE: Record<KeyRequest["status"], number> = {
@@ -52,46 +50,34 @@ function endedText(step: ApprovalStep): string | undefined {
 }
 
 /**
- * Keeps the account's requests in the query cache, with each live change to one put in place, and hands each step of
- * a request to `onEvent` once, however it came: a live event, or a fetch (a first connection replays nothing, and the
- * other device may have moved on before this page's socket was open).
+ * The account's requests (app/ keeps each live change to one in the cache), handing each step of a request to
+ * `onEvent` once, however it came: a live event, or a fetch (a first connection replays nothing, and the other
+ * device may have moved on before this page's socket was open).
  */
-function useKeyRequests(keys: DeviceKeys, live: LiveConnection, onEvent?: (request: KeyRequest) => void) {
-  const queryClient = useQueryClient();
-  const requests = useQuery({ queryKey: requestsKey, queryFn: () => keys.approval.requests() });
+function useKeyRequests(keys: DeviceKeys, onEvent?: (request: KeyRequest) => void) {
+  const requests = useQuery({ queryKey: keyRequestsKey, queryFn: () => keys.approval.requests() });
   const latest = useRef(onEvent);
   latest.current = onEvent;
   const seen = useRef(new Map<string, number>());
-  const deliver = useRef((request: KeyRequest) => {
-    if ((seen.current.get(request.id) ?? -1) >= rank(request)) return;
-    seen.current.set(request.id, rank(request));
-    latest.current?.(request);
-  }).current;
-  useEffect(
-    () =>
-      live.onEvent((event: LiveEvent) => {
-        if (event.kind !== "key.requested" && event.kind !== "key.request_updated") return;
-        const request = event.request;
-        queryClient.setQueryData<KeyRequest[]>(requestsKey, (old = []) => [...old.filter((r) => r.id !== request.id), request]);
-        deliver(request);
-      }),
-    [live, queryClient, deliver],
-  );
   useEffect(() => {
-    for (const request of requests.data ?? []) deliver(request);
-  }, [requests.data, deliver]);
+    for (const request of requests.data ?? []) {
+      if ((seen.current.get(request.id) ?? -1) >= rank(request)) continue;
+      seen.current.set(request.id, rank(request));
+      latest.current?.(request);
+    }
+  }, [requests.data]);
   return requests.data ?? [];
 }
 
 export function KeyApproval() {
-  const { keys, live } = useSessionServices();
+  const { keys } = useSessionServices();
   const status = useSyncExternalStore(keys.subscribe, keys.getStatus);
-  if (status.state === "locked") return <LockedDevice keys={keys} live={live} />;
+  if (status.state === "locked") return <LockedDevice keys={keys} />;
   if (status.state === "ready")
     return (
       <>
-        <StartOverRequested live={live} />
-        <IncomingRequests keys={keys} live={live} sessionId={status.sessionId} />
+        <StartOverRequested />
+        <IncomingRequests keys={keys} sessionId={status.sessionId} />
       </>
     );
   if (status.state === "failed" && status.insecure) return <InsecureAddress />;
@@ -157,7 +143,7 @@ function InsecureAddress() {
   );
 }
 
-function LockedDevice({ keys, live }: { keys: DeviceKeys; live: LiveConnection }) {
+function LockedDevice({ keys }: { keys: DeviceKeys }) {
   const titleId = useId();
   const state = useQuery(keysStateQuery);
   const alone = state.data?.other_devices_with_current_key === 0;
@@ -166,7 +152,7 @@ function LockedDevice({ keys, live }: { keys: DeviceKeys; live: LiveConnection }
   const [problem, setProblem] = useState<string>();
   const [attempt, setAttempt] = useState(0);
 
-  useKeyRequests(keys, live, (request) => {
+  useKeyRequests(keys, (request) => {
     const asking = requester.current;
     if (!asking || request.id !== asking.id) return;
     void asking.update(request).then(async (next) => {
@@ -228,12 +214,12 @@ function LockedDevice({ keys, live }: { keys: DeviceKeys; live: LiveConnection }
         <p className="key-approval-muted">Asking your other devices…</p>
       )}
       <RecoveryUnlock keys={keys} onUnlocked={() => void requester.current?.refuse().catch(() => undefined)} />
-      <StartOver keys={keys} live={live} />
+      <StartOver keys={keys} />
     </section>
   );
 }
 
-function IncomingRequests({ keys, live, sessionId }: { keys: DeviceKeys; live: LiveConnection; sessionId: string }) {
+function IncomingRequests({ keys, sessionId }: { keys: DeviceKeys; sessionId: string }) {
   const titleId = useId();
   const queryClient = useQueryClient();
   const approvers = useRef(new Map<string, KeyApprover>());
@@ -274,7 +260,7 @@ function IncomingRequests({ keys, live, sessionId }: { keys: DeviceKeys; live: L
     });
   };
 
-  const requests = useKeyRequests(keys, live, (request) => {
+  const requests = useKeyRequests(keys, (request) => {
     if (request.session_id === sessionId) return;
     const approver = approverOf(request);
     if (!approver) return;
@@ -296,7 +282,7 @@ function IncomingRequests({ keys, live, sessionId }: { keys: DeviceKeys; live: L
       if (!approver) return;
       setStep(request.id, { step: "waiting" });
       // The latest copy: a wrong code before this one moved it on.
-      const latest = queryClient.getQueryData<KeyRequest[]>(requestsKey)?.find((r) => r.id === request.id) ?? request;
+      const latest = queryClient.getQueryData<KeyRequest[]>(keyRequestsKey)?.find((r) => r.id === request.id) ?? request;
       await follow(request, approver, await approver.answer(latest, typed));
     });
   const deny = (request: KeyRequest) =>
@@ -340,7 +326,7 @@ function IncomingRequest(props: {
   const checking = step?.step === "waiting" || step?.step === "confirmed" || step?.step === "approved";
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
-    if (!normalizeApprovalCode(typed)) return setInvalid(true);
+    if (!isApprovalCode(typed)) return setInvalid(true);
     setInvalid(false);
     props.onApprove(typed);
     setTyped("");

@@ -2,7 +2,7 @@
  * "Unlock with your recovery code" on a locked device (docs/protocol/encryption.md, "Locked devices and Start over" and "Recovery code"), offered when the account has one: the
  * typed code is checked on the device (its check bits catch a typo), opens the account's keys, and unlocks this device.
  */
-import { RECOVERY_TEXT, RecoveryCodeError, RecoveryRefusedError } from "@daysync/shared/crypto";
+import { RECOVERY_TEXT } from "@daysync/shared";
 import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { toast } from "react-toastify";
@@ -10,13 +10,14 @@ import { Spinner } from "../../components/ui/spinner.tsx";
 import { TextField } from "../../components/ui/text-field.tsx";
 import { ApiError } from "../../lib/api-client.ts";
 import { describeError } from "../../lib/api-errors.ts";
-import type { DeviceKeys } from "../../lib/device-keys.ts";
 import { keysStateQuery } from "../../lib/keys-state.ts";
+import type { DeviceKeys } from "../../lib/sealing/device-keys.ts";
+import { recoveryRefusal } from "../../lib/sealing/recovery-codes.ts";
 
 /** The sentence for what went wrong: the code's own check first, then what it opened, then the server's answer. */
 function whyNot(error: unknown): string {
-  if (error instanceof RecoveryCodeError) return error.reason === "check" ? RECOVERY_TEXT.typo : error.message;
-  if (error instanceof RecoveryRefusedError) return error.message;
+  const refusal = recoveryRefusal(error);
+  if (refusal) return refusal;
   if (error instanceof ApiError && error.status === 403) return RECOVERY_TEXT.mismatch;
   return describeError(error);
 }

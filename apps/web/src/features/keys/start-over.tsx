@@ -5,58 +5,25 @@
  * told, one that holds the key can cancel, and after the 24 hours this device may start over. While a recovery code is
  * set, the code is the way back.
  */
-import { DEVICES_API, KEYS_API, type KeysState, keysStateSchema, responseSchemas } from "@daysync/shared";
+import { DEVICES_API, KEYS_API, type KeysState, keysStateSchema, responseSchemas, START_OVER_TEXT } from "@daysync/shared";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useId, useState } from "react";
+import { useId, useState } from "react";
 import { toast } from "react-toastify";
 import { api } from "../../lib/api-client.ts";
 import { describeError } from "../../lib/api-errors.ts";
-import type { DeviceKeys } from "../../lib/device-keys.ts";
 import { keysStateQuery } from "../../lib/keys-state.ts";
-import type { LiveConnection } from "../../lib/live-connection.ts";
-
-export const START_OVER_TEXT = {
-  confirm: "Start over? What was sent before can no longer be read on any device and is deleted as it expires. This cannot be undone.",
-  consequences:
-    "Start over: this device makes a new key. Messages sent before can no longer be read on any device, and are deleted as they expire. This cannot be undone.",
-  recoveryIsTheWay: "Your account has a recovery code: it is the way back. Start over is not possible while it is set.",
-  askOffer:
-    "No longer have the device that can read your messages? Ask to start over: your other devices are told and can cancel it, and after 24 hours this device can start over.",
-  asked: (when: string) => `You asked to start over. Unless one of your other devices cancels it, this device can start over from ${when}.`,
-  holder: (name: string, seen: string) => `Your messages can be read on ${name}, last seen ${seen}.`,
-  requested: (when: string) =>
-    `A device signed in to your account asked to start over on ${when}. If it goes ahead, what was sent before can no longer be read on any device. If it was not you, cancel it and change your password.`,
-};
+import type { DeviceKeys } from "../../lib/sealing/device-keys.ts";
 
 const when = (at: number) => new Date(at).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
-
-/** The key state, read again whenever a change of keys, devices or a request to start over is heard. */
-function useKeysState(live: LiveConnection) {
-  const state = useQuery(keysStateQuery);
-  const { refetch } = state;
-  useEffect(
-    () =>
-      live.onEvent((event) => {
-        if (
-          event.kind === "device.signed_out" ||
-          event.kind === "key.epoch_created" ||
-          event.kind === "key.request_updated" ||
-          event.kind === "key.start_over_changed"
-        )
-          void refetch();
-      }),
-    [live, refetch],
-  );
-  return state;
-}
 
 /** Asks to start over in 24 hours, or withdraws that request: the key state after it. */
 const askToStartOver = () => api.post(KEYS_API.startOver, undefined, keysStateSchema);
 const cancelStartOver = () => api.delete(KEYS_API.startOver, keysStateSchema);
 
 /** On the locked device, below the code to type and the recovery code. */
-export function StartOver({ keys, live }: { keys: DeviceKeys; live: LiveConnection }) {
-  const state = useKeysState(live);
+export function StartOver({ keys }: { keys: DeviceKeys }) {
+  // Read again by app/ whenever a change of keys, devices or a request to start over is heard (api/keys-cache.ts).
+  const state = useQuery(keysStateQuery);
   const queryClient = useQueryClient();
   const data = state.data;
   if (!data) return null;
@@ -132,11 +99,7 @@ function StartOverNow({ keys, refetch }: { keys: DeviceKeys; refetch: () => void
     setBusy(false);
     setConfirming(false);
     if (!answer.ok) {
-      toast.error(
-        answer.code === "key_recovery_code_set"
-          ? "Your account has a recovery code: unlock this device with it instead of starting over."
-          : "Another signed-in device still holds the key: approve this device from it instead.",
-      );
+      toast.error(answer.code === "key_recovery_code_set" ? START_OVER_TEXT.recoveryInstead : START_OVER_TEXT.stillHeld);
       refetch();
     }
   };
@@ -168,9 +131,9 @@ function StartOverNow({ keys, refetch }: { keys: DeviceKeys; refetch: () => void
 }
 
 /** On a device that holds the key, while another device's request to start over stands: what it means, and Cancel. */
-export function StartOverRequested({ live }: { live: LiveConnection }) {
+export function StartOverRequested() {
   const titleId = useId();
-  const state = useKeysState(live);
+  const state = useQuery(keysStateQuery);
   const queryClient = useQueryClient();
   const request = state.data?.start_over;
   if (!request || request.by_this_device) return null;

@@ -1,17 +1,16 @@
 import { APPROVAL_TEXT, JOIN_ROUTE, type PairingRequestDetails } from "@daysync/shared";
-import type { ApprovalStep } from "@daysync/shared/crypto";
 import { useMutation } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { AlertIcon, CheckIcon } from "../../components/ui/icons.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { describeError } from "../../lib/api-errors.ts";
+import { approvalFor } from "../../lib/sealing/pairing-handover.ts";
+import { type ApprovalStep, approveTyped, typedApprover } from "../../lib/sealing/typed-pairing.ts";
 import { useLinkOrigin } from "../../lib/server-address.ts";
-import { approvalFor } from "./key-handover.ts";
 import { PairFrame } from "./pair-frame.tsx";
 import { approveOffer, denyOffer } from "./pairing-api.ts";
 import { PairingCodeDisplay } from "./pairing-code-display.tsx";
 import { KeyNotVerified, RequestDecision } from "./pairing-request-review.tsx";
-import { approveTyped, cannotApprove, typedApprover } from "./typed-code.ts";
 import { useDeviceOffer } from "./use-device-offer.ts";
 
 /** /pair/add on a signed-in device: a code the new device opens, then Approve or Deny what opened it. */
@@ -77,7 +76,7 @@ export function AddDevicePage({ userId }: { userId: string }) {
 async function approveTypedOffer(request: PairingRequestDetails, password: string, userId: string): Promise<"approved" | ApprovalStep> {
   if (!request.exchange) throw new Error("Not a typed code");
   const approver = await typedApprover(userId);
-  if (!approver) throw new Error(cannotApprove);
+  if (!approver) throw new Error(APPROVAL_TEXT.cannotApprove);
   const step = await approveTyped(approver, request.exchange, password);
   if (step.step === "approved") return "approved";
   // Not signed in: a wrong code cannot be typed again into this request (its share is the first this page saw).

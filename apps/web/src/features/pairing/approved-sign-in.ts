@@ -3,11 +3,11 @@
  * exchange the token for this device's own session; anything else, or a failed exchange, is a failed login.
  */
 import type { User } from "@daysync/shared";
-import { type AskedPairing, HANDOVER_TEXT, type PairingRequester } from "@daysync/shared/crypto";
+import { HANDOVER_TEXT } from "@daysync/shared";
 import { toast } from "react-toastify";
-import { type PairingKeys, takeHandover } from "./key-handover.ts";
+import { type PairingKeys, takeHandover } from "../../lib/sealing/pairing-handover.ts";
+import { type AskedPairing, acceptTypedHandover, type PairingRequester } from "../../lib/sealing/typed-pairing.ts";
 import { exchangeLoginToken } from "./pairing-api.ts";
-import { acceptTypedHandover } from "./typed-code.ts";
 import type { SettledOutcome } from "./use-rotating-code.ts";
 
 /** Signed in either way; a handover that does not check out leaves this device locked, and says so until dismissed. */

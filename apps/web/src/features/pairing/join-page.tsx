@@ -1,12 +1,12 @@
 import { APPROVAL_TEXT, JOIN_ROUTE, TEXT, type User } from "@daysync/shared";
-import { typedPairingCode } from "@daysync/shared/crypto";
 import { useState } from "react";
 import { Link, useLocation, useNavigate, useParams } from "react-router";
 import { z } from "zod";
 import { AlertIcon } from "../../components/ui/icons.tsx";
 import { toastLoginFailed, toastLoginSuccess } from "../../components/ui/login-toasts.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
-import { takeFragmentSecret } from "./key-handover.ts";
+import { takeFragmentSecret } from "../../lib/sealing/pairing-handover.ts";
+import { typedPairingCode } from "../../lib/sealing/typed-pairing.ts";
 import { PairFrame } from "./pair-frame.tsx";
 import { ShortCodeForm } from "./short-code-form.tsx";
 import { useJoin } from "./use-join.ts";

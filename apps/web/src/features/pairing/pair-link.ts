@@ -1,5 +1,5 @@
 import { PAIR_ROUTE } from "@daysync/shared";
-import { secretOfFragment } from "@daysync/shared/crypto";
+import { secretOfFragment } from "../../lib/sealing/pairing-handover.ts";
 
 /**
  * The pairing code in a scanned QR code, with the key handover's secret from its fragment, or null. Only a link to

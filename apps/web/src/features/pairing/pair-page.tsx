@@ -1,8 +1,8 @@
-import { pairingFragment, typedPairingCode } from "@daysync/shared/crypto";
 import { useState } from "react";
 import { useLocation, useNavigate, useParams } from "react-router";
 import { z } from "zod";
-import { takeFragmentSecret } from "./key-handover.ts";
+import { pairingFragment, takeFragmentSecret } from "../../lib/sealing/pairing-handover.ts";
+import { typedPairingCode } from "../../lib/sealing/typed-pairing.ts";
 import { PairFrame } from "./pair-frame.tsx";
 import { PairingRequestReview } from "./pairing-request-review.tsx";
 import { QrScanner } from "./qr-scanner.tsx";

@@ -1,16 +1,10 @@
 /**
- * The pairing live channel (/api/pair/live): says once what it waits for, then hears the outcome once.
- * The new device waits for its request's answer (`wait`, with its secret); a signed-in device that shows
- * an Add a device code watches for a device to open it (`watch`, with its session cookie).
+ * The pairing live channel (/api/pair/live) on this page's origin, through the shared channel client
+ * (@daysync/live-client). The new device waits for its request's answer (`wait`, with its secret); a signed-in device
+ * that shows an Add a device code watches for a device to open it (`watch`, with its session cookie).
  */
-import {
-  PAIR_LIVE_CLOSE,
-  PAIRING_API,
-  type PairClientMessage,
-  type PairServerMessage,
-  pairServerMessageSchema,
-  type TypedPairingExchange,
-} from "@daysync/shared";
+import { openPairingChannel } from "@daysync/live-client";
+import { PAIR_LIVE_CLOSE, PAIRING_API, type PairClientMessage, type PairServerMessage, type TypedPairingExchange } from "@daysync/shared";
 
 /** `signed_out`: this device, watching its offer, was signed out; `lost`: the channel closed for any other reason. */
 export type PairingOutcome =
@@ -24,34 +18,17 @@ export type OnExchange = (exchange: TypedPairingExchange) => void;
 /** Opens the channel; `onOutcome` is called once. Returns a function that closes it. */
 function openChannel(hello: PairClientMessage, onOutcome: (outcome: PairingOutcome) => void, onExchange?: OnExchange): () => void {
   const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
-  const ws = new WebSocket(`${scheme}//${window.location.host}${PAIRING_API.live}`);
-  let settled = false;
-  const settle = (outcome: PairingOutcome) => {
-    if (settled) return;
-    settled = true;
-    onOutcome(outcome);
-  };
-  ws.onopen = () => ws.send(JSON.stringify(hello));
-  ws.onmessage = (e) => {
-    let frame: unknown;
-    try {
-      frame = JSON.parse(String(e.data));
-    } catch {
-      return;
-    }
-    // A frame that is not one of the contract's is ignored; the channel's close still settles the wait.
-    const message = pairServerMessageSchema.safeParse(frame);
-    if (!message.success || message.data.type === "waiting") return;
-    if (message.data.type === "exchange") onExchange?.(message.data.exchange);
-    else settle(message.data);
-  };
-  // Closed before an outcome (network, server restart): the panel asks for a fresh code, unless this device was signed out.
-  ws.onclose = (e) => settle(e.code === PAIR_LIVE_CLOSE.signedOut ? { type: "signed_out" } : { type: "lost" });
-  return () => {
-    settled = true;
-    ws.onclose = null;
-    ws.close();
-  };
+  return openPairingChannel({
+    openSocket: () => new WebSocket(`${scheme}//${window.location.host}${PAIRING_API.live}`),
+    hello,
+    onExchange,
+    onOutcome: (outcome) => {
+      // Closed before an outcome (network, server restart): the panel asks for a fresh code, unless this device was signed out.
+      if (outcome.type === "closed") onOutcome(outcome.code === PAIR_LIVE_CLOSE.signedOut ? { type: "signed_out" } : { type: "lost" });
+      // The web app's typed steps never end the request themselves; the server's outcome does.
+      else if (outcome.type !== "ended") onOutcome(outcome);
+    },
+  });
 }
 
 export const waitForApproval = (

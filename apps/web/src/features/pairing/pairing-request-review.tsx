@@ -1,12 +1,12 @@
 import type { PairingRequestDetails } from "@daysync/shared";
-import { HANDOVER_TEXT } from "@daysync/shared/crypto";
+import { HANDOVER_TEXT } from "@daysync/shared";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { AlertIcon, CheckIcon, ShieldIcon } from "../../components/ui/icons.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { describeError } from "../../lib/api-errors.ts";
-import { approvalFor } from "./key-handover.ts";
+import { approvalFor } from "../../lib/sealing/pairing-handover.ts";
 import { approvePairing, denyPairing, getPairingRequest } from "./pairing-api.ts";
 
 const timeOf = (ms: number) => new Date(ms).toLocaleTimeString([], { hour: "numeric", minute: "2-digit" });

@@ -1,13 +1,12 @@
 import { APPROVAL_TEXT } from "@daysync/shared";
-import type { ApprovalStep } from "@daysync/shared/crypto";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { AlertIcon, CheckIcon } from "../../components/ui/icons.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
 import { describeError } from "../../lib/api-errors.ts";
+import { type ApprovalStep, approveTyped, typedApprover } from "../../lib/sealing/typed-pairing.ts";
 import { denyPairing, getPairingRequest } from "./pairing-api.ts";
 import { PairingRequestReview, RequestDecision } from "./pairing-request-review.tsx";
-import { approveTyped, cannotApprove, typedApprover } from "./typed-code.ts";
 
 /**
  * A typed code's approval (typed-code.ts): Approve answers with the code's password half, waits for the new device to
@@ -25,7 +24,7 @@ export function TypedPairingReview({ lookup, password, userId }: { lookup: strin
       const exchange = details.data?.exchange;
       if (!exchange) throw new Error("Not ready");
       const approver = await typedApprover(userId);
-      if (!approver) throw new Error(cannotApprove);
+      if (!approver) throw new Error(APPROVAL_TEXT.cannotApprove);
       return approveTyped(approver, exchange, password);
     },
   });

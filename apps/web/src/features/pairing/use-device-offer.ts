@@ -2,8 +2,9 @@
  * Add a device, on the signed-in device: make an offer, show its QR code and short code, watch for a device
  * to open it, and make a new one when it expires unopened. Once opened, the page shows who asks.
  */
+
 import { joinLink, makePairingPassword, type PairingOfferCreated, type PairingRequestDetails } from "@daysync/shared";
-import { makePairingSecret, pairingFragment } from "@daysync/shared/crypto";
+import { makePairingSecret, pairingFragment } from "../../lib/sealing/pairing-handover.ts";
 import { createPairingOffer } from "./pairing-api.ts";
 import { watchOffer } from "./pairing-channel.ts";
 import { type RotatingCodeState, useRotatingCode } from "./use-rotating-code.ts";

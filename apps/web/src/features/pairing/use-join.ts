@@ -3,14 +3,13 @@
  * channel exactly as the login page's panel does, and on approval exchange the token for a session.
  */
 import { APPROVAL_TEXT, type PairingJoined, type User } from "@daysync/shared";
-import { makePairingSecret, type PairingRequester } from "@daysync/shared/crypto";
 import { useEffect, useRef, useState } from "react";
 import { describeError } from "../../lib/api-errors.ts";
+import { makePairingSecret, newAskingKey, type PairingKeys } from "../../lib/sealing/pairing-handover.ts";
+import { joiningRequester, type PairingRequester } from "../../lib/sealing/typed-pairing.ts";
 import { signInIfApproved } from "./approved-sign-in.ts";
-import { newAskingKey, type PairingKeys } from "./key-handover.ts";
 import { joinOffer } from "./pairing-api.ts";
 import { type PairingOutcome, waitForApproval } from "./pairing-channel.ts";
-import { joiningRequester } from "./typed-code.ts";
 
 const RETRY_AFTER_LOST_MS = 2000;
 

@@ -5,12 +5,11 @@
  * runs the exchange on the same channel and signs this device in holding the key.
  */
 import { APPROVAL_TEXT, KEY_REQUEST_MAX_FAILURES, type PairingRequestCreated, pairLink, type User } from "@daysync/shared";
-import { makePairingSecret, type PairingRequester, pairingFragment } from "@daysync/shared/crypto";
 import { useRef, useState } from "react";
+import { makePairingSecret, newAskingKey, type PairingKeys, pairingFragment } from "../../lib/sealing/pairing-handover.ts";
+import { type PairingRequester, typedRequester } from "../../lib/sealing/typed-pairing.ts";
 import { type SignInPhase, signInIfApproved } from "./approved-sign-in.ts";
-import { newAskingKey, type PairingKeys } from "./key-handover.ts";
 import { type PairingOutcome, waitForApproval } from "./pairing-channel.ts";
-import { typedRequester } from "./typed-code.ts";
 import { type RotatingCodeState, useRotatingCode } from "./use-rotating-code.ts";
 
 /** A new code this long before the old one expires, so a scan in the last seconds still lands. */

@@ -1,5 +1,4 @@
 import { formatDisplayDate, formatStoredDate, formatStoredTime } from "@daysync/shared";
-import { makeRecoveryCode, parseRecoveryCode } from "@daysync/shared/crypto";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { useLocation } from "react-router";
@@ -10,6 +9,7 @@ import { TextField } from "../../components/ui/text-field.tsx";
 import { describeError } from "../../lib/api-errors.ts";
 import { useCopy } from "../../lib/copy-to-clipboard.ts";
 import { RECOVERY_SECTION_HASH } from "../../lib/keys-state.ts";
+import { isSameRecoveryCode, newRecoveryCode } from "../../lib/sealing/recovery-codes.ts";
 import { useSessionServices } from "../../lib/session-services.ts";
 import { recoveryQueryOptions, reloadRecovery } from "./api/recovery.ts";
 
@@ -39,7 +39,7 @@ export function RecoveryCodeSection() {
   const existing = recovery.data?.recovery;
   const canMake = status.state === "ready";
 
-  const start = async () => setCode(await makeRecoveryCode());
+  const start = async () => setCode(await newRecoveryCode());
 
   // Opened from the recovery-code notice or the logout warning: the section, not the top of Settings, is what was asked for.
   const { hash } = useLocation();
@@ -93,11 +93,7 @@ function NewRecoveryCode({ code, onDone }: { code: string; onDone: () => void })
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const same = await parseRecoveryCode(typed).then(
-      (read) => read === code,
-      () => false,
-    );
-    if (!same) return setError(RECOVERY_SECTION_TEXT.mismatch);
+    if (!(await isSameRecoveryCode(typed, code))) return setError(RECOVERY_SECTION_TEXT.mismatch);
     setWorking(true);
     try {
       await keys.saveRecoveryCode(code);

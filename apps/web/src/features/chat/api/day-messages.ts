@@ -3,6 +3,7 @@ import { API, type DateMessages, type DayMessagesResponse, type Message, respons
 import { type QueryClient, useQuery } from "@tanstack/react-query";
 import { api } from "../../../lib/api-client.ts";
 import { refetchIfInFlight } from "../../../lib/query-client.ts";
+import { useOpenedMessages } from "../../../lib/sealing/opened-messages.ts";
 
 export const dayMessagesKey = {
   all: ["day-messages"] as const,
@@ -16,6 +17,15 @@ export function useDayMessages(dayId: string | null | undefined) {
     queryFn: ({ signal }) => api.get(API.dayMessages(dayId ?? ""), responseSchemas.dayMessages, signal),
     enabled: Boolean(dayId),
   });
+}
+
+const NO_MESSAGES: readonly Message[] = [];
+
+/** A day's messages as its page shows them: the query (its cache holds them sealed) and its messages opened here. */
+export function useOpenedDayMessages(dayId: string | null | undefined) {
+  const query = useDayMessages(dayId);
+  const messages = useOpenedMessages(query.data?.messages ?? NO_MESSAGES, true);
+  return { query, messages };
 }
 
 function sortMessages(messages: Message[]): Message[] {

@@ -3,6 +3,7 @@ import { DISCUSSIONS_API, type Discussion, type DiscussionMessage, responseSchem
 import { type QueryClient, useQuery } from "@tanstack/react-query";
 import type { z } from "zod";
 import { api } from "../../../lib/api-client.ts";
+import { useOpenedMessages } from "../../../lib/sealing/opened-messages.ts";
 
 type DiscussionMessagesResponse = z.infer<typeof responseSchemas.discussionMessages>;
 
@@ -19,6 +20,16 @@ export function useDiscussionMessages(id: string) {
     // A 404 (ended, removed) will not change by asking again.
     retry: (count, error) => !(error instanceof Error && "status" in error && error.status === 404) && count < 2,
   });
+}
+
+const NO_MESSAGES: readonly DiscussionMessage[] = [];
+
+/** A discussion's messages as its page shows them: the query (its cache holds them as sent) and its messages opened here. */
+export function useOpenedDiscussionMessages(id: string) {
+  const query = useDiscussionMessages(id);
+  // A discussion's messages are in clear by design: not the user's days, where one in clear may be the server's.
+  const messages = useOpenedMessages(query.data?.messages ?? NO_MESSAGES, false);
+  return { query, messages };
 }
 
 /** A stored message (our own send, or `discussion.message.created`). */

@@ -1,5 +1,4 @@
 import { memo } from "react";
-import { useShownText } from "../../../lib/opened-messages.ts";
 import { FileMessageBody } from "../uploads/file-message-body.tsx";
 import { CopyButton } from "./copy-button.tsx";
 import { DeleteButton } from "./delete-button.tsx";
@@ -30,7 +29,7 @@ export const MessageItem = memo(function MessageItem({
   discussionId,
 }: MessageItemProps) {
   const isText = message.type === "text";
-  const shown = useShownText(message, discussionId === undefined);
+  const { shown } = message;
   return (
     <li
       className="message"

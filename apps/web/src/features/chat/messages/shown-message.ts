@@ -1,8 +1,9 @@
 import type { Message } from "@daysync/shared";
+import type { Shown } from "../../../lib/shown.ts";
 
 /**
  * What a message list shows of a stored message: a day's message and a discussion's message both fit (the
- * device is only known, and shown, in the user's own days).
+ * device is only known, and shown, in the user's own days), opened by the chat's data hooks (api/) as they come in.
  */
 export type ShownMessage = Pick<
   Message,
@@ -11,4 +12,6 @@ export type ShownMessage = Pick<
   device?: Message["device"];
   /** In a discussion: its author as the members know them. */
   author?: { id: string; display_name: string };
+  /** Its text (a file's: its name) as this device shows it: the views never open a message themselves. */
+  shown: Shown;
 };

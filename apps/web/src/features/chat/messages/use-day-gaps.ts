@@ -4,11 +4,11 @@
  * Laptop did not arrive"). Deletions with a note, messages still under way and expired ones are no gap.
  */
 import { DELETION_NOTES_API, deletionNotesSchema, type Message } from "@daysync/shared";
-import { gapsOfDay, numberedOf, openMessage } from "@daysync/shared/crypto";
 import { useQuery } from "@tanstack/react-query";
 import { useMemo, useSyncExternalStore } from "react";
 import { api } from "../../../lib/api-client.ts";
-import { heldEpochsOf, keyedAtOf } from "../../../lib/device-keys.ts";
+import { gapsOfSealedDay } from "../../../lib/sealing/day-gaps.ts";
+import { heldEpochsOf } from "../../../lib/sealing/device-keys.ts";
 import { useSessionServices } from "../../../lib/session-services.ts";
 import type { ConversationLine } from "./message-list.tsx";
 
@@ -32,17 +32,7 @@ export function useDayGapLines(date: string, messages: readonly Message[]): read
     queryKey: ["day-gaps", date, ids, held, notes.dataUpdatedAt],
     enabled: epochs !== undefined && notes.data !== undefined,
     networkMode: "always",
-    queryFn: async () => {
-      const keyedAt = keyedAtOf(status);
-      const opened = await Promise.all(sealed.map(async (m) => numberedOf(m, await openMessage(user.id, epochs ?? new Map(), m, keyedAt))));
-      const numbered = opened.flatMap((n) => n ?? []);
-      return gapsOfDay(
-        user.id,
-        epochs ?? new Map(),
-        { date, numbered, notes: notes.data?.notes ?? [] },
-        { retentionMinutes: user.max_message_duration, now: Date.now() },
-      );
-    },
+    queryFn: () => gapsOfSealedDay(user, status, { date, sealed, notes: notes.data?.notes ?? [] }),
   });
   return useMemo(() => {
     if (!gaps.data || gaps.data.length === 0) return NO_LINES;

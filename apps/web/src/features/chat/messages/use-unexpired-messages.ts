@@ -5,7 +5,7 @@ import { expiresAt } from "./expiry.ts";
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 /** The messages not yet expired; re-renders exactly when the next one expires, so it leaves the view without reload. */
-export function useUnexpiredMessages(messages: readonly Message[], maxMinutes: number | null): Message[] {
+export function useUnexpiredMessages<T extends Message>(messages: readonly T[], maxMinutes: number | null): T[] {
   const [, rerender] = useReducer((n: number) => n + 1, 0);
   const now = Date.now();
   let next: number | null = null;

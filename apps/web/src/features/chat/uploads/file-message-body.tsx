@@ -4,20 +4,18 @@
  * page, and its players and Download use the service worker's route, which opens the bytes as they stream.
  */
 import { type Message, SEALED_TEXT } from "@daysync/shared";
-import { plainLength } from "@daysync/shared/crypto";
-import { type MouseEvent, useMemo, useRef, useState } from "react";
-import type { Shown } from "../../../lib/opened-messages.ts";
-import { sealedFileLink, sealedFileOf, THUMBNAIL_LIMIT } from "../../../lib/sealed-files.ts";
+import { type MouseEvent, useRef, useState } from "react";
+import type { Shown } from "../../../lib/shown.ts";
 import { FileKindIcon, fileKindOf } from "./file-kind.tsx";
 import { formatBytes } from "./format-bytes.ts";
-import { useDownloadInPage, useOpenedImage, useWorkerControls } from "./use-sealed-file.ts";
+import { useDownloadInPage, useOpenedImage, useSealedFile, useWorkerControls } from "./use-sealed-file.ts";
 
 type FileMessage = Pick<
   Message,
   "id" | "type" | "filename" | "file_url" | "file_size" | "date" | "time" | "epoch" | "preview" | "file_key" | "device"
 >;
 
-/** `shown` is the message's name as this device opens it (lib/opened-messages.ts). */
+/** `shown` is the message's name as this device shows it, opened by the chat's data hooks (api/). */
 export function FileMessageBody({ message, shown }: { message: FileMessage; shown: Shown }) {
   if (message.epoch === undefined) {
     const name = message.filename || "File";
@@ -37,24 +35,15 @@ function Sealed({ shown }: { shown: Exclude<Shown, { kind: "text" }> }) {
   );
 }
 
-const plainSizeOf = (sealed: number) => {
-  try {
-    return plainLength(sealed);
-  } catch {
-    return undefined;
-  }
-};
-
 function SealedFileBody({ message, name }: { message: FileMessage; name: string }) {
-  const file = useMemo(() => sealedFileOf(message), [message]);
-  const size = file ? plainSizeOf(file.file_size) : undefined;
-  const thumbnail = message.type === "image" && size !== undefined && size <= THUMBNAIL_LIMIT;
-  const image = useOpenedImage(thumbnail ? file : undefined);
+  const sealed = useSealedFile(message);
+  const thumbnail = sealed?.thumbnail ?? false;
+  const image = useOpenedImage(thumbnail ? sealed?.file : undefined);
   const controlled = useWorkerControls();
-  const downloadInPage = useDownloadInPage(file);
+  const downloadInPage = useDownloadInPage(sealed?.file);
   const [failed, setFailed] = useState(false);
 
-  if (!file || size === undefined || (thumbnail && image.state === "undecryptable")) {
+  if (!sealed || (thumbnail && image.state === "undecryptable")) {
     return <Sealed shown={{ kind: "notice", text: SEALED_TEXT.undecryptable }} />;
   }
   const onDownload = (event: MouseEvent) => {
@@ -66,8 +55,8 @@ function SealedFileBody({ message, name }: { message: FileMessage; name: string 
     <FileBody
       name={name}
       type={message.type}
-      size={size}
-      href={sealedFileLink(file)}
+      size={sealed.size}
+      href={sealed.href}
       imageUrl={thumbnail ? (image.state === "opened" ? image.url : null) : undefined}
       players={controlled}
       onDownload={onDownload}

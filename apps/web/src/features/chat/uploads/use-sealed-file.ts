@@ -3,10 +3,17 @@
  * and the lightbox, whether the service worker controls the page (its route streams downloads and players), and a
  * download opened here into a Blob when it does not (a first load before the worker claims it, a hard reload).
  */
-import { type HeldEpochs, UndecryptableError } from "@daysync/shared/crypto";
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from "react";
-import { heldEpochsOf } from "../../../lib/device-keys.ts";
-import { openSealedFile, plainBlob, type SealedFileMessage } from "../../../lib/sealed-files.ts";
+import { heldEpochsOf } from "../../../lib/sealing/device-keys.ts";
+import {
+  isUndecryptable,
+  openWholeFile,
+  plainSizeOf,
+  type SealedFileMessage,
+  sealedFileLink,
+  sealedFileOf,
+  THUMBNAIL_LIMIT,
+} from "../../../lib/sealing/sealed-files.ts";
 import { useSessionServices } from "../../../lib/session-services.ts";
 
 function useHeldEpochs() {
@@ -16,11 +23,23 @@ function useHeldEpochs() {
   return { userId: user.id, epochs };
 }
 
-/** Opens a sealed file whole in this page; UndecryptableError for one that does not open, or a record that fails. */
-async function openInPage(userId: string, epochs: HeldEpochs | undefined, file: SealedFileMessage, signal?: AbortSignal) {
-  const opened = await openSealedFile(userId, epochs ?? new Map(), file);
-  if (opened.state !== "opened") throw new UndecryptableError(`A file that is ${opened.state} here`);
-  return { blob: await plainBlob(file, opened, signal), name: opened.name };
+/** A sealed file as its message's body shows it: its record, plain size and link, and whether its image opens here. */
+export interface SealedFile {
+  file: SealedFileMessage;
+  size: number;
+  href: string;
+  /** An image small enough to open in the page for its thumbnail. */
+  thumbnail: boolean;
+}
+
+/** The sealed file a message names, or undefined when its record is not one this device can read (tampered). */
+export function useSealedFile(message: Parameters<typeof sealedFileOf>[0]): SealedFile | undefined {
+  return useMemo(() => {
+    const file = sealedFileOf(message);
+    const size = file ? plainSizeOf(file.file_size) : undefined;
+    if (!file || size === undefined) return undefined;
+    return { file, size, href: sealedFileLink(file), thumbnail: message.type === "image" && size <= THUMBNAIL_LIMIT };
+  }, [message]);
 }
 
 /** An image's thumbnail: its object URL once opened (revoked when done), or why there is none. */
@@ -34,7 +53,7 @@ export function useOpenedImage(file: SealedFileMessage | undefined): OpenedImage
     const abort = new AbortController();
     let url: string | undefined;
     setImage({ state: "opening" });
-    openInPage(userId, epochs, file, abort.signal).then(
+    openWholeFile(userId, epochs, file, abort.signal).then(
       ({ blob }) => {
         if (abort.signal.aborted) return;
         url = URL.createObjectURL(blob);
@@ -43,7 +62,7 @@ export function useOpenedImage(file: SealedFileMessage | undefined): OpenedImage
       (error: unknown) => {
         if (abort.signal.aborted) return;
         // Not fetched (offline, gone) is no proof of tampering: it shows as a file.
-        setImage({ state: error instanceof UndecryptableError ? "undecryptable" : "unavailable" });
+        setImage({ state: isUndecryptable(error) ? "undecryptable" : "unavailable" });
       },
     );
     return () => {
@@ -77,7 +96,7 @@ export function useDownloadInPage(file: SealedFileMessage | undefined): () => Pr
   return useCallback(async () => {
     if (!file) return false;
     try {
-      const { blob, name } = await openInPage(userId, epochs, file);
+      const { blob, name } = await openWholeFile(userId, epochs, file);
       const url = URL.createObjectURL(blob);
       const link = Object.assign(document.createElement("a"), { href: url, download: name });
       link.click();

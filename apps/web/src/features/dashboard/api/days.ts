@@ -3,6 +3,7 @@ import { API, type DateMessages, dayKeyOf, responseSchemas } from "@daysync/shar
 import { type QueryClient, useQuery } from "@tanstack/react-query";
 import { api } from "../../../lib/api-client.ts";
 import { refetchIfInFlight } from "../../../lib/query-client.ts";
+import { type OpenedDay, useOpenedDays } from "../../../lib/sealing/opened-messages.ts";
 
 export const daysKey = ["days"] as const;
 
@@ -30,6 +31,18 @@ export function useDays() {
     queryKey: daysKey,
     queryFn: async ({ signal }) => sortDays((await api.get(API.days, responseSchemas.days, signal)).days),
   });
+}
+
+/** A day as the day list shows it: its `preview` line (its newest message) opened on this device. */
+export type ShownDay = OpenedDay<DateMessages>;
+
+const NO_DAYS: readonly DateMessages[] = [];
+
+/** The user's days as the day list shows them: the query (its cache holds them sealed) and the days opened here. */
+export function useShownDays() {
+  const query = useDays();
+  const days = useOpenedDays(query.data ?? NO_DAYS);
+  return { query, days };
 }
 
 export function upsertDay(queryClient: QueryClient, day: DateMessages): void {

@@ -1,9 +1,9 @@
 /** Search results: the query, its key and the writers that keep results current. */
 import { API, type DateMessages, type Message, responseSchemas, type SearchResponse } from "@daysync/shared";
-import { openMessage } from "@daysync/shared/crypto";
 import { keepPreviousData, type QueryClient, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../../lib/api-client.ts";
-import { type DeviceKeys, heldEpochsOf } from "../../../lib/device-keys.ts";
+import { type DeviceKeys, heldEpochsOf } from "../../../lib/sealing/device-keys.ts";
+import { searchableOf } from "../../../lib/sealing/opened-messages.ts";
 import { useSessionServices } from "../../../lib/session-services.ts";
 import { daysKey } from "./days.ts";
 
@@ -35,16 +35,8 @@ async function openedCorpus(services: { user: { id: string }; keys: DeviceKeys }
       signal,
     );
     for (const message of messages) {
-      const isText = message.type === "text";
-      if (message.epoch === undefined) {
-        opened.push(isText ? message : { ...message, content: message.filename });
-        continue;
-      }
-      // Opens a text's words, or a file's name (never its bytes).
-      const result = await openMessage(services.user.id, epochs, message);
-      if (result.state !== "opened") continue;
-      const name = isText ? {} : { filename: result.text };
-      opened.push({ ...message, ...name, content: result.text, epoch: undefined, preview: undefined });
+      const searchable = await searchableOf(services.user.id, epochs, message);
+      if (searchable) opened.push(searchable);
     }
     if (next === null) break;
     before = next;

@@ -1,13 +1,13 @@
-import { type DateMessages, formatDisplayDate } from "@daysync/shared";
+import { formatDisplayDate } from "@daysync/shared";
 import { Link, useMatch } from "react-router";
 import { CalendarIcon } from "../../../components/ui/icons.tsx";
 import { describeError } from "../../../lib/api-errors.ts";
-import { useShownDayPreview } from "../../../lib/opened-messages.ts";
+import type { Shown } from "../../../lib/shown.ts";
 import { useToday } from "../../../lib/use-today.ts";
-import { useDays } from "../api/days.ts";
+import { useShownDays } from "../api/days.ts";
 
 export function DayList() {
-  const days = useDays();
+  const { query: days, days: shownDays } = useShownDays();
   const today = useToday();
   const dayMatch = useMatch("/dashboard/days/:dayId");
   const indexMatch = useMatch("/dashboard");
@@ -39,7 +39,7 @@ export function DayList() {
   }
   return (
     <ul className="sidebar-list day-list">
-      {days.data.map((day) => {
+      {shownDays.map((day) => {
         const active = day.id === activeId;
         return (
           <li key={day.id}>
@@ -51,7 +51,7 @@ export function DayList() {
                   {day.date === today ? <span className="day-today">Today</span> : null}
                   <span className="day-time">{day.last_message_time}</span>
                 </span>
-                {day.last_message ? <DayPreview day={day} /> : null}
+                {day.last_message ? <DayPreview preview={day.preview} /> : null}
               </span>
             </Link>
           </li>
@@ -61,13 +61,12 @@ export function DayList() {
   );
 }
 
-/** The day's newest message, opened on this device when it was sealed. */
-function DayPreview({ day }: { day: DateMessages }) {
-  const shown = useShownDayPreview(day);
-  if (shown.kind === "opening") return null;
+/** The day's newest message, as opened on this device when it was sealed. */
+function DayPreview({ preview }: { preview: Shown }) {
+  if (preview.kind === "opening") return null;
   return (
-    <span className="day-preview" data-notice={shown.kind === "notice" || undefined}>
-      {shown.text}
+    <span className="day-preview" data-notice={preview.kind === "notice" || undefined}>
+      {preview.text}
     </span>
   );
 }
