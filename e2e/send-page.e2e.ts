@@ -1,7 +1,11 @@
 /**
  * Issue 46: /send for phones without the app (an Apple Shortcut or a share menu opens it with the text in the
- * fragment) and /latest for a home-screen bookmark, in real Chromium against the real server.
+ * fragment, or a file chosen on the page) and /latest for a home-screen bookmark, in real Chromium against the real
+ * server.
  */
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { APP_ROUTES, SEALED_TEXT, TEXT } from "@daysync/shared";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -106,6 +110,24 @@ describe("/send", () => {
     }
     await visible(statusSaying(phone.page, "Sent"), STEP_MS);
     await waitForOneWithText("typed while offline");
+  });
+
+  it("sends a 10 MB file chosen on the page, sealed, and says Sent", async () => {
+    const name = "holiday-notes.bin";
+    const data = randomBytes(10 * 1024 * 1024);
+    data.write("DAYSYNC-SEND-PAGE-MARKER", 5 * 1024 * 1024);
+    await phone.page.goto(APP_ROUTES.send);
+    await phone.page.getByLabel("Or send a file").setInputFiles({ name, mimeType: "application/octet-stream", buffer: data });
+    await visible(phone.page.getByRole("list", { name: "Files sent" }).getByText(name), STEP_MS);
+    await visible(statusSaying(phone.page, "Sent"), 2 * STEP_MS);
+    expect(await audit(phone.page)).toEqual([]);
+
+    const id = await waitForOneWithText(name);
+    const { stored, bytes } = await laptop.openFile(id);
+    expect(bytes.equals(data)).toBe(true);
+    expect(storedMessageRow(app.server.dataDir, id)?.filename).not.toContain("holiday");
+    const atRest = readFileSync(path.join(app.server.dataDir, "files", stored.file_url.split("/").pop() ?? ""));
+    expect(atRest.includes("DAYSYNC-SEND-PAGE-MARKER")).toBe(false);
   });
 
   it("in a browser not paired yet, keeps the share, and sends it once after sign-in and approval", async () => {

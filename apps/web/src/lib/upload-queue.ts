@@ -165,10 +165,24 @@ export class UploadQueue {
   sendAll = (discussionId: string | null = null) => {
     const ready = (r: UploadRow) => r.status === "initial" && !r.queued && r.discussionId === discussionId;
     if (!this.rows.some(ready)) return;
-    const batch = newUuid();
-    this.arrived.set(batch, []);
+    const batch = this.newBatch();
     this.set(this.rows.map((r) => (ready(r) ? { ...r, queued: true, batch } : r)));
   };
+
+  /** Sends these files at once, as one batch, leaving what is staged alone; their rows' ids, to follow them. */
+  send = (files: File[], discussionId: string | null = null): string[] => {
+    if (!files.length) return [];
+    const batch = this.newBatch();
+    const rows = files.map((f) => ({ ...staged(f, discussionId), queued: true, batch }));
+    this.set([...this.rows, ...rows]);
+    return rows.map((r) => r.id);
+  };
+
+  private newBatch(): string {
+    const batch = newUuid();
+    this.arrived.set(batch, []);
+    return batch;
+  }
 
   /** Once none of a batch's rows is still on its way, its arrived files are announced together. */
   private settle(batch: string | null) {

@@ -13,7 +13,11 @@ export const SEND_TEXT = {
 } as const;
 
 /** How the message this page sent is doing: said in words in the page's status region. */
-export type SendState = { kind: "sent" } | { kind: "waiting"; text: string } | { kind: "failed"; text: string };
+export type SendState =
+  | { kind: "sent" }
+  /** percent: 0–100, for files on their way. */
+  | { kind: "waiting"; text: string; percent?: number }
+  | { kind: "failed"; text: string };
 
 const subscribeOnline = (change: () => void) => {
   window.addEventListener("online", change);
