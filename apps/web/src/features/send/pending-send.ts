@@ -2,6 +2,7 @@
  * What /send was handed in its address's fragment (`#text=…`, `#url=…`, `&title=…`), kept in localStorage until the
  * outbox has it, so that signing in first (or a reload) loses nothing. The fragment never reaches the server.
  */
+import { z } from "zod";
 import { readStorage, writeStorage } from "../../lib/storage.ts";
 import { newUuid } from "../../lib/uuid.ts";
 
@@ -38,14 +39,15 @@ export function takeShareFromAddress(): void {
   for (const listener of listeners) listener();
 }
 
+const pendingSendSchema = z.object({ id: z.string().min(1), content: z.string().min(1) });
+
+/** The kept share; null when there is none or what is kept is not one (another version's, or edited by hand). */
 export function readPendingSend(): PendingSend | null {
   const raw = readStorage(PENDING_SEND_KEY);
   if (!raw) return null;
   try {
-    const value: unknown = JSON.parse(raw);
-    if (typeof value !== "object" || value === null) return null;
-    const { id, content } = value as Record<string, unknown>;
-    return typeof id === "string" && typeof content === "string" ? { id, content } : null;
+    const parsed = pendingSendSchema.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : null;
   } catch {
     return null;
   }
