@@ -338,6 +338,16 @@ export const serverLiveMessageSchema = z.discriminatedUnion("type", [
   /** The device is too far behind to replay; it refetches everything and continues from `seq`. */
   z.object({ type: z.literal("reset"), seq }),
   z.object({ type: z.literal("pong") }),
+  /** A send over the socket was stored (or had been, for a retry of the same id): what the HTTP send answers. */
+  z.object({ type: z.literal("sent"), ref: z.string(), created: z.boolean(), message: messageSchema, day: daySchema }),
+  /** A send over the socket was refused: the HTTP answer's status and body, and `Retry-After`'s seconds for a 429. */
+  z.object({
+    type: z.literal("send_failed"),
+    ref: z.string(),
+    status: z.number().int(),
+    retry_after: z.number().int().positive().optional(),
+    ...apiErrorBodySchema.shape,
+  }),
 ]);
 
 /** Any event frame, whatever its kind: lets an older client count the sequence past kinds it does not know. */

@@ -17,7 +17,7 @@ import { registerAuth } from "../http/auth.ts";
 import { healthRoutes } from "../http/health.ts";
 import { createHttpServer, type LogStream, registerHttpPlugins } from "../http/http-server.ts";
 import { createMetrics, serveMetrics } from "../http/metrics.ts";
-import { sharedLimitPerAccount } from "../http/rate-limit.ts";
+import { sharedLimitPerAccount, sharedLimitPerSession } from "../http/rate-limit.ts";
 import { serveWebApp } from "../http/web-app.ts";
 import { accountSettingsRoutes } from "../modules/accounts/account-settings.routes.ts";
 import { createAccountSettingsService } from "../modules/accounts/account-settings.service.ts";
@@ -51,6 +51,7 @@ import { deletionNotesRoutes } from "../modules/messages/deletion-notes.routes.t
 import { eraseAuthorInSpace, eraseMessagesOfSpace, renameDeviceOnMessages } from "../modules/messages/messages.repository.ts";
 import { messagesRoutes } from "../modules/messages/messages.routes.ts";
 import { createMessagesService } from "../modules/messages/messages.service.ts";
+import { ownSend } from "../modules/messages/own-send.ts";
 import { endPairingsOfSession } from "../modules/pairing/pairing.repository.ts";
 import { pairingRoutes } from "../modules/pairing/pairing.routes.ts";
 import { createPairingService } from "../modules/pairing/pairing.service.ts";
@@ -267,7 +268,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const activity = createActivityCounter({ admin: repositories.admin, now: clock.now });
   const stopActivity = activity.start((err) => app.log.warn({ err }, "activity counts not written"));
   subscribeSideEffects(unitOfWork, { push, uploads: uploadsService, bus, log: app.log, activity });
-  messagesRoutes(app, { messages, sendRateLimit: config.sendRateLimit });
+  // A message to one's own days counts against one limit per device, sent over HTTP or the live socket (issue 47).
+  const send = ownSend({ messages, limit: sharedLimitPerSession(app, "messages", config.sendRateLimit, "messages") });
+  messagesRoutes(app, { messages, send, sendRateLimit: config.sendRateLimit });
   deletionNotesRoutes(app, { notes: createDeletionNotesRepository(db), now: clock.now, rateLimit: config.sendRateLimit });
   const discussions = createDiscussionsService({
     clock,
@@ -438,6 +441,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     presence,
     limits: config.socketLimits,
     seqCheckMs: config.liveSeqCheckMs,
+    send,
   });
   uploadsRoutes(app, { uploadsService, storage });
   await serveWebApp(app, config.webDist);

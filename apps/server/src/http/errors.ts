@@ -45,3 +45,26 @@ export const codeForStatus = (status: number) => CODES_BY_STATUS[status] ?? "bad
 export function errorBody(code: string, message: string, field?: string): ApiErrorBody {
   return { error: field ? { code, message, field } : { code, message } };
 }
+
+/** What a failed request answers: a named error as it says, another with a status below 500 by it, the rest as a 500. */
+export interface ErrorAnswer {
+  status: number;
+  body: ApiErrorBody;
+  /** Seconds for `Retry-After` (a 429). */
+  retryAfterSeconds?: number;
+}
+
+export function errorAnswerOf(error: unknown): ErrorAnswer {
+  if (error instanceof AppError) {
+    const retry = error.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: Math.max(1, error.retryAfterSeconds) };
+    return { status: error.status, body: errorBody(error.code, error.message, error.field), ...retry };
+  }
+  const status = statusOf(error);
+  if (status < 500) return { status, body: errorBody(codeForStatus(status), error instanceof Error ? error.message : "Bad request.") };
+  return { status: 500, body: errorBody("internal", "Something went wrong on our side. Please try again.") };
+}
+
+function statusOf(error: unknown): number {
+  if (typeof error !== "object" || error === null || !("statusCode" in error)) return 500;
+  return typeof error.statusCode === "number" ? error.statusCode : 500;
+}

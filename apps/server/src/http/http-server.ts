@@ -9,7 +9,7 @@ import type { Adapters } from "../adapters/adapters.ts";
 import type { Clock } from "../clock.ts";
 import type { Config, TrustProxy } from "../config/config.ts";
 import { type ApiServer, answerSerializer, type SharedSchemas } from "./answers.ts";
-import { AppError, codeForStatus, errorBody } from "./errors.ts";
+import { errorAnswerOf } from "./errors.ts";
 import { refuseForeignWrites } from "./origin.ts";
 import { registerSecurityHeaders } from "./security-headers.ts";
 import { socketErrorHandler } from "./socket-errors.ts";
@@ -59,14 +59,10 @@ export function createHttpServer(
   app.setSerializerCompiler(answerSerializer(config.env === "test"));
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof AppError) {
-      if (error.retryAfterSeconds !== undefined) reply.header("retry-after", String(Math.max(1, error.retryAfterSeconds)));
-      return reply.status(error.status).send(errorBody(error.code, error.message, error.field));
-    }
-    const status = error.statusCode ?? 500;
-    if (status < 500) return reply.status(status).send(errorBody(codeForStatus(status), error.message));
-    request.log.error({ err: error }, "request failed");
-    return reply.status(500).send(errorBody("internal", "Something went wrong on our side. Please try again."));
+    const answer = errorAnswerOf(error);
+    if (answer.status >= 500) request.log.error({ err: error }, "request failed");
+    if (answer.retryAfterSeconds !== undefined) reply.header("retry-after", String(answer.retryAfterSeconds));
+    return reply.status(answer.status).send(answer.body);
   });
 
   registerSecurityHeaders(app, { webDist: config.webDist, cookieSecure: config.cookieSecure });

@@ -30,10 +30,28 @@ export type SharedLimit = (request: FastifyRequest) => Promise<void>;
  * in the rate-limit store, so in Redis across processes when the server has it. `name` keeps its counts apart.
  */
 export function sharedLimitPerAccount(app: FastifyInstance, name: string, limit: RateLimit, what?: string): SharedLimit {
+  return sharedLimit(app, name, limit, what, (auth) => `account:${auth.userId}`);
+}
+
+/**
+ * One limit per signed-in device that a route and the live socket share (issue 47): a message counts the same whether
+ * it came over HTTP or as a frame. The socket checks it with its handshake's request, which holds the session.
+ */
+export function sharedLimitPerSession(app: FastifyInstance, name: string, limit: RateLimit, what?: string): SharedLimit {
+  return sharedLimit(app, name, limit, what, (auth) => `session:${auth.sessionId}`);
+}
+
+function sharedLimit(
+  app: FastifyInstance,
+  name: string,
+  limit: RateLimit,
+  what: string | undefined,
+  keyOf: (auth: NonNullable<FastifyRequest["auth"]>) => string,
+): SharedLimit {
   const count = app.createRateLimit({
     max: limit.max,
     timeWindow: limit.windowMs,
-    keyGenerator: (request) => `${name}:${request.auth ? `account:${request.auth.userId}` : request.ip}`,
+    keyGenerator: (request) => `${name}:${request.auth ? keyOf(request.auth) : request.ip}`,
   });
   return async (request) => {
     const outcome = await count(request);
