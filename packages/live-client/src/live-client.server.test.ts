@@ -3,7 +3,7 @@ import { API, type LiveEvent } from "@daysync/shared";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { Device, startTestServer, type TestServer, textMessage } from "../../../apps/server/src/testing/test-server.ts";
-import { LiveClient, type LiveHandlers } from "./live-client.ts";
+import { LiveClient, type LiveHandlers, SocketSendDropped, SocketSendUnavailable } from "./live-client.ts";
 
 let server: TestServer;
 let ann: Device;
@@ -120,5 +120,31 @@ describe("live client against the server", () => {
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(seen.lost).toBe(lostBefore);
     expect(seen.ready).toBe(1);
+  });
+
+  it("sends a message on the socket once it is current, and the same id again is answered as already stored", async () => {
+    const { client, received } = annsClient();
+    await expect(client.sendMessage(textMessage("too early", server.clock.now()))).rejects.toBeInstanceOf(SocketSendUnavailable);
+    client.start();
+    await waitUntil(() => client.getStatus() === "online");
+    const message = textMessage("over the socket", server.clock.now());
+    expect(await client.sendMessage(message)).toMatchObject({ type: "sent", created: true, message: { id: message.id } });
+    await waitUntil(() => received.some((r) => r.content === "over the socket"));
+    expect(await client.sendMessage(message)).toMatchObject({ type: "sent", created: false, message: { id: message.id } });
+    const refused = await client.sendMessage({ ...textMessage("", server.clock.now()) });
+    expect(refused).toMatchObject({ type: "send_failed", status: 400, error: { code: "validation", field: "content" } });
+    client.stop();
+  });
+
+  it("leaves to another road a message larger than a frame may be, and one whose socket goes before the answer", async () => {
+    const { client } = annsClient();
+    client.start();
+    await waitUntil(() => client.getStatus() === "online");
+    const large = { ...textMessage("x", server.clock.now()), content: "é".repeat(40_000) };
+    await expect(client.sendMessage(large)).rejects.toBeInstanceOf(SocketSendUnavailable);
+    const dropped = client.sendMessage(textMessage("in flight", server.clock.now()));
+    client.dropConnection();
+    await expect(dropped).rejects.toBeInstanceOf(SocketSendDropped);
+    client.stop();
   });
 });

@@ -3,7 +3,7 @@
  * position, hands frames over strictly one at a time and in order across reconnections, pings, and reconnects
  * with back-off; a close code decides between trying again and stopping (see `closeAction`).
  */
-import type { ClientLiveMessage, LiveEvent } from "@daysync/shared";
+import { type ClientLiveMessage, LIVE_MAX_FRAME_BYTES, type LiveEvent, type ServerLiveMessage } from "@daysync/shared";
 import { closeAction, type Frame, LIVE_TIMING, parseFrame, retryDelay } from "./protocol.ts";
 
 /** Declared as a method, so a socket's own, richer event types fit (a browser's MessageEvent, ws's). */
@@ -85,6 +85,28 @@ interface Connection {
   opened: boolean;
 }
 
+/** The server's answer to a message sent on the socket: stored (what the HTTP send answers), or refused as HTTP would. */
+export type SendAnswer = Extract<ServerLiveMessage, { type: "sent" | "send_failed" }>;
+
+/** No socket is current, or the message is larger than a frame may be: send it another way (HTTP). */
+export class SocketSendUnavailable extends Error {
+  override readonly name = "SocketSendUnavailable";
+}
+
+/** The socket went before the answer came: the message may or may not be stored; send it again, same id. */
+export class SocketSendDropped extends Error {
+  override readonly name = "SocketSendDropped";
+}
+
+interface PendingSend {
+  connection: Connection;
+  resolve(answer: SendAnswer): void;
+  reject(error: Error): void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+const frameBytes = (frame: string) => new TextEncoder().encode(frame).length;
+
 export class LiveClient {
   private connection: Connection | null = null;
   private status: LiveStatus = "connecting";
@@ -100,8 +122,46 @@ export class LiveClient {
   private pingTimer: ReturnType<typeof setInterval> | undefined;
   private pongTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly timing = LIVE_TIMING;
+  private readonly pendingSends = new Map<string, PendingSend>();
+  private sendRefs = 0;
 
   constructor(private readonly options: LiveClientOptions) {}
+
+  /**
+   * Sends a message to the user's days as a frame on the current socket (issue 47); `body` is what `POST /api/messages`
+   * takes. Rejects with SocketSendUnavailable when there is no current socket or the frame would be too large, and with
+   * SocketSendDropped when the socket goes (or stays silent) before answering.
+   */
+  sendMessage(body: unknown): Promise<SendAnswer> {
+    const connection = this.connection;
+    if (!connection || this.status !== "online" || connection.socket.readyState !== OPEN) {
+      return Promise.reject(new SocketSendUnavailable("not connected"));
+    }
+    const ref = String(++this.sendRefs);
+    const frame = JSON.stringify({ type: "send", ref, body } satisfies ClientLiveMessage);
+    if (frameBytes(frame) > LIVE_MAX_FRAME_BYTES) return Promise.reject(new SocketSendUnavailable("too large for a frame"));
+    return new Promise<SendAnswer>((resolve, reject) => {
+      const timer = setTimeout(() => this.settleSend(ref, new SocketSendDropped("no answer")), this.timing.pongTimeoutMs * 2);
+      this.pendingSends.set(ref, { connection, resolve, reject, timer });
+      connection.socket.send(frame);
+    });
+  }
+
+  private settleSend(ref: string, outcome: SendAnswer | Error): void {
+    const pending = this.pendingSends.get(ref);
+    if (!pending) return;
+    this.pendingSends.delete(ref);
+    clearTimeout(pending.timer);
+    if (outcome instanceof Error) pending.reject(outcome);
+    else pending.resolve(outcome);
+  }
+
+  /** The sends still waiting on `connection` will get no answer: each is dropped, to be sent again. */
+  private dropSends(connection: Connection | null): void {
+    for (const [ref, pending] of this.pendingSends) {
+      if (pending.connection === connection) this.settleSend(ref, new SocketSendDropped("connection lost"));
+    }
+  }
 
   start(): void {
     if (!this.stopped) return;
@@ -170,9 +230,12 @@ export class LiveClient {
       // Anything that arrives shows the connection works.
       clearTimeout(this.pongTimer);
       const frame = parseFrame(message.data);
-      if (frame) this.enqueue(() => this.handle(frame, connection));
+      // A send's answer is its caller's at once, not behind the events being applied.
+      if (frame?.type === "sent" || frame?.type === "send_failed") this.settleSend(frame.ref, frame);
+      else if (frame) this.enqueue(() => this.handle(frame, connection));
     };
     socket.onclose = (event) => {
+      this.dropSends(connection);
       if (this.connection !== connection) return;
       this.clearSocketTimers();
       this.connection = null;
@@ -232,6 +295,8 @@ export class LiveClient {
         position.set(frame.seq);
         return;
       case "pong":
+      case "sent":
+      case "send_failed":
         return;
     }
   }
@@ -250,6 +315,7 @@ export class LiveClient {
 
   private closeSocket(code: number): void {
     this.clearSocketTimers();
+    this.dropSends(this.connection);
     const socket = this.connection?.socket;
     this.connection = null;
     if (!socket) return;

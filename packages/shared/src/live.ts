@@ -20,6 +20,9 @@ export type ClientLiveMessage = z.infer<typeof clientLiveMessageSchema>;
 /** Server → client: an event, ready, reset or pong (`serverLiveMessageSchema`). */
 export type ServerLiveMessage = z.infer<typeof serverLiveMessageSchema>;
 
+/** The largest frame the server reads on a live socket; a client sends a larger message another way (HTTP). */
+export const LIVE_MAX_FRAME_BYTES = 64 * 1024;
+
 /** Close codes the server uses on the live connection. */
 export const LIVE_CLOSE = {
   /** A frame that is not JSON text (binary, not JSON, not UTF-8): a bug of the client. */

@@ -1,5 +1,6 @@
 /** The HTTP kernel every module's routes run in: Fastify with the error handler, security headers, plugins and stop behaviour. */
 import zlib from "node:zlib";
+import { LIVE_MAX_FRAME_BYTES } from "@daysync/shared";
 import fastifyCompress from "@fastify/compress";
 import fastifyCookie from "@fastify/cookie";
 import fastifyRateLimit from "@fastify/rate-limit";
@@ -90,7 +91,7 @@ export async function registerHttpPlugins(app: ApiServer, parts: Pick<Adapters, 
   await app.register(fastifyCookie);
   await app.register(fastifyRateLimit, { global: false, ...parts.rateLimitStore });
   await app.register(fastifyWebsocket, {
-    options: { maxPayload: 64 * 1024 },
+    options: { maxPayload: LIVE_MAX_FRAME_BYTES },
     errorHandler: socketErrorHandler(clock),
     // On shutdown every socket hears 1001 (going away), so its device reconnects to another process at once.
     preClose(this: FastifyInstance, done: () => void) {

@@ -35,12 +35,18 @@ export function SessionServicesProvider({ user, children }: { user: User; childr
   const services = useMemo(() => {
     const keys = new DeviceKeys(user.id);
     const apply = (change: CacheChange) => applyChange(change, { queryClient, keys });
-    const outbox = new Outbox(user.id, apply, {
-      seal: (message) => keys.seal(message),
-      catchUp: () => keys.refresh(),
-      stored: (id) => keys.stored(id),
-      noteDeletion: (id) => noteMessageDeletion(keys, user.id, id),
-    });
+    const outbox = new Outbox(
+      user.id,
+      apply,
+      {
+        seal: (message) => keys.seal(message),
+        catchUp: () => keys.refresh(),
+        stored: (id) => keys.stored(id),
+        noteDeletion: (id) => noteMessageDeletion(keys, user.id, id),
+      },
+      // Over the live socket while it is current (issue 47); `live` is made below, before anything is sent.
+      (body) => live.sendOwn(body),
+    );
     const live = new LiveConnection({
       userId: user.id,
       queryClient,

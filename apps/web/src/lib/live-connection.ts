@@ -3,9 +3,10 @@
  * visibility events, and each event handed to `applyEvent` (app/ applies it to the features' caches).
  */
 
-import { LiveClient, type LiveStatus } from "@daysync/live-client";
-import { API, type LiveEvent } from "@daysync/shared";
+import { LiveClient, type LiveStatus, SocketSendDropped, SocketSendUnavailable } from "@daysync/live-client";
+import { API, type DateMessages, type LiveEvent, type Message, responseSchemas, type SendSealedMessageInput } from "@daysync/shared";
 import type { QueryClient } from "@tanstack/react-query";
+import { ApiError, api } from "./api-client.ts";
 import { meQueryKey, reloadAllButMe } from "./session.ts";
 import { readStorage, writeStorage } from "./storage.ts";
 
@@ -101,6 +102,22 @@ export class LiveConnection {
   }
 
   getStatus = (): LiveStatus => this.client.getStatus();
+
+  /**
+   * Sends a sealed message to the user's days as a frame on the live socket while it is current, else over HTTP
+   * (issue 47): the same answer and the same ApiError either way. A socket that goes before answering leaves the
+   * message to HTTP at once, same id, so it is stored once whichever road stored it.
+   */
+  async sendOwn(body: SendSealedMessageInput): Promise<{ message: Message; day: DateMessages }> {
+    try {
+      const answer = await this.client.sendMessage(body);
+      if (answer.type === "sent") return { message: answer.message, day: answer.day };
+      throw new ApiError(answer.status, answer.error.code, answer.error.message, answer.error.field);
+    } catch (error) {
+      if (!(error instanceof SocketSendUnavailable || error instanceof SocketSendDropped)) throw error;
+    }
+    return api.post(API.messages, body, responseSchemas.message);
+  }
 
   subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);

@@ -9,8 +9,10 @@ import {
   API,
   API_ERROR_CODES,
   closeDeletedNotifications,
+  type DateMessages,
   DISCUSSIONS_API,
   isKeyMovedCode,
+  type Message,
   responseSchemas,
   SEALED_TEXT,
   type SendMessageInput,
@@ -55,6 +57,9 @@ export interface MessageSealing {
   /** Before a message of the user's days is deleted: the sealed note of its number (lib/deletion-notes.ts). */
   noteDeletion?(id: string): Promise<void>;
 }
+
+/** How a sealed message to the user's days reaches the server: the live socket while it is current, else HTTP. */
+export type SendOwn = (body: SendSealedMessageInput) => Promise<{ message: Message; day: DateMessages }>;
 
 /** The server refused the seal's epoch: the account's key moved on since this device synced. */
 const isKeyMoved = (error: unknown) => error instanceof ApiError && isKeyMovedCode(error.code);
@@ -116,6 +121,7 @@ export class Outbox {
     /** Shows what the server answered wherever it is shown (app/ wires it to the features' caches). */
     private readonly applyChange: ApplyCacheChange,
     private readonly sealing: MessageSealing,
+    private readonly sendOwn: SendOwn,
   ) {
     this.entries = this.read();
     this.deletes = this.readDeletes();
@@ -263,7 +269,7 @@ export class Outbox {
     }
     const notice = this.read().find((e) => e.id === entry.id)?.notice;
     if (notice && SEALING_NOTICES.has(notice)) this.setNotice(entry.id, undefined);
-    const { message, day } = await api.post(API.messages, sealed.body, responseSchemas.message);
+    const { message, day } = await this.sendOwn(sealed.body);
     await this.sealing.stored?.(message.id);
     this.applyChange({ kind: "message.created", message, day });
     return true;
