@@ -1,10 +1,10 @@
 /**
  * A message sealed just before the account's key moves on (docs/protocol/encryption.md, "Rotation and revocation" and "Sealed messages"): the server refuses it
- * (409), the browser says the devices are moving to a new key, makes the next epoch itself (the device that held the
+ * (409, here as the answer to its send on the live socket), the browser says the devices are moving to a new key, makes the next epoch itself (the device that held the
  * key was removed), seals the same message again under it and sends it once.
  */
 import { API, APP_ROUTES, responseSchemas, SEALED_TEXT } from "@daysync/shared";
-import type { Browser, Route } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./support/browser.ts";
 import { type Device, keyStateOf, messageList, sendMessage, uniqueEmail, visible } from "./support/daysync.ts";
@@ -34,32 +34,46 @@ describe("sealing again when the key moves on", () => {
 
   it("a send the server refuses because a device was removed meanwhile goes out once, sealed under the next epoch", async () => {
     expect((await keyStateOf(laptop, server.url)).epoch).toBe(1);
-    // The first try is held on its way until the phone, which held the key, has signed out.
-    let held: Route | undefined;
-    const posted: string[] = [];
-    await laptop.page.route(`${server.url}${API.messages}`, async (route) => {
-      if (route.request().method() !== "POST") return route.continue();
-      posted.push(route.request().postData() ?? "");
-      if (posted.length === 1) held = route;
-      else await route.continue();
+    // The page sends on its live socket (issue 47): the first send frame is held on its way until the phone, which
+    // held the key, has signed out.
+    let release: (() => void) | undefined;
+    let ready = false;
+    const sent: Array<{ id: string; epoch: number }> = [];
+    await laptop.page.routeWebSocket(/\/api\/live$/, (page) => {
+      const upstream = page.connectToServer();
+      page.onMessage((frame) => {
+        const parsed = typeof frame === "string" ? (JSON.parse(frame) as { type: string; body?: { id: string; epoch: number } }) : null;
+        if (parsed?.type === "send" && parsed.body) {
+          sent.push(parsed.body);
+          if (sent.length === 1) {
+            release = () => upstream.send(frame);
+            return;
+          }
+        }
+        upstream.send(frame);
+      });
+      upstream.onMessage((frame) => {
+        if (typeof frame === "string" && frame.includes('"ready"')) ready = true;
+        page.send(frame);
+      });
     });
+    await laptop.page.reload();
+    await expect.poll(() => ready, { timeout: 30_000 }).toBe(true);
     await sendMessage(laptop.page, "sealed twice, sent once");
-    await expect.poll(() => held !== undefined, { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => release !== undefined, { timeout: 15_000 }).toBe(true);
     await phone.signOut();
-    await held?.continue();
+    release?.();
 
     const item = messageList(laptop.page).getByRole("listitem").filter({ hasText: "sealed twice, sent once" });
     await visible(item.getByText("Sent", { exact: true }), 30_000);
     expect((await keyStateOf(laptop, server.url)).epoch).toBe(2);
-    const first = JSON.parse(posted[0] ?? "{}") as { id: string; epoch: number };
-    const second = JSON.parse(posted.at(-1) ?? "{}") as { id: string; epoch: number };
-    expect([first.epoch, second.epoch]).toEqual([1, 2]);
-    expect(second.id).toBe(first.id);
+    const [first, second] = [sent[0], sent.at(-1)];
+    expect([first?.epoch, second?.epoch]).toEqual([1, 2]);
+    expect(second?.id).toBe(first?.id);
     // Stored once, under epoch 2, and it opens: it shows as text after a reload.
     const page = await laptop.context.request.get(`${server.url}${API.messages}?limit=10`);
-    const stored = responseSchemas.messagesPage.parse(await page.json()).messages.filter((m) => m.id === first.id);
+    const stored = responseSchemas.messagesPage.parse(await page.json()).messages.filter((m) => m.id === first?.id);
     expect(stored.map((m) => m.epoch)).toEqual([2]);
-    await laptop.page.unroute(`${server.url}${API.messages}`);
     await laptop.page.reload();
     await visible(messageList(laptop.page).getByText("sealed twice, sent once"), 30_000);
   });
