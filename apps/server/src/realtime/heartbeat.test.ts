@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { WebSocket, WebSocketServer } from "ws";
+import { loadScaledMs } from "../testing/start-wait.ts";
 import { startHeartbeat } from "./heartbeat.ts";
 
 const cleanups: (() => unknown)[] = [];
@@ -64,13 +65,16 @@ describe("heartbeat", () => {
 
   it("ends a socket that has not answered the previous ping, and keeps those that did", async () => {
     const { server, clients } = await connected(3, { silent: 0 });
-    const heartbeat = startHeartbeat(() => server, { everyMs: 50 });
+    // A beat the answering clients, in this same busy process, can answer within (CI's run beside a build took
+    // longer than 50 ms to read a pong and ended them).
+    const everyMs = loadScaledMs(50);
+    const heartbeat = startHeartbeat(() => server, { everyMs });
     cleanups.push(() => heartbeat.stop());
     for (const socket of server) heartbeat.watch(socket);
     const [ended] = server as [WebSocket];
     await new Promise((resolve) => ended.once("close", resolve));
     // Several beats later the answering ones are still open.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, 4 * everyMs));
     expect(server.slice(1).map((socket) => socket.readyState)).toEqual([WebSocket.OPEN, WebSocket.OPEN]);
     expect(clients.slice(1).map((client) => client.readyState)).toEqual([WebSocket.OPEN, WebSocket.OPEN]);
   });

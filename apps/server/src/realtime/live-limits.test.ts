@@ -4,6 +4,7 @@ import { API, type DateMessages, LIVE_CLOSE, PAIR_LIVE_CLOSE, type ServerLiveMes
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedMessageChanges } from "../testing/change-log-factory.ts";
 import { PairWaiter } from "../testing/pair-waiter.ts";
+import { loadScaledMs } from "../testing/start-wait.ts";
 import { Device, type LiveClient, startTestServer, type TestServer, textMessage } from "../testing/test-server.ts";
 
 let server: TestServer;
@@ -50,50 +51,58 @@ async function openReady(device: Device): Promise<LiveClient> {
 }
 
 describe("resume", () => {
-  it("replays 10,000 changes complete and in order, in batches that leave the server free for other work", async () => {
-    const { device } = await userWithChanges("Many", 10_000);
-    const lag = monitorEventLoopDelay({ resolution: 1 });
-    lag.enable();
-    const started = performance.now();
-    const live = await device.live(0);
-    await live.waitFor((r) => r.length > 0, 20_000);
-    // Sent mid-replay: the health check is answered, and these changes arrive after the replay, in order.
-    let healthAnsweredWhileReplaying: boolean | undefined;
-    const health = device.get("/api/health").then((res) => {
-      healthAnsweredWhileReplaying = res.status === 200 && !isReady(live.received);
-    });
-    for (const text of ["during replay 1", "during replay 2"]) await device.post(API.messages, textMessage(text, server.clock.now()));
-    await live.waitFor(isReady, 60_000);
-    const replayMs = performance.now() - started;
-    lag.disable();
-    await health;
-    const last = await currentSeq((await device.get<{ user: User }>(API.me)).body.user.id);
-    await live.waitFor((r) => r.some((m) => m.type === "event" && m.seq === last));
+  it(
+    "replays 10,000 changes complete and in order, in batches that leave the server free for other work",
+    async () => {
+      const { device } = await userWithChanges("Many", 10_000);
+      const lag = monitorEventLoopDelay({ resolution: 1 });
+      lag.enable();
+      const started = performance.now();
+      const live = await device.live(0);
+      await live.waitFor((r) => r.length > 0, 20_000);
+      // Sent mid-replay: the health check is answered, and these changes arrive after the replay, in order.
+      let healthAnsweredWhileReplaying: boolean | undefined;
+      const health = device.get("/api/health").then((res) => {
+        healthAnsweredWhileReplaying = res.status === 200 && !isReady(live.received);
+      });
+      for (const text of ["during replay 1", "during replay 2"]) await device.post(API.messages, textMessage(text, server.clock.now()));
+      await live.waitFor(isReady, loadScaledMs(60_000));
+      const replayMs = performance.now() - started;
+      lag.disable();
+      await health;
+      const last = await currentSeq((await device.get<{ user: User }>(API.me)).body.user.id);
+      await live.waitFor((r) => r.some((m) => m.type === "event" && m.seq === last));
 
-    expect(readyOf(live.received)?.seq).toBe(10_000);
-    expect(live.events().map((e) => e.seq)).toEqual(Array.from({ length: last }, (_, i) => i + 1));
-    expect(live.received.findIndex((m) => m.type === "ready")).toBe(10_000);
-    expect(healthAnsweredWhileReplaying).toBe(true);
-    // Replayed in one go, the longest stall of the event loop is the whole replay; in batches, a small part of it.
-    expect(lag.max / 1e6).toBeLessThan(replayMs / 3);
-    live.close();
-  }, 90_000);
+      expect(readyOf(live.received)?.seq).toBe(10_000);
+      expect(live.events().map((e) => e.seq)).toEqual(Array.from({ length: last }, (_, i) => i + 1));
+      expect(live.received.findIndex((m) => m.type === "ready")).toBe(10_000);
+      expect(healthAnsweredWhileReplaying).toBe(true);
+      // Replayed in one go, the longest stall of the event loop is the whole replay; in batches, a small part of it.
+      expect(lag.max / 1e6).toBeLessThan(replayMs / 3);
+      live.close();
+    },
+    loadScaledMs(90_000),
+  );
 
-  it("answers reset to a device more than 10,000 changes behind", async () => {
-    const { device } = await userWithChanges("Behind", 10_001);
-    const far = await device.live(0);
-    await far.waitFor(isReady, 10_000);
-    expect(far.received).toEqual([
-      { type: "reset", seq: 10_001 },
-      { type: "ready", seq: 10_001 },
-    ]);
-    const near = await device.live(1);
-    await near.waitFor(isReady, 60_000);
-    expect(near.events()).toHaveLength(10_000);
-    expect(readyOf(near.received)?.seq).toBe(10_001);
-    far.close();
-    near.close();
-  }, 90_000);
+  it(
+    "answers reset to a device more than 10,000 changes behind",
+    async () => {
+      const { device } = await userWithChanges("Behind", 10_001);
+      const far = await device.live(0);
+      await far.waitFor(isReady, loadScaledMs(10_000));
+      expect(far.received).toEqual([
+        { type: "reset", seq: 10_001 },
+        { type: "ready", seq: 10_001 },
+      ]);
+      const near = await device.live(1);
+      await near.waitFor(isReady, loadScaledMs(60_000));
+      expect(near.events()).toHaveLength(10_000);
+      expect(readyOf(near.received)?.seq).toBe(10_001);
+      far.close();
+      near.close();
+    },
+    loadScaledMs(90_000),
+  );
 
   it("closes with 1008 on a second resume while one is in flight", async () => {
     const { device } = await userWithChanges("Twice", 3_000);
