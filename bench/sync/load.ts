@@ -38,6 +38,8 @@ export function summary(values: number[]) {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+const HTTP = { kind: "http" } as const;
+
 /** POSTs JSON over a keep-alive agent; resolves with the status (0 for a network error). */
 function post(agent: Agent, url: string, path: string, cookie: string, body: string): Promise<number> {
   return new Promise((resolve) => {
@@ -66,7 +68,7 @@ interface Sent {
   deliveredTo: Set<number>;
 }
 
-interface Device {
+export interface Device {
   user: number;
   index: number;
   ws: WebSocket;
@@ -81,6 +83,8 @@ export class Tally {
   duplicates = 0;
   outOfOrder = 0;
   senderEchoes = 0;
+  /** Sends over a socket that were answered `send_failed`. */
+  socketSendFailures = 0;
   frames = 0;
   lastSeqByUser = new Map<number, number>();
 
@@ -91,6 +95,7 @@ export class Tally {
       device.lastSeq = message.seq;
       return;
     }
+    if (message.type === "send_failed") this.socketSendFailures += 1;
     if (message.type !== "event") return;
     if (message.seq !== device.lastSeq + 1) this.outOfOrder += 1;
     device.lastSeq = Math.max(device.lastSeq, message.seq);
@@ -160,9 +165,16 @@ export interface FanOutOptions {
   warmupSeconds: number;
 }
 
-/** Sends `count` messages at `rate` per second, from send number `first` on (users in turn, their devices in turn). */
-async function sendAtRate(target: Target, tally: Tally, agent: Agent, rate: number, first: number, count: number) {
+/** How the measured sends go: POSTs, or `send` frames on the sending device's live socket (issue 47). */
+export type Road = { kind: "http" } | { kind: "socket"; devices: Device[] };
+
+/**
+ * Sends `count` messages at `rate` per second, from send number `first` on (users in turn, their devices in turn).
+ * Over the socket, a refusal comes back as a `send_failed` frame, counted by the tally instead.
+ */
+async function sendAtRate(target: Target, tally: Tally, agent: Agent, rate: number, first: number, count: number, road: Road = HTTP) {
   let errors = 0;
+  const sockets = new Map(road.kind === "socket" ? road.devices.map((d) => [`${d.user}:${d.index}`, d.ws] as const) : []);
   const users = target.users;
   const inFlight: Promise<void>[] = [];
   const started = performance.now();
@@ -174,6 +186,11 @@ async function sendAtRate(target: Target, tally: Tally, agent: Agent, rate: numb
       const device = Math.floor(k / users.length) % user.cookies.length;
       const id = crypto.randomUUID();
       tally.sent.set(id, { at: performance.now(), user: u, device, deliveredTo: new Set() });
+      const socket = sockets.get(`${u}:${device}`);
+      if (socket) {
+        socket.send(`{"type":"send","ref":"${k}","body":${messageBody(id)}}`);
+        continue;
+      }
       inFlight.push(
         post(agent, target.sendUrl(k), target.sendPath(user), user.cookies[device] ?? "", messageBody(id)).then((status) => {
           if (status !== 201 && status !== 200) errors += 1;
@@ -201,19 +218,21 @@ async function measuredSends(
   target: Target,
   tally: Tally,
   agent: Agent,
-  window: { rate: number; first: number; count: number; profile?: boolean },
+  window: { rate: number; first: number; count: number; profile?: boolean; road?: Road },
 ) {
   tally.latencies = [];
   const before = await target.stats({ gc: false });
   if (window.profile) target.profile("start");
   const started = performance.now();
   const cpuStart = cpuNow();
-  const errors = await sendAtRate(target, tally, agent, window.rate, window.first, window.count);
+  const failuresBefore = tally.socketSendFailures;
+  const errors = await sendAtRate(target, tally, agent, window.rate, window.first, window.count, window.road);
   const expected = await deliveries(target, tally);
   if (window.profile) target.profile("stop");
   const wallMs = performance.now() - started;
   const after = await target.stats({ gc: false });
-  return { before, after, errors, expected, wallMs, loadGeneratorCpuMs: cpuNow() - cpuStart };
+  const refused = tally.socketSendFailures - failuresBefore;
+  return { before, after, errors: errors + refused, expected, wallMs, loadGeneratorCpuMs: cpuNow() - cpuStart };
 }
 
 /** Connects every device, sends at a fixed rate and measures delivery; returns the sockets for later phases. */
@@ -289,13 +308,14 @@ export async function fanOut(target: Target, options: FanOutOptions) {
  * One more measured window of sends over the devices `fanOut` connected and warmed, numbered on from `first`: CPU
  * per message and delivery latency, for comparing the server and the relay in alternating rounds.
  */
-export async function sendRound(target: Target, tally: Tally, options: { rate: number; seconds: number; first: number }) {
+export async function sendRound(target: Target, tally: Tally, options: { rate: number; seconds: number; first: number; road?: Road }) {
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   const total = Math.round(options.rate * options.seconds);
   const { before, after, errors, expected } = await measuredSends(target, tally, agent, {
     rate: options.rate,
     first: options.first,
     count: total,
+    road: options.road,
   });
   agent.destroy();
   return {
