@@ -110,6 +110,34 @@ describe("live client against the server", () => {
     client.stop();
   });
 
+  it("after a restart, a server taking 10 sockets a second turns the rest away (1013); all 30 devices come back, nothing missed or twice", async () => {
+    const { dataDir, clock } = server;
+    const port = Number(new URL(ann.baseUrl).port);
+    const restart = async (env: Record<string, string>) => {
+      await server.close({ keepData: true });
+      server = await startTestServer({ LIVE_SOCKETS_PER_SESSION: "64", ...env }, { dataDir, clock, port });
+    };
+    await restart({});
+    const closes: number[] = [];
+    const devices = Array.from({ length: 30 }, () => annsClient({ onLost: ({ code }) => void closes.push(code) }));
+    for (const { client } of devices) client.start();
+    await waitUntil(() => devices.every(({ client }) => client.getStatus() === "online"));
+    await send("before");
+    await waitUntil(() => devices.every(({ received }) => received.length === 1));
+
+    await restart({ LIVE_ACCEPT_PER_SECOND: "10" });
+    await send("after 1");
+    await send("after 2");
+    await waitUntil(() => devices.every(({ client, received }) => client.getStatus() === "online" && received.length === 3), 60_000);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    for (const { received, seen } of devices) {
+      expect(received.map((r) => r.content)).toEqual(["before", "after 1", "after 2"]);
+      expect(seen.errors).toEqual([]);
+    }
+    expect(closes.filter((code) => code === 1013).length).toBeGreaterThan(0);
+    for (const { client } of devices) client.stop();
+  }, 90_000);
+
   it("stops and says so when its session is signed out (4403)", async () => {
     const { client, seen } = annsClient();
     client.start();

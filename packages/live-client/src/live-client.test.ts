@@ -369,6 +369,31 @@ describe("close codes", () => {
     expect(setup.sockets).toHaveLength(2);
   });
 
+  it("1013 (the server takes sockets at its pace): tries again after 5 to 10 s, then as the back-off grows past that", async () => {
+    const setup = setUp({ random: () => 0 });
+    setup.client.start();
+    setup.latest().open();
+    setup.latest().serverClose(1013, "Try again shortly");
+    expect(setup.lost).toEqual([{ code: 1013, reason: "Try again shortly", handshakeFailed: false, failures: 1, everReady: false }]);
+    await vi.advanceTimersByTimeAsync(5_000 - 1);
+    expect(setup.sockets).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(setup.sockets).toHaveLength(2);
+    // Turned away again and again, the pause stays at 5 to 10 s until the usual one outgrows it: at the sixth, 8 to 16 s.
+    for (const failures of [2, 3, 4, 5]) {
+      setup.latest().open();
+      setup.latest().serverClose(1013, "Try again shortly");
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(setup.sockets).toHaveLength(failures + 1);
+    }
+    setup.latest().open();
+    setup.latest().serverClose(1013, "Try again shortly");
+    await vi.advanceTimersByTimeAsync(8_000 - 1);
+    expect(setup.sockets).toHaveLength(6);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(setup.sockets).toHaveLength(7);
+  });
+
   it.each([1000, 1001, 1005, 1006, 1007, 1008, 1011, 4000])("%i: tries again with the usual back-off", async (code) => {
     const setup = setUp();
     setup.client.start();

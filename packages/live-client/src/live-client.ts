@@ -256,7 +256,7 @@ export class LiveClient {
     this.options.handlers.onLost?.({ code, reason, handshakeFailed, failures: this.failures, everReady: this.everReady });
     if (this.stopped) return;
     clearTimeout(this.retryTimer);
-    const minCeiling = action === "retry-later" ? this.timing.backoffMaxMs : 0;
+    const minCeiling = { "retry-later": this.timing.backoffMaxMs, "retry-soon": this.timing.busyBackoffMs, retry: 0 }[action];
     const delay = retryDelay(this.failures, this.timing, this.options.random ?? Math.random, minCeiling);
     this.retryTimer = setTimeout(() => this.connect(), delay);
   }

@@ -23,13 +23,16 @@ export function parseFrame(data: unknown): Frame | null {
  * What a close asks of the client:
  * - `signed-out`: the session is gone (4401, 4403); stop, and do not try again.
  * - `retry-later`: this device or account holds every live socket allowed (4429); try again only after the longest pause.
+ * - `retry-soon`: the server is taking sockets as fast as it will (1013, a restart's storm); try again after a pause of
+ *   a few seconds at least, spread at random so the devices turned away together do not come back together.
  * - `retry`: anything else (the network, a server restart, a refused frame of ours: 1007, 1008); try again with back-off.
  */
-export type CloseAction = "signed-out" | "retry-later" | "retry";
+export type CloseAction = "signed-out" | "retry-later" | "retry-soon" | "retry";
 
 export function closeAction(code: number): CloseAction {
   if (code === LIVE_CLOSE.unauthorized || code === LIVE_CLOSE.sessionRevoked) return "signed-out";
   if (code === LIVE_CLOSE.tooManyConnections) return "retry-later";
+  if (code === LIVE_CLOSE.tryAgainShortly) return "retry-soon";
   return "retry";
 }
 
@@ -42,6 +45,8 @@ export interface LiveTiming {
   backoffBaseMs: number;
   /** …up to this. */
   backoffMaxMs: number;
+  /** After "try again shortly" (1013), the pause grows from this ceiling instead. */
+  busyBackoffMs: number;
 }
 
 export const LIVE_TIMING: LiveTiming = {
@@ -49,6 +54,7 @@ export const LIVE_TIMING: LiveTiming = {
   pongTimeoutMs: 10_000,
   backoffBaseMs: 500,
   backoffMaxMs: 30_000,
+  busyBackoffMs: 10_000,
 };
 
 /**

@@ -33,4 +33,6 @@ export const LIVE_CLOSE = {
   sessionRevoked: 4403,
   /** This device or this account already has the most live sockets allowed; try again later. */
   tooManyConnections: 4429,
+  /** The server is taking connections at its most (a restart, everyone at once): try again in a few seconds. */
+  tryAgainShortly: 1013,
 } as const;

@@ -84,6 +84,8 @@ const envSchema = z.object({
   /** Open live sockets per signed-in device (its tabs share one session) and per account, in one process. */
   LIVE_SOCKETS_PER_SESSION: positiveInt(8),
   LIVE_SOCKETS_PER_USER: positiveInt(64),
+  /** Live sockets one process takes per second; the rest are closed with 1013 and come back a few seconds later. */
+  LIVE_ACCEPT_PER_SECOND: positiveInt(1000),
   /** Devices waiting for pairing approval per client address, in one process. */
   PAIR_SOCKETS_PER_ADDRESS: positiveInt(16),
   SWEEP_INTERVAL_MS: positiveInt(20_000),
@@ -156,6 +158,8 @@ export interface RateLimit {
 export interface SocketLimits {
   livePerSession: number;
   livePerUser: number;
+  /** New live sockets taken per second, in one process (a restart's storm); the rest hear "try again shortly". */
+  liveAcceptPerSecond: number;
   pairPerAddress: number;
 }
 
@@ -258,6 +262,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     socketLimits: {
       livePerSession: e.LIVE_SOCKETS_PER_SESSION,
       livePerUser: e.LIVE_SOCKETS_PER_USER,
+      liveAcceptPerSecond: e.LIVE_ACCEPT_PER_SECOND,
       pairPerAddress: e.PAIR_SOCKETS_PER_ADDRESS,
     },
     sweepIntervalMs: e.SWEEP_INTERVAL_MS,

@@ -15,6 +15,7 @@ import { errorBody } from "../http/errors.ts";
 import { refuseForeignOrigin } from "../http/origin.ts";
 import type { SessionsRepository } from "../modules/accounts/index.ts";
 import type { OwnSend } from "../modules/messages/index.ts";
+import { acceptGate } from "./accept-gate.ts";
 import { startHeartbeat } from "./heartbeat.ts";
 import type { ReplayRepositories } from "./replay.ts";
 import { replayChanges } from "./replay-changes.ts";
@@ -47,7 +48,7 @@ export function liveRoutes(
     clock: Clock;
     sessions: Pick<SessionsRepository, "markSeen">;
     presence: Presence;
-    limits: Pick<SocketLimits, "livePerSession" | "livePerUser">;
+    limits: Pick<SocketLimits, "livePerSession" | "livePerUser" | "liveAcceptPerSecond">;
     /** How often open sockets are compared with the database, for changes the bus lost. */
     seqCheckMs: number;
     /** A `send` frame goes where `POST /api/messages` goes (issue 47). */
@@ -60,6 +61,7 @@ export function liveRoutes(
   const userChanges = subscribeUserChanges(bus);
   /** Per user, each open socket's "the database is at seq N" handler. */
   const seqCheckers = new Map<string, Set<(current: number) => void>>();
+  const gate = acceptGate(limits.liveAcceptPerSecond);
 
   const stopSessionNotices = bus.subscribe("session.revoked", (notice) => {
     for (const socket of socketsBySession.get(notice.sessionId) ?? []) socket.close(LIVE_CLOSE.sessionRevoked, "Signed out");
@@ -123,6 +125,7 @@ export function liveRoutes(
       const auth = request.auth;
       if (!auth) return socket.close(LIVE_CLOSE.unauthorized, "Not signed in");
       const { userId, sessionId } = auth;
+      if (!gate.tryAccept()) return socket.close(LIVE_CLOSE.tryAgainShortly, "Try again shortly");
       const sessionSockets = socketsBySession.get(sessionId) ?? new Set();
       const userSockets = socketCountByUser.get(userId) ?? 0;
       if (sessionSockets.size >= limits.livePerSession) {
