@@ -16,9 +16,18 @@ export interface Measured {
 
 const root = path.resolve(import.meta.dirname, "../..");
 
-/** Starts `script` (relative to the repo root) with the probe and waits until `healthPath` answers. */
-export async function startMeasured(script: string, healthPath: string, env: NodeJS.ProcessEnv, flags: string[] = []): Promise<Measured> {
-  const port = await freePort();
+/**
+ * Starts `script` (relative to the repo root) with the probe and waits until `healthPath` answers; on `port` when given
+ * (a restart on the port its clients know), else a free one.
+ */
+export async function startMeasured(
+  script: string,
+  healthPath: string,
+  env: NodeJS.ProcessEnv,
+  flags: string[] = [],
+  port?: number,
+): Promise<Measured> {
+  port ??= await freePort();
   const probe = path.join(import.meta.dirname, "probe.ts");
   const child = spawn(process.execPath, ["--expose-gc", ...flags, "--import", "tsx", "--import", probe, script], {
     cwd: root,

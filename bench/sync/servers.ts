@@ -32,7 +32,7 @@ export interface Servers {
   stop(): Promise<void>;
 }
 
-const BENCH_ENV = {
+export const BENCH_ENV = {
   NODE_ENV: "production",
   HOST: "127.0.0.1",
   LOG_LEVEL: "warn",
