@@ -3,7 +3,7 @@
  * whichever road it took, and a refusal answered as a frame with the HTTP answer's status and body.
  */
 import { randomUUID } from "node:crypto";
-import { API, type DateMessages, type LiveEvent, type Message, type ServerLiveMessage } from "@daysync/shared";
+import { API, type DateMessages, DISCUSSIONS_API, type LiveEvent, type Message, type ServerLiveMessage } from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Device, type LiveClient, startTestServer, type TestServer, textMessage } from "../testing/test-server.ts";
 
@@ -105,6 +105,22 @@ describe("a delete frame on the live socket", () => {
     }
     expect((await other.get(API.message(theirs.message.id))).status).toBe(200);
     expect(await deleteFrame(live, mine.message.id)).toMatchObject({ type: "deleted", deleted: 1 });
+    live.close();
+  });
+
+  it("leaves a discussion's messages to their own HTTP route: the frame answers 404 as DELETE /api/messages/:id does", async () => {
+    const { device } = await signedIn("Dora");
+    const created = await device.post<{ discussion: { id: string } }>(DISCUSSIONS_API.list, { title: "Plans", display_name: "Dora" });
+    expect(created.status).toBe(201);
+    const discussionId = created.body.discussion.id;
+    const said = textMessage("said in a discussion", server.clock.now());
+    expect((await device.post(DISCUSSIONS_API.messages(discussionId), said)).status).toBe(201);
+    const live = await ready(device);
+    const http = await device.request("DELETE", API.message(said.id));
+    expect(http.status).toBe(404);
+    expect(await deleteFrame(live, said.id)).toEqual({ type: "delete_failed", ref: expect.any(String), status: 404, ...http.body });
+    const listed = await device.get<{ messages: Message[] }>(DISCUSSIONS_API.messages(discussionId));
+    expect(listed.body.messages.map((m) => m.id)).toEqual([said.id]);
     live.close();
   });
 
