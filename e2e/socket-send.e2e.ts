@@ -1,12 +1,12 @@
 /**
- * Issue 47 in Chromium: the page sends what is typed as a frame on its live socket while that socket is current, and
- * over HTTP when there is none; either way the other device reads it, sealed, once.
+ * Issue 47 in Chromium: the page sends what is typed (and deletes a message) as a frame on its live socket while that
+ * socket is current, and over HTTP when there is none; either way the other device reads it, sealed, once.
  */
 import { API, APP_ROUTES } from "@daysync/shared";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./support/browser.ts";
-import { type Device, messageList, sendMessage, uniqueEmail, visible } from "./support/daysync.ts";
+import { type Device, hidden, messageList, sendMessage, uniqueEmail, visible } from "./support/daysync.ts";
 import { keyedAccount, type NodeDevice } from "./support/node-device.ts";
 import { type RunningServer, startServer } from "./support/server.ts";
 
@@ -16,6 +16,7 @@ describe("sending from the browser", () => {
   let phone: NodeDevice;
   let laptop: Device;
   const posts: string[] = [];
+  const deletes: string[] = [];
   const sentFrames: string[] = [];
   let ready = false;
 
@@ -23,7 +24,9 @@ describe("sending from the browser", () => {
     [server, browser] = await Promise.all([startServer(), launchBrowser()]);
     ({ phone, laptop } = await keyedAccount(browser, server.url, "Sol Socket", uniqueEmail("socket")));
     laptop.page.on("request", (request) => {
-      if (request.method() === "POST" && new URL(request.url()).pathname === API.messages) posts.push(request.url());
+      const { pathname } = new URL(request.url());
+      if (request.method() === "POST" && pathname === API.messages) posts.push(request.url());
+      if (request.method() === "DELETE" && pathname.startsWith(`${API.messages}/`)) deletes.push(request.url());
     });
     laptop.page.on("websocket", (socket) => {
       socket.on("framesent", (frame) => {
@@ -54,7 +57,9 @@ describe("sending from the browser", () => {
     await expect.poll(withText, { timeout: 15_000, interval: 500 }).toHaveLength(1);
   }
 
-  const sendFrames = () => sentFrames.map((frame) => JSON.parse(frame) as { type: string }).filter((frame) => frame.type === "send");
+  const framesOfType = (type: string) =>
+    sentFrames.map((frame) => JSON.parse(frame) as { type: string }).filter((frame) => frame.type === type);
+  const sendFrames = () => framesOfType("send");
 
   it("sends a typed message as a frame on the live socket, with no HTTP send", async () => {
     await expect.poll(() => ready, { timeout: 15_000 }).toBe(true);
@@ -65,6 +70,19 @@ describe("sending from the browser", () => {
     expect(sendFrames().length).toBeGreaterThan(0);
     expect(posts.length).toBe(before);
     await storedOnce("typed while the socket is open");
+  });
+
+  it("deletes a message of the day as a frame on the live socket, with no HTTP DELETE", async () => {
+    const item = messageList(laptop.page).getByRole("listitem").filter({ hasText: "typed while the socket is open" });
+    const id = (await item.getAttribute("id"))?.replace("message-", "") ?? "";
+    expect(await phone.messageIds()).toContain(id);
+    const before = deletes.length;
+    await item.getByRole("button", { name: "Delete message" }).click();
+    await hidden(item, 2_000);
+    // Once its time for Undo is over, the outbox sends it.
+    await expect.poll(async () => (await phone.messageIds()).includes(id), { timeout: 20_000, interval: 500 }).toBe(false);
+    expect(framesOfType("delete")).toContainEqual(expect.objectContaining({ type: "delete", id }));
+    expect(deletes.length).toBe(before);
   });
 
   it("sends over HTTP when the page has no live socket", async () => {
@@ -78,5 +96,14 @@ describe("sending from the browser", () => {
     expect(posts.length).toBe(before + 1);
     expect(sendFrames().length).toBe(framesBefore);
     await storedOnce("typed with no socket");
+
+    // And its deletion goes over HTTP too.
+    const id = (await item.getAttribute("id"))?.replace("message-", "") ?? "";
+    const deletesBefore = deletes.length;
+    const deleteFramesBefore = framesOfType("delete").length;
+    await item.getByRole("button", { name: "Delete message" }).click();
+    await expect.poll(async () => (await phone.messageIds()).includes(id), { timeout: 20_000, interval: 500 }).toBe(false);
+    expect(deletes.length).toBe(deletesBefore + 1);
+    expect(framesOfType("delete").length).toBe(deleteFramesBefore);
   });
 });

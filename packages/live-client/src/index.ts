@@ -1,4 +1,5 @@
 export {
+  type DeleteAnswer,
   LiveClient,
   type LiveClientOptions,
   type LiveHandlers,

@@ -1,4 +1,6 @@
 /** The live client on a `ws` socket against a real server: live changes, what was missed while away, a restart, a sign-out. */
+
+import { randomUUID } from "node:crypto";
 import { API, type LiveEvent } from "@daysync/shared";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import WebSocket from "ws";
@@ -171,6 +173,36 @@ describe("live client against the server", () => {
     const large = { ...textMessage("x", server.clock.now()), content: "é".repeat(40_000) };
     await expect(client.sendMessage(large)).rejects.toBeInstanceOf(SocketSendUnavailable);
     const dropped = client.sendMessage(textMessage("in flight", server.clock.now()));
+    client.dropConnection();
+    await expect(dropped).rejects.toBeInstanceOf(SocketSendDropped);
+    client.stop();
+  });
+
+  it("deletes a message on the socket once it is current, and answers a second deletion and a bad id as HTTP does", async () => {
+    const { client } = annsClient();
+    const message = textMessage("to be deleted", server.clock.now());
+    expect((await ann.post(API.messages, message)).status).toBe(201);
+    await expect(client.deleteMessage(message.id)).rejects.toBeInstanceOf(SocketSendUnavailable);
+    expect((await ann.get(API.message(message.id))).status).toBe(200);
+    client.start();
+    await waitUntil(() => client.getStatus() === "online");
+    expect(await client.deleteMessage(message.id)).toEqual({ type: "deleted", ref: expect.any(String), deleted: 1 });
+    expect((await ann.get(API.message(message.id))).status).toBe(404);
+    const again = await client.deleteMessage(message.id);
+    expect(again).toEqual({
+      type: "delete_failed",
+      ref: expect.any(String),
+      status: 404,
+      error: { code: "not_found", message: "No such message." },
+    });
+    expect(await client.deleteMessage(randomUUID())).toMatchObject({ type: "delete_failed", status: 404 });
+    expect(await client.deleteMessage("nope")).toMatchObject({ type: "delete_failed", status: 400, error: { field: "id" } });
+    // Sends and deletions in flight together each get their own answer.
+    const next = textMessage("sent beside a deletion", server.clock.now());
+    const [sentAnswer, deletedAnswer] = await Promise.all([client.sendMessage(next), client.deleteMessage(message.id)]);
+    expect(sentAnswer).toMatchObject({ type: "sent", message: { id: next.id } });
+    expect(deletedAnswer).toMatchObject({ type: "delete_failed", status: 404 });
+    const dropped = client.deleteMessage(next.id);
     client.dropConnection();
     await expect(dropped).rejects.toBeInstanceOf(SocketSendDropped);
     client.stop();

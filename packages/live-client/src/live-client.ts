@@ -88,19 +88,32 @@ interface Connection {
 /** The server's answer to a message sent on the socket: stored (what the HTTP send answers), or refused as HTTP would. */
 export type SendAnswer = Extract<ServerLiveMessage, { type: "sent" | "send_failed" }>;
 
-/** No socket is current, or the message is larger than a frame may be: send it another way (HTTP). */
+/** The server's answer to a deletion on the socket: what `DELETE /api/messages/:id` answers, or its refusal (404…). */
+export type DeleteAnswer = Extract<ServerLiveMessage, { type: "deleted" | "delete_failed" }>;
+
+/** Any frame that answers one the client sent, by its `ref`. */
+type Answer = SendAnswer | DeleteAnswer;
+const isAnswer = (frame: Frame): frame is Answer =>
+  frame.type === "sent" || frame.type === "send_failed" || frame.type === "deleted" || frame.type === "delete_failed";
+
+/** No socket is current, or the message is larger than a frame may be: send it (or the deletion) another way (HTTP). */
 export class SocketSendUnavailable extends Error {
   override readonly name = "SocketSendUnavailable";
 }
 
-/** The socket went before the answer came: the message may or may not be stored; send it again, same id. */
+/**
+ * The socket went before the answer came: the message may or may not be stored (the deletion done); send it again,
+ * same id (a deletion done already is then answered 404).
+ */
 export class SocketSendDropped extends Error {
   override readonly name = "SocketSendDropped";
 }
 
-interface PendingSend {
+interface PendingAnswer {
   connection: Connection;
-  resolve(answer: SendAnswer): void;
+  /** The answer types that may settle it: a frame of another type naming its ref settles nothing. */
+  accepts: ReadonlySet<Answer["type"]>;
+  resolve(answer: Answer): void;
   reject(error: Error): void;
   timer: ReturnType<typeof setTimeout>;
 }
@@ -122,8 +135,9 @@ export class LiveClient {
   private pingTimer: ReturnType<typeof setInterval> | undefined;
   private pongTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly timing = LIVE_TIMING;
-  private readonly pendingSends = new Map<string, PendingSend>();
-  private sendRefs = 0;
+  /** Frames sent by `ask`, by ref, until their answer. */
+  private readonly pending = new Map<string, PendingAnswer>();
+  private answerRefs = 0;
 
   constructor(private readonly options: LiveClientOptions) {}
 
@@ -133,33 +147,51 @@ export class LiveClient {
    * SocketSendDropped when the socket goes (or stays silent) before answering.
    */
   sendMessage(body: unknown): Promise<SendAnswer> {
+    return this.ask((ref) => ({ type: "send", ref, body }), ["sent", "send_failed"]);
+  }
+
+  /**
+   * Deletes a message of the user's days by a frame on the current socket (issue 47), as `DELETE /api/messages/:id`
+   * would; rejects as `sendMessage` does.
+   */
+  deleteMessage(id: string): Promise<DeleteAnswer> {
+    return this.ask((ref) => ({ type: "delete", ref, id }), ["deleted", "delete_failed"]);
+  }
+
+  /** Sends the frame `frameFor` makes with a new ref and resolves with the answer naming that ref. */
+  private ask<T extends Answer["type"]>(
+    frameFor: (ref: string) => ClientLiveMessage,
+    types: readonly T[],
+  ): Promise<Extract<Answer, { type: T }>> {
     const connection = this.connection;
     if (!connection || this.status !== "online" || connection.socket.readyState !== OPEN) {
       return Promise.reject(new SocketSendUnavailable("not connected"));
     }
-    const ref = String(++this.sendRefs);
-    const frame = JSON.stringify({ type: "send", ref, body } satisfies ClientLiveMessage);
+    const ref = String(++this.answerRefs);
+    const frame = JSON.stringify(frameFor(ref));
     if (frameBytes(frame) > LIVE_MAX_FRAME_BYTES) return Promise.reject(new SocketSendUnavailable("too large for a frame"));
-    return new Promise<SendAnswer>((resolve, reject) => {
-      const timer = setTimeout(() => this.settleSend(ref, new SocketSendDropped("no answer")), this.timing.pongTimeoutMs * 2);
-      this.pendingSends.set(ref, { connection, resolve, reject, timer });
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => this.settle(ref, new SocketSendDropped("no answer")), this.timing.pongTimeoutMs * 2);
+      const accepts: ReadonlySet<Answer["type"]> = new Set(types);
+      // `settle` resolves only with an answer whose type is in `accepts`, that is one of `T`.
+      this.pending.set(ref, { connection, accepts, resolve: resolve as (answer: Answer) => void, reject, timer });
       connection.socket.send(frame);
     });
   }
 
-  private settleSend(ref: string, outcome: SendAnswer | Error): void {
-    const pending = this.pendingSends.get(ref);
-    if (!pending) return;
-    this.pendingSends.delete(ref);
+  private settle(ref: string, outcome: Answer | Error): void {
+    const pending = this.pending.get(ref);
+    if (!pending || (!(outcome instanceof Error) && !pending.accepts.has(outcome.type))) return;
+    this.pending.delete(ref);
     clearTimeout(pending.timer);
     if (outcome instanceof Error) pending.reject(outcome);
     else pending.resolve(outcome);
   }
 
-  /** The sends still waiting on `connection` will get no answer: each is dropped, to be sent again. */
-  private dropSends(connection: Connection | null): void {
-    for (const [ref, pending] of this.pendingSends) {
-      if (pending.connection === connection) this.settleSend(ref, new SocketSendDropped("connection lost"));
+  /** The frames still waiting on `connection` will get no answer: each is dropped, to be sent again. */
+  private dropPending(connection: Connection | null): void {
+    for (const [ref, pending] of this.pending) {
+      if (pending.connection === connection) this.settle(ref, new SocketSendDropped("connection lost"));
     }
   }
 
@@ -230,12 +262,12 @@ export class LiveClient {
       // Anything that arrives shows the connection works.
       clearTimeout(this.pongTimer);
       const frame = parseFrame(message.data);
-      // A send's answer is its caller's at once, not behind the events being applied.
-      if (frame?.type === "sent" || frame?.type === "send_failed") this.settleSend(frame.ref, frame);
+      // A send's or a deletion's answer is its caller's at once, not behind the events being applied.
+      if (frame && isAnswer(frame)) this.settle(frame.ref, frame);
       else if (frame) this.enqueue(() => this.handle(frame, connection));
     };
     socket.onclose = (event) => {
-      this.dropSends(connection);
+      this.dropPending(connection);
       if (this.connection !== connection) return;
       this.clearSocketTimers();
       this.connection = null;
@@ -297,6 +329,8 @@ export class LiveClient {
       case "pong":
       case "sent":
       case "send_failed":
+      case "deleted":
+      case "delete_failed":
         return;
     }
   }
@@ -315,7 +349,7 @@ export class LiveClient {
 
   private closeSocket(code: number): void {
     this.clearSocketTimers();
-    this.dropSends(this.connection);
+    this.dropPending(this.connection);
     const socket = this.connection?.socket;
     this.connection = null;
     if (!socket) return;

@@ -8,12 +8,15 @@ export type LiveEvent = z.infer<typeof liveEventSchema>;
 /**
  * Client → server. `since` is the last sequence number the device applied (0 for none). The server parses every frame
  * with this. A `send` carries what `POST /api/messages` takes as its `body` (checked by the same schema, so a bad one
- * gets a `send_failed` naming the field, not a close); `ref` names the answer.
+ * gets a `send_failed` naming the field, not a close); `ref` names the answer. A `delete` carries the `id` of
+ * `DELETE /api/messages/:id`, checked by that route's schema (a bad one gets a `delete_failed` naming `id`; a frame without an `id` closes
+ * the socket, as one without a `ref` does).
  */
 export const clientLiveMessageSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("resume"), since: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) }),
   z.object({ type: z.literal("ping") }),
   z.object({ type: z.literal("send"), ref: z.string().min(1).max(64), body: z.unknown() }),
+  z.object({ type: z.literal("delete"), ref: z.string().min(1).max(64), id: z.unknown() }),
 ]);
 export type ClientLiveMessage = z.infer<typeof clientLiveMessageSchema>;
 

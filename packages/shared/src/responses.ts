@@ -329,6 +329,14 @@ export const liveEventSchema = z.discriminatedUnion("kind", [
 
 const seq = z.number().int().nonnegative();
 
+/** A frame refusing what a client asked on the socket: the HTTP answer's status and body, and `Retry-After`'s seconds. */
+const socketRefusal = {
+  ref: z.string(),
+  status: z.number().int(),
+  retry_after: z.number().int().positive().optional(),
+  ...apiErrorBodySchema.shape,
+};
+
 /** A frame on /api/live. An event of a kind this client does not know fails here; see `liveEventEnvelopeSchema`. */
 export const serverLiveMessageSchema = z.discriminatedUnion("type", [
   /** One change of the user's data, numbered by a per-user sequence. */
@@ -341,13 +349,11 @@ export const serverLiveMessageSchema = z.discriminatedUnion("type", [
   /** A send over the socket was stored (or had been, for a retry of the same id): what the HTTP send answers. */
   z.object({ type: z.literal("sent"), ref: z.string(), created: z.boolean(), message: messageSchema, day: daySchema }),
   /** A send over the socket was refused: the HTTP answer's status and body, and `Retry-After`'s seconds for a 429. */
-  z.object({
-    type: z.literal("send_failed"),
-    ref: z.string(),
-    status: z.number().int(),
-    retry_after: z.number().int().positive().optional(),
-    ...apiErrorBodySchema.shape,
-  }),
+  z.object({ type: z.literal("send_failed"), ...socketRefusal }),
+  /** A deletion over the socket was done: what `DELETE /api/messages/:id` answers. */
+  z.object({ type: z.literal("deleted"), ref: z.string(), ...responseSchemas.deleted.shape }),
+  /** A deletion over the socket was refused (404 for an unknown or foreign id): as the HTTP deletion would have been. */
+  z.object({ type: z.literal("delete_failed"), ...socketRefusal }),
 ]);
 
 /** Any event frame, whatever its kind: lets an older client count the sequence past kinds it does not know. */

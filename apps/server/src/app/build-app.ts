@@ -51,6 +51,7 @@ import { deletionNotesRoutes } from "../modules/messages/deletion-notes.routes.t
 import { eraseAuthorInSpace, eraseMessagesOfSpace, renameDeviceOnMessages } from "../modules/messages/messages.repository.ts";
 import { messagesRoutes } from "../modules/messages/messages.routes.ts";
 import { createMessagesService } from "../modules/messages/messages.service.ts";
+import { ownDelete } from "../modules/messages/own-delete.ts";
 import { ownSend } from "../modules/messages/own-send.ts";
 import { endPairingsOfSession } from "../modules/pairing/pairing.repository.ts";
 import { pairingRoutes } from "../modules/pairing/pairing.routes.ts";
@@ -270,7 +271,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   subscribeSideEffects(unitOfWork, { push, uploads: uploadsService, bus, log: app.log, activity });
   // A message to one's own days counts against one limit per device, sent over HTTP or the live socket (issue 47).
   const send = ownSend({ messages, limit: sharedLimitPerSession(app, "messages", config.sendRateLimit, "messages") });
-  messagesRoutes(app, { messages, send, sendRateLimit: config.sendRateLimit });
+  // A deletion of one of those, likewise by either road; neither road counts it against a limit.
+  const remove = ownDelete({ messages });
+  messagesRoutes(app, { messages, send, remove, sendRateLimit: config.sendRateLimit });
   deletionNotesRoutes(app, { notes: createDeletionNotesRepository(db), now: clock.now, rateLimit: config.sendRateLimit });
   const discussions = createDiscussionsService({
     clock,
@@ -442,6 +445,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     limits: config.socketLimits,
     seqCheckMs: config.liveSeqCheckMs,
     send,
+    remove,
   });
   uploadsRoutes(app, { uploadsService, storage });
   await serveWebApp(app, config.webDist);

@@ -14,11 +14,12 @@ import { onClientMessage } from "../http/client-frames.ts";
 import { errorBody } from "../http/errors.ts";
 import { refuseForeignOrigin } from "../http/origin.ts";
 import type { SessionsRepository } from "../modules/accounts/index.ts";
-import type { OwnSend } from "../modules/messages/index.ts";
+import type { OwnDelete, OwnSend } from "../modules/messages/index.ts";
 import { acceptGate } from "./accept-gate.ts";
 import { startHeartbeat } from "./heartbeat.ts";
 import type { ReplayRepositories } from "./replay.ts";
 import { replayChanges } from "./replay-changes.ts";
+import { answerDelete } from "./socket-delete.ts";
 import { answerSend } from "./socket-send.ts";
 import { holdWritesForTurn } from "./turn-writes.ts";
 
@@ -53,6 +54,8 @@ export function liveRoutes(
     seqCheckMs: number;
     /** A `send` frame goes where `POST /api/messages` goes (issue 47). */
     send: OwnSend;
+    /** A `delete` frame goes where `DELETE /api/messages/:id` goes (issue 47). */
+    remove: OwnDelete;
   },
 ) {
   const { changes, repositories, bus, clock, sessions, presence, limits } = deps;
@@ -197,6 +200,7 @@ export function liveRoutes(
         if (message.type === "ping") return send({ type: "pong" });
         // Beside the replay and the events, not behind them: its answer names it, and its event comes in order anyway.
         if (message.type === "send") return void answerSend(deps.send, request, message).then(send);
+        if (message.type === "delete") return void answerDelete(deps.remove, request, message).then(send);
         // Each replay is paced; a second one at once would only double the work for the same answer.
         if (resuming) return socket.close(LIVE_CLOSE.unknownMessage, "One resume at a time");
         resuming = true;

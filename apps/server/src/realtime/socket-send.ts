@@ -14,9 +14,14 @@ export async function answerSend(send: OwnSend, request: FastifyRequest, frame: 
     const { message, day, created } = await send(request, frame.body);
     return { type: "sent", ref: frame.ref, created, message, day };
   } catch (error) {
-    const answer = errorAnswerOf(error);
-    if (answer.status >= 500) request.log.error({ err: error }, "socket send failed");
-    const retry = answer.retryAfterSeconds === undefined ? {} : { retry_after: answer.retryAfterSeconds };
-    return { type: "send_failed", ref: frame.ref, status: answer.status, ...retry, ...answer.body };
+    return { type: "send_failed", ...refusalOf(error, request, frame.ref, "socket send failed") };
   }
+}
+
+/** A refusal frame's fields for what the HTTP error handler would have answered `error` with (a 500 is logged as there). */
+export function refusalOf(error: unknown, request: FastifyRequest, ref: string, failed: string) {
+  const answer = errorAnswerOf(error);
+  if (answer.status >= 500) request.log.error({ err: error }, failed);
+  const retry = answer.retryAfterSeconds === undefined ? {} : { retry_after: answer.retryAfterSeconds };
+  return { ref, status: answer.status, ...retry, ...answer.body };
 }

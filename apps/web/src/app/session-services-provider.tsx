@@ -44,8 +44,10 @@ export function SessionServicesProvider({ user, children }: { user: User; childr
         stored: (id) => keys.stored(id),
         noteDeletion: (id) => noteMessageDeletion(keys, user.id, id),
       },
-      // Over the live socket while it is current (issue 47); `live` is made below, before anything is sent.
+      // Sends and deletions of the user's days go over the live socket while it is current (issue 47); `live` is made
+      // below, before anything is sent.
       (body) => live.sendOwn(body),
+      (id) => live.deleteOwn(id),
     );
     const live = new LiveConnection({
       userId: user.id,

@@ -4,7 +4,15 @@
  */
 
 import { LiveClient, type LiveStatus, SocketSendDropped, SocketSendUnavailable } from "@daysync/live-client";
-import { API, type DateMessages, type LiveEvent, type Message, responseSchemas, type SendSealedMessageInput } from "@daysync/shared";
+import {
+  API,
+  type DateMessages,
+  type DeletedResponse,
+  type LiveEvent,
+  type Message,
+  responseSchemas,
+  type SendSealedMessageInput,
+} from "@daysync/shared";
 import type { QueryClient } from "@tanstack/react-query";
 import { ApiError, api } from "./api-client.ts";
 import { meQueryKey, reloadAllButMe } from "./session.ts";
@@ -117,6 +125,22 @@ export class LiveConnection {
       if (!(error instanceof SocketSendUnavailable || error instanceof SocketSendDropped)) throw error;
     }
     return api.post(API.messages, body, responseSchemas.message);
+  }
+
+  /**
+   * Deletes a message of the user's days by a frame on the live socket while it is current, else over HTTP (issue 47):
+   * the same answer and the same ApiError (a 404 for one gone already) either way. A socket that goes before answering
+   * leaves the deletion to HTTP at once; one done already is then a 404, as for any retried deletion.
+   */
+  async deleteOwn(id: string): Promise<DeletedResponse> {
+    try {
+      const answer = await this.client.deleteMessage(id);
+      if (answer.type === "deleted") return { deleted: answer.deleted };
+      throw new ApiError(answer.status, answer.error.code, answer.error.message, answer.error.field);
+    } catch (error) {
+      if (!(error instanceof SocketSendUnavailable || error instanceof SocketSendDropped)) throw error;
+    }
+    return api.delete(API.message(id), responseSchemas.deleted);
   }
 
   subscribe = (listener: () => void): (() => void) => {

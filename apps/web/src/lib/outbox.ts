@@ -6,10 +6,10 @@
 
 import { resealOnce } from "@daysync/send";
 import {
-  API,
   API_ERROR_CODES,
   closeDeletedNotifications,
   type DateMessages,
+  type DeletedResponse,
   DISCUSSIONS_API,
   isKeyMovedCode,
   type Message,
@@ -60,6 +60,9 @@ export interface MessageSealing {
 
 /** How a sealed message to the user's days reaches the server: the live socket while it is current, else HTTP. */
 export type SendOwn = (body: SendSealedMessageInput) => Promise<{ message: Message; day: DateMessages }>;
+
+/** How a deletion of a message of the user's days reaches the server: likewise; a 404 (gone already) as an ApiError. */
+export type DeleteOwn = (id: string) => Promise<DeletedResponse>;
 
 /** The server refused the seal's epoch: the account's key moved on since this device synced. */
 const isKeyMoved = (error: unknown) => error instanceof ApiError && isKeyMovedCode(error.code);
@@ -122,6 +125,7 @@ export class Outbox {
     private readonly applyChange: ApplyCacheChange,
     private readonly sealing: MessageSealing,
     private readonly sendOwn: SendOwn,
+    private readonly deleteOwn: DeleteOwn,
   ) {
     this.entries = this.read();
     this.deletes = this.readDeletes();
@@ -296,7 +300,7 @@ export class Outbox {
           await this.sealing.noteDeletion?.(next.id).catch((error: unknown) => {
             if (isTransientError(error)) throw error;
           });
-          await api.delete(API.message(next.id), responseSchemas.deleted);
+          await this.deleteOwn(next.id);
         }
       } catch (error) {
         if (isTransientError(error)) {

@@ -2,5 +2,6 @@
 export { deleteUserMessages } from "./message-deletion.ts";
 export { eraseMessagesOfAccount, type MessagesRepository } from "./messages.repository.ts";
 export { assertPlausibleDay, type MessagesService, type SendInput } from "./messages.service.ts";
+export type { OwnDelete } from "./own-delete.ts";
 export type { OwnSend } from "./own-send.ts";
 export { assertSealedUnderCurrentEpoch, encryptionRequired } from "./sealed-epoch.ts";

@@ -16,6 +16,7 @@ import { requireAuth } from "../../http/auth.ts";
 import { rateLimitPer } from "../../http/rate-limit.ts";
 import { parse } from "../../http/validate.ts";
 import type { MessagesService } from "./messages.service.ts";
+import type { OwnDelete } from "./own-delete.ts";
 import type { OwnSend } from "./own-send.ts";
 
 /** The paths of `DISCUSSIONS_API.messages` and `.message`. */
@@ -23,7 +24,10 @@ const DISCUSSION_MESSAGES = "/api/discussions/:id/messages";
 const DISCUSSION_MESSAGE = "/api/discussions/:id/messages/:messageId";
 
 /** The messages of every space: a day's (the personal space's) and a discussion's. */
-export function messagesRoutes(app: ApiServer, deps: { messages: MessagesService; send: OwnSend; sendRateLimit: RateLimit }) {
+export function messagesRoutes(
+  app: ApiServer,
+  deps: { messages: MessagesService; send: OwnSend; remove: OwnDelete; sendRateLimit: RateLimit },
+) {
   const { messages } = deps;
 
   app.get(API.days, { schema: answers(responseSchemas.days) }, async (request) => {
@@ -57,11 +61,8 @@ export function messagesRoutes(app: ApiServer, deps: { messages: MessagesService
     return messages.findMessage(auth.userId, id);
   });
 
-  app.delete("/api/messages/:id", { schema: answers(responseSchemas.deleted) }, async (request) => {
-    const auth = requireAuth(request);
-    const { id } = parse(messageIdParamsSchema, request.params);
-    return { deleted: (await messages.deleteMessage(auth, id)).length };
-  });
+  // Also reached as a `delete` frame on the live socket (issue 47).
+  app.delete("/api/messages/:id", { schema: answers(responseSchemas.deleted) }, async (request) => deps.remove(request, request.params));
 
   app.delete("/api/days/:id/messages", { schema: answers(responseSchemas.deleted) }, async (request) => {
     const auth = requireAuth(request);
