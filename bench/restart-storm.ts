@@ -3,7 +3,10 @@
  * use, each its own socket) connect to one server process on SQLite; the process is stopped with SIGTERM and started
  * again on the same data and port while every client tries to come back. Then the same with the bare relay, restarted
  * on its port, for the baseline: it takes every socket at once and has nothing to resume.
- * Run: npm run bench:restart [-- --devices 19500 --users 200 --accept-per-second 1000 --label current]
+ * With --processes 2 (PostgreSQL + Redis), the devices are spread over two processes and the first is stopped: its
+ * devices move to the second, as behind a load balancer (each new socket of a device goes to the next process).
+ * Run: npm run bench:restart [-- --devices 19500 --users 200 --accept-per-second 1000 --idle-seconds 35 --label current]
+ *   [--processes 2 --database-url postgres://postgres@127.0.0.1:5432/test --redis-url redis://127.0.0.1:6379]
  * Writes the run under --label in bench/restart-storm-results.json (see restart-storm.md).
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -16,7 +19,7 @@ import WebSocket from "ws";
 import { freePort } from "../apps/server/src/testing/free-port.ts";
 import { summary } from "./sync/load.ts";
 import { type Measured, startMeasured } from "./sync/processes.ts";
-import { BENCH_ENV } from "./sync/servers.ts";
+import { BENCH_ENV, checkServerOptions, type ServerOptions, startServers } from "./sync/servers.ts";
 
 const { values: flags } = parseArgs({
   options: {
@@ -27,12 +30,27 @@ const { values: flags } = parseArgs({
     // Longer than the server's 30 s heartbeat, so the idle window holds one round of pings.
     "idle-seconds": { type: "string", default: "35" },
     label: { type: "string", default: "current" },
+    processes: { type: "string", default: "1" },
+    "database-url": { type: "string" },
+    "redis-url": { type: "string" },
   },
 });
 const DEVICES = Number(flags.devices);
 const USERS = Number(flags.users);
 const ACCEPT_PER_SECOND = flags["accept-per-second"];
 const IDLE_SECONDS = Number(flags["idle-seconds"]);
+const failoverOptions: ServerOptions = {
+  processes: Number(flags.processes),
+  databaseUrl: flags["database-url"],
+  redisUrl: flags["redis-url"],
+  nodeFlags: [],
+  env: { LIVE_ACCEPT_PER_SECOND: ACCEPT_PER_SECOND },
+};
+const invalid = ![1, 2].includes(failoverOptions.processes) ? "--processes: 1 or 2" : checkServerOptions(failoverOptions);
+if (invalid) {
+  console.error(invalid);
+  process.exit(2);
+}
 /** Loopback source addresses the sockets are spread over (127.0.0.2, …), so this process does not run out of ports. */
 const SOURCES = 8;
 const RESULTS = path.join(import.meta.dirname, "restart-storm-results.json");
@@ -75,13 +93,16 @@ class Device {
   readonly client: LiveClient;
   position = 0;
   readyAt = 0;
+  lostAt = 0;
   readonly counts = new Map<string, number>();
   readonly closes = new Map<number, number>();
   errors = 0;
 
-  constructor(url: string, cookie: string, localAddress: string) {
+  /** `urlFor(n)`: where the device's n-th socket goes. */
+  constructor(urlFor: (attempt: number) => string, cookie: string, localAddress: string) {
+    let attempts = 0;
     this.client = new LiveClient({
-      openSocket: () => new WebSocket(url, { headers: cookie ? { cookie } : {}, localAddress }),
+      openSocket: () => new WebSocket(urlFor(attempts++), { headers: cookie ? { cookie } : {}, localAddress }),
       position: {
         get: () => this.position,
         set: (seq) => {
@@ -96,7 +117,10 @@ class Device {
         onReady: () => {
           this.readyAt = performance.now();
         },
-        onLost: ({ code }) => void this.closes.set(code, (this.closes.get(code) ?? 0) + 1),
+        onLost: ({ code }) => {
+          this.lostAt = performance.now();
+          this.closes.set(code, (this.closes.get(code) ?? 0) + 1);
+        },
         onError: () => void this.errors++,
       },
     });
@@ -122,35 +146,51 @@ interface Target {
   liveUrl(port: number, device: number): string;
 }
 
-async function storm(target: Target, cookies: string[], send?: (port: number, tag: string) => Promise<void>) {
+const sourceOf = (i: number) => `127.0.0.${2 + (i % SOURCES)}`;
+
+/** All devices started at once until every one is resumed, then everyone idle: memory per device and writes. */
+async function connectAndIdle(name: string, devices: Device[], measured: Measured[]) {
+  console.error(`${name}: ${DEVICES} devices connecting`);
+  const coldStart = performance.now();
+  for (const d of devices) d.client.start();
+  const cold = await allBack(devices, coldStart, 10 * 60_000);
+  const coldCloses = closesOf(devices);
+  for (const d of devices) d.closes.clear();
+  const idleFrom = await Promise.all(measured.map((m) => m.stats()));
+  await sleep(IDLE_SECONDS * 1000);
+  const idleTo = await Promise.all(measured.map((m) => m.stats()));
+  const writes: string[] = [];
+  idleTo.forEach((to, p) => {
+    const from = idleFrom[p]?.statements ?? {};
+    for (const [key, n] of Object.entries(to.statements)) {
+      if (/^(insert|update|delete)/.test(key) && n > (from[key] ?? 0)) writes.push(`${key}: ${n - (from[key] ?? 0)}`);
+    }
+  });
+  const rss = idleTo.reduce((sum, s) => sum + s.rss_bytes, 0);
+  const cpuMs = idleTo.reduce((sum, s, p) => sum + s.cpu_ms - (idleFrom[p]?.cpu_ms ?? 0), 0);
+  return {
+    cold_start: { ...cold, closes: coldCloses },
+    idle: {
+      seconds: IDLE_SECONDS,
+      rss_mib: round(rss / 1024 / 1024, 1),
+      memory_per_device_kib: round(rss / 1024 / DEVICES, 1),
+      cpu_s: seconds(cpuMs),
+      writes,
+    },
+  };
+}
+
+/** One process stopped with SIGTERM and started again on its port while every device tries to come back. */
+async function restartStorm(target: Target, cookies: string[], send?: (url: string, tag: string) => Promise<void>) {
   const port = await freePort();
   let measured = await target.start(port);
   const devices = Array.from(
     { length: DEVICES },
-    (_, i) => new Device(target.liveUrl(port, i), cookies[i % cookies.length] ?? "", `127.0.0.${2 + (i % SOURCES)}`),
+    (_, i) => new Device(() => target.liveUrl(port, i), cookies[i % cookies.length] ?? "", sourceOf(i)),
   );
   try {
-    console.error(`${target.name}: ${DEVICES} devices connecting`);
-    const coldStart = performance.now();
-    for (const d of devices) d.client.start();
-    const cold = await allBack(devices, coldStart, 10 * 60_000);
-    const coldCloses = closesOf(devices);
-    for (const d of devices) d.closes.clear();
-    // Every device connected and idle: the process's whole memory per device, and what it writes meanwhile.
-    const idleFrom = await measured.stats();
-    await sleep(IDLE_SECONDS * 1000);
-    const idleTo = await measured.stats();
-    const writes = Object.entries(idleTo.statements)
-      .filter(([key, n]) => /^(insert|update|delete)/.test(key) && n > (idleFrom.statements[key] ?? 0))
-      .map(([key, n]) => `${key}: ${n - (idleFrom.statements[key] ?? 0)}`);
-    const idle = {
-      seconds: IDLE_SECONDS,
-      rss_mib: round(idleTo.rss_bytes / 1024 / 1024, 1),
-      memory_per_device_kib: round(idleTo.rss_bytes / 1024 / DEVICES, 1),
-      cpu_s: seconds(idleTo.cpu_ms - idleFrom.cpu_ms),
-      writes,
-    };
-    await send?.(port, "before");
+    const before = await connectAndIdle(target.name, devices, [measured]);
+    await send?.(measured.url, "before");
 
     console.error(`${target.name}: SIGTERM`);
     const stopAt = performance.now();
@@ -159,14 +199,12 @@ async function storm(target: Target, cookies: string[], send?: (port: number, ta
     measured = await target.start(port);
     const upAt = performance.now();
     // From here the probe's event-loop figures cover the storm only, not the start.
-    await measured.stats({ gc: false });
     const cpuBefore = (await measured.stats({ gc: false })).cpu_ms;
-    await send?.(port, "after");
+    await send?.(measured.url, "after");
     const back = await allBack(devices, stopAt, 10 * 60_000);
     const during = await measured.stats({ gc: false });
     return {
-      cold_start: { ...cold, closes: coldCloses },
-      idle,
+      ...before,
       restart: {
         stop_s: seconds(downAt - stopAt),
         start_s: seconds(upAt - downAt),
@@ -183,6 +221,67 @@ async function storm(target: Target, cookies: string[], send?: (port: number, ta
     for (const d of devices) d.client.stop();
     await measured.stop();
   }
+}
+
+/** Two processes (PostgreSQL + Redis); the first is stopped and its devices move to the second. */
+async function failoverStorm(processes: Measured[], cookies: string[], send: (url: string, tag: string) => Promise<void>) {
+  const [first, second] = processes;
+  if (!first || !second) throw new Error("two processes expected");
+  const urls = processes.map((p) => `${p.url.replace("http", "ws")}${API.live}`);
+  // Device i's first socket goes to process i % 2, each next one to the other: a load balancer's round robin.
+  const devices = Array.from(
+    { length: DEVICES },
+    (_, i) => new Device((attempt) => urls[(i + attempt) % urls.length] ?? "", cookies[i % cookies.length] ?? "", sourceOf(i)),
+  );
+  try {
+    const before = await connectAndIdle("server", devices, processes);
+    await send(first.url, "before");
+    const cpuBefore = (await second.stats({ gc: false })).cpu_ms;
+    console.error("server: SIGTERM to the first of two processes");
+    const stopAt = performance.now();
+    await first.stop();
+    const downAt = performance.now();
+    await send(second.url, "after");
+    const moved = () => devices.filter((d) => d.lostAt > stopAt);
+    await waitUntil(
+      "every device back",
+      () => devices.every((d) => d.client.getStatus() === "online" && d.readyAt > d.lostAt),
+      10 * 60_000,
+    );
+    const during = await second.stats({ gc: false });
+    const times = moved().map((d) => d.readyAt - stopAt);
+    return {
+      ...before,
+      failover: {
+        stop_s: seconds(downAt - stopAt),
+        moved: times.length,
+        all_back_s: seconds(Math.max(...times)),
+        back_ms: summary(times),
+        closes: closesOf(devices),
+        event_loop_delay_ms: { p99: round(during.loop_delay_ms.p99), max: round(during.loop_delay_ms.max) },
+        cpu_s: seconds(during.cpu_ms - cpuBefore),
+      },
+      devices,
+    };
+  } finally {
+    for (const d of devices) d.client.stop();
+  }
+}
+
+/** Every device must have had its user's "before" and "after" exactly once, and nothing of another user. */
+function tallyMessages(devices: Device[], expected: (i: number) => string[]) {
+  let lost = 0;
+  let doubled = 0;
+  let foreign = 0;
+  devices.forEach((d, i) => {
+    const want = expected(i);
+    for (const content of want) if (!d.counts.has(content)) lost += 1;
+    for (const [content, n] of d.counts) {
+      if (!want.includes(content)) foreign += 1;
+      else if (n > 1) doubled += n - 1;
+    }
+  });
+  return { expected_per_device: 2, lost, doubled, foreign };
 }
 
 async function main() {
@@ -202,60 +301,56 @@ async function main() {
       start: (port) => startMeasured("bench/sync/relay.ts", "/health", {}, [], port),
       liveUrl: (port, i) => `ws://127.0.0.1:${port}/live?user=u${i % USERS}`,
     };
-
-    // Users sign in on a first start of the server; the storm's own starts find them in the data folder.
-    const first = await server.start(await freePort());
-    const { cookies, userOf } = await signIn(first.url).finally(() => first.stop());
     const messageOf = (u: number, tag: string) => `${tag} ${u}`;
     /** One message per user, from its first device, at once; each device must get its user's exactly once. */
-    const send = async (port: number, tag: string) => {
+    const sendAll = (cookies: string[]) => async (url: string, tag: string) => {
       const now = new Date();
       const date = formatStoredDate(now);
       const time = formatStoredTime(now);
       await Promise.all(
         Array.from({ length: USERS }, async (_, u) => {
-          const res = await post(`http://127.0.0.1:${port}${API.messages}`, cookies[u * 3] ?? "", {
-            id: crypto.randomUUID(),
-            content: messageOf(u, tag),
-            date,
-            time,
-          });
+          const message = { id: crypto.randomUUID(), content: messageOf(u, tag), date, time };
+          const res = await post(`${url}${API.messages}`, cookies[u * 3] ?? "", message);
           if (res.status !== 201) throw new Error(`send: ${res.status} ${await res.text()}`);
         }),
       );
     };
 
-    const serverRun = await storm(server, cookies, send);
-    const expected = (i: number) => ["before", "after"].map((tag) => messageOf(userOf[i % cookies.length] ?? 0, tag));
-    let lost = 0;
-    let doubled = 0;
-    let foreign = 0;
-    serverRun.devices.forEach((d, i) => {
-      const want = expected(i);
-      for (const content of want) if (!d.counts.has(content)) lost += 1;
-      for (const [content, n] of d.counts) {
-        if (!want.includes(content)) foreign += 1;
-        else if (n > 1) doubled += n - 1;
+    let serverFigures: Record<string, unknown>;
+    let sessions: number;
+    if (failoverOptions.processes === 2) {
+      const servers = await startServers(failoverOptions);
+      try {
+        const { cookies, userOf } = await signIn(servers.processes[0]?.url ?? "");
+        sessions = cookies.length;
+        const { devices, ...figures } = await failoverStorm(servers.processes, cookies, sendAll(cookies));
+        const expected = (i: number) => ["before", "after"].map((tag) => messageOf(userOf[i % cookies.length] ?? 0, tag));
+        serverFigures = { ...servers.setup, ...figures, messages: tallyMessages(devices, expected) };
+      } finally {
+        await servers.stop();
       }
-    });
-    const relayRun = await storm(
+    } else {
+      // Users sign in on a first start of the server; the storm's own starts find them in the data folder.
+      const first = await server.start(await freePort());
+      const { cookies, userOf } = await signIn(first.url).finally(() => first.stop());
+      sessions = cookies.length;
+      const { devices, ...figures } = await restartStorm(server, cookies, sendAll(cookies));
+      const expected = (i: number) => ["before", "after"].map((tag) => messageOf(userOf[i % cookies.length] ?? 0, tag));
+      serverFigures = { processes: 1, database: "sqlite", ...figures, messages: tallyMessages(devices, expected) };
+    }
+    const { devices: _, ...relayFigures } = await restartStorm(
       relay,
       Array.from({ length: DEVICES }, () => ""),
     );
-    const { devices: _s, ...serverFigures } = serverRun;
-    const { devices: _r, ...relayFigures } = relayRun;
 
     const run = {
       date: new Date().toISOString(),
       node: process.version,
       cpus: os.cpus().length,
       load_average: { before: loadBefore.map((l) => round(l)), after: os.loadavg().map((l) => round(l)) },
-      settings: { devices: DEVICES, users: USERS, sessions: cookies.length, accept_per_second: Number(ACCEPT_PER_SECOND) },
-      server: { ...serverFigures, messages: { expected_per_device: 2, lost, doubled, foreign } },
+      settings: { devices: DEVICES, users: USERS, sessions, accept_per_second: Number(ACCEPT_PER_SECOND) },
+      server: serverFigures,
       relay: relayFigures,
-      ratios_server_to_relay: {
-        all_back: round(serverFigures.restart.all_back_s / Math.max(0.1, relayFigures.restart.all_back_s)),
-      },
     };
     const all = existsSync(RESULTS) ? (JSON.parse(readFileSync(RESULTS, "utf8")) as Record<string, unknown>) : {};
     all[flags.label] = run;

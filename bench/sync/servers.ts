@@ -21,6 +21,8 @@ export interface ServerOptions {
   profileDir?: string | undefined;
   /** Another checkout whose server runs instead of this one's (with its own node_modules): a before/after pair. */
   serverTree?: string | undefined;
+  /** Settings beside BENCH_ENV, for every process. */
+  env?: Record<string, string>;
 }
 
 export interface Servers {
@@ -92,7 +94,7 @@ export async function startServers(options: ServerOptions): Promise<Servers> {
     for (let i = 0; i < options.processes; i++) {
       const dataDir = path.join(root, `process-${i}`);
       mkdirSync(dataDir);
-      const env = { ...BENCH_ENV, ...shared, DATA_DIR: dataDir };
+      const env = { ...BENCH_ENV, ...options.env, ...shared, DATA_DIR: dataDir };
       if (i === 0) {
         const config = loadConfig(env);
         sqliteFile = config.databaseUrl ? undefined : config.databaseFile;
