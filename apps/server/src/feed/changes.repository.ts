@@ -110,13 +110,7 @@ export function createChangesRepository(db: Db, rows: FeedRows) {
      */
     nextSeqAndRetention: (userId: string): Promise<Claimed | undefined> => rows.users.claim(db, userId),
 
-    /** The sequence number of the user's newest change, 0 for none. */
-    async currentSeq(userId: string): Promise<number> {
-      const user = await db.selectFrom("users").select("seq").where("id", "=", userId).executeTakeFirst();
-      return Number(user?.seq ?? 0);
-    },
-
-    /** The newest sequence number of each of these users (users without a row are left out). */
+    /** The newest sequence number of each of these users, 0 for none (users without a row are left out). */
     async currentSeqs(userIds: string[]): Promise<Map<string, number>> {
       if (userIds.length === 0) return new Map();
       const rows = await db.selectFrom("users").select(["id", "seq"]).where("id", "in", userIds).execute();

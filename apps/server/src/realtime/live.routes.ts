@@ -19,6 +19,7 @@ import { acceptGate } from "./accept-gate.ts";
 import { startHeartbeat } from "./heartbeat.ts";
 import type { ReplayRepositories } from "./replay.ts";
 import { replayChanges } from "./replay-changes.ts";
+import { batchedCurrentSeq } from "./seq-reads.ts";
 import { answerDelete } from "./socket-delete.ts";
 import { answerSend } from "./socket-send.ts";
 import { holdWritesForTurn } from "./turn-writes.ts";
@@ -65,6 +66,7 @@ export function liveRoutes(
   /** Per user, each open socket's "the database is at seq N" handler. */
   const seqCheckers = new Map<string, Set<(current: number) => void>>();
   const gate = acceptGate(limits.liveAcceptPerSecond);
+  const currentSeq = batchedCurrentSeq((userIds) => changes.currentSeqs(userIds));
 
   const stopSessionNotices = bus.subscribe("session.revoked", (notice) => {
     for (const socket of socketsBySession.get(notice.sessionId) ?? []) socket.close(LIVE_CLOSE.sessionRevoked, "Signed out");
@@ -166,7 +168,7 @@ export function liveRoutes(
 
       const isOpen = () => socket.readyState === socket.OPEN;
       async function replay(since: number, upTo?: number): Promise<void> {
-        lastSent = await replayChanges({ changes, repositories, clock, userId, since, upTo, send, isOpen });
+        lastSent = await replayChanges({ changes, currentSeq, repositories, clock, userId, since, upTo, send, isOpen });
       }
 
       function deliver(change: UserChange): Promise<void> {

@@ -8,10 +8,13 @@ import type { ChangesRepository } from "../feed/changes.repository.ts";
 import { replayedEvent } from "../feed/kinds/index.ts";
 import { LIVE_LIMITS } from "./live-limits.ts";
 import { type ReplayRepositories, replayReads } from "./replay.ts";
+import type { CurrentSeq } from "./seq-reads.ts";
 import { nextTurn } from "./turns.ts";
 
 export interface ReplayRequest {
   changes: ChangesRepository;
+  /** Where the user's log ends now (`batchedCurrentSeq`). */
+  currentSeq: CurrentSeq;
   repositories: ReplayRepositories;
   clock: Clock;
   userId: string;
@@ -29,8 +32,8 @@ export interface ReplayRequest {
  * changes it needs were pruned. Returns the seq the device is current to afterwards.
  */
 export async function replayChanges(request: ReplayRequest): Promise<number> {
-  const { changes, repositories, clock, userId, since, upTo, send, isOpen } = request;
-  const current = await changes.currentSeq(userId);
+  const { changes, currentSeq, repositories, clock, userId, since, upTo, send, isOpen } = request;
+  const current = await currentSeq(userId);
   const reset = () => {
     send({ type: "reset", seq: current });
     return current;
