@@ -7,7 +7,7 @@
  * devices move to the second, as behind a load balancer (each new socket of a device goes to the next process).
  * Run: npm run bench:restart [-- --devices 19500 --users 200 --accept-per-second 1000 --idle-seconds 35 --label current]
  *   [--processes 2 --database-url postgres://postgres@127.0.0.1:5432/test --redis-url redis://127.0.0.1:6379]
- * Writes the run under --label in bench/restart-storm-results.json (see restart-storm.md).
+ * Writes the run under --label in bench/restart-storm-results.json, with the command that made it (see bench/restart-storm.md).
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -16,10 +16,10 @@ import { parseArgs } from "node:util";
 import { LiveClient } from "@daysync/live-client";
 import { API, formatStoredDate, formatStoredTime } from "@daysync/shared";
 import WebSocket from "ws";
-import { freePort } from "../apps/server/src/testing/free-port.ts";
-import { summary } from "./sync/load.ts";
-import { type Measured, startMeasured } from "./sync/processes.ts";
-import { BENCH_ENV, checkServerOptions, type ServerOptions, startServers } from "./sync/servers.ts";
+import { freePort } from "../../apps/server/src/testing/free-port.ts";
+import { summary } from "./load.ts";
+import { type Measured, startMeasured } from "./processes.ts";
+import { BENCH_ENV, checkServerOptions, type ServerOptions, startServers } from "./servers.ts";
 
 const { values: flags } = parseArgs({
   options: {
@@ -53,7 +53,7 @@ if (invalid) {
 }
 /** Loopback source addresses the sockets are spread over (127.0.0.2, …), so this process does not run out of ports. */
 const SOURCES = 8;
-const RESULTS = path.join(import.meta.dirname, "restart-storm-results.json");
+const RESULTS = path.join(import.meta.dirname, "../restart-storm-results.json");
 
 const round = (n: number, digits = 2) => +n.toFixed(digits);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -345,6 +345,7 @@ async function main() {
 
     const run = {
       date: new Date().toISOString(),
+      command: `npm run bench:restart -- ${process.argv.slice(2).join(" ")}`.trim(),
       node: process.version,
       cpus: os.cpus().length,
       load_average: { before: loadBefore.map((l) => round(l)), after: os.loadavg().map((l) => round(l)) },
