@@ -3,8 +3,9 @@
  * whichever road it took, and a refusal answered as a frame with the HTTP answer's status and body.
  */
 import { randomUUID } from "node:crypto";
-import { API, type DateMessages, DISCUSSIONS_API, type LiveEvent, type Message, type ServerLiveMessage } from "@daysync/shared";
+import { API, type DateMessages, DISCUSSIONS_API, type LiveEvent, type Message } from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deleteFrame, readyLive } from "../testing/socket-frames.ts";
 import { Device, type LiveClient, startTestServer, type TestServer, textMessage } from "../testing/test-server.ts";
 
 let server: TestServer;
@@ -14,31 +15,19 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-type DeleteAnswer = Extract<ServerLiveMessage, { type: "deleted" | "delete_failed" }>;
-
-/** Sends a delete frame for `id` and waits for the answer that names it. */
-async function deleteFrame(live: LiveClient, id: unknown): Promise<DeleteAnswer> {
-  const ref = crypto.randomUUID();
-  live.socket.send(JSON.stringify({ type: "delete", ref, id }));
-  const answerOf = (received: ServerLiveMessage[]) =>
-    received.find((m): m is DeleteAnswer => (m.type === "deleted" || m.type === "delete_failed") && m.ref === ref);
-  await live.waitFor((received) => answerOf(received) !== undefined, 10_000);
-  const answer = answerOf(live.received);
-  if (!answer) throw new Error("no answer");
-  return answer;
-}
-
-async function ready(device: Device): Promise<LiveClient> {
-  const live = await device.live();
-  await live.waitFor((r) => r.some((m) => m.type === "ready"));
-  return live;
-}
-
 async function signedIn(name: string) {
   const device = new Device(server.url);
   const email = `${name.toLowerCase()}-${crypto.randomUUID()}@example.com`;
   await device.register(name, email);
   return { device, email };
+}
+
+/** A person signed in on two devices: the one that deletes, and a laptop that watches. */
+async function signedInWithLaptop(name: string) {
+  const { device, email } = await signedIn(name);
+  const laptop = new Device(server.url);
+  await laptop.login(email);
+  return { device, laptop };
 }
 
 async function sent(device: Device, content: string): Promise<{ message: Message; day: DateMessages }> {
@@ -60,14 +49,12 @@ const deletionsOf = (live: LiveClient, id: string) =>
 
 describe("a delete frame on the live socket", () => {
   it("deletes the message, answers what the HTTP deletion answers, and the other device hears what HTTP tells it", async () => {
-    const { device, email } = await signedIn("Della");
-    const laptop = new Device(server.url);
-    await laptop.login(email);
+    const { device, laptop } = await signedInWithLaptop("Della");
     const byHttp = await sent(device, "deleted over HTTP");
     const bySocket = await sent(device, "deleted over the socket");
     await sent(device, "kept");
-    const watching = await ready(laptop);
-    const live = await ready(device);
+    const watching = await readyLive(laptop);
+    const live = await readyLive(device);
 
     expect((await device.request("DELETE", API.message(byHttp.message.id))).body).toEqual({ deleted: 1 });
     await watching.waitFor(() => eventsFromDeletionOf(watching, byHttp.message.id).some((e) => e.kind === "day.upserted"));
@@ -95,7 +82,7 @@ describe("a delete frame on the live socket", () => {
     const { device: other } = await signedIn("Eve");
     const theirs = await sent(other, "not yours");
     const mine = await sent(device, "mine");
-    const live = await ready(device);
+    const live = await readyLive(device);
 
     for (const id of [theirs.message.id, randomUUID()]) {
       const http = await device.request("DELETE", API.message(id));
@@ -115,7 +102,7 @@ describe("a delete frame on the live socket", () => {
     const discussionId = created.body.discussion.id;
     const said = textMessage("said in a discussion", server.clock.now());
     expect((await device.post(DISCUSSIONS_API.messages(discussionId), said)).status).toBe(201);
-    const live = await ready(device);
+    const live = await readyLive(device);
     const http = await device.request("DELETE", API.message(said.id));
     expect(http.status).toBe(404);
     expect(await deleteFrame(live, said.id)).toEqual({ type: "delete_failed", ref: expect.any(String), status: 404, ...http.body });
@@ -132,7 +119,7 @@ describe("a delete frame on the live socket", () => {
   ])("refuses %s with a 400 naming the id, as HTTP does, and the socket stays open", async (_label, id) => {
     const { device } = await signedIn("Bea");
     const mine = await sent(device, "still deletable");
-    const live = await ready(device);
+    const live = await readyLive(device);
     const http = await device.request("DELETE", API.message("nope"));
     expect(http.status).toBe(400);
     expect(http.body).toMatchObject({ error: { code: "validation", field: "id" } });
@@ -144,13 +131,11 @@ describe("a delete frame on the live socket", () => {
   });
 
   it("deleted on the socket and again over HTTP (a retry after a lost answer): the second is a 404, one deletion", async () => {
-    const { device, email } = await signedIn("Rhea");
-    const laptop = new Device(server.url);
-    await laptop.login(email);
+    const { device, laptop } = await signedInWithLaptop("Rhea");
     const first = await sent(device, "socket then HTTP");
     const second = await sent(device, "HTTP then socket");
-    const watching = await ready(laptop);
-    const live = await ready(device);
+    const watching = await readyLive(laptop);
+    const live = await readyLive(device);
 
     expect(await deleteFrame(live, first.message.id)).toMatchObject({ type: "deleted", deleted: 1 });
     expect((await device.request("DELETE", API.message(first.message.id))).status).toBe(404);
@@ -170,15 +155,13 @@ describe("a delete frame on the live socket", () => {
   });
 
   it("a socket dropped after the frame left and before its answer, then the outbox's retry over HTTP: deleted once", async () => {
-    const { device, email } = await signedIn("Dina");
-    const laptop = new Device(server.url);
-    await laptop.login(email);
-    const watching = await ready(laptop);
+    const { device, laptop } = await signedInWithLaptop("Dina");
+    const watching = await readyLive(laptop);
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
       const { message } = await sent(device, `dropped mid-delete ${i}`);
       ids.push(message.id);
-      const live = await ready(device);
+      const live = await readyLive(device);
       live.socket.send(JSON.stringify({ type: "delete", ref: "r", id: message.id }));
       live.socket.terminate();
       const retried = await device.request("DELETE", API.message(message.id));
@@ -202,7 +185,7 @@ describe("a delete frame on the live socket", () => {
       { type: "delete", ref: "x".repeat(65), id: randomUUID() },
       { type: "delete", ref: "r" },
     ]) {
-      const live = await ready(device);
+      const live = await readyLive(device);
       live.socket.send(JSON.stringify(frame));
       expect(await live.waitForClose()).toBe(1008);
     }

@@ -2,10 +2,11 @@
  * Sending over the live socket (issue 47): a `send` frame goes where `POST /api/messages` goes. One message whichever
  * road it took, the same limit across both, and a refusal answered as a frame with the HTTP answer's status and body.
  */
-import { API, MAX_MESSAGE_LENGTH, type ServerLiveMessage } from "@daysync/shared";
+import { API, MAX_MESSAGE_LENGTH } from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keyedAccount } from "../testing/key-devices.ts";
-import { Device, type LiveClient, startTestServer, type TestServer, textMessage } from "../testing/test-server.ts";
+import { readyLive, sendFrame } from "../testing/socket-frames.ts";
+import { Device, startTestServer, type TestServer, textMessage } from "../testing/test-server.ts";
 
 let server: TestServer;
 
@@ -13,26 +14,6 @@ beforeAll(async () => {
   server = await startTestServer();
 });
 afterAll(() => server.close());
-
-type SendAnswer = Extract<ServerLiveMessage, { type: "sent" | "send_failed" }>;
-
-/** Sends `body` as a frame and waits for the answer that names it. */
-async function sendFrame(live: LiveClient, body: unknown): Promise<SendAnswer> {
-  const ref = crypto.randomUUID();
-  live.socket.send(JSON.stringify({ type: "send", ref, body }));
-  const answerOf = (received: ServerLiveMessage[]) =>
-    received.find((m): m is SendAnswer => (m.type === "sent" || m.type === "send_failed") && m.ref === ref);
-  await live.waitFor((received) => answerOf(received) !== undefined, 10_000);
-  const answer = answerOf(live.received);
-  if (!answer) throw new Error("no answer");
-  return answer;
-}
-
-async function ready(device: Device): Promise<LiveClient> {
-  const live = await device.live();
-  await live.waitFor((r) => r.some((m) => m.type === "ready"));
-  return live;
-}
 
 async function signedIn(name: string, env: Record<string, string> = {}) {
   const on = Object.keys(env).length ? await startTestServer(env) : server;
@@ -52,8 +33,8 @@ describe("a send frame on the live socket", () => {
     const { device, email } = await signedIn("Sofia");
     const laptop = new Device(server.url);
     await laptop.login(email);
-    const watching = await ready(laptop);
-    const live = await ready(device);
+    const watching = await readyLive(laptop);
+    const live = await readyLive(device);
 
     const message = textMessage("sent over the socket", server.clock.now());
     const answer = await sendFrame(live, message);
@@ -73,7 +54,7 @@ describe("a send frame on the live socket", () => {
 
   it("a message sent over HTTP first and then as a frame is stored once, the frame answered as a resend", async () => {
     const { device } = await signedIn("Hugo");
-    const live = await ready(device);
+    const live = await readyLive(device);
     const message = textMessage("HTTP first", server.clock.now());
     expect((await device.post(API.messages, message)).status).toBe(201);
     expect(await sendFrame(live, message)).toMatchObject({ type: "sent", created: false, message: { id: message.id } });
@@ -84,7 +65,7 @@ describe("a send frame on the live socket", () => {
   it("a socket dropped after the frame left and before its answer, then the outbox's retry over HTTP: one message", async () => {
     const { device } = await signedIn("Dora");
     for (let i = 0; i < 5; i++) {
-      const live = await ready(device);
+      const live = await readyLive(device);
       const message = textMessage(`dropped mid-send ${i}`, server.clock.now());
       live.socket.send(JSON.stringify({ type: "send", ref: "r", body: message }));
       live.socket.terminate();
@@ -102,7 +83,7 @@ describe("a send frame on the live socket", () => {
     ["no id", { id: undefined }],
   ])("refuses %s with the HTTP answer's status and body, as a frame, and the socket stays open", async (_label, change) => {
     const { device } = await signedIn("Vera");
-    const live = await ready(device);
+    const live = await readyLive(device);
     const body = { ...textMessage("valid at first", server.clock.now()), ...change };
     const http = await device.post(API.messages, body);
     expect(http.status).toBeGreaterThanOrEqual(400);
@@ -116,7 +97,7 @@ describe("a send frame on the live socket", () => {
 
   it("refuses a clear text in an account whose messages are sealed, with the HTTP answer's words", async () => {
     const { keyed } = await keyedAccount(server, "Kai");
-    const live = await ready(keyed.device);
+    const live = await readyLive(keyed.device);
     const body = textMessage("not sealed", server.clock.now());
     const http = await keyed.device.post(API.messages, body);
     expect(http.status).toBe(409);
@@ -129,7 +110,7 @@ describe("a send frame on the live socket", () => {
     try {
       const laptop = new Device(on.url);
       await laptop.login(email);
-      const live = await ready(device);
+      const live = await readyLive(device);
       expect((await device.post(API.messages, textMessage("1 by HTTP", on.clock.now()))).status).toBe(201);
       expect(await sendFrame(live, textMessage("2 by socket", on.clock.now()))).toMatchObject({ type: "sent" });
       expect((await device.post(API.messages, textMessage("3 by HTTP", on.clock.now()))).status).toBe(201);
@@ -145,7 +126,7 @@ describe("a send frame on the live socket", () => {
       });
       expect(refused.type === "send_failed" && refused.retry_after).toBeLessThanOrEqual(60);
       // Another device of the account has its own count.
-      expect(await sendFrame(await ready(laptop), textMessage("from the laptop", on.clock.now()))).toMatchObject({ type: "sent" });
+      expect(await sendFrame(await readyLive(laptop), textMessage("from the laptop", on.clock.now()))).toMatchObject({ type: "sent" });
       live.close();
     } finally {
       await on.close();
@@ -155,7 +136,7 @@ describe("a send frame on the live socket", () => {
   it("a frame that is not a send at all still closes the socket", async () => {
     const { device } = await signedIn("Nina");
     for (const frame of [{ type: "send" }, { type: "send", ref: "" }, { type: "send", ref: "x".repeat(65), body: {} }]) {
-      const live = await ready(device);
+      const live = await readyLive(device);
       live.socket.send(JSON.stringify(frame));
       expect(await live.waitForClose()).toBe(1008);
     }
