@@ -18,6 +18,7 @@ import { API, formatStoredDate, formatStoredTime } from "@daysync/shared";
 import WebSocket from "ws";
 import { freePort } from "../../apps/server/src/testing/free-port.ts";
 import { summary } from "./load.ts";
+import type { ProbeStats } from "./probe.ts";
 import { type Measured, startMeasured } from "./processes.ts";
 import { BENCH_ENV, checkServerOptions, type ServerOptions, startServers } from "./servers.ts";
 
@@ -133,6 +134,12 @@ function closesOf(devices: Device[]): Record<string, number> {
   return all;
 }
 
+/** The event loop's delay and the CPU of a process over a storm, from its stats at the end and its CPU at the start. */
+const stormLoad = (during: ProbeStats, cpuBefore: number) => ({
+  event_loop_delay_ms: { p99: round(during.loop_delay_ms.p99), max: round(during.loop_delay_ms.max) },
+  cpu_s: seconds(during.cpu_ms - cpuBefore),
+});
+
 /** Until every device has a ready later than `since`: seconds from `since`, and the spread of the devices' times. */
 async function allBack(devices: Device[], since: number, timeoutMs: number) {
   await waitUntil("every device back", () => devices.every((d) => d.readyAt > since && d.client.getStatus() === "online"), timeoutMs);
@@ -212,8 +219,7 @@ async function restartStorm(target: Target, cookies: string[], send?: (url: stri
         /** From the new process answering its health check until the last device was back. */
         after_up_s: seconds(Math.max(...devices.map((d) => d.readyAt)) - upAt),
         closes: closesOf(devices),
-        event_loop_delay_ms: { p99: round(during.loop_delay_ms.p99), max: round(during.loop_delay_ms.max) },
-        cpu_s: seconds(during.cpu_ms - cpuBefore),
+        ...stormLoad(during, cpuBefore),
       },
       devices,
     };
@@ -242,14 +248,13 @@ async function failoverStorm(processes: Measured[], cookies: string[], send: (ur
     await first.stop();
     const downAt = performance.now();
     await send(second.url, "after");
-    const moved = () => devices.filter((d) => d.lostAt > stopAt);
     await waitUntil(
       "every device back",
       () => devices.every((d) => d.client.getStatus() === "online" && d.readyAt > d.lostAt),
       10 * 60_000,
     );
     const during = await second.stats({ gc: false });
-    const times = moved().map((d) => d.readyAt - stopAt);
+    const times = devices.filter((d) => d.lostAt > stopAt).map((d) => d.readyAt - stopAt);
     return {
       ...before,
       failover: {
@@ -258,8 +263,7 @@ async function failoverStorm(processes: Measured[], cookies: string[], send: (ur
         all_back_s: seconds(Math.max(...times)),
         back_ms: summary(times),
         closes: closesOf(devices),
-        event_loop_delay_ms: { p99: round(during.loop_delay_ms.p99), max: round(during.loop_delay_ms.max) },
-        cpu_s: seconds(during.cpu_ms - cpuBefore),
+        ...stormLoad(during, cpuBefore),
       },
       devices,
     };
