@@ -3,7 +3,7 @@ import { KEYS_API, keysStateSchema, SEALED_TEXT, TEXT } from "@daysync/shared";
 import type { BrowserContext } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { useStartedApp } from "./support/app.ts";
-import { messageList, sendMessage, visible } from "./support/daysync.ts";
+import { messageList, nothingPending, sendMessage, visible } from "./support/daysync.ts";
 import { readQrFromScreen } from "./support/qr.ts";
 
 const app = useStartedApp();
@@ -87,6 +87,7 @@ describe("add a device", () => {
     await page.goto(`${app.server.url}/dashboard`);
     await expect.poll(async () => (await keyState(laptop)).wraps.length, { timeout: 15_000 }).toBe(1);
     await sendMessage(page, "sealed before the phone came");
+    await nothingPending(page);
     await page.goto(`${app.server.url}/pair/add`);
     const shortCode = (await page.getByTestId("offer-short-code").textContent()) ?? "";
     expect(shortCode).toMatch(/^[0-9A-Z]{4}-[0-9A-Z]{4}$/);

@@ -11,6 +11,7 @@ import {
   logOut,
   messageList,
   newDevice,
+  nothingPending,
   registerViaApi,
   sendMessage,
   setPlanByOperator,
@@ -162,7 +163,7 @@ describe("dashboard: live sync, outbox, copy, search, plan, logout", () => {
     await hidden(status, 15_000);
     await visible(messageList(phone.page).getByText("written in the tunnel"), 15_000);
     const confirmed = messageList(laptop.page).getByRole("listitem").filter({ hasText: "written in the tunnel" });
-    await laptop.page.waitForFunction(() => !document.querySelector("[data-pending]"), undefined, { timeout: 10_000 });
+    await nothingPending(laptop.page);
     expect(await confirmed.count()).toBe(1);
 
     // Exactly once on the server: a fresh load shows one copy.
@@ -278,7 +279,7 @@ describe("dashboard: live sync, outbox, copy, search, plan, logout", () => {
     await sendMessage(page, "gone in fifteen minutes");
     const item = messageList(page).getByRole("listitem").filter({ hasText: "gone in fifteen minutes" });
     await visible(item);
-    await page.waitForFunction(() => !document.querySelector("[data-pending]"));
+    await nothingPending(page);
     // The message's own day, not "today": the jump below may cross midnight, after which today is a new day.
     await page.getByRole("link", { name: /gone in fifteen minutes/ }).click();
     await page.waitForURL((url) => url.pathname.startsWith("/dashboard/days/"));

@@ -2,7 +2,7 @@ import { formatDisplayDate, formatStoredDate, TEXT } from "@daysync/shared";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./support/browser.ts";
-import { hidden, messageList, newDevice, registerViaApi, sendMessage, uniqueEmail, visible } from "./support/daysync.ts";
+import { hidden, messageList, newDevice, nothingPending, registerViaApi, sendMessage, uniqueEmail, visible } from "./support/daysync.ts";
 import { type RunningServer, startServer } from "./support/server.ts";
 import { ageMessagesOf } from "./support/server-data.ts";
 
@@ -35,7 +35,7 @@ describe("an expired message leaves the sidebar", () => {
     await page.goto("/dashboard");
     await sendMessage(page, "wifi password: hunter2");
     await visible(page.getByRole("link", { name: /hunter2/ }));
-    await page.waitForFunction(() => !document.querySelector("[data-pending]"));
+    await nothingPending(page);
 
     ageMessagesOf(server.dataDir, email, PAST_FREE_RETENTION);
     // The sweep runs every second; its day.upserted reaches the open page.

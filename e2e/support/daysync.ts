@@ -134,6 +134,11 @@ export async function sendMessage(page: Page, text: string): Promise<void> {
   await box.press("Enter");
 }
 
+/** Waits until the outbox holds nothing: every message sent is stored on the server (leaving the page earlier may leave one waiting). */
+export async function nothingPending(page: Page, timeout = 10_000): Promise<void> {
+  await page.waitForFunction(() => !document.querySelector("[data-pending]"), undefined, { timeout });
+}
+
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 
 /** Picks files the way a person does: the attach button beside the message box opens the file chooser (several at once). */
