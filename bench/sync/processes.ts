@@ -1,6 +1,7 @@
 /** The measured processes, the server's (one or more) and the bare relay: each its own child with the probe preloaded. */
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
+import { buildSync } from "esbuild";
 import { freePort } from "../../apps/server/src/testing/free-port.ts";
 import type { ProbeStats } from "./probe.ts";
 
@@ -16,6 +17,20 @@ export interface Measured {
 
 const root = path.resolve(import.meta.dirname, "../..");
 
+/** The probe as one plain JavaScript file, so it loads into a bundled server without tsx. */
+function probeBundle(): string {
+  const outfile = path.join(root, "bench/.tmp/probe.mjs");
+  buildSync({
+    entryPoints: [path.join(import.meta.dirname, "probe.ts")],
+    outfile,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    logLevel: "warning",
+  });
+  return outfile;
+}
+
 /**
  * Starts `script` (relative to the repo root) with the probe and waits until `healthPath` answers; on `port` when given
  * (a restart on the port its clients know), else a free one.
@@ -28,8 +43,9 @@ export async function startMeasured(
   port?: number,
 ): Promise<Measured> {
   port ??= await freePort();
-  const probe = path.join(import.meta.dirname, "probe.ts");
-  const child = spawn(process.execPath, ["--expose-gc", ...flags, "--import", "tsx", "--import", probe, script], {
+  // A bundle (the server as `npm run serve` runs it) runs without tsx, whose loader would add its own memory.
+  const loader = script.endsWith(".ts") ? ["--import", "tsx"] : [];
+  const child = spawn(process.execPath, ["--expose-gc", ...flags, ...loader, "--import", probeBundle(), script], {
     cwd: root,
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: ["ignore", "inherit", "inherit", "ipc"],

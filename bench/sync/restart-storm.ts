@@ -20,7 +20,7 @@ import { freePort } from "../../apps/server/src/testing/free-port.ts";
 import { summary } from "./load.ts";
 import type { ProbeStats } from "./probe.ts";
 import { type Measured, startMeasured } from "./processes.ts";
-import { BENCH_ENV, checkServerOptions, type ServerOptions, startServers } from "./servers.ts";
+import { BENCH_ENV, checkServerOptions, type ServerOptions, serverScript, startServers } from "./servers.ts";
 
 const { values: flags } = parseArgs({
   options: {
@@ -297,7 +297,7 @@ async function main() {
     const serverEnv = { ...BENCH_ENV, DATA_DIR: dataDir, LIVE_SOCKETS_PER_SESSION: "100000", LIVE_ACCEPT_PER_SECOND: ACCEPT_PER_SECOND };
     const server: Target = {
       name: "server",
-      start: (port) => startMeasured("apps/server/src/main.ts", "/api/health", serverEnv, [], port),
+      start: (port) => startMeasured(serverScript(), "/api/health", serverEnv, [], port),
       liveUrl: (port) => `ws://127.0.0.1:${port}${API.live}`,
     };
     const relay: Target = {

@@ -47,7 +47,17 @@ export const BENCH_ENV = {
   SEND_RATE_LIMIT_WINDOW_MS: "1000",
   LIVE_SOCKETS_PER_SESSION: "1000",
   LIVE_SOCKETS_PER_USER: "100000",
+  // As `npm run serve` sets it: glibc gives back each password hash's 19 MiB instead of keeping it (docs/deploy.md).
+  MALLOC_MMAP_THRESHOLD_: "1048576",
 };
+
+/** The server as `npm run serve` runs it: the bundle `npm run build` makes (in `tree`, another checkout, when given). */
+export function serverScript(tree = ""): string {
+  const script = path.join(tree, "apps/server/dist/server/main.mjs");
+  if (!existsSync(path.resolve(import.meta.dirname, "../..", script)))
+    throw new Error(`${script} is missing: run npm run build${tree ? ` in ${tree}` : ""} first`);
+  return script;
+}
 
 export function checkServerOptions(options: ServerOptions): string | undefined {
   if (!Number.isInteger(options.processes) || options.processes < 1) return "--processes: a whole number ≥ 1";
@@ -101,7 +111,7 @@ export async function startServers(options: ServerOptions): Promise<Servers> {
       }
       processes.push(
         await startMeasured(
-          path.join(options.serverTree ?? "", "apps/server/src/main.ts"),
+          serverScript(options.serverTree),
           "/api/health",
           { ...env, ...profileEnv(options.profileDir, `server-${i}`) },
           options.nodeFlags,
