@@ -308,7 +308,11 @@ export async function fanOut(target: Target, options: FanOutOptions) {
  * One more measured window of sends over the devices `fanOut` connected and warmed, numbered on from `first`: CPU
  * per message and delivery latency, for comparing the server and the relay in alternating rounds.
  */
-export async function sendRound(target: Target, tally: Tally, options: { rate: number; seconds: number; first: number; road?: Road }) {
+export async function sendRound(
+  target: Target,
+  tally: Tally,
+  options: { rate: number; seconds: number; first: number; road?: Road; profile?: boolean },
+) {
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   const total = Math.round(options.rate * options.seconds);
   const { before, after, errors, expected } = await measuredSends(target, tally, agent, {
@@ -316,6 +320,7 @@ export async function sendRound(target: Target, tally: Tally, options: { rate: n
     first: options.first,
     count: total,
     road: options.road,
+    profile: options.profile,
   });
   agent.destroy();
   return {

@@ -128,7 +128,7 @@ loopDelay.enable();
 /**
  * With BENCH_PROFILE_DIR set, "profile-start" and "profile-stop" take a CPU profile of this process between them
  * (the measured sends only, where `--cpu-prof` would profile the sign-ins and every other phase too), written as
- * BENCH_PROFILE_DIR/BENCH_PROFILE_NAME.cpuprofile for Chrome's DevTools or any .cpuprofile reader.
+ * BENCH_PROFILE_DIR/BENCH_PROFILE_NAME-N.cpuprofile (the N-th window) for Chrome's DevTools or any .cpuprofile reader.
  */
 function profileCommand(command: "profile-start" | "profile-stop") {
   const dir = process.env.BENCH_PROFILE_DIR;
@@ -139,10 +139,16 @@ function profileCommand(command: "profile-start" | "profile-stop") {
   }
   profiler.post("Profiler.stop", (error, result) => {
     if (error) console.error(`profile not written: ${error.message}`);
-    else writeFileSync(path.join(dir, `${process.env.BENCH_PROFILE_NAME ?? process.pid}.cpuprofile`), JSON.stringify(result.profile));
+    else {
+      profiles += 1;
+      const name = `${process.env.BENCH_PROFILE_NAME ?? process.pid}-${profiles}.cpuprofile`;
+      writeFileSync(path.join(dir, name), JSON.stringify(result.profile));
+    }
   });
 }
 const profiler = new Session();
+/** Profiles written so far: each window's file is numbered in turn (NAME-1, NAME-2, …). */
+let profiles = 0;
 if (process.env.BENCH_PROFILE_DIR) profiler.connect();
 
 process.on("message", (command) => {

@@ -4,7 +4,7 @@
  * Run: npm run bench:sync [-- --quick] [--devices 1000 --rate 500 --seconds 10 --warmup-seconds 3 --clients 64 --throughput-seconds 5
  * --idle-sockets 10000 --idle-seconds 35 --label current --server-flags="--cpu-prof --cpu-prof-dir=/tmp/prof"]
  * [--processes 2 --database-url postgres://postgres@127.0.0.1:5432/test --redis-url redis://127.0.0.1:6379]
- * [--profile-dir /tmp/prof: a CPU profile of each process over the measured sends only]
+ * [--profile-dir /tmp/prof: a CPU profile of each process over the fan-out's sends (NAME-1) and the first socket round's (NAME-2)]
  * Writes the run under --label in bench/sync-results.json and regenerates bench/sync-results.md.
  */
 import { mkdirSync } from "node:fs";
@@ -175,6 +175,8 @@ async function main() {
             seconds: SECONDS,
             first: state.sent,
             road: road === "socket" ? { kind: "socket", devices: state.devices } : { kind: "http" },
+            // With --profile-dir: the fan-out's sends over HTTP are the first profile, this round's on the socket the second.
+            profile: road === "socket" && i === 0,
           });
           state.sent += result.messages;
           (road === "socket" ? socketRounds : rounds)[target.name]?.push(result);
