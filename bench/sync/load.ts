@@ -290,6 +290,7 @@ export async function fanOut(target: Target, options: FanOutOptions) {
       latency_ms: summary(tally.latencies),
       warmup_messages: warmup,
       cpu_ms_per_message: round((after.cpu_ms - warmed.cpu_ms) / total, 3),
+      socket_writes_per_message: round((after.socket_writes - warmed.socket_writes) / total, 2),
       /** How busy the target's processes were over the sending, summed (1 = one core). */
       cpu_busy: round((after.cpu_ms - warmed.cpu_ms) / wallMs, 3),
       load_generator_cpu_busy: round(loadGeneratorCpuMs / wallMs, 3),
@@ -330,6 +331,7 @@ export async function sendRound(
     lost_so_far: expected - tally.delivered,
     latency_ms: summary(tally.latencies),
     cpu_ms_per_message: round((after.cpu_ms - before.cpu_ms) / total, 3),
+    socket_writes_per_message: round((after.socket_writes - before.socket_writes) / total, 2),
   };
 }
 

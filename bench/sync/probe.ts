@@ -9,6 +9,7 @@
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector";
 import { createRequire } from "node:module";
+import { Socket } from "node:net";
 import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 
@@ -22,6 +23,8 @@ export interface ProbeStats {
   statements: Record<string, number>;
   /** How late the event loop ran since the previous "stats" (99th percentile and worst, ms): its stalls. */
   loop_delay_ms: { p99: number; max: number };
+  /** Writes handed to the kernel on TCP sockets (net.Socket's `_write` and `_writev`, a system call each): frames and answers leaving. */
+  socket_writes: number;
 }
 
 const statements: Record<string, number> = {};
@@ -122,6 +125,20 @@ function countPgStatements() {
 countSqliteStatements();
 countPgStatements();
 
+let socketWrites = 0;
+/** Counts each write a socket hands to the kernel: one per frame unless several are held and leave together. */
+function countSocketWrites() {
+  const proto = Socket.prototype as unknown as Record<"_write" | "_writev", (...args: unknown[]) => unknown>;
+  for (const method of ["_write", "_writev"] as const) {
+    const original = proto[method];
+    proto[method] = function (this: unknown, ...args: unknown[]) {
+      socketWrites += 1;
+      return original.apply(this, args);
+    };
+  }
+}
+countSocketWrites();
+
 const loopDelay = monitorEventLoopDelay({ resolution: 5 });
 loopDelay.enable();
 
@@ -165,6 +182,7 @@ process.on("message", (command) => {
     prepared,
     statements: statementCounts(),
     loop_delay_ms: { p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 },
+    socket_writes: socketWrites,
   };
   loopDelay.reset();
   process.send?.(stats);

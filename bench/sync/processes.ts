@@ -90,6 +90,7 @@ export function sumStats(all: ProbeStats[]): ProbeStats {
     cpu_ms: sum((s) => s.cpu_ms),
     rss_bytes: sum((s) => s.rss_bytes),
     heap_used_bytes: sum((s) => s.heap_used_bytes),
+    socket_writes: sum((s) => s.socket_writes),
     prepared: sum((s) => s.prepared),
     statements,
     // The worst process's: a stall in any of them delays the messages it serves.

@@ -107,6 +107,13 @@ const metricRows: [string, (side: Run, run: Run, isServer: boolean) => unknown][
     (_, r, isServer) => r.socket_rounds && listOf(r.socket_rounds[isServer ? "server" : "relay"].map((w: Run) => w.latency_ms.p99)),
   ],
   [
+    "socket rounds: socket writes per message (system calls), each round",
+    (_, r, isServer) =>
+      r.socket_rounds?.server?.[0]?.socket_writes_per_message !== undefined
+        ? listOf(r.socket_rounds[isServer ? "server" : "relay"].map((w: Run) => w.socket_writes_per_message))
+        : undefined,
+  ],
+  [
     "SQL statements / prepares per message",
     (s, _, isServer) => (isServer ? `${s.fan_out.sql_statements_per_message} / ${s.fan_out.sql_prepared_per_message}` : undefined),
   ],
