@@ -84,8 +84,9 @@ describe("checkpoints in a worker thread", () => {
         sqlite.exec("commit");
       });
     }
-    // The log reached its limit and started over again and again, instead of holding every page written.
-    expect(statSync(`${file}-wal`).size).toBeLessThan(12_000_000);
+    // The log reached its limit and started over, instead of holding every page written (24 MB). How far it ran
+    // ahead of the worker depends on the machine: 14 MB on CI beside another test run, under 12 MB when quiet.
+    expect(statSync(`${file}-wal`).size).toBeLessThan(18_000_000);
     expect(quietMoments).toBeGreaterThan(0);
     await checkpoint.stop();
     sqlite.close();
