@@ -12,15 +12,6 @@ const ms = (base: number) => Math.round(base * scale);
 const serverBundle = `${import.meta.dirname}/apps/server/src/testing/server-bundle.ts`;
 const cliBundle = `${import.meta.dirname}/apps/cli/test/cli-bundle.ts`;
 
-/**
- * The server's, the command's and the browser tests' files share their worker's modules rather than each loading them
- * again (the whole server, for most): that load was most of the server tests' CPU time (server project on two cores:
- * 196 s of CPU and 111 s before, 91 s and 58 s after). They can, as none mocks a module, stubs a global or fakes timers,
- * and each starts servers and browsers of its own; what a module keeps (caches of parsed user agents, prepared
- * statements) a running server keeps across requests too. Setup files and hooks still run for each file.
- */
-const sharedModules = { isolate: false };
-
 export default defineConfig({
   test: {
     // Most test files wait on servers, browsers and sockets rather than the CPU: three at once on two cores
@@ -58,7 +49,6 @@ export default defineConfig({
           name: "server",
           root: "apps/server",
           include: ["src/**/*.test.ts"],
-          ...sharedModules,
           globalSetup: [serverBundle],
           testTimeout: ms(30_000),
           hookTimeout: ms(300_000),
@@ -71,7 +61,6 @@ export default defineConfig({
           name: "server-pg",
           root: "apps/server",
           include: ["src/**/*.test.ts"],
-          ...sharedModules,
           globalSetup: [serverBundle],
           testTimeout: ms(30_000),
           hookTimeout: ms(300_000),
@@ -86,7 +75,6 @@ export default defineConfig({
           name: "cli",
           root: "apps/cli",
           include: ["src/**/*.test.ts", "test/**/*.test.ts"],
-          ...sharedModules,
           globalSetup: [cliBundle],
           testTimeout: ms(60_000),
           hookTimeout: ms(300_000),
@@ -97,7 +85,6 @@ export default defineConfig({
           name: "e2e",
           root: "e2e",
           include: ["**/*.e2e.ts"],
-          ...sharedModules,
           setupFiles: ["./support/policy-check.ts"],
           globalSetup: [serverBundle, cliBundle],
           testTimeout: ms(90_000),
