@@ -17,8 +17,11 @@ export interface Measured {
 
 const root = path.resolve(import.meta.dirname, "../..");
 
-/** The probe as one plain JavaScript file, so it loads into a bundled server without tsx. */
+let probeFile: string | undefined;
+
+/** The probe as one plain JavaScript file, so it loads into a bundled server without tsx; built once per bench run. */
 function probeBundle(): string {
+  if (probeFile) return probeFile;
   const outfile = path.join(root, "bench/.tmp/probe.mjs");
   buildSync({
     entryPoints: [path.join(import.meta.dirname, "probe.ts")],
@@ -28,6 +31,7 @@ function probeBundle(): string {
     format: "esm",
     logLevel: "warning",
   });
+  probeFile = outfile;
   return outfile;
 }
 
