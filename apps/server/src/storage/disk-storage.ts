@@ -13,13 +13,20 @@ const SAFE_ID = /^[A-Za-z0-9_-]{1,128}$/;
 /** Upload records read at once when listing them. */
 const LIST_BATCH = 32;
 
+/**
+ * tus's FileStore makes its folder from its constructor, in a callback that throws (an uncaught exception) when that
+ * fails, for example when the folder is removed while the call waits for libuv's pool (a test server stopped while
+ * argon2 hashes filled it). Ours makes the folder first and awaits it, so that call is not made at all.
+ */
+// @ts-expect-error: it replaces FileStore's private checkOrCreateDirectory, which the constructor calls.
+class AwaitedFolderFileStore extends FileStore {
+  override checkOrCreateDirectory() {}
+}
+
 export async function createDiskStorage(directory: string, expiryMs: number): Promise<FileStorage> {
-  const configstore = new FileConfigstore(directory);
-  const datastore = new FileStore({ directory, configstore, expirationPeriodInMilliseconds: expiryMs });
-  // FileStore makes the folder in its constructor, in a callback that throws (an uncaught exception) when that fails;
-  // ours, queued after it on libuv's pool, resolves once that one has started, not later when the folder may be gone
-  // (CI saw a test server's folder removed first while argon2 hashes filled the pool).
   await mkdir(directory, { recursive: true });
+  const configstore = new FileConfigstore(directory);
+  const datastore = new AwaitedFolderFileStore({ directory, configstore, expirationPeriodInMilliseconds: expiryMs });
   const fileOf = (id: string) => {
     if (!SAFE_ID.test(id)) throw new Error(`Unsafe file id: ${id}`);
     return path.join(directory, id);
