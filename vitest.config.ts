@@ -13,10 +13,10 @@ const serverBundle = `${import.meta.dirname}/apps/server/src/testing/server-bund
 const cliBundle = `${import.meta.dirname}/apps/cli/test/cli-bundle.ts`;
 
 /**
- * The server's test files share their worker's modules rather than each loading the whole server again: that load was
- * most of their CPU time (server project on two cores: 196 s of CPU and 111 s before, 91 s and 58 s after). They can,
- * as none mocks a module, stubs a global or fakes timers, and each starts servers of its own; what a module keeps
- * (caches of parsed user agents, prepared statements) a running server keeps across requests too.
+ * The server's and the command's test files share their worker's modules rather than each loading the whole server
+ * again: that load was most of their CPU time (server project on two cores: 196 s of CPU and 111 s before, 91 s and
+ * 58 s after). They can, as none mocks a module, stubs a global or fakes timers, and each starts servers of its own;
+ * what a module keeps (caches of parsed user agents, prepared statements) a running server keeps across requests too.
  */
 const sharedModules = { isolate: false };
 
@@ -85,6 +85,7 @@ export default defineConfig({
           name: "cli",
           root: "apps/cli",
           include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+          ...sharedModules,
           globalSetup: [cliBundle],
           testTimeout: ms(60_000),
           hookTimeout: ms(300_000),

@@ -1,6 +1,6 @@
 /** Runs the real `daysync` binary as a child process, the way a person's shell would, with its own config directory. */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { cliBundle } from "./cli-bundle.ts";
@@ -11,9 +11,15 @@ export const BIN = cliBundle();
 /** How long a process may take to print what a test waits for, unless the test says. */
 const WAIT_MS = 30_000;
 
-/** Every folder a test file makes lives under one, which it removes with `removeTempDirs` after all its tests. */
+/**
+ * Every folder a test file makes lives under one, which it removes with `removeTempDirs` after all its tests. The
+ * worker's next file shares this module (isolate: false in vitest.config.ts), so the folder is made again when needed.
+ */
 const scratch = mkdtempSync(path.join(tmpdir(), "daysync-cli-tests-"));
-export const tempDir = (name: string) => mkdtempSync(path.join(scratch, `${name}-`));
+export const tempDir = (name: string) => {
+  mkdirSync(scratch, { recursive: true });
+  return mkdtempSync(path.join(scratch, `${name}-`));
+};
 export const removeTempDirs = () => rmSync(scratch, { recursive: true, force: true });
 
 export interface CliResult {
