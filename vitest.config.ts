@@ -13,10 +13,11 @@ const serverBundle = `${import.meta.dirname}/apps/server/src/testing/server-bund
 const cliBundle = `${import.meta.dirname}/apps/cli/test/cli-bundle.ts`;
 
 /**
- * The server's and the command's test files share their worker's modules rather than each loading the whole server
- * again: that load was most of their CPU time (server project on two cores: 196 s of CPU and 111 s before, 91 s and
- * 58 s after). They can, as none mocks a module, stubs a global or fakes timers, and each starts servers of its own;
- * what a module keeps (caches of parsed user agents, prepared statements) a running server keeps across requests too.
+ * The server's, the command's and the browser tests' files share their worker's modules rather than each loading them
+ * again (the whole server, for most): that load was most of the server tests' CPU time (server project on two cores:
+ * 196 s of CPU and 111 s before, 91 s and 58 s after). They can, as none mocks a module, stubs a global or fakes timers,
+ * and each starts servers and browsers of its own; what a module keeps (caches of parsed user agents, prepared
+ * statements) a running server keeps across requests too. Setup files and hooks still run for each file.
  */
 const sharedModules = { isolate: false };
 
@@ -96,6 +97,7 @@ export default defineConfig({
           name: "e2e",
           root: "e2e",
           include: ["**/*.e2e.ts"],
+          ...sharedModules,
           setupFiles: ["./support/policy-check.ts"],
           globalSetup: [serverBundle, cliBundle],
           testTimeout: ms(90_000),
