@@ -45,7 +45,7 @@ export function openEpochKey(wrap: Wrap, place: WrapPlace, recipientKeyPair: Cry
   return openKey(wrap, (recipientKeyId) => wrapInfo(place, recipientKeyId), recipientKeyPair, opener, `The key for epoch ${place.epoch}`);
 }
 
-/** A 32-byte key sealed for one recipient, with the HPKE info `infoOf` gives for the recipient's key id (a room key: room-rotation.ts). */
+/** A 32-byte key sealed for one recipient, with the HPKE info `infoOf` gives for the recipient's key id (a room key: room-holding.ts). */
 export async function wrapKey(
   key: Bytes,
   infoOf: (recipientKeyId: string) => string,
