@@ -65,9 +65,13 @@ const transcriptOf = (request: JoinRequest, answer: Pick<JoinAnswer, "admitterKe
   approverShare: answer.admitterShare,
 });
 
-/** J, before posting: the code it shows and its secret and share for it, bound to the room, the name and its key. */
-export function startJoin(roomId: string, name: string, joiner: MemberKey): { code: string; secret: ApprovalSecret } {
-  const code = makeApprovalCode();
+/** J, before posting: the code it shows (`code` only in tests) and its secret and share for it, bound to the room, the name and its key. */
+export function startJoin(
+  roomId: string,
+  name: string,
+  joiner: MemberKey,
+  code = makeApprovalCode(),
+): { code: string; secret: ApprovalSecret } {
   return { code, secret: makeApprovalSecret(code, joiner.publicKey, roomContext({ roomId, name })) };
 }
 
@@ -82,9 +86,14 @@ export function answerJoin(request: JoinRequest, typedCode: string, admitter: Me
   return { answer: { ...own, admitterConfirmation: keys.approverConfirmation }, keys };
 }
 
+/** J's side of the exchange for an answer: undefined for a share that is no point. */
+export function joinerKeys(request: JoinRequest, secret: ApprovalSecret, answer: JoinAnswer): ApprovalKeys | undefined {
+  return approvalKeys(secret, answer.admitterShare, transcriptOf(request, answer), roomContext(request));
+}
+
 /** J: M's answer checked under the code J shows (RoomError "wrongCode" otherwise); J's confirmation to send back. */
 export async function checkAnswer(request: JoinRequest, secret: ApprovalSecret, answer: JoinAnswer): Promise<ApprovalKeys> {
-  const keys = approvalKeys(secret, answer.admitterShare, transcriptOf(request, answer), roomContext(request));
+  const keys = joinerKeys(request, secret, answer);
   const admitterKeyId = await keyId(answer.admitterPublicKey).catch(() => "");
   if (!keys || admitterKeyId !== answer.admitterKeyId || !sameTag(answer.admitterConfirmation, keys.approverConfirmation)) {
     throw new RoomError("wrongCode");
