@@ -70,7 +70,7 @@ describe("a key substituted at admission", () => {
     );
   });
 
-  it("the server swaps the handed-over key for one of its own, wrapped and listed: the handover's tag refuses it", async () => {
+  it("the server swaps the handed-over key for one of its own: refused (by the handover's tag, and by the wrap's sender)", async () => {
     const { holding, store } = await startedRoom();
     const cleo = await newMember();
     const x = await joinExchange(holding, cleo, "Cleo");
@@ -82,6 +82,21 @@ describe("a key substituted at admission", () => {
     await refused(acceptAdmission(x.request, x.answer, x.joinerKeys, cleo, swapped, store.get(1) ?? []), "keyNotVerified");
     // The real handover, with the list as the server keeps it, is taken.
     await expect(acceptAdmission(x.request, x.answer, x.joinerKeys, cleo, x.admission, store.get(1) ?? [])).resolves.toBeDefined();
+  });
+
+  it("the server drops the older generations from a handover: the tag covers exactly what was handed over", async () => {
+    const { ana, bo, cleo, names } = await roomOfThree();
+    for (const holding of [ana, bo]) sawLeave(holding, cleo.self.keyId);
+    const { rotation, keep } = await makeRotation(ana, names);
+    await keep();
+    const dan = await newMember();
+    const x = await joinExchange(ana, dan, "Dan");
+    expect(x.admission.wraps.map((w) => w.generation)).toEqual([1, 2]);
+    const entries = [...rotation.roster, x.admission.member];
+    const cut = { ...x.admission, wraps: x.admission.wraps.filter((w) => w.generation === 2) };
+    await refused(acceptAdmission(x.request, x.answer, x.joinerKeys, dan, cut, entries), "keyNotVerified");
+    const joined = await acceptAdmission(x.request, x.answer, x.joinerKeys, dan, x.admission, entries);
+    expect([...joined.generations.keys()].sort()).toEqual([1, 2]);
   });
 });
 
@@ -172,6 +187,9 @@ describe("a message moved, or an old generation replayed", () => {
     const message = { ...sealed, type: "text", senderKeyId: ana.self.keyId, filename: "" };
     const sameBytesElsewhere = await deriveRoomKeys(bo.roomKeys.get(1) ?? new Uint8Array(32), OTHER_ROOM_ID, 1);
     await refused(openRoomMessage(new Map([[1, sameBytesElsewhere]]), message), "undecryptable");
+    // The associated data binds the room on its own: the same subkeys, opened as another discussion's, refuse it too.
+    const sameSubkeysElsewhere = { ...(bo.generations.get(1) ?? sameBytesElsewhere), roomId: OTHER_ROOM_ID };
+    await refused(openRoomMessage(new Map([[1, sameSubkeysElsewhere]]), message), "undecryptable");
     await expect(openRoomMessage(bo.generations, message)).resolves.toMatchObject({ state: "opened" });
   });
 
