@@ -1,7 +1,9 @@
-import { createHmac, hkdfSync } from "node:crypto";
+import { hkdf } from "@noble/hashes/hkdf.js";
+import { hmac } from "@noble/hashes/hmac.js";
+import { sha256 } from "@noble/hashes/sha2.js";
 import { describe, expect, it } from "vitest";
 import { ROOM_TEXT } from "../ui-text.ts";
-import { toBase64Url } from "./encoding.ts";
+import { toBase64Url, utf8 } from "./encoding.ts";
 import { ROOM_ID } from "./room-fixtures.ts";
 import { deriveRoomKeys, makeRoomKey, memberKeyOf, memberSecurityCode, nameTag } from "./room-key.ts";
 import { addressWithoutFragment, keyForRoom, parseRoomLink, roomFragment } from "./room-link.ts";
@@ -11,10 +13,10 @@ import { roomValueAad } from "./room-sealing.ts";
 const roomKey = new Uint8Array(32).map((_, i) => i);
 const seed = new Uint8Array(32).map((_, i) => 255 - i);
 
-/** The protocol text's formulas, computed with node:crypto rather than the code under test. */
+/** The protocol text's formulas, computed with @noble/hashes rather than the WebCrypto code under test. */
 function independentTag(info: string, message: string): string {
-  const subkey = Buffer.from(hkdfSync("sha256", roomKey, `daysync/v1/room|${ROOM_ID}|3`, info, 32));
-  return createHmac("sha256", subkey).update(message).digest("base64url");
+  const subkey = hkdf(sha256, roomKey, utf8(`daysync/v1/room|${ROOM_ID}|3`), utf8(info), 32);
+  return toBase64Url(hmac(sha256, subkey, utf8(message)));
 }
 
 describe("room keys: fixed vectors", () => {
