@@ -18,8 +18,8 @@ import {
   tagOver,
 } from "./approval-exchange.ts";
 import { keyId } from "./device-key.ts";
-import { UndecryptableError } from "./errors.ts";
-import { RoomError } from "./room-errors.ts";
+import type { Bytes } from "./encoding.ts";
+import { RoomError, refusedAs } from "./room-errors.ts";
 import { emptyHolding, hold, holdOlder, openRoomKeyWrap, type RoomHolding, type RoomKeyWrap, wrapRoomKey } from "./room-holding.ts";
 import type { MemberKey } from "./room-key.ts";
 import { nameTag } from "./room-key.ts";
@@ -159,15 +159,13 @@ export async function acceptAdmission(
   if (!sameTag(admission.confirmation, tagOver(keys, handoverParts(request, admission)))) throw new RoomError("keyNotVerified");
   const holding = emptyHolding(request.roomId, joiner);
   const sorted = [...admission.wraps].sort((a, b) => a.generation - b.generation);
-  const opened = new Map<number, Uint8Array<ArrayBuffer>>();
+  const opened = new Map<number, Bytes>();
   for (const wrap of sorted) {
     if (wrap.recipientKeyId !== joiner.keyId || wrap.senderKeyId !== answer.admitterKeyId) throw new RoomError("keyNotVerified");
-    try {
-      opened.set(wrap.generation, await openRoomKeyWrap(wrap, request.roomId, joiner, answer.admitterPublicKey));
-    } catch (cause) {
-      if (cause instanceof UndecryptableError) throw new RoomError("keyNotVerified", { cause });
-      throw cause;
-    }
+    opened.set(
+      wrap.generation,
+      await refusedAs("keyNotVerified", () => openRoomKeyWrap(wrap, request.roomId, joiner, answer.admitterPublicKey)),
+    );
   }
   const current = sorted.at(-1)?.generation;
   const currentKey = current === undefined ? undefined : opened.get(current);

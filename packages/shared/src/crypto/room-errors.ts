@@ -4,6 +4,7 @@
  */
 import { SEALED_TEXT } from "../sealed-messages.ts";
 import { ROOM_TEXT } from "../ui-text.ts";
+import { UndecryptableError } from "./errors.ts";
 
 export type RoomRefusal = keyof typeof ROOM_TEXT | "undecryptable";
 
@@ -14,5 +15,15 @@ export class RoomError extends Error {
     options?: { cause?: unknown },
   ) {
     super(reason === "undecryptable" ? SEALED_TEXT.undecryptable : ROOM_TEXT[reason], options);
+  }
+}
+
+/** What `open` gives, a value or key that does not open (UndecryptableError) refused as `reason`. */
+export async function refusedAs<T>(reason: RoomRefusal, open: () => Promise<T>): Promise<T> {
+  try {
+    return await open();
+  } catch (cause) {
+    if (cause instanceof UndecryptableError) throw new RoomError(reason, { cause });
+    throw cause;
   }
 }

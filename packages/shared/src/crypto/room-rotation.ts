@@ -4,8 +4,7 @@
  * it did not see leave (itself included), and their entries for n+1 (`carried`, added by it). A device takes
  * generation n+1 only as the rule below says; what is sealed under it is closed to the one who left.
  */
-import { UndecryptableError } from "./errors.ts";
-import { RoomError } from "./room-errors.ts";
+import { RoomError, refusedAs } from "./room-errors.ts";
 import { hold, openRoomKeyWrap, type RoomHolding, type RoomKeyWrap, wrapRoomKey } from "./room-holding.ts";
 import { deriveRoomKeys, makeRoomKey, nameTag } from "./room-key.ts";
 import { type TaggedMember, tagMember } from "./room-members.ts";
@@ -69,13 +68,7 @@ export async function acceptRotation(holding: RoomHolding, rotation: Rotation): 
     (w) => w.recipientKeyId === holding.self.keyId && w.senderKeyId === sender.keyId && w.generation === rotation.generation,
   );
   if (!own) throw new RoomError("rotationNotFromMember");
-  let roomKey: Uint8Array<ArrayBuffer>;
-  try {
-    roomKey = await openRoomKeyWrap(own, holding.roomId, holding.self, sender.publicKey);
-  } catch (cause) {
-    if (cause instanceof UndecryptableError) throw new RoomError("rotationNotFromMember", { cause });
-    throw cause;
-  }
+  const roomKey = await refusedAs("rotationNotFromMember", () => openRoomKeyWrap(own, holding.roomId, holding.self, sender.publicKey));
   const previous = holding.rosters.get(n);
   const carriedFromBefore = rotation.roster.every((m) => m.admission !== "carried" || previous?.get(m.keyId)?.publicKey === m.publicKey);
   if (!carriedFromBefore) throw new RoomError("notAdmitted");

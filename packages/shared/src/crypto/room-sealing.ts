@@ -11,7 +11,7 @@ import { type Bytes, utf8 } from "./encoding.ts";
 import { UndecryptableError } from "./errors.ts";
 import type { CryptoKey } from "./key-types.ts";
 import { importAesKey } from "./primitives.ts";
-import { RoomError } from "./room-errors.ts";
+import { RoomError, refusedAs } from "./room-errors.ts";
 import type { RoomKeys } from "./room-key.ts";
 import { previewOf } from "./sealed-message.ts";
 import { FILE_KEY_LENGTH, openEnvelope, sealEnvelope, textOf } from "./sealed-value.ts";
@@ -42,20 +42,11 @@ export function sealRoomValue(keys: RoomKeys, place: RoomPlace, text: string): P
 
 /** The text of a value sealed at `place` under these keys; RoomError "undecryptable" when it does not open there. */
 export async function openRoomValue(keys: RoomKeys, place: RoomPlace, sealed: string): Promise<string> {
-  return undecryptable(async () => textOf(await openAt(keys.message, keys, place, sealed), place.field));
+  return refusedAs("undecryptable", async () => textOf(await openAt(keys.message, keys, place, sealed), place.field));
 }
 
 function openAt(key: CryptoKey, keys: RoomKeys, place: RoomPlace, sealed: string): Promise<Bytes> {
   return openEnvelope(key, roomValueAad(keys, place), keys.generation, sealed, place.field);
-}
-
-async function undecryptable<T>(open: () => Promise<T>): Promise<T> {
-  try {
-    return await open();
-  } catch (cause) {
-    if (cause instanceof UndecryptableError) throw new RoomError("undecryptable", { cause });
-    throw cause;
-  }
 }
 
 /** A file's raw key sealed under the generation's file-key key, as field `file-key` of its message. */
@@ -66,7 +57,7 @@ export function sealRoomFileKey(keys: RoomKeys, place: Omit<RoomPlace, "field">,
 
 /** The file's key for its records (file-records.ts); RoomError "undecryptable" when it does not open at this place. */
 export function openRoomFileKey(keys: RoomKeys, place: Omit<RoomPlace, "field">, sealed: string): Promise<CryptoKey> {
-  return undecryptable(async () => {
+  return refusedAs("undecryptable", async () => {
     const raw = await openAt(keys.fileKey, keys, { ...place, field: "file-key" }, sealed);
     if (raw.length !== FILE_KEY_LENGTH) throw new UndecryptableError("A sealed file-key");
     return importAesKey(raw);
