@@ -8,6 +8,7 @@ import { acceptAdmission, admit, answerJoin, checkAnswer, type JoinRequest, star
 import { createRoom, hold, type RoomHolding } from "./room-holding.ts";
 import { type MemberKey, makeMemberSeed, memberKeyOf } from "./room-key.ts";
 import type { TaggedMember } from "./room-members.ts";
+import { makeRotation, sawLeave } from "./room-rotation.ts";
 
 export const ROOM_ID = "0b7f3c1e-5a2d-4e8f-9c6b-1d2e3f4a5b6c";
 export const OTHER_ROOM_ID = "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f";
@@ -60,4 +61,12 @@ export async function roomOfThree() {
     [cleo.self.keyId, "Cleo"],
   ]);
   return { ana, bo, cleo, store, names };
+}
+
+/** Ana's and Bo's devices see Cleo leave; Ana's device makes generation 2 and keeps it. The rotation as relayed. */
+export async function cleoLeaves(room: Awaited<ReturnType<typeof roomOfThree>>) {
+  for (const holding of [room.ana, room.bo]) sawLeave(holding, room.cleo.self.keyId);
+  const { rotation, keep } = await makeRotation(room.ana, room.names);
+  await keep();
+  return rotation;
 }

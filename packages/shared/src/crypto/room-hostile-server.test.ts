@@ -9,7 +9,7 @@ import { ROOM_TEXT } from "../ui-text.ts";
 import { toBase64Url } from "./encoding.ts";
 import { acceptAdmission, admit, answerJoin, checkAnswer, type JoinRequest, joinerKeys, startJoin } from "./room-admission.ts";
 import { RoomError } from "./room-errors.ts";
-import { joinExchange, newMember, OTHER_ROOM_ID, ROOM_ID, roomOfThree, startedRoom } from "./room-fixtures.ts";
+import { cleoLeaves, joinExchange, newMember, OTHER_ROOM_ID, ROOM_ID, roomOfThree, startedRoom } from "./room-fixtures.ts";
 import { hold, roomSender, wrapRoomKey } from "./room-holding.ts";
 import { deriveRoomKeys, makeRoomKey, nameTag } from "./room-key.ts";
 import { keyForRoom, parseRoomLink, roomFragment } from "./room-link.ts";
@@ -85,10 +85,9 @@ describe("a key substituted at admission", () => {
   });
 
   it("the server drops the older generations from a handover: the tag covers exactly what was handed over", async () => {
-    const { ana, bo, cleo, names } = await roomOfThree();
-    for (const holding of [ana, bo]) sawLeave(holding, cleo.self.keyId);
-    const { rotation, keep } = await makeRotation(ana, names);
-    await keep();
+    const room = await roomOfThree();
+    const { ana } = room;
+    const rotation = await cleoLeaves(room);
     const dan = await newMember();
     const x = await joinExchange(ana, dan, "Dan");
     expect(x.admission.wraps.map((w) => w.generation)).toEqual([1, 2]);
@@ -161,10 +160,9 @@ describe("a rotation skipped, or wrapped for the one who left", () => {
   });
 
   it("the server adds, to a real rotation, an entry carried from before for someone who never was a member", async () => {
-    const { ana, bo, cleo, names } = await roomOfThree();
-    for (const holding of [ana, bo]) sawLeave(holding, cleo.self.keyId);
-    const { rotation, keep } = await makeRotation(ana, names);
-    await keep();
+    const room = await roomOfThree();
+    const { ana, bo } = room;
+    const rotation = await cleoLeaves(room);
     // Tagged with the new key, as only a holder could: the check is that a carried member was in the generation before.
     const eve = await newMember();
     const next = ana.generations.get(2) ?? (await deriveRoomKeys(makeRoomKey(), ROOM_ID, 2));
@@ -194,21 +192,19 @@ describe("a message moved, or an old generation replayed", () => {
   });
 
   it("a message moved to another generation does not open", async () => {
-    const { ana, bo, cleo, names } = await roomOfThree();
+    const room = await roomOfThree();
+    const { ana, bo } = room;
     const sealed = await sealRoomText(roomSender(ana, 1), typed);
-    for (const holding of [ana, bo]) sawLeave(holding, cleo.self.keyId);
-    const { rotation, keep } = await makeRotation(ana, names);
-    await keep();
+    const rotation = await cleoLeaves(room);
     await acceptRotation(bo, rotation);
     const message = { ...sealed, type: "text", senderKeyId: ana.self.keyId, filename: "", generation: 2 };
     await refused(openRoomMessage(bo.generations, message), "undecryptable");
   });
 
   it("an old rotation replayed, or an older generation named current, is refused", async () => {
-    const { ana, bo, cleo, names } = await roomOfThree();
-    for (const holding of [ana, bo]) sawLeave(holding, cleo.self.keyId);
-    const { rotation, keep } = await makeRotation(ana, names);
-    await keep();
+    const room = await roomOfThree();
+    const { bo } = room;
+    const rotation = await cleoLeaves(room);
     await acceptRotation(bo, rotation);
     await refused(acceptRotation(bo, rotation), "olderKey");
     await refused(() => roomSender(bo, 1), "olderKey");
