@@ -143,10 +143,9 @@ export async function admit(
 }
 
 /**
- * J takes the handover only if its tag checks out under the exchange's keys, each wrap is for J's key from M's kept
- * key and opens, and the current generation's list as the server has it (`entries`) verifies, lists M with the key
- * that answered and J's entry exactly as handed over. RoomError "keyNotVerified" otherwise ("notAdmitted" for an
- * entry no member made). The holding J keeps from then on.
+ * J takes the handover only if its tag checks out under the exchange's keys, every wrap opens for J's key from M's
+ * kept key (HPKE auth mode), and the newest generation's list as the server has it (`entries`) verifies and names J.
+ * RoomError "keyNotVerified" otherwise ("notAdmitted" for an entry no member made). The holding J keeps from then on.
  */
 export async function acceptAdmission(
   request: JoinRequest,
@@ -161,7 +160,6 @@ export async function acceptAdmission(
   const sorted = [...admission.wraps].sort((a, b) => a.generation - b.generation);
   const opened = new Map<number, Bytes>();
   for (const wrap of sorted) {
-    if (wrap.recipientKeyId !== joiner.keyId || wrap.senderKeyId !== answer.admitterKeyId) throw new RoomError("keyNotVerified");
     opened.set(
       wrap.generation,
       await refusedAs("keyNotVerified", () => openRoomKeyWrap(wrap, request.roomId, joiner, answer.admitterPublicKey)),
@@ -170,10 +168,7 @@ export async function acceptAdmission(
   const current = sorted.at(-1)?.generation;
   const currentKey = current === undefined ? undefined : opened.get(current);
   if (current === undefined || !currentKey) throw new RoomError("keyNotVerified");
-  const listed = entries.find((e) => e.keyId === joiner.keyId);
-  if (listed?.tag !== admission.member.tag || admission.member.addedBy !== answer.admitterKeyId) throw new RoomError("keyNotVerified");
-  const roster = await hold(holding, current, currentKey, entries);
-  if (roster.get(answer.admitterKeyId)?.publicKey !== answer.admitterPublicKey) throw new RoomError("keyNotVerified");
+  await hold(holding, current, currentKey, entries);
   // Older generations came in the same tagged handover; only the current one's list decides who gets the next.
   for (const [generation, roomKey] of opened) if (generation !== current) await holdOlder(holding, generation, roomKey);
   return holding;

@@ -62,7 +62,7 @@ export function emptyHolding(roomId: string, self: MemberKey): RoomHolding {
 
 /**
  * Adds a generation this device opened, with its entries as the server lists them: RoomError "notAdmitted" for any
- * the server added, and for a list that does not name this device.
+ * the server added, "keyNotVerified" for a list that does not name this device (its own entry withheld).
  */
 export async function hold(
   holding: RoomHolding,
@@ -72,7 +72,7 @@ export async function hold(
 ): Promise<RoomRoster> {
   const keys = await deriveRoomKeys(roomKey, holding.roomId, generation);
   const roster = await verifyRoster(keys, entries);
-  if (roster.get(holding.self.keyId)?.publicKey !== holding.self.publicKey) throw new RoomError("notAdmitted");
+  if (roster.get(holding.self.keyId)?.publicKey !== holding.self.publicKey) throw new RoomError("keyNotVerified");
   holding.generations.set(generation, keys);
   holding.roomKeys.set(generation, roomKey);
   holding.rosters.set(keys.generation, roster);

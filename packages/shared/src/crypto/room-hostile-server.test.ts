@@ -10,7 +10,7 @@ import { toBase64Url } from "./encoding.ts";
 import { acceptAdmission, admit, answerJoin, checkAnswer, type JoinRequest, joinerKeys, startJoin } from "./room-admission.ts";
 import { RoomError } from "./room-errors.ts";
 import { cleoLeaves, joinExchange, newMember, OTHER_ROOM_ID, ROOM_ID, roomOfThree, startedRoom } from "./room-fixtures.ts";
-import { hold, roomSender, wrapRoomKey } from "./room-holding.ts";
+import { hold, joinByLink, roomSender, wrapRoomKey } from "./room-holding.ts";
 import { deriveRoomKeys, makeRoomKey, nameTag } from "./room-key.ts";
 import { keyForRoom, parseRoomLink, roomFragment } from "./room-link.ts";
 import { tagMember } from "./room-members.ts";
@@ -96,6 +96,22 @@ describe("a key substituted at admission", () => {
     await refused(acceptAdmission(x.request, x.answer, x.joinerKeys, dan, cut, entries), "keyNotVerified");
     const joined = await acceptAdmission(x.request, x.answer, x.joinerKeys, dan, x.admission, entries);
     expect([...joined.generations.keys()].sort()).toEqual([1, 2]);
+  });
+});
+
+describe("the joining device's own entry withheld", () => {
+  it("admitted by typed ID, its entry left out of the list: the key is not accepted", async () => {
+    const { holding, store } = await startedRoom();
+    const cleo = await newMember();
+    const x = await joinExchange(holding, cleo, "Cleo");
+    await refused(acceptAdmission(x.request, x.answer, x.joinerKeys, cleo, x.admission, store.get(1) ?? []), "keyNotVerified");
+  });
+
+  it("joining by link, its entry left out of the list: the key is not accepted", async () => {
+    const { holding, store } = await startedRoom();
+    const link = { roomId: ROOM_ID, generation: 1, roomKey: holding.roomKeys.get(1) ?? makeRoomKey() };
+    const { holdWith } = await joinByLink(link, await newMember(), "Bo");
+    await refused(holdWith(store.get(1) ?? []), "keyNotVerified");
   });
 });
 
