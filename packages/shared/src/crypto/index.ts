@@ -151,6 +151,7 @@ export {
   type RoomPlace,
   type RoomSender,
   type SealedRoomMessage,
+  sealRoomFile,
   sealRoomFileKey,
   sealRoomText,
   sealRoomValue,

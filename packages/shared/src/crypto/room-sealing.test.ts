@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SEALED_TEXT } from "../sealed-messages.ts";
 import { randomBytes } from "./encoding.ts";
-import { importFileKey, openRecord, sealRecord } from "./file-records.ts";
+import { createSealingSource, importFileKey, openRecord, RECORD_SIZE, readFrom, SEALED_RECORD_SIZE, sealRecord } from "./file-records.ts";
 import { OTHER_ROOM_ID, ROOM_ID } from "./room-fixtures.ts";
 import { deriveRoomKeys, makeRoomKey } from "./room-key.ts";
 import {
@@ -9,6 +9,7 @@ import {
   openRoomMessage,
   openRoomValue,
   type RoomPlace,
+  sealRoomFile,
   sealRoomFileKey,
   sealRoomText,
   sealRoomValue,
@@ -62,6 +63,20 @@ describe("sealing under a room key", () => {
     const sealed = await sealRoomValue(keys, title, "Trip to Lyon");
     expect(await openRoomValue(keys, title, sealed)).toBe("Trip to Lyon");
     await expect(openRoomValue(keys, { ...title, field: "name" }, sealed)).rejects.toThrow(undecryptable);
+  });
+
+  it("seals a file message: its name opens as the message's text, its records under the key its sealed key opens to", async () => {
+    const keys = await keysOf(1);
+    const file = { id: typed.id, date: typed.date, time: typed.time, type: "image", name: "lyon.jpg" };
+    const { fields, fileKey } = await sealRoomFile({ keys, memberKeyId: "kA" }, file);
+    const message = { ...file, ...fields, senderKeyId: "kA", content: "" };
+    expect(await openRoomMessage(new Map([[1, keys]]), message)).toEqual({ state: "opened", text: "lyon.jpg", preview: "lyon.jpg" });
+    const bytes = new Uint8Array(70_000).map((_, i) => i % 251);
+    const source = createSealingSource({ fileKey, messageId: file.id, plainLength: bytes.length, read: readFrom(bytes) });
+    const sealed = await source.slice(0, source.size);
+    const opened = await openRoomFileKey(keys, { ...file, messageId: file.id, senderKeyId: "kA" }, fields.file_key);
+    const first = await openRecord(opened, file.id, 0, false, sealed.subarray(0, SEALED_RECORD_SIZE));
+    expect(first).toEqual(bytes.subarray(0, RECORD_SIZE));
   });
 
   it("seals a file's key under the file-key key; its records are file-records.ts's", async () => {

@@ -14,7 +14,7 @@ import { importAesKey } from "./primitives.ts";
 import { RoomError, refusedAs } from "./room-errors.ts";
 import type { RoomKeys } from "./room-key.ts";
 import { previewOf } from "./sealed-message.ts";
-import { FILE_KEY_LENGTH, openEnvelope, sealEnvelope, textOf } from "./sealed-value.ts";
+import { FILE_KEY_LENGTH, makeFileKey, openEnvelope, sealEnvelope, textOf } from "./sealed-value.ts";
 
 /** `title`: the discussion's title (message id: the rename's id); `name`: a member's display name (message id empty). */
 export type RoomField = "content" | "filename" | "preview" | "file-key" | "title" | "name";
@@ -79,6 +79,22 @@ export async function sealRoomText(sender: RoomSender, typed: { id: string; date
     sealRoomValue(sender.keys, { ...place, field: "preview" }, previewOf(content)),
   ]);
   return { id: typed.id, date: typed.date, time: typed.time, generation: sender.keys.generation, content: sealedContent, preview };
+}
+
+/**
+ * A file message's sealed fields (its name, the name again as preview and push text, its key) and the key its records
+ * are sealed under (`createSealingSource` of file-records.ts, with the message id).
+ */
+export async function sealRoomFile(sender: RoomSender, file: { id: string; date: string; time: string; type: string; name: string }) {
+  const place = { messageId: file.id, type: file.type, date: file.date, time: file.time, senderKeyId: sender.memberKeyId };
+  const rawKey = makeFileKey();
+  const [filename, preview, fileKeySealed, fileKey] = await Promise.all([
+    sealRoomValue(sender.keys, { ...place, field: "filename" }, file.name),
+    sealRoomValue(sender.keys, { ...place, field: "preview" }, file.name),
+    sealRoomFileKey(sender.keys, place, rawKey),
+    importAesKey(rawKey),
+  ]);
+  return { fields: { generation: sender.keys.generation, filename, preview, file_key: fileKeySealed }, fileKey };
 }
 
 /** A discussion's message as the server keeps it: sealed `content` (text) or `filename` (a file), and `preview`. */
