@@ -1,7 +1,7 @@
 /**
  * What one device holds of one encrypted discussion (docs/protocol/encryption.md, "Encrypted discussions"): its
- * membership's key, the generations it opened with their verified member lists, the highest generation it held or
- * was told of (never lowered), and who it saw leave. From it: the discussion's start (creator, link), the room key
+ * membership's key, the generations it opened with their verified member lists, the highest generation it holds
+ * (never lowered: an older one offered later is refused), and who it saw leave. From it: the discussion's start (creator, link), the room key
  * wrapped for a member's key, and the sender a message is sealed as.
  */
 
