@@ -61,7 +61,7 @@ describe("discussions", () => {
     await hidden(share);
     await visible(a.page.getByRole("heading", { name: "Trip planning" }));
     await visible(discussionsNav(a.page).getByRole("link", { name: /Trip planning/ }));
-    // Unlike the person's own days, a discussion says the server can read it (docs/protocol/encryption.md, "Discussions and older messages").
+    // Unlike the person's own days, a discussion says the server can read it (docs/protocol/encryption.md, "Encrypted discussions": not wired yet).
     const plain = await visible(a.page.getByRole("main").getByRole("link", { name: SEALED_TEXT.notEndToEnd, exact: true }));
     expect(await plain.getAttribute("href")).toBe("/privacy#who-can-read");
 

@@ -33,7 +33,7 @@ export const SEALED_TEXT = {
   /** The server calls current an epoch below one this device holds or saw: it will not seal under it. */
   epochRolledBack:
     "The server offered an older key than this device already has, so nothing was sent. Someone may be interfering with the server",
-  /** A discussion's header: what is written there stays readable by the server (docs/protocol/encryption.md, "Discussions and older messages"). */
+  /** A discussion's header: what is written there stays readable by the server (docs/protocol/encryption.md, "Encrypted discussions": not wired yet). */
   notEndToEnd: "Not end-to-end encrypted",
 } as const;
 

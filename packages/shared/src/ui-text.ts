@@ -166,3 +166,34 @@ export const gapNotice = (count: number, deviceName: string) =>
   `${count} ${count === 1 ? "message" : "messages"} from ${deviceName} did not arrive`;
 
 export const lateNotice = (deviceName: string) => `A message from ${deviceName} arrived after a newer one`;
+
+/**
+ * What a device says when it refuses something of an end-to-end encrypted discussion (docs/protocol/encryption.md,
+ * "Encrypted discussions"); a value that does not open says SEALED_TEXT.undecryptable, as in the personal space.
+ */
+export const ROOM_TEXT = {
+  /** The link's fragment is missing, cut or changed. */
+  linkDamaged: "This link to a discussion is incomplete or damaged, so it cannot be opened. Ask for the link again.",
+  /** The server served another discussion than the one the link's key was made for. */
+  linkOtherRoom:
+    "This link does not belong to the discussion the server showed, so its key was not used. Someone may be interfering with the server.",
+  /** Admission by typed ID: the code typed on the member's device was not the one the joining device shows. */
+  wrongCode: "That is not the code shown on the device asking to join, so nothing was handed over. Check it and type it again.",
+  /** Admission by typed ID: the handover (key, wraps or the new member's entry) did not check out on the joining device. */
+  keyNotVerified:
+    "The key for this discussion could not be verified, so it was not accepted. Someone may be interfering with the server. Ask to join again.",
+  /** A member entry no member made: added by the server alone, without a valid admission. */
+  notAdmitted:
+    "Someone is listed in this discussion who was not let in by one of its members, so this device does not trust the list. Someone may be interfering with the server.",
+  /** A new key that does not follow from the one this device holds, or comes from someone who is not a member of it. */
+  rotationNotFromMember:
+    "This discussion's new key did not come from one of its members, so it was not accepted. Someone may be interfering with the server.",
+  /** A new key also handed to someone this device saw leave or be removed. */
+  rotationForDeparted:
+    "This discussion's new key was also given to someone who left, so it was not accepted. Someone may be interfering with the server.",
+  /** The server offers a key generation below one this device already holds. */
+  olderKey:
+    "The server offered an older key for this discussion than this device already has, so it was not used. Someone may be interfering with the server.",
+  /** Someone left and no new key has come yet: nothing is sealed under the key they still hold. */
+  waitingForNewKey: "Someone left this discussion. Waiting for a member's device to make a new key; this is sent as soon as that is done.",
+} as const;

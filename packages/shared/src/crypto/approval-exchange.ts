@@ -17,8 +17,21 @@ import { sha256, sha512 } from "@noble/hashes/sha2.js";
 import { normalizeCodeHalf } from "../pairing-exchange.ts";
 import { asBytes, type Bytes, concatBytes, fromBase64Url, randomBytes, toBase64Url, utf8 } from "./encoding.ts";
 
-const DSI = "CPaceRistretto255/daysync/v1/approve";
-const DST = utf8("daysync/v1/approve/hash-to-ristretto255_XMD:SHA-512_R255MAP_RO_");
+/**
+ * Which exchange runs: the device approval (name "approve", nothing more bound: DSI "CPaceRistretto255/daysync/v1/approve",
+ * DST "daysync/v1/approve/hash-to-ristretto255_XMD:SHA-512_R255MAP_RO_", labels "daysync/v1/approve…") or another use of it,
+ * such as a discussion's admission (room-admission.ts), whose name replaces "approve" in every string and whose `bound`
+ * values (each lv-encoded) follow the public key in the generator's input and the label in the transcript.
+ */
+export interface ExchangeContext {
+  name: string;
+  bound: readonly string[];
+}
+
+export const APPROVE_CONTEXT: ExchangeContext = { name: "approve", bound: [] };
+
+const dsiOf = (context: ExchangeContext) => `CPaceRistretto255/daysync/v1/${context.name}`;
+const boundParts = (context: ExchangeContext) => context.bound.map((value) => lv(utf8(value)));
 const CODE_DIGITS = 6;
 const SHARE_LENGTH = 32;
 
@@ -70,12 +83,12 @@ export function normalizeApprovalCode(typed: string): string | undefined {
   return new RegExp(`^[0-9]{${CODE_DIGITS}}$`).test(digits) ? digits : undefined;
 }
 
-function generator(code: string, requesterPublicKey: string) {
+function generator(code: string, requesterPublicKey: string, context: ExchangeContext) {
   // A QR pairing's typed code runs the same exchange with the new device's half of it as the password.
   const digits = normalizeApprovalCode(code) ?? normalizeCodeHalf(code);
   if (!digits) throw new TypeError("An approval code is six digits");
-  const input = concatBytes(lv(utf8(DSI)), lv(utf8(digits)), lv(fromBase64Url(requesterPublicKey)));
-  return ristretto255_hasher.hashToCurve(input, { DST });
+  const input = concatBytes(lv(utf8(dsiOf(context))), lv(utf8(digits)), lv(fromBase64Url(requesterPublicKey)), ...boundParts(context));
+  return ristretto255_hasher.hashToCurve(input, { DST: utf8(`daysync/v1/${context.name}/hash-to-ristretto255_XMD:SHA-512_R255MAP_RO_`) });
 }
 
 function randomScalar(): bigint {
@@ -90,9 +103,9 @@ function randomScalar(): bigint {
 }
 
 /** A fresh secret and share for the code (the side that shows it, and each try of the side that types it). */
-export function makeApprovalSecret(code: string, requesterPublicKey: string): ApprovalSecret {
+export function makeApprovalSecret(code: string, requesterPublicKey: string, context = APPROVE_CONTEXT): ApprovalSecret {
   const scalar = randomScalar();
-  return { scalar, share: toBase64Url(generator(code, requesterPublicKey).multiply(scalar).toBytes()) };
+  return { scalar, share: toBase64Url(generator(code, requesterPublicKey, context).multiply(scalar).toBytes()) };
 }
 
 /** Whether a share from the server is a canonical ristretto255 point other than the identity. */
@@ -105,9 +118,10 @@ export function isApprovalShare(share: string): boolean {
   }
 }
 
-export function transcriptBytes(t: ApprovalTranscript): Bytes {
+export function transcriptBytes(t: ApprovalTranscript, context = APPROVE_CONTEXT): Bytes {
   return concatBytes(
-    lv(utf8("daysync/v1/approve")),
+    lv(utf8(`daysync/v1/${context.name}`)),
+    ...boundParts(context),
     lv(utf8(t.requestId)),
     lv(utf8(t.requesterKeyId)),
     lv(fromBase64Url(t.requesterPublicKey)),
@@ -119,13 +133,18 @@ export function transcriptBytes(t: ApprovalTranscript): Bytes {
 }
 
 /** Both confirmations and the handover key, from this side's secret and the peer's share; undefined for a bad share. */
-export function approvalKeys(secret: ApprovalSecret, peerShare: string, t: ApprovalTranscript): ApprovalKeys | undefined {
+export function approvalKeys(
+  secret: ApprovalSecret,
+  peerShare: string,
+  t: ApprovalTranscript,
+  context = APPROVE_CONTEXT,
+): ApprovalKeys | undefined {
   if (!isApprovalShare(peerShare)) return undefined;
   const shared = ristretto255.Point.fromBytes(fromBase64Url(peerShare)).multiply(secret.scalar);
   if (shared.is0()) return undefined;
-  const transcript = transcriptBytes(t);
-  const isk = sha512(concatBytes(lv(utf8(`${DSI}_ISK`)), lv(shared.toBytes()), transcript));
-  const key = (label: string) => hkdf(sha256, isk, new Uint8Array(0), utf8(`daysync/v1/approve/${label}`), 32);
+  const transcript = transcriptBytes(t, context);
+  const isk = sha512(concatBytes(lv(utf8(`${dsiOf(context)}_ISK`)), lv(shared.toBytes()), transcript));
+  const key = (label: string) => hkdf(sha256, isk, new Uint8Array(0), utf8(`daysync/v1/${context.name}/${label}`), 32);
   const tag = (label: string) => toBase64Url(hmac(sha256, key(label), transcript));
   return {
     approverConfirmation: tag("approver"),
@@ -144,18 +163,20 @@ export function handoverConfirmation(
   },
 ): string {
   const wraps = [...handover.wraps].sort((a, b) => a.epoch - b.epoch);
-  const parts = wraps.flatMap((w) => [lv(utf8(String(w.epoch))), lv(utf8(w.enc)), lv(utf8(w.ciphertext))]);
   const { roster } = handover;
-  const body = concatBytes(
-    keys.transcript,
-    lv(utf8(String(wraps.length))),
-    ...parts,
-    lv(utf8(String(roster.epoch))),
-    lv(utf8(roster.key_id)),
-    lv(utf8(roster.public_key)),
-    lv(utf8(roster.tag)),
-  );
-  return toBase64Url(hmac(sha256, keys.handoverKey, body));
+  return tagOver(keys, [
+    String(wraps.length),
+    ...wraps.flatMap((w) => [String(w.epoch), w.enc, w.ciphertext]),
+    String(roster.epoch),
+    roster.key_id,
+    roster.public_key,
+    roster.tag,
+  ]);
+}
+
+/** HMAC under the handover key over the transcript, then each part as lv(UTF-8): what the approver hands over, bound to the exchange. */
+export function tagOver(keys: ApprovalKeys, parts: readonly string[]): string {
+  return toBase64Url(hmac(sha256, keys.handoverKey, concatBytes(keys.transcript, ...parts.map((part) => lv(utf8(part))))));
 }
 
 /** Compares two base64url tags in time that does not depend on where they differ. */

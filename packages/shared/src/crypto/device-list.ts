@@ -124,7 +124,11 @@ export function verifyDeviceList(userId: string, entries: DeviceListEntry[], pin
  * computed. Two devices showing the same code for a device agree on its keys.
  */
 export function securityCode(member: Pick<ListMember, "publicKey" | "signingKey">): string {
-  const digest = sha256(utf8(`daysync/v1/security-code|${member.publicKey}|${member.signingKey}`));
+  return digitsOf(sha256(utf8(`daysync/v1/security-code|${member.publicKey}|${member.signingKey}`)));
+}
+
+/** "1234 5678 9012": the first 8 bytes of a digest as a number, mod 10^12, in three groups (a discussion member's code too). */
+export function digitsOf(digest: Uint8Array): string {
   let value = 0n;
   for (const byte of digest.subarray(0, 8)) value = (value << 8n) | BigInt(byte);
   const digits = (value % 10n ** 12n).toString().padStart(12, "0");

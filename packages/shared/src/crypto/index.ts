@@ -104,6 +104,58 @@ export {
   type RecoveryKeys,
   sealRecoveryAnchor,
 } from "./recovery-code.ts";
+export {
+  type Admission as RoomAdmission,
+  acceptAdmission,
+  admit,
+  answerJoin,
+  checkAnswer,
+  type JoinAnswer,
+  type JoinRequest,
+  joinerKeys,
+  startJoin,
+} from "./room-admission.ts";
+export { RoomError, type RoomRefusal } from "./room-errors.ts";
+export {
+  createRoom,
+  emptyHolding,
+  hold,
+  holdOlder,
+  joinByLink,
+  openRoomKeyWrap,
+  type RoomHolding,
+  type RoomKeyWrap,
+  roomSender,
+  wrapRoomKey,
+} from "./room-holding.ts";
+export {
+  deriveRoomKeys,
+  type MemberKey,
+  makeMemberSeed,
+  makeRoomKey,
+  memberKeyOf,
+  memberSecurityCode,
+  nameTag,
+  type RoomKeys,
+} from "./room-key.ts";
+export { addressWithoutFragment, keyForRoom, parseRoomLink, type RoomLinkKey, roomFragment } from "./room-link.ts";
+export { type RoomMember, type RoomRoster, type TaggedMember, tagMember, verifyRoster } from "./room-members.ts";
+export { type OwnPlace, openFromOwnDevices, sealForOwnDevices } from "./room-own.ts";
+export { acceptRotation, makeRotation, type Rotation, sawLeave } from "./room-rotation.ts";
+export {
+  type OpenedRoomMessage,
+  openRoomFileKey,
+  openRoomMessage,
+  openRoomValue,
+  type RoomField,
+  type RoomPlace,
+  type RoomSender,
+  type SealedRoomMessage,
+  sealRoomFile,
+  sealRoomFileKey,
+  sealRoomText,
+  sealRoomValue,
+} from "./room-sealing.ts";
 export { type RosterRow, rosterTag, verifyRosterRow } from "./roster.ts";
 export {
   type FileToSeal,

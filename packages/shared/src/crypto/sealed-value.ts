@@ -45,17 +45,39 @@ export function parseSealedValue(sealed: string): { epoch: number; bytes: Bytes 
   }
 }
 
-async function sealAt(key: CryptoKey, place: SealedPlace, plaintext: Bytes): Promise<string> {
-  const [nonce, sealed] = await sealApart(key, sealedValueAad(place), plaintext);
-  // The 12-byte nonce is 16 characters with no bits left over, so the two parts encode apart exactly as joined,
-  // and a message's seal allocates no joined copy (bench/HISTORY.md).
-  return `v1.${place.epoch}.${toBase64Url(nonce)}${toBase64Url(sealed)}`;
+function sealAt(key: CryptoKey, place: SealedPlace, plaintext: Bytes): Promise<string> {
+  return sealEnvelope(key, sealedValueAad(place), place.epoch, plaintext);
 }
 
-async function openAt(key: CryptoKey, place: SealedPlace, sealed: string): Promise<Bytes> {
+function openAt(key: CryptoKey, place: SealedPlace, sealed: string): Promise<Bytes> {
+  return openEnvelope(key, sealedValueAad(place), place.epoch, sealed, place.field);
+}
+
+/**
+ * `v1.<number>.<base64url(nonce ‖ ciphertext ‖ tag)>` under `key` with associated data `aad`: the envelope of every
+ * sealed value, whatever the number counts (an account's epoch, a discussion's key generation: room-sealing.ts).
+ */
+export async function sealEnvelope(key: CryptoKey, aad: Bytes, number: number, plaintext: Bytes): Promise<string> {
+  const [nonce, sealed] = await sealApart(key, aad, plaintext);
+  // The 12-byte nonce is 16 characters with no bits left over, so the two parts encode apart exactly as joined,
+  // and a message's seal allocates no joined copy (bench/HISTORY.md).
+  return `v1.${number}.${toBase64Url(nonce)}${toBase64Url(sealed)}`;
+}
+
+/** Opens an envelope that must name `number`; `field` names it in the UndecryptableError. */
+export async function openEnvelope(key: CryptoKey, aad: Bytes, number: number, sealed: string, field: string): Promise<Bytes> {
   const { epoch, bytes } = parseSealedValue(sealed);
-  if (epoch !== place.epoch) throw new UndecryptableError(`A ${place.field} sealed under epoch ${epoch}`);
-  return openBytes(key, sealedValueAad(place), bytes, `A sealed ${place.field}`);
+  if (epoch !== number) throw new UndecryptableError(`A ${field} sealed under ${epoch}`);
+  return openBytes(key, aad, bytes, `A sealed ${field}`);
+}
+
+/** Opened bytes as text; UndecryptableError when they are not UTF-8. */
+export function textOf(bytes: Bytes, field: string): string {
+  try {
+    return fromUtf8(bytes);
+  } catch (cause) {
+    throw new UndecryptableError(`A sealed ${field}`, { cause });
+  }
 }
 
 /** Seals text (content, filename, preview) under the epoch's message key. */
@@ -64,12 +86,7 @@ export function sealValue(messageKey: CryptoKey, place: SealedPlace, text: strin
 }
 
 export async function openValue(messageKey: CryptoKey, place: SealedPlace, sealed: string): Promise<string> {
-  const bytes = await openAt(messageKey, place, sealed);
-  try {
-    return fromUtf8(bytes);
-  } catch (cause) {
-    throw new UndecryptableError(`A sealed ${place.field}`, { cause });
-  }
+  return textOf(await openAt(messageKey, place, sealed), place.field);
 }
 
 export const FILE_KEY_LENGTH = 32;

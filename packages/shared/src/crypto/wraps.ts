@@ -36,24 +36,44 @@ function presharedKey(psk: Bytes, pskId: string) {
   return { key: psk, id: utf8(pskId) };
 }
 
-export async function wrapEpochKey(epochKey: Bytes, place: WrapPlace, recipientPublicKey: CryptoKey, sender: WrapSender): Promise<Wrap> {
-  if (epochKey.length !== EPOCH_KEY_LENGTH) throw new TypeError(`An epoch key is ${EPOCH_KEY_LENGTH} bytes`);
-  const info = utf8(wrapInfo(place, await keyId(recipientPublicKey)));
+export function wrapEpochKey(epochKey: Bytes, place: WrapPlace, recipientPublicKey: CryptoKey, sender: WrapSender): Promise<Wrap> {
+  return wrapKey(epochKey, (recipientKeyId) => wrapInfo(place, recipientKeyId), recipientPublicKey, sender);
+}
+
+/** The recipient's whole pair: its private key is non-extractable, so its public half cannot be derived from it. */
+export function openEpochKey(wrap: Wrap, place: WrapPlace, recipientKeyPair: CryptoKeyPair, opener: WrapOpener): Promise<Bytes> {
+  return openKey(wrap, (recipientKeyId) => wrapInfo(place, recipientKeyId), recipientKeyPair, opener, `The key for epoch ${place.epoch}`);
+}
+
+/** A 32-byte key sealed for one recipient, with the HPKE info `infoOf` gives for the recipient's key id (a room key: room-holding.ts). */
+export async function wrapKey(
+  key: Bytes,
+  infoOf: (recipientKeyId: string) => string,
+  recipientPublicKey: CryptoKey,
+  sender: WrapSender,
+): Promise<Wrap> {
+  if (key.length !== EPOCH_KEY_LENGTH) throw new TypeError(`A wrapped key is ${EPOCH_KEY_LENGTH} bytes`);
+  const info = utf8(infoOf(await keyId(recipientPublicKey)));
   const { enc, ct } = await hpkeSuite().seal(
     sender.mode === "psk"
       ? { recipientPublicKey, info, psk: presharedKey(sender.psk, sender.pskId) }
       : { recipientPublicKey, info, senderKey: sender.senderKeyPair },
-    epochKey,
+    key,
   );
   return { enc: toBase64Url(new Uint8Array(enc)), ciphertext: toBase64Url(new Uint8Array(ct)) };
 }
 
-/** The recipient's whole pair: its private key is non-extractable, so its public half cannot be derived from it. */
-export async function openEpochKey(wrap: Wrap, place: WrapPlace, recipientKeyPair: CryptoKeyPair, opener: WrapOpener): Promise<Bytes> {
-  const what = `The key for epoch ${place.epoch}`;
+/** The 32-byte key of a wrap; `what` names it in the UndecryptableError when it does not open. */
+export async function openKey(
+  wrap: Wrap,
+  infoOf: (recipientKeyId: string) => string,
+  recipientKeyPair: CryptoKeyPair,
+  opener: WrapOpener,
+  what: string,
+): Promise<Bytes> {
   let opened: ArrayBuffer;
   try {
-    const info = utf8(wrapInfo(place, await keyId(recipientKeyPair.publicKey)));
+    const info = utf8(infoOf(await keyId(recipientKeyPair.publicKey)));
     const enc = fromBase64Url(wrap.enc);
     const ciphertext = fromBase64Url(wrap.ciphertext);
     opened = await hpkeSuite().open(
