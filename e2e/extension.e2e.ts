@@ -1,0 +1,94 @@
+/// <reference path="../apps/extension/src/chrome.d.ts" />
+/**
+ * The browser extension as a Daysync device (issue 46), built and loaded in real Chromium: it pairs by the QR code
+ * on its setup page, read from the screen and approved on a signed-in browser, and is then one of the account's
+ * devices, named "Chrome extension on Linux", holding the account's key.
+ */
+import { DEVICES_API, KEYS_API, keysStateSchema, responseSchemas } from "@daysync/shared";
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { useStartedApp } from "./support/app.ts";
+import { visible } from "./support/daysync.ts";
+import { type LoadedExtension, launchWithExtension } from "./support/extension.ts";
+import { readQrFromScreen } from "./support/qr.ts";
+
+const app = useStartedApp();
+let extension: LoadedExtension;
+
+beforeAll(async () => {
+  extension = await launchWithExtension(app.server.url);
+});
+afterAll(async () => {
+  await extension?.close();
+});
+
+/** A signed-in browser holding the account's key, on its dashboard (the phone that approves). */
+async function keyedPhone(email: string): Promise<{ phone: BrowserContext; page: Page }> {
+  const phone = await app.browser.newContext({ viewport: { width: 420, height: 860 } });
+  const res = await phone.request.post(`${app.server.url}/api/auth/register`, {
+    data: { name: "Ext Tester", email, password: "correct horse", confirm_password: "correct horse" },
+  });
+  expect(res.status()).toBe(201);
+  const page = await phone.newPage();
+  await page.goto(`${app.server.url}/dashboard`);
+  const wraps = async () => keysStateSchema.parse(await (await phone.request.get(`${app.server.url}${KEYS_API.keys}`)).json()).wraps;
+  await expect.poll(async () => (await wraps()).length, { timeout: 15_000 }).toBe(1);
+  return { phone, page };
+}
+
+/** The session token the extension keeps (chrome.storage.local), read in its service worker. */
+async function extensionToken(): Promise<string> {
+  const stored = await extension.worker.evaluate(() => chrome.storage.local.get("connection"));
+  return z.object({ connection: z.object({ token: z.string() }) }).parse(stored).connection.token;
+}
+
+describe("the browser extension", () => {
+  it("refuses an address that is not one, in words", async () => {
+    const setup = await extension.context.newPage();
+    await setup.goto(extension.url("setup.html"));
+    await setup.getByLabel("Your Daysync server's address").fill("not a server");
+    await setup.getByRole("button", { name: "Connect" }).click();
+    await visible(setup.getByText("That is not a web address. Enter it like https://daysync.example.com."));
+    await setup.close();
+  });
+
+  it("pairs by its QR code, approved on a signed-in browser, and is listed as Chrome extension on Linux", async () => {
+    const { phone } = await keyedPhone("extension-qr@example.com");
+    const setup = await extension.context.newPage();
+    await setup.goto(extension.url("setup.html"));
+    await setup.getByLabel("Your Daysync server's address").fill(app.server.url);
+    await setup.getByRole("button", { name: "Connect" }).click();
+    await visible(setup.getByRole("img", { name: /QR code that pairs this browser extension/ }));
+    expect(await setup.getByTestId("pairing-short-code").textContent()).toMatch(/^[0-9A-Z]{4}-[0-9A-Z]{4}/);
+
+    const link = await readQrFromScreen(setup);
+    expect(link).toMatch(new RegExp(`^${app.server.url}/pair/[A-Za-z0-9_-]{22,}#k=[A-Za-z0-9_-]{43}$`));
+    const approver = await phone.newPage();
+    await approver.goto(link);
+    await approver.getByRole("heading", { name: "Sign in a device?" }).waitFor();
+    const facts = await approver.locator(".pair-facts").innerText();
+    expect(facts).toContain("Chrome extension");
+    expect(facts).toContain("Linux");
+    await approver.getByRole("button", { name: "Approve" }).click();
+    await approver.getByRole("heading", { name: "Approved" }).waitFor();
+
+    await visible(setup.getByRole("heading", { name: "This browser is paired" }), 30_000);
+    expect(
+      await setup
+        .getByRole("alert")
+        .filter({ hasText: /could not check the key/ })
+        .count(),
+    ).toBe(0);
+
+    const devices = responseSchemas.devices.parse(await (await phone.request.get(`${app.server.url}${DEVICES_API.list}`)).json()).devices;
+    expect(devices.map((device) => device.name)).toContain("Chrome extension on Linux");
+
+    // The extension holds the account's key: the handover's wraps, sealed again for its own key.
+    const token = await extensionToken();
+    const keys = await fetch(`${app.server.url}${KEYS_API.keys}`, { headers: { authorization: `Bearer ${token}` } });
+    expect(keys.status).toBe(200);
+    expect(keysStateSchema.parse(await keys.json()).wraps).toHaveLength(1);
+    await setup.close();
+  });
+});

@@ -1,0 +1,59 @@
+/**
+ * The built browser extension (apps/extension/dist) loaded in real Chromium, as a person loads it unpacked. Built
+ * first when missing (`npm run build` builds it too). Headless Chromium cannot show the host-permission prompt that
+ * the setup page's `chrome.permissions.request` opens, so the loaded copy's manifest also lists the test server's
+ * host as granted at install: the request for it then resolves at once, as it does once a person has allowed it.
+ */
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { type BrowserContext, chromium, type Worker } from "playwright-core";
+import { z } from "zod";
+import { CHROMIUM_ARGS } from "./browser.ts";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const dist = path.join(root, "apps/extension/dist");
+
+export interface LoadedExtension {
+  context: BrowserContext;
+  id: string;
+  /** The extension's background service worker, to read its storage or call what its menu calls. */
+  worker: Worker;
+  url(page: string): string;
+  close(): Promise<void>;
+}
+
+function builtExtension(): void {
+  if (existsSync(path.join(dist, "manifest.json"))) return;
+  execFileSync("flock", ["/tmp/daysync-build.lock", "npm", "run", "build:extension"], { cwd: root, stdio: "inherit" });
+}
+
+export async function launchWithExtension(serverUrl: string): Promise<LoadedExtension> {
+  builtExtension();
+  const scratch = mkdtempSync(path.join(tmpdir(), "daysync-ext-"));
+  const folder = path.join(scratch, "extension");
+  cpSync(dist, folder, { recursive: true });
+  const manifestFile = path.join(folder, "manifest.json");
+  const manifest = z.looseObject({}).parse(JSON.parse(readFileSync(manifestFile, "utf8")));
+  const { protocol, hostname } = new URL(serverUrl);
+  writeFileSync(manifestFile, JSON.stringify({ ...manifest, host_permissions: [`${protocol}//${hostname}/*`] }));
+  const context = await chromium.launchPersistentContext(path.join(scratch, "profile"), {
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    headless: true,
+    viewport: { width: 900, height: 900 },
+    args: [...CHROMIUM_ARGS, `--disable-extensions-except=${folder}`, `--load-extension=${folder}`],
+  });
+  const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent("serviceworker"));
+  const id = new URL(worker.url()).host;
+  return {
+    context,
+    id,
+    worker,
+    url: (page) => `chrome-extension://${id}/${page}`,
+    async close() {
+      await context.close();
+      rmSync(scratch, { recursive: true, force: true });
+    },
+  };
+}
