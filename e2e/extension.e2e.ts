@@ -9,12 +9,15 @@ import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { useStartedApp } from "./support/app.ts";
-import { visible } from "./support/daysync.ts";
+import { messageList, visible } from "./support/daysync.ts";
 import { type LoadedExtension, launchWithExtension } from "./support/extension.ts";
+import { filesUnder, findMarkers, marker } from "./support/markers.ts";
 import { readQrFromScreen } from "./support/qr.ts";
 
 const app = useStartedApp();
 let extension: LoadedExtension;
+/** The account's signed-in browser that approved the extension (set by the pairing test, used by the later ones). */
+let phone: { context: BrowserContext; page: Page };
 
 beforeAll(async () => {
   extension = await launchWithExtension(app.server.url);
@@ -37,6 +40,18 @@ async function keyedPhone(email: string): Promise<{ phone: BrowserContext; page:
   return { phone, page };
 }
 
+/**
+ * Calls, in the extension's service worker, what a click on "Send to Daysync" calls, with what Chrome passes it:
+ * headless Chromium shows no context menu to click.
+ */
+async function clickSendToDaysync(info: { selectionText?: string; linkUrl?: string; pageUrl: string }): Promise<void> {
+  await extension.worker.evaluate(async (clicked) => {
+    const click: unknown = Reflect.get(globalThis, "daysyncMenuClick");
+    if (typeof click !== "function") throw new Error("The extension's worker has no menu handler");
+    await click({ menuItemId: "send-to-daysync", ...clicked });
+  }, info);
+}
+
 /** The session token the extension keeps (chrome.storage.local), read in its service worker. */
 async function extensionToken(): Promise<string> {
   const stored = await extension.worker.evaluate(() => chrome.storage.local.get("connection"));
@@ -54,7 +69,9 @@ describe("the browser extension", () => {
   });
 
   it("pairs by its QR code, approved on a signed-in browser, and is listed as Chrome extension on Linux", async () => {
-    const { phone } = await keyedPhone("extension-qr@example.com");
+    const keyed = await keyedPhone("extension-qr@example.com");
+    phone = { context: keyed.phone, page: keyed.page };
+    const approving = keyed.phone;
     const setup = await extension.context.newPage();
     await setup.goto(extension.url("setup.html"));
     await setup.getByLabel("Your Daysync server's address").fill(app.server.url);
@@ -64,7 +81,7 @@ describe("the browser extension", () => {
 
     const link = await readQrFromScreen(setup);
     expect(link).toMatch(new RegExp(`^${app.server.url}/pair/[A-Za-z0-9_-]{22,}#k=[A-Za-z0-9_-]{43}$`));
-    const approver = await phone.newPage();
+    const approver = await approving.newPage();
     await approver.goto(link);
     await approver.getByRole("heading", { name: "Sign in a device?" }).waitFor();
     const facts = await approver.locator(".pair-facts").innerText();
@@ -81,7 +98,9 @@ describe("the browser extension", () => {
         .count(),
     ).toBe(0);
 
-    const devices = responseSchemas.devices.parse(await (await phone.request.get(`${app.server.url}${DEVICES_API.list}`)).json()).devices;
+    const devices = responseSchemas.devices.parse(
+      await (await approving.request.get(`${app.server.url}${DEVICES_API.list}`)).json(),
+    ).devices;
     expect(devices.map((device) => device.name)).toContain("Chrome extension on Linux");
 
     // The extension holds the account's key: the handover's wraps, sealed again for its own key.
@@ -90,5 +109,17 @@ describe("the browser extension", () => {
     expect(keys.status).toBe(200);
     expect(keysStateSchema.parse(await keys.json()).wraps).toHaveLength(1);
     await setup.close();
+  });
+
+  it("sends a selection and a link from the context menu, sealed: the other device reads them, the server cannot", async () => {
+    const selection = marker("extension-selection");
+    const link = `https://example.com/${marker("extension-link")}`;
+    await clickSendToDaysync({ selectionText: selection, pageUrl: "https://example.com/article" });
+    await clickSendToDaysync({ linkUrl: link, pageUrl: "https://example.com/article" });
+    await visible(messageList(phone.page).getByText(selection), 30_000);
+    await visible(messageList(phone.page).getByText(link), 30_000);
+
+    const found = filesUnder(app.server.dataDir).flatMap(({ name, bytes }) => findMarkers([selection, link], bytes, name));
+    expect(found).toEqual([]);
   });
 });

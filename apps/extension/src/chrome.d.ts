@@ -57,3 +57,16 @@ declare namespace chrome {
     function setBadgeBackgroundColor(details: { color: string }): Promise<void>;
   }
 }
+declare namespace chrome.notifications {
+  interface Options {
+    type: "basic";
+    iconUrl: string;
+    title: string;
+    message: string;
+    buttons?: { title: string }[];
+  }
+  function create(id: string, options: Options): void;
+  function clear(id: string): void;
+  const onButtonClicked: { addListener(listener: (id: string, button: number) => void): void };
+  const onClicked: { addListener(listener: (id: string) => void): void };
+}

@@ -21,5 +21,6 @@ export const EXTENSION_TEXT = {
   otherServer: "Use another server",
   pairedTitle: "This browser is paired",
   pairedBody: (server: string) => `Daysync sends what you choose from this browser to your days on ${server}.`,
+  notSent: "Not sent to Daysync",
   handoverNotVerified: "This browser is paired, but it could not check the key it was given, so it cannot read or send yet.",
 } as const;
