@@ -9,7 +9,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { useStartedApp } from "./support/app.ts";
-import { messageList, visible } from "./support/daysync.ts";
+import { messageList, sendMessage, visible } from "./support/daysync.ts";
 import { type LoadedExtension, launchWithExtension } from "./support/extension.ts";
 import { filesUnder, findMarkers, marker } from "./support/markers.ts";
 import { readQrFromScreen } from "./support/qr.ts";
@@ -121,5 +121,33 @@ describe("the browser extension", () => {
 
     const found = filesUnder(app.server.dataDir).flatMap(({ name, bytes }) => findMarkers([selection, link], bytes, name));
     expect(found).toEqual([]);
+  });
+
+  it("counts a text from another device on its icon, lists it in the popup, and copies it", async () => {
+    const text = `from the phone ${marker("popup")}`;
+    await sendMessage(phone.page, text);
+    const badge = () => extension.worker.evaluate(() => chrome.action.getBadgeText({}));
+    await expect.poll(badge, { timeout: 15_000 }).toBe("1");
+
+    const popup = await extension.context.newPage();
+    await popup.goto(extension.url("popup.html"));
+    const list = popup.getByRole("list", { name: "Today's messages" });
+    const item = list.getByRole("listitem").filter({ hasText: text });
+    await visible(item, 15_000);
+    // What the extension sent earlier is there too, from this browser.
+    await visible(list.getByRole("listitem").filter({ hasText: "blind-extension-selection" }));
+    await expect.poll(badge).toBe("");
+
+    await item.getByRole("button", { name: "Copy" }).click();
+    await visible(popup.getByRole("status").filter({ hasText: "Copied" }));
+    expect(await popup.evaluate(() => navigator.clipboard.readText())).toBe(text);
+
+    // The message box sends through the same queue: the phone reads it.
+    const reply = `from the popup ${marker("popup-box")}`;
+    await popup.getByLabel("Message", { exact: true }).fill(reply);
+    await popup.getByRole("button", { name: "Send" }).click();
+    await visible(messageList(phone.page).getByText(reply), 15_000);
+    await visible(list.getByRole("listitem").filter({ hasText: reply }), 15_000);
+    await popup.close();
   });
 });

@@ -3,6 +3,8 @@
  * first when missing (`npm run build` builds it too). Headless Chromium cannot show the host-permission prompt that
  * the setup page's `chrome.permissions.request` opens, so the loaded copy's manifest also lists the test server's
  * host as granted at install: the request for it then resolves at once, as it does once a person has allowed it.
+ * It also has `clipboardRead`, which the extension does not ask for, so the test can read what a Copy put there (Chromium
+ * grants no clipboard permission to an extension's origin from outside).
  */
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -35,9 +37,16 @@ export async function launchWithExtension(serverUrl: string): Promise<LoadedExte
   const folder = path.join(scratch, "extension");
   cpSync(dist, folder, { recursive: true });
   const manifestFile = path.join(folder, "manifest.json");
-  const manifest = z.looseObject({}).parse(JSON.parse(readFileSync(manifestFile, "utf8")));
+  const manifest = z.looseObject({ permissions: z.array(z.string()) }).parse(JSON.parse(readFileSync(manifestFile, "utf8")));
   const { protocol, hostname } = new URL(serverUrl);
-  writeFileSync(manifestFile, JSON.stringify({ ...manifest, host_permissions: [`${protocol}//${hostname}/*`] }));
+  writeFileSync(
+    manifestFile,
+    JSON.stringify({
+      ...manifest,
+      permissions: [...manifest.permissions, "clipboardRead"],
+      host_permissions: [`${protocol}//${hostname}/*`],
+    }),
+  );
   const context = await chromium.launchPersistentContext(path.join(scratch, "profile"), {
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     headless: true,

@@ -54,6 +54,7 @@ declare namespace chrome {
   }
   namespace action {
     function setBadgeText(details: { text: string }): Promise<void>;
+    function getBadgeText(details: Record<string, never>): Promise<string>;
     function setBadgeBackgroundColor(details: { color: string }): Promise<void>;
   }
 }

@@ -1,34 +1,61 @@
 /**
- * The extension's background: the context menu, the queue of what is sent, and the session. Listeners are added
- * at the top, as a Manifest V3 worker must; each start of the worker (browser start, install, a page saying it just
- * paired, the connection coming back) makes the menu and sends what waits.
+ * The extension's background: the context menu, the queue of what is sent, the live connection and the session.
+ * Listeners are added at the top, as a Manifest V3 worker must; each start of the worker (browser start, install, a
+ * page saying it just paired) makes the menu, follows the session live and sends what waits.
  */
 import "../../../web/src/lib/zod-jitless.ts";
+import type { Message } from "@daysync/shared";
 import { loadConnection } from "../lib/connection.ts";
-import { backgroundMessageSchema } from "../lib/messages.ts";
+import { backgroundMessageSchema, notifyPages, type SendAnswer } from "../lib/messages.ts";
 import { notify } from "../lib/notify.ts";
 import { EXTENSION_TEXT } from "../lib/text.ts";
 import { createMenu, onMenuClick } from "./context-menu.ts";
 import { currentSession, endSession } from "./extension-session.ts";
+import { followLive, type LiveCallbacks, stopLive } from "./live-session.ts";
 import { clearQueue, flushQueue, type QueueEvents, queueText } from "./send-queue.ts";
+import { addUnread, clearUnread } from "./unread.ts";
+
+/** Signed out from Devices (or refused by the server): everything kept for the session goes. */
+const signedOut = () =>
+  endSession(async () => {
+    stopLive();
+    await clearQueue();
+    await clearUnread();
+    await notifyPages();
+  });
 
 const queueEvents: QueueEvents = {
   refused: (_content, reason) => notify(`refused-${crypto.randomUUID()}`, EXTENSION_TEXT.notSent, reason),
-  signedOut: () => endSession(clearQueue),
+  signedOut,
 };
 
-async function sendText(text: string): Promise<void> {
+const liveCallbacks: LiveCallbacks = {
+  async onMessage(_message: Message, { mine, news }) {
+    if (!mine && news) await addUnread();
+    await notifyPages();
+  },
+  onSignedOut: signedOut,
+};
+
+/** Queues a text; a refusal is said in a notification when nothing else says it (the menu; the popup shows it itself). */
+async function sendText(text: string, sayRefusal: boolean): Promise<SendAnswer> {
   const queued = await queueText(text, queueEvents);
-  if (!queued.queued) notify(`refused-${crypto.randomUUID()}`, EXTENSION_TEXT.notSent, queued.reason);
+  if (!queued.queued && sayRefusal) notify(`refused-${crypto.randomUUID()}`, EXTENSION_TEXT.notSent, queued.reason);
+  return queued;
 }
 
-const onMenuClicked = (info: chrome.contextMenus.OnClickData) => onMenuClick(info, sendText);
+const onMenuClicked = (info: chrome.contextMenus.OnClickData) =>
+  onMenuClick(info, async (text) => {
+    await sendText(text, true);
+  });
 
 let started: Promise<void> = Promise.resolve();
 function start(): Promise<void> {
   started = started.then(async () => {
     await createMenu();
-    await currentSession();
+    const session = await currentSession();
+    if (!session) return;
+    await followLive(session, liveCallbacks).catch(() => undefined);
     await flushQueue(queueEvents);
   });
   return started;
@@ -42,10 +69,15 @@ chrome.runtime.onInstalled.addListener(() => {
   void loadConnection().then((connection) => (connection ? undefined : chrome.runtime.openOptionsPage()));
 });
 chrome.runtime.onStartup.addListener(() => void start());
-chrome.runtime.onMessage.addListener((message) => {
+chrome.runtime.onMessage.addListener((message, _sender, respond) => {
   const read = backgroundMessageSchema.safeParse(message);
-  if (read.success && read.data.type === "connected") void start();
-  return undefined;
+  if (!read.success) return undefined;
+  if (read.data.type === "connected") void start();
+  if (read.data.type === "seen") void clearUnread();
+  if (read.data.type !== "send") return undefined;
+  void sendText(read.data.content, false).then(respond);
+  // The answer comes after this returns.
+  return true;
 });
 self.addEventListener("online", () => void flushQueue(queueEvents));
 void start();

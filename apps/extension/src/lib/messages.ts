@@ -1,13 +1,31 @@
-/** What the extension's pages tell its background service worker, one zod schema for both ends. */
+/** What the extension's pages and its background worker tell each other, one zod schema for each direction. */
 import { z } from "zod";
 
 export const backgroundMessageSchema = z.discriminatedUnion("type", [
   /** Paired just now: start the session's live connection and the menu. */
   z.object({ type: z.literal("connected") }),
+  /** The popup's message box: queue this text (answered with `sendAnswerSchema`). */
+  z.object({ type: z.literal("send"), content: z.string() }),
+  /** The popup showed today's messages: none is unread now. */
+  z.object({ type: z.literal("seen") }),
 ]);
 export type BackgroundMessage = z.infer<typeof backgroundMessageSchema>;
 
+export const sendAnswerSchema = z.discriminatedUnion("queued", [
+  z.object({ queued: z.literal(true) }),
+  z.object({ queued: z.literal(false), reason: z.string() }),
+]);
+export type SendAnswer = z.infer<typeof sendAnswerSchema>;
+
+/** To open pages: today's messages changed (one came, or one of ours was stored). */
+export const pageMessageSchema = z.object({ type: z.literal("messages-changed") });
+
 /** Tells the background; a background that is not listening (being restarted) hears of it when it starts anyway. */
-export async function notifyBackground(message: BackgroundMessage): Promise<void> {
-  await chrome.runtime.sendMessage(message).catch(() => undefined);
+export async function notifyBackground(message: BackgroundMessage): Promise<unknown> {
+  return chrome.runtime.sendMessage(message).catch(() => undefined);
+}
+
+/** Tells open pages (the popup); none open is no error. */
+export async function notifyPages(): Promise<void> {
+  await chrome.runtime.sendMessage(pageMessageSchema.parse({ type: "messages-changed" })).catch(() => undefined);
 }

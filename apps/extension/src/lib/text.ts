@@ -24,3 +24,13 @@ export const EXTENSION_TEXT = {
   notSent: "Not sent to Daysync",
   handoverNotVerified: "This browser is paired, but it could not check the key it was given, so it cannot read or send yet.",
 } as const;
+
+/** The toolbar popup's words. */
+export const POPUP_TEXT = {
+  copy: "Copy",
+  copied: "Copied",
+  copyFailed: "Could not copy. Select the text and copy it yourself.",
+  download: "Download",
+  noneToday: "No messages today yet.",
+  notSent: "Not sent. Please try again.",
+} as const;

@@ -37,6 +37,13 @@ export function pointApiAt(base: string, headers: Record<string, string>): void 
   target = { base, headers };
 }
 
+/** Where a request of `path` goes, and how it is signed in, for calls that do not go through `apiFetch` (files). */
+export const apiRequestOf = (path: string): { url: string; credentials: RequestCredentials; headers: Record<string, string> } => ({
+  url: target.base + path,
+  credentials: target.base ? "omit" : "same-origin",
+  headers: target.headers,
+});
+
 /** An answer that is not what the contract says: the app shows the generic sentence rather than break on it. */
 const UNREADABLE_ANSWER = "Something went wrong. Please try again.";
 
