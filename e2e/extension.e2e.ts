@@ -4,7 +4,7 @@
  * on its setup page, read from the screen and approved on a signed-in browser, and is then one of the account's
  * devices, named "Chrome extension on Linux", holding the account's key.
  */
-import { DEVICES_API, KEYS_API, keysStateSchema, responseSchemas } from "@daysync/shared";
+import { API, APP_ROUTES, DEVICES_API, formatStoredDate, KEYS_API, keysStateSchema, responseSchemas } from "@daysync/shared";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -51,6 +51,20 @@ async function clickSendToDaysync(info: { selectionText?: string; linkUrl?: stri
     await click({ menuItemId: "send-to-daysync", ...clicked });
   }, info);
 }
+
+/** What the extension sent, for the closing check that the server kept none of it readable. */
+const sentByExtension: string[] = [];
+
+/** The id of today's newest message, as the phone lists it. */
+async function newestMessageId(): Promise<string> {
+  const get = async (path: string) => (await phone.context.request.get(`${app.server.url}${path}`)).json();
+  const today = responseSchemas.days.parse(await get(API.days)).days.find((day) => day.date === formatStoredDate(new Date()));
+  const { messages } = responseSchemas.dayMessages.parse(await get(API.dayMessages(today?.id ?? "")));
+  return messages.at(-1)?.id ?? "";
+}
+
+/** What the clipboard holds, read on an extension page (the test's copy of the extension may read it). */
+const clipboardOn = (page: Page) => page.evaluate(() => navigator.clipboard.readText());
 
 /** The session token the extension keeps (chrome.storage.local), read in its service worker. */
 async function extensionToken(): Promise<string> {
@@ -111,7 +125,7 @@ describe("the browser extension", () => {
     await setup.close();
   });
 
-  it("sends a selection and a link from the context menu, sealed: the other device reads them, the server cannot", async () => {
+  it("sends a selection and a link from the context menu, sealed: the other device reads them", async () => {
     const selection = marker("extension-selection");
     const link = `https://example.com/${marker("extension-link")}`;
     await clickSendToDaysync({ selectionText: selection, pageUrl: "https://example.com/article" });
@@ -119,8 +133,7 @@ describe("the browser extension", () => {
     await visible(messageList(phone.page).getByText(selection), 30_000);
     await visible(messageList(phone.page).getByText(link), 30_000);
 
-    const found = filesUnder(app.server.dataDir).flatMap(({ name, bytes }) => findMarkers([selection, link], bytes, name));
-    expect(found).toEqual([]);
+    sentByExtension.push(selection, link);
   });
 
   it("counts a text from another device on its icon, lists it in the popup, and copies it", async () => {
@@ -147,7 +160,62 @@ describe("the browser extension", () => {
     await popup.getByLabel("Message", { exact: true }).fill(reply);
     await popup.getByRole("button", { name: "Send" }).click();
     await visible(messageList(phone.page).getByText(reply), 15_000);
+    sentByExtension.push(reply);
     await visible(list.getByRole("listitem").filter({ hasText: reply }), 15_000);
+    await popup.close();
+  });
+
+  it("copies a text from another device as it comes when the option is on, and from its notification's Copy", async () => {
+    const setup = await extension.context.newPage();
+    await setup.goto(extension.url("setup.html"));
+    const option = setup.getByLabel("Copy texts from my other devices automatically");
+    expect(await option.isChecked()).toBe(false);
+    await option.check();
+
+    const first = `copied as it came ${marker("auto-copy")}`;
+    await sendMessage(phone.page, first);
+    await expect.poll(() => clipboardOn(setup), { timeout: 15_000 }).toBe(first);
+
+    await option.uncheck();
+    await setup.evaluate(() => navigator.clipboard.writeText("something else"));
+    const second = `copied from the notification ${marker("notification")}`;
+    await sendMessage(phone.page, second);
+    await expect.poll(newestMessageId, { timeout: 15_000 }).not.toBe("");
+    const id = await newestMessageId();
+    // Not copied by itself with the option off.
+    await setup.waitForTimeout(1000);
+    expect(await clipboardOn(setup)).toBe("something else");
+    // Headless Chromium shows no notification to click: its Copy button's handler is called as the click calls it.
+    await extension.worker.evaluate(async (notificationId) => {
+      const copy: unknown = Reflect.get(globalThis, "daysyncNotificationCopy");
+      if (typeof copy !== "function") throw new Error("The extension's worker has no notification handler");
+      await copy(notificationId);
+    }, `message-${id}`);
+    await expect.poll(() => clipboardOn(setup), { timeout: 10_000 }).toBe(second);
+    await setup.close();
+  });
+
+  it("keeps nothing the extension sent readable on the server", () => {
+    expect(sentByExtension).toHaveLength(3);
+    const found = filesUnder(app.server.dataDir).flatMap(({ name, bytes }) => findMarkers(sentByExtension, bytes, name));
+    expect(found).toEqual([]);
+  });
+
+  it("ends its session at once when signed out from Devices on another device", async () => {
+    const token = await extensionToken();
+    await phone.page.goto(`${app.server.url}${APP_ROUTES.devices}`);
+    await phone.page.getByRole("button", { name: "Sign out Chrome extension on Linux" }).click();
+    await phone.page.getByRole("button", { name: "Sign it out" }).click();
+
+    const kept = () => extension.worker.evaluate(async () => Object.keys(await chrome.storage.local.get(["connection", "outbox"])));
+    await expect.poll(kept, { timeout: 10_000 }).toEqual([]);
+    const me = await fetch(`${app.server.url}${API.me}`, { headers: { authorization: `Bearer ${token}` } });
+    expect(me.status).toBe(401);
+
+    const popup = await extension.context.newPage();
+    await popup.goto(extension.url("popup.html"));
+    await visible(popup.getByText("This browser is not paired with your Daysync account yet."));
+    await visible(popup.getByRole("button", { name: "Set up Daysync" }));
     await popup.close();
   });
 });

@@ -31,7 +31,12 @@ export default defineConfig({
     minify: false,
     modulePreload: false,
     rollupOptions: {
-      input: { setup: here("setup.html"), popup: here("popup.html"), background: here("src/background/service-worker.ts") },
+      input: {
+        setup: here("setup.html"),
+        popup: here("popup.html"),
+        offscreen: here("offscreen.html"),
+        background: here("src/background/service-worker.ts"),
+      },
       output: { entryFileNames: (chunk) => (chunk.name === "background" ? "background.js" : "assets/[name]-[hash].js") },
     },
   },

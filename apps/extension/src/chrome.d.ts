@@ -71,3 +71,6 @@ declare namespace chrome.notifications {
   const onButtonClicked: { addListener(listener: (id: string, button: number) => void): void };
   const onClicked: { addListener(listener: (id: string) => void): void };
 }
+declare namespace chrome.offscreen {
+  function createDocument(parameters: { url: string; reasons: "CLIPBOARD"[]; justification: string }): Promise<void>;
+}

@@ -16,6 +16,8 @@ export interface LiveCallbacks {
    */
   onMessage(message: Message, info: { mine: boolean; news: boolean }): Promise<void>;
   onSignedOut(): Promise<void>;
+  /** Current again (connected, or back after a loss): what waits to be sent can go. */
+  onReady(): void;
 }
 
 const POSITION = "live-position";
@@ -48,6 +50,7 @@ export async function followLive(session: Session, callbacks: LiveCallbacks): Pr
         else if (event.kind === "device.signed_out" && event.id === own) await endLive(callbacks);
         else if (event.kind.startsWith("key.")) await session.keys.refresh();
       },
+      onReady: () => callbacks.onReady(),
       onSignedOut: () => void endLive(callbacks),
       onError: () => {},
     },

@@ -11,6 +11,7 @@ import { notify } from "../lib/notify.ts";
 import { EXTENSION_TEXT } from "../lib/text.ts";
 import { createMenu, onMenuClick } from "./context-menu.ts";
 import { currentSession, endSession } from "./extension-session.ts";
+import { onIncomingText, onNotificationCopy } from "./incoming.ts";
 import { followLive, type LiveCallbacks, stopLive } from "./live-session.ts";
 import { clearQueue, flushQueue, type QueueEvents, queueText } from "./send-queue.ts";
 import { addUnread, clearUnread } from "./unread.ts";
@@ -30,10 +31,15 @@ const queueEvents: QueueEvents = {
 };
 
 const liveCallbacks: LiveCallbacks = {
-  async onMessage(_message: Message, { mine, news }) {
-    if (!mine && news) await addUnread();
+  async onMessage(message: Message, { mine, news }) {
+    if (!mine && news) {
+      await addUnread();
+      const session = await currentSession();
+      if (session) await onIncomingText(session, message).catch(() => undefined);
+    }
     await notifyPages();
   },
+  onReady: () => void flushQueue(queueEvents),
   onSignedOut: signedOut,
 };
 
@@ -64,6 +70,10 @@ function start(): Promise<void> {
 chrome.contextMenus.onClicked.addListener((info) => void onMenuClicked(info));
 // Headless Chromium shows no context menu to click: automated tests call what a click calls, by this name.
 Object.assign(globalThis, { daysyncMenuClick: onMenuClicked });
+
+chrome.notifications.onButtonClicked.addListener((id) => void onNotificationCopy(id));
+// Automated tests call what a notification's Copy calls, by this name: headless Chromium shows no notification.
+Object.assign(globalThis, { daysyncNotificationCopy: onNotificationCopy });
 
 chrome.runtime.onInstalled.addListener(() => {
   void loadConnection().then((connection) => (connection ? undefined : chrome.runtime.openOptionsPage()));

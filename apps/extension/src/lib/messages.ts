@@ -29,3 +29,6 @@ export async function notifyBackground(message: BackgroundMessage): Promise<unkn
 export async function notifyPages(): Promise<void> {
   await chrome.runtime.sendMessage(pageMessageSchema.parse({ type: "messages-changed" })).catch(() => undefined);
 }
+
+/** To the offscreen document (Chrome): copy this text; answered with whether it was copied. */
+export const copyRequestSchema = z.object({ type: z.literal("copy"), text: z.string() });

@@ -1,14 +1,8 @@
-/** What the extension says, in one place (the web app's sentences come from @daysync/shared). */
+/** What the extension says from script (its pages' fixed words are in their HTML; the web app's come from @daysync/shared). */
 export const EXTENSION_TEXT = {
-  setupTitle: "Set up Daysync",
-  serverLabel: "Your Daysync server's address",
-  serverHint: "The address you open Daysync at, like https://daysync.example.com.",
-  connect: "Connect",
   serverEmpty: "Enter your Daysync server's address.",
   serverInvalid: "That is not a web address. Enter it like https://daysync.example.com.",
   permissionDenied: (host: string) => `Daysync needs your permission to reach ${host}. Choose Connect again and allow it.`,
-  unreachable: (host: string) => `Daysync could not reach ${host}. Check the address and your connection, then try again.`,
-  pairTitle: "Pair this browser",
   pairIntro:
     "On a phone or computer where you are signed in to Daysync, scan this code with the camera (or Devices → Scan or type a code), then approve.",
   qrAlt: "QR code that pairs this browser extension when approved on your other device",
@@ -17,11 +11,11 @@ export const EXTENSION_TEXT = {
   signingIn: "Approved. Pairing this browser…",
   pairFailed: "This browser was not paired. Show a new code to try again.",
   codeExpired: "This code can no longer be used. Show a new code to try again.",
-  newCode: "Show a new code",
-  otherServer: "Use another server",
-  pairedTitle: "This browser is paired",
   pairedBody: (server: string) => `Daysync sends what you choose from this browser to your days on ${server}.`,
   notSent: "Not sent to Daysync",
+  fromDevice: (name: string) => `From ${name}`,
+  fromOtherDevice: "From your other device",
+  copy: "Copy",
   handoverNotVerified: "This browser is paired, but it could not check the key it was given, so it cannot read or send yet.",
 } as const;
 

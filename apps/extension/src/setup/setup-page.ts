@@ -7,6 +7,7 @@ import { formatShortCode } from "@daysync/shared";
 import { describeError } from "../../../web/src/lib/api-errors.ts";
 import { type Connection, loadConnection } from "../lib/connection.ts";
 import { notifyBackground } from "../lib/messages.ts";
+import { autoCopyOn, setAutoCopy } from "../lib/options.ts";
 import { hostPermissionOf, serverAddressSchema } from "../lib/server-address.ts";
 import { EXTENSION_TEXT } from "../lib/text.ts";
 import { type PairingEvent, type ShownCode, startPairing } from "./pairing.ts";
@@ -27,6 +28,7 @@ const status = element("pairing-status", HTMLElement);
 const newCode = element("new-code", HTMLButtonElement);
 const otherServer = element("other-server", HTMLButtonElement);
 const paired = element("paired", HTMLElement);
+const autoCopy = element("auto-copy", HTMLInputElement);
 
 element("pairing-intro", HTMLElement).textContent = EXTENSION_TEXT.pairIntro;
 
@@ -65,6 +67,9 @@ function showPaired(connection: Connection, warning?: string): void {
   showStep("paired");
   say(element("paired-body", HTMLElement), EXTENSION_TEXT.pairedBody(connection.server));
   say(element("paired-warning", HTMLElement), warning);
+  void autoCopyOn().then((on) => {
+    autoCopy.checked = on;
+  });
 }
 
 function onPairing(event: PairingEvent): void {
@@ -121,6 +126,7 @@ form.addEventListener("submit", (event) => {
 });
 
 newCode.addEventListener("click", () => void pair());
+autoCopy.addEventListener("change", () => void setAutoCopy(autoCopy.checked));
 otherServer.addEventListener("click", () => {
   stopWaiting?.();
   stopWaiting = undefined;
