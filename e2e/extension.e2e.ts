@@ -73,9 +73,8 @@ async function extensionToken(): Promise<string> {
 }
 
 describe("the browser extension", () => {
-  it("refuses an address that is not one, in words", async () => {
-    const setup = await extension.context.newPage();
-    await setup.goto(extension.url("setup.html"));
+  it("opens its setup page when installed, and refuses an address that is not one, in words", async () => {
+    const setup = extension.setupPage;
     await setup.getByLabel("Your Daysync server's address").fill("not a server");
     await setup.getByRole("button", { name: "Connect" }).click();
     await visible(setup.getByText("That is not a web address. Enter it like https://daysync.example.com."));
@@ -179,8 +178,9 @@ describe("the browser extension", () => {
     await option.uncheck();
     await setup.evaluate(() => navigator.clipboard.writeText("something else"));
     const second = `copied from the notification ${marker("notification")}`;
+    const before = await newestMessageId();
     await sendMessage(phone.page, second);
-    await expect.poll(newestMessageId, { timeout: 15_000 }).not.toBe("");
+    await expect.poll(newestMessageId, { timeout: 15_000 }).not.toBe(before);
     const id = await newestMessageId();
     // Not copied by itself with the option off.
     await setup.waitForTimeout(1000);
@@ -195,8 +195,20 @@ describe("the browser extension", () => {
     await setup.close();
   });
 
+  it("keeps a text sent offline and sends it when the connection is back", async () => {
+    const text = marker("offline");
+    await extension.context.setOffline(true);
+    await clickSendToDaysync({ selectionText: text, pageUrl: "https://example.com/offline" });
+    const waiting = () => extension.worker.evaluate(async () => JSON.stringify((await chrome.storage.local.get("outbox")).outbox ?? []));
+    expect(await waiting()).toContain(text);
+    await extension.context.setOffline(false);
+    await visible(messageList(phone.page).getByText(text), 30_000);
+    await expect.poll(waiting).toBe("[]");
+    sentByExtension.push(text);
+  });
+
   it("keeps nothing the extension sent readable on the server", () => {
-    expect(sentByExtension).toHaveLength(3);
+    expect(sentByExtension).toHaveLength(4);
     const found = filesUnder(app.server.dataDir).flatMap(({ name, bytes }) => findMarkers(sentByExtension, bytes, name));
     expect(found).toEqual([]);
   });

@@ -10,7 +10,7 @@ import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type BrowserContext, chromium, type Worker } from "playwright-core";
+import { type BrowserContext, chromium, type Page, type Worker } from "playwright-core";
 import { z } from "zod";
 import { CHROMIUM_ARGS } from "./browser.ts";
 
@@ -22,6 +22,8 @@ export interface LoadedExtension {
   id: string;
   /** The extension's background service worker, to read its storage or call what its menu calls. */
   worker: Worker;
+  /** The setup page the extension opened itself when installed. */
+  setupPage: Page;
   url(page: string): string;
   close(): Promise<void>;
 }
@@ -55,10 +57,20 @@ export async function launchWithExtension(serverUrl: string): Promise<LoadedExte
   });
   const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent("serviceworker"));
   const id = new URL(worker.url()).host;
+  const setupUrl = `chrome-extension://${id}/setup.html`;
+  const deadline = Date.now() + 15_000;
+  let setupPage = context.pages().find((page) => page.url() === setupUrl);
+  while (!setupPage) {
+    if (Date.now() > deadline) throw new Error("The extension did not open its setup page when installed");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    setupPage = context.pages().find((page) => page.url() === setupUrl);
+  }
+  await setupPage.waitForLoadState();
   return {
     context,
     id,
     worker,
+    setupPage,
     url: (page) => `chrome-extension://${id}/${page}`,
     async close() {
       await context.close();

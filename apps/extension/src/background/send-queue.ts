@@ -56,6 +56,20 @@ export async function queueText(content: string, events: QueueEvents): Promise<{
 }
 
 let flushing: Promise<void> = Promise.resolve();
+/** While the server cannot be reached, another try this long after (doubling up to a minute); the browser's online event and the live connection's return try sooner. */
+const RETRY_FIRST_MS = 3000;
+const RETRY_MAX_MS = 60_000;
+let retryMs = RETRY_FIRST_MS;
+let retry: ReturnType<typeof setTimeout> | undefined;
+
+function retryLater(events: QueueEvents): void {
+  if (retry) return;
+  retry = setTimeout(() => {
+    retry = undefined;
+    void flushQueue(events);
+  }, retryMs);
+  retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
+}
 
 /** Sends what is queued, oldest first, one run at a time; stops at the first that must wait. */
 export function flushQueue(events: QueueEvents): Promise<void> {
@@ -70,8 +84,10 @@ async function sendQueued(events: QueueEvents): Promise<void> {
     try {
       await sendOne(session, entry);
       await removeFromQueue(entry.id);
+      retryMs = RETRY_FIRST_MS;
     } catch (error) {
-      if (error instanceof KeyNotReady || isTransientError(error)) return;
+      if (error instanceof KeyNotReady) return;
+      if (isTransientError(error)) return retryLater(events);
       if (error instanceof ApiError && error.status === 401) return events.signedOut();
       await removeFromQueue(entry.id);
       events.refused(entry.content, describeError(error));
