@@ -4,8 +4,10 @@
  * on its setup page, read from the screen and approved on a signed-in browser, and is then one of the account's
  * devices, named "Chrome extension on Linux", holding the account's key.
  */
+import { readFileSync } from "node:fs";
 import { API, APP_ROUTES, DEVICES_API, formatStoredDate, KEYS_API, keysStateSchema, responseSchemas } from "@daysync/shared";
 import type { BrowserContext, Page } from "playwright-core";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { useStartedApp } from "./support/app.ts";
@@ -44,7 +46,7 @@ async function keyedPhone(email: string): Promise<{ phone: BrowserContext; page:
  * Calls, in the extension's service worker, what a click on "Send to Daysync" calls, with what Chrome passes it:
  * headless Chromium shows no context menu to click.
  */
-async function clickSendToDaysync(info: { selectionText?: string; linkUrl?: string; pageUrl: string }): Promise<void> {
+async function clickSendToDaysync(info: { selectionText?: string; linkUrl?: string; srcUrl?: string; pageUrl: string }): Promise<void> {
   await extension.worker.evaluate(async (clicked) => {
     const click: unknown = Reflect.get(globalThis, "daysyncMenuClick");
     if (typeof click !== "function") throw new Error("The extension's worker has no menu handler");
@@ -54,6 +56,8 @@ async function clickSendToDaysync(info: { selectionText?: string; linkUrl?: stri
 
 /** What the extension sent, for the closing check that the server kept none of it readable. */
 const sentByExtension: string[] = [];
+/** The image the extension sent, to download again from its popup. */
+let sentImage = Buffer.alloc(0);
 
 /** The id of today's newest message, as the phone lists it. */
 async function newestMessageId(): Promise<string> {
@@ -135,6 +139,26 @@ describe("the browser extension", () => {
     sentByExtension.push(selection, link);
   });
 
+  it("sends an image from the context menu as a sealed file the other device opens", async () => {
+    // A real PNG whose bytes carry a marker after its end (decoders stop at IEND), as a data: address.
+    const imageMarker = marker("extension-image");
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#2563eb" } })
+      .png()
+      .toBuffer();
+    const bytes = Buffer.concat([png, Buffer.from(imageMarker)]);
+    await clickSendToDaysync({ srcUrl: `data:image/png;base64,${bytes.toString("base64")}`, pageUrl: "https://example.com/gallery" });
+    const list = messageList(phone.page);
+    await visible(
+      list
+        .getByText("image.png")
+        .or(list.getByRole("img", { name: /image\.png/ }))
+        .first(),
+      30_000,
+    );
+    sentByExtension.push(imageMarker);
+    sentImage = bytes;
+  });
+
   it("counts a text from another device on its icon, lists it in the popup, and copies it", async () => {
     const text = `from the phone ${marker("popup")}`;
     await sendMessage(phone.page, text);
@@ -153,6 +177,12 @@ describe("the browser extension", () => {
     await item.getByRole("button", { name: "Copy" }).click();
     await visible(popup.getByRole("status").filter({ hasText: "Copied" }));
     expect(await popup.evaluate(() => navigator.clipboard.readText())).toBe(text);
+
+    // The image it sent is there with Download, which opens it on this browser.
+    const image = list.getByRole("listitem").filter({ hasText: "image.png" });
+    const [download] = await Promise.all([popup.waitForEvent("download"), image.getByRole("button", { name: "Download" }).click()]);
+    expect(download.suggestedFilename()).toBe("image.png");
+    expect(readFileSync(await download.path())).toEqual(sentImage);
 
     // The message box sends through the same queue: the phone reads it.
     const reply = `from the popup ${marker("popup-box")}`;
@@ -208,7 +238,7 @@ describe("the browser extension", () => {
   });
 
   it("keeps nothing the extension sent readable on the server", () => {
-    expect(sentByExtension).toHaveLength(4);
+    expect(sentByExtension).toHaveLength(5);
     const found = filesUnder(app.server.dataDir).flatMap(({ name, bytes }) => findMarkers(sentByExtension, bytes, name));
     expect(found).toEqual([]);
   });

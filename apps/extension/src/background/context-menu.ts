@@ -1,6 +1,6 @@
 /**
- * "Send to Daysync" in the page's context menu: the selected text, a link's address, or the page's address, queued
- * and sent as a text of today. Before pairing it opens the setup page instead.
+ * "Send to Daysync" in the page's context menu: the selected text, a link's address or the page's address, queued
+ * and sent as a text of today; or an image, sent as a file. Before pairing it opens the setup page instead.
  */
 import { loadConnection } from "../lib/connection.ts";
 
@@ -10,22 +10,29 @@ export const MENU_TITLE = "Send to Daysync";
 /** Made again at each start of the worker (the browser keeps menus of an installed extension, but not for every start). */
 export async function createMenu(): Promise<void> {
   await chrome.contextMenus.removeAll();
-  chrome.contextMenus.create({ id: MENU_ID, title: MENU_TITLE, contexts: ["selection", "link", "page"] });
+  chrome.contextMenus.create({ id: MENU_ID, title: MENU_TITLE, contexts: ["selection", "link", "image", "page"] });
 }
 
-/** What a click sends: the selection first, then the link under the pointer, then the page's address. */
-export function textOfClick(info: chrome.contextMenus.OnClickData): string | undefined {
-  const candidates = [info.selectionText, info.linkUrl, info.pageUrl];
-  return candidates.find((text) => text !== undefined && text.trim() !== "");
+const present = (text: string | undefined): text is string => text !== undefined && text.trim() !== "";
+
+/** What a click sends: the selection first, then the link under the pointer, then the image, then the page's address. */
+export function whatToSend(info: chrome.contextMenus.OnClickData): { text: string } | { image: string } | undefined {
+  if (present(info.selectionText)) return { text: info.selectionText };
+  if (present(info.linkUrl)) return { text: info.linkUrl };
+  if (present(info.srcUrl)) return { image: info.srcUrl };
+  return present(info.pageUrl) ? { text: info.pageUrl } : undefined;
 }
 
-/** The menu's click: `send` queues the text; without a session the setup page opens. */
-export async function onMenuClick(info: chrome.contextMenus.OnClickData, send: (text: string) => Promise<void>): Promise<void> {
+/** The menu's click: `send` queues a text or sends an image; without a session the setup page opens. */
+export async function onMenuClick(
+  info: chrome.contextMenus.OnClickData,
+  send: (what: { text: string } | { image: string }) => Promise<void>,
+): Promise<void> {
   if (info.menuItemId !== MENU_ID) return;
   if (!(await loadConnection())) {
     await chrome.runtime.openOptionsPage();
     return;
   }
-  const text = textOfClick(info);
-  if (text) await send(text);
+  const what = whatToSend(info);
+  if (what) await send(what);
 }

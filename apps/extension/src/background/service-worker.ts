@@ -11,6 +11,7 @@ import { notify } from "../lib/notify.ts";
 import { EXTENSION_TEXT } from "../lib/text.ts";
 import { createMenu, onMenuClick } from "./context-menu.ts";
 import { currentSession, endSession } from "./extension-session.ts";
+import { sendImage } from "./image-send.ts";
 import { onIncomingText, onNotificationCopy } from "./incoming.ts";
 import { followLive, type LiveCallbacks, stopLive } from "./live-session.ts";
 import { clearQueue, flushQueue, type QueueEvents, queueText } from "./send-queue.ts";
@@ -51,8 +52,14 @@ async function sendText(text: string, sayRefusal: boolean): Promise<SendAnswer> 
 }
 
 const onMenuClicked = (info: chrome.contextMenus.OnClickData) =>
-  onMenuClick(info, async (text) => {
-    await sendText(text, true);
+  onMenuClick(info, async (what) => {
+    if ("text" in what) {
+      await sendText(what.text, true);
+      return;
+    }
+    const session = await currentSession();
+    const problem = session ? await sendImage(session, what.image) : undefined;
+    if (problem) notify(`refused-${crypto.randomUUID()}`, EXTENSION_TEXT.notSent, problem);
   });
 
 let started: Promise<void> = Promise.resolve();
