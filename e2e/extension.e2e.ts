@@ -260,4 +260,25 @@ describe("the browser extension", () => {
     await visible(popup.getByRole("button", { name: "Set up Daysync" }));
     await popup.close();
   });
+
+  it("pairs again after that, by the code typed on the signed-in browser, holding the key at once", async () => {
+    const setup = await extension.context.newPage();
+    await setup.goto(extension.url("setup.html"));
+    await setup.getByLabel("Your Daysync server's address").fill(app.server.url);
+    await setup.getByRole("button", { name: "Connect" }).click();
+    const code = (await (await visible(setup.getByTestId("pairing-short-code"))).textContent()) ?? "";
+
+    await phone.page.goto(`${app.server.url}/pair`);
+    await phone.page.getByLabel("Code shown on the other device").fill(code.toLowerCase());
+    await phone.page.getByRole("button", { name: "Continue" }).click();
+    await (await visible(phone.page.getByRole("button", { name: "Approve" }), 15_000)).click();
+    await visible(phone.page.getByRole("heading", { name: "Approved" }), 30_000);
+    await visible(setup.getByRole("heading", { name: "This browser is paired" }), 30_000);
+
+    await phone.page.goto(`${app.server.url}/dashboard`);
+    const text = `after pairing by code ${marker("typed")}`;
+    await clickSendToDaysync({ selectionText: text, pageUrl: "https://example.com/typed" });
+    await visible(messageList(phone.page).getByText(text), 30_000);
+    await setup.close();
+  });
 });
