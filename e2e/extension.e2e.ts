@@ -231,6 +231,12 @@ describe("the browser extension", () => {
     await clickSendToDaysync({ selectionText: text, pageUrl: "https://example.com/offline" });
     const waiting = () => extension.worker.evaluate(async () => JSON.stringify((await chrome.storage.local.get("outbox")).outbox ?? []));
     expect(await waiting()).toContain(text);
+    // The popup offline shows what this browser had (kept sealed), and says so.
+    const popup = await extension.context.newPage();
+    await popup.goto(extension.url("popup.html"));
+    await visible(popup.getByRole("status").filter({ hasText: "You’re offline — showing what this browser had" }), 15_000);
+    await visible(popup.getByRole("list", { name: "Today's messages" }).getByText(/^from the phone blind-popup/));
+    await popup.close();
     await extension.context.setOffline(false);
     await visible(messageList(phone.page).getByText(text), 30_000);
     await expect.poll(waiting).toBe("[]");

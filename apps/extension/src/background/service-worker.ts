@@ -9,6 +9,7 @@ import { loadConnection } from "../lib/connection.ts";
 import { backgroundMessageSchema, notifyPages, type SendAnswer } from "../lib/messages.ts";
 import { notify } from "../lib/notify.ts";
 import { EXTENSION_TEXT } from "../lib/text.ts";
+import { forgetTodayCopy } from "../lib/today-copy.ts";
 import { createMenu, onMenuClick } from "./context-menu.ts";
 import { currentSession, endSession } from "./extension-session.ts";
 import { sendImage } from "./image-send.ts";
@@ -23,6 +24,7 @@ const signedOut = () =>
     stopLive();
     await clearQueue();
     await clearUnread();
+    await forgetTodayCopy();
     await notifyPages();
   });
 

@@ -29,5 +29,6 @@ export const POPUP_TEXT = {
   copyFailed: "Could not copy. Select the text and copy it yourself.",
   download: "Download",
   noneToday: "No messages today yet.",
+  offline: "You’re offline — showing what this browser had; messages will be sent when the connection is back",
   notSent: "Not sent. Please try again.",
 } as const;

@@ -78,9 +78,9 @@ function itemOf(message: ShownMessage, session: { connection: Connection; keys: 
 
 async function show(session: { connection: Connection; keys: DeviceKeys }): Promise<void> {
   try {
-    const messages = await todayMessages(session.connection.user_id, session.keys);
-    list.replaceChildren(...messages.map((message) => itemOf(message, session)));
-    say(status, messages.length ? undefined : POPUP_TEXT.noneToday);
+    const { shown, offline } = await todayMessages(session.connection.user_id, session.keys);
+    list.replaceChildren(...shown.map((message) => itemOf(message, session)));
+    say(status, offline ? POPUP_TEXT.offline : shown.length ? undefined : POPUP_TEXT.noneToday);
     void notifyBackground({ type: "seen" });
   } catch (error) {
     say(status, describeError(error));

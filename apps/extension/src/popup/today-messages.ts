@@ -5,8 +5,10 @@
 import { API, formatStoredDate, type Message, responseSchemas, SEALED_TEXT } from "@daysync/shared";
 import { openMessage } from "@daysync/shared/crypto";
 import { api } from "../../../web/src/lib/api-client.ts";
+import { isNetworkError } from "../../../web/src/lib/api-errors.ts";
 import { type DeviceKeys, heldEpochsOf, keyedAtOf } from "../../../web/src/lib/sealing/device-keys.ts";
 import { openSealedFile, type SealedFileMessage, sealedFileOf } from "../../../web/src/lib/sealing/sealed-files.ts";
+import { keepTodayCopy, todayCopy } from "../lib/today-copy.ts";
 
 interface Shown {
   id: string;
@@ -21,14 +23,23 @@ export type ShownMessage =
   /** What cannot be shown here, in words (not yet approved, could not be decrypted). */
   | (Shown & { kind: "notice"; text: string });
 
-/** Today's messages (this browser's date), oldest first, opened. */
-export async function todayMessages(userId: string, keys: DeviceKeys): Promise<ShownMessage[]> {
-  const today = formatStoredDate(new Date());
-  const { days } = await api.get(API.days, responseSchemas.days);
-  const day = days.find((d) => d.date === today);
-  if (!day) return [];
-  const { messages } = await api.get(API.dayMessages(day.id), responseSchemas.dayMessages);
-  return Promise.all(messages.map((message) => shownOf(userId, keys, message)));
+async function sealedToday(today: string): Promise<{ messages: Message[]; offline: boolean }> {
+  try {
+    const { days } = await api.get(API.days, responseSchemas.days);
+    const day = days.find((d) => d.date === today);
+    const messages = day ? (await api.get(API.dayMessages(day.id), responseSchemas.dayMessages)).messages : [];
+    await keepTodayCopy(today, messages);
+    return { messages, offline: false };
+  } catch (error) {
+    if (!isNetworkError(error)) throw error;
+    return { messages: await todayCopy(today), offline: true };
+  }
+}
+
+/** Today's messages (this browser's date), oldest first, opened; offline, those this browser had. */
+export async function todayMessages(userId: string, keys: DeviceKeys): Promise<{ shown: ShownMessage[]; offline: boolean }> {
+  const { messages, offline } = await sealedToday(formatStoredDate(new Date()));
+  return { shown: await Promise.all(messages.map((message) => shownOf(userId, keys, message))), offline };
 }
 
 const noticeOf = (state: string) =>
