@@ -11,6 +11,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { useStartedApp } from "./support/app.ts";
+import { audit } from "./support/axe.ts";
 import { messageList, sendMessage, visible } from "./support/daysync.ts";
 import { type LoadedExtension, launchWithExtension } from "./support/extension.ts";
 import { filesUnder, findMarkers, marker } from "./support/markers.ts";
@@ -95,6 +96,7 @@ describe("the browser extension", () => {
     await setup.getByRole("button", { name: "Connect" }).click();
     await visible(setup.getByRole("img", { name: /QR code that pairs this browser extension/ }));
     expect(await setup.getByTestId("pairing-short-code").textContent()).toMatch(/^[0-9A-Z]{4}-[0-9A-Z]{4}/);
+    expect(await audit(setup)).toEqual([]);
 
     const link = await readQrFromScreen(setup);
     expect(link).toMatch(new RegExp(`^${app.server.url}/pair/[A-Za-z0-9_-]{22,}#k=[A-Za-z0-9_-]{43}$`));
@@ -173,6 +175,7 @@ describe("the browser extension", () => {
     // What the extension sent earlier is there too, from this browser.
     await visible(list.getByRole("listitem").filter({ hasText: "blind-extension-selection" }));
     await expect.poll(badge).toBe("");
+    expect(await audit(popup)).toEqual([]);
 
     await item.getByRole("button", { name: "Copy" }).click();
     await visible(popup.getByRole("status").filter({ hasText: "Copied" }));
@@ -199,6 +202,7 @@ describe("the browser extension", () => {
     await setup.goto(extension.url("setup.html"));
     const option = setup.getByLabel("Copy texts from my other devices automatically");
     expect(await option.isChecked()).toBe(false);
+    expect(await audit(setup)).toEqual([]);
     await option.check();
 
     const first = `copied as it came ${marker("auto-copy")}`;
