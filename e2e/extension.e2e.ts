@@ -71,6 +71,9 @@ async function newestMessageId(): Promise<string> {
 /** What the clipboard holds, read on an extension page (the test's copy of the extension may read it). */
 const clipboardOn = (page: Page) => page.evaluate(() => navigator.clipboard.readText());
 
+/** What the extension keeps of a session: none of it once signed out. */
+const keptSession = () => extension.worker.evaluate(async () => Object.keys(await chrome.storage.local.get(["connection", "outbox"])));
+
 /** The session token the extension keeps (chrome.storage.local), read in its service worker. */
 async function extensionToken(): Promise<string> {
   const stored = await extension.worker.evaluate(() => chrome.storage.local.get("connection"));
@@ -259,8 +262,7 @@ describe("the browser extension", () => {
     await phone.page.getByRole("button", { name: "Sign out Chrome extension on Linux" }).click();
     await phone.page.getByRole("button", { name: "Sign it out" }).click();
 
-    const kept = () => extension.worker.evaluate(async () => Object.keys(await chrome.storage.local.get(["connection", "outbox"])));
-    await expect.poll(kept, { timeout: 10_000 }).toEqual([]);
+    await expect.poll(keptSession, { timeout: 10_000 }).toEqual([]);
     const me = await fetch(`${app.server.url}${API.me}`, { headers: { authorization: `Bearer ${token}` } });
     expect(me.status).toBe(401);
 
@@ -289,6 +291,13 @@ describe("the browser extension", () => {
     const text = `after pairing by code ${marker("typed")}`;
     await clickSendToDaysync({ selectionText: text, pageUrl: "https://example.com/typed" });
     await visible(messageList(phone.page).getByText(text), 30_000);
+
+    // Signed out from its own setup page: it leaves Devices and forgets its session.
+    await setup.getByRole("button", { name: "Sign out this browser" }).click();
+    await visible(setup.getByLabel("Your Daysync server's address"));
+    await expect.poll(keptSession, { timeout: 10_000 }).toEqual([]);
+    const devices = responseSchemas.devices.parse(await (await phone.context.request.get(`${app.server.url}${DEVICES_API.list}`)).json());
+    expect(devices.devices.map((device) => device.name)).not.toContain("Chrome extension on Linux");
     await setup.close();
   });
 });

@@ -93,6 +93,7 @@ chrome.runtime.onMessage.addListener((message, _sender, respond) => {
   if (!read.success) return undefined;
   if (read.data.type === "connected") void start();
   if (read.data.type === "seen") void clearUnread();
+  if (read.data.type === "signed-out") void signedOut();
   if (read.data.type !== "send") return undefined;
   void sendText(read.data.content, false).then(respond);
   // The answer comes after this returns.

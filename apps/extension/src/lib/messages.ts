@@ -6,6 +6,8 @@ export const backgroundMessageSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("connected") }),
   /** The popup's message box: queue this text (answered with `sendAnswerSchema`). */
   z.object({ type: z.literal("send"), content: z.string() }),
+  /** The setup page signed this browser out: forget the session. */
+  z.object({ type: z.literal("signed-out") }),
   /** The popup showed today's messages: none is unread now. */
   z.object({ type: z.literal("seen") }),
 ]);

@@ -3,9 +3,10 @@
  * code and typed code, then "This browser is paired".
  */
 import "../../../web/src/lib/zod-jitless.ts";
-import { formatShortCode } from "@daysync/shared";
+import { API, formatShortCode } from "@daysync/shared";
+import { api } from "../../../web/src/lib/api-client.ts";
 import { describeError } from "../../../web/src/lib/api-errors.ts";
-import { type Connection, loadConnection } from "../lib/connection.ts";
+import { type Connection, connectApiAs, loadConnection } from "../lib/connection.ts";
 import { notifyBackground } from "../lib/messages.ts";
 import { autoCopyOn, setAutoCopy } from "../lib/options.ts";
 import { hostPermissionOf, serverAddressSchema } from "../lib/server-address.ts";
@@ -127,6 +128,24 @@ form.addEventListener("submit", (event) => {
 
 newCode.addEventListener("click", () => void pair());
 autoCopy.addEventListener("change", () => void setAutoCopy(autoCopy.checked));
+
+/** Ends this browser's session on the server (it leaves Devices), then the background forgets it. */
+async function signOut(): Promise<void> {
+  const connection = await loadConnection();
+  if (connection) {
+    connectApiAs(connection);
+    try {
+      await api.post(API.logout);
+    } catch (error) {
+      return say(element("sign-out-error", HTMLElement), describeError(error));
+    }
+  }
+  say(element("sign-out-error", HTMLElement), undefined);
+  await notifyBackground({ type: "signed-out" });
+  showStep("address");
+  input.focus();
+}
+element("sign-out", HTMLButtonElement).addEventListener("click", () => void signOut());
 otherServer.addEventListener("click", () => {
   stopWaiting?.();
   stopWaiting = undefined;
