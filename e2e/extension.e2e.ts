@@ -9,11 +9,10 @@ import { API, APP_ROUTES, DEVICES_API, formatStoredDate, KEYS_API, keysStateSche
 import type { BrowserContext, Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { useStartedApp } from "./support/app.ts";
 import { audit } from "./support/axe.ts";
 import { messageList, sendMessage, visible } from "./support/daysync.ts";
-import { type LoadedExtension, launchWithExtension } from "./support/extension.ts";
+import { clipboardOn, type LoadedExtension, launchWithExtension } from "./support/extension.ts";
 import { filesUnder, findMarkers, marker } from "./support/markers.ts";
 import { readQrFromScreen } from "./support/qr.ts";
 
@@ -43,18 +42,6 @@ async function keyedPhone(email: string): Promise<{ phone: BrowserContext; page:
   return { phone, page };
 }
 
-/**
- * Calls, in the extension's service worker, what a click on "Send to Daysync" calls, with what Chrome passes it:
- * headless Chromium shows no context menu to click.
- */
-async function clickSendToDaysync(info: { selectionText?: string; linkUrl?: string; srcUrl?: string; pageUrl: string }): Promise<void> {
-  await extension.worker.evaluate(async (clicked) => {
-    const click: unknown = Reflect.get(globalThis, "daysyncMenuClick");
-    if (typeof click !== "function") throw new Error("The extension's worker has no menu handler");
-    await click({ menuItemId: "send-to-daysync", ...clicked });
-  }, info);
-}
-
 /** What the extension sent, for the closing check that the server kept none of it readable. */
 const sentByExtension: string[] = [];
 /** The image the extension sent, to download again from its popup. */
@@ -66,18 +53,6 @@ async function newestMessageId(): Promise<string> {
   const today = responseSchemas.days.parse(await get(API.days)).days.find((day) => day.date === formatStoredDate(new Date()));
   const { messages } = responseSchemas.dayMessages.parse(await get(API.dayMessages(today?.id ?? "")));
   return messages.at(-1)?.id ?? "";
-}
-
-/** What the clipboard holds, read on an extension page (the test's copy of the extension may read it). */
-const clipboardOn = (page: Page) => page.evaluate(() => navigator.clipboard.readText());
-
-/** What the extension keeps of a session: none of it once signed out. */
-const keptSession = () => extension.worker.evaluate(async () => Object.keys(await chrome.storage.local.get(["connection", "outbox"])));
-
-/** The session token the extension keeps (chrome.storage.local), read in its service worker. */
-async function extensionToken(): Promise<string> {
-  const stored = await extension.worker.evaluate(() => chrome.storage.local.get("connection"));
-  return z.object({ connection: z.object({ token: z.string() }) }).parse(stored).connection.token;
 }
 
 describe("the browser extension", () => {
@@ -126,7 +101,7 @@ describe("the browser extension", () => {
     expect(devices.map((device) => device.name)).toContain("Chrome extension on Linux");
 
     // The extension holds the account's key: the handover's wraps, sealed again for its own key.
-    const token = await extensionToken();
+    const token = await extension.token();
     const keys = await fetch(`${app.server.url}${KEYS_API.keys}`, { headers: { authorization: `Bearer ${token}` } });
     expect(keys.status).toBe(200);
     expect(keysStateSchema.parse(await keys.json()).wraps).toHaveLength(1);
@@ -136,8 +111,8 @@ describe("the browser extension", () => {
   it("sends a selection and a link from the context menu, sealed: the other device reads them", async () => {
     const selection = marker("extension-selection");
     const link = `https://example.com/${marker("extension-link")}`;
-    await clickSendToDaysync({ selectionText: selection, pageUrl: "https://example.com/article" });
-    await clickSendToDaysync({ linkUrl: link, pageUrl: "https://example.com/article" });
+    await extension.menuClick({ selectionText: selection, pageUrl: "https://example.com/article" });
+    await extension.menuClick({ linkUrl: link, pageUrl: "https://example.com/article" });
     await visible(messageList(phone.page).getByText(selection), 30_000);
     await visible(messageList(phone.page).getByText(link), 30_000);
 
@@ -151,7 +126,7 @@ describe("the browser extension", () => {
       .png()
       .toBuffer();
     const bytes = Buffer.concat([png, Buffer.from(imageMarker)]);
-    await clickSendToDaysync({ srcUrl: `data:image/png;base64,${bytes.toString("base64")}`, pageUrl: "https://example.com/gallery" });
+    await extension.menuClick({ srcUrl: `data:image/png;base64,${bytes.toString("base64")}`, pageUrl: "https://example.com/gallery" });
     const list = messageList(phone.page);
     await visible(
       list
@@ -235,7 +210,7 @@ describe("the browser extension", () => {
   it("keeps a text sent offline and sends it when the connection is back", async () => {
     const text = marker("offline");
     await extension.context.setOffline(true);
-    await clickSendToDaysync({ selectionText: text, pageUrl: "https://example.com/offline" });
+    await extension.menuClick({ selectionText: text, pageUrl: "https://example.com/offline" });
     const waiting = () => extension.worker.evaluate(async () => JSON.stringify((await chrome.storage.local.get("outbox")).outbox ?? []));
     expect(await waiting()).toContain(text);
     // The popup offline shows what this browser had (kept sealed), and says so.
@@ -257,12 +232,12 @@ describe("the browser extension", () => {
   });
 
   it("ends its session at once when signed out from Devices on another device", async () => {
-    const token = await extensionToken();
+    const token = await extension.token();
     await phone.page.goto(`${app.server.url}${APP_ROUTES.devices}`);
     await phone.page.getByRole("button", { name: "Sign out Chrome extension on Linux" }).click();
     await phone.page.getByRole("button", { name: "Sign it out" }).click();
 
-    await expect.poll(keptSession, { timeout: 10_000 }).toEqual([]);
+    await expect.poll(extension.keptSession, { timeout: 10_000 }).toEqual([]);
     const me = await fetch(`${app.server.url}${API.me}`, { headers: { authorization: `Bearer ${token}` } });
     expect(me.status).toBe(401);
 
@@ -289,13 +264,13 @@ describe("the browser extension", () => {
 
     await phone.page.goto(`${app.server.url}/dashboard`);
     const text = `after pairing by code ${marker("typed")}`;
-    await clickSendToDaysync({ selectionText: text, pageUrl: "https://example.com/typed" });
+    await extension.menuClick({ selectionText: text, pageUrl: "https://example.com/typed" });
     await visible(messageList(phone.page).getByText(text), 30_000);
 
     // Signed out from its own setup page: it leaves Devices and forgets its session.
     await setup.getByRole("button", { name: "Sign out this browser" }).click();
     await visible(setup.getByLabel("Your Daysync server's address"));
-    await expect.poll(keptSession, { timeout: 10_000 }).toEqual([]);
+    await expect.poll(extension.keptSession, { timeout: 10_000 }).toEqual([]);
     const devices = responseSchemas.devices.parse(await (await phone.context.request.get(`${app.server.url}${DEVICES_API.list}`)).json());
     expect(devices.devices.map((device) => device.name)).not.toContain("Chrome extension on Linux");
     await setup.close();

@@ -1,3 +1,4 @@
+/// <reference path="../../apps/extension/src/chrome.d.ts" />
 /**
  * The built browser extension (apps/extension/dist) loaded in real Chromium, as a person loads it unpacked. Built
  * first when missing (`npm run build` builds it too). Headless Chromium cannot show the host-permission prompt that
@@ -25,6 +26,15 @@ export interface LoadedExtension {
   /** The setup page the extension opened itself when installed. */
   setupPage: Page;
   url(page: string): string;
+  /**
+   * Calls, in the service worker, what a click on "Send to Daysync" calls, with what Chrome passes it: headless
+   * Chromium shows no context menu to click.
+   */
+  menuClick(info: { selectionText?: string; linkUrl?: string; srcUrl?: string; pageUrl: string }): Promise<void>;
+  /** The session token the extension keeps (chrome.storage.local), read in its service worker. */
+  token(): Promise<string>;
+  /** What the extension keeps of a session: none of it once signed out. */
+  keptSession(): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -72,9 +82,24 @@ export async function launchWithExtension(serverUrl: string): Promise<LoadedExte
     worker,
     setupPage,
     url: (page) => `chrome-extension://${id}/${page}`,
+    async menuClick(info) {
+      await worker.evaluate(async (clicked) => {
+        const click: unknown = Reflect.get(globalThis, "daysyncMenuClick");
+        if (typeof click !== "function") throw new Error("The extension's worker has no menu handler");
+        await click({ menuItemId: "send-to-daysync", ...clicked });
+      }, info);
+    },
+    async token() {
+      const stored = await worker.evaluate(() => chrome.storage.local.get("connection"));
+      return z.object({ connection: z.object({ token: z.string() }) }).parse(stored).connection.token;
+    },
+    keptSession: () => worker.evaluate(async () => Object.keys(await chrome.storage.local.get(["connection", "outbox"]))),
     async close() {
       await context.close();
       rmSync(scratch, { recursive: true, force: true });
     },
   };
 }
+
+/** What the clipboard holds, read on an extension page (the test's copy of the extension may read it). */
+export const clipboardOn = (page: Page): Promise<string> => page.evaluate(() => navigator.clipboard.readText());
