@@ -14,6 +14,8 @@ import path from "node:path";
 import { type BrowserContext, chromium, type Page, type Worker } from "playwright-core";
 import { z } from "zod";
 import { CHROMIUM_ARGS } from "./browser.ts";
+import { visible } from "./daysync.ts";
+import { readQrFromScreen } from "./qr.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const dist = path.join(root, "apps/extension/dist");
@@ -103,3 +105,18 @@ export async function launchWithExtension(serverUrl: string): Promise<LoadedExte
 
 /** What the clipboard holds, read on an extension page (the test's copy of the extension may read it). */
 export const clipboardOn = (page: Page): Promise<string> => page.evaluate(() => navigator.clipboard.readText());
+
+/** Pairs the extension as a person does: its setup page's QR code read from the screen, approved on `approving`. */
+export async function pairByQr(extension: LoadedExtension, approving: BrowserContext, serverUrl: string): Promise<void> {
+  const setup = await extension.context.newPage();
+  await setup.goto(extension.url("setup.html"));
+  await setup.getByLabel("Your Daysync server's address").fill(serverUrl);
+  await setup.getByRole("button", { name: "Connect" }).click();
+  await visible(setup.getByRole("img", { name: /QR code that pairs this browser extension/ }));
+  const approver = await approving.newPage();
+  await approver.goto(await readQrFromScreen(setup));
+  await (await visible(approver.getByRole("button", { name: "Approve" }), 15_000)).click();
+  await visible(approver.getByRole("heading", { name: "Approved" }), 15_000);
+  await visible(setup.getByRole("heading", { name: "This browser is paired" }), 30_000);
+  await Promise.all([approver.close(), setup.close()]);
+}
