@@ -34,6 +34,8 @@ export default defineConfig({
       { test: { name: "shared", root: "packages/shared", include: ["src/**/*.test.ts"] } },
       // The web app's own checks that need no browser (the feature walls).
       { test: { name: "web", root: "apps/web", include: ["test/**/*.test.ts"] } },
+      // The browser extension's parts that need no browser (what it reads from input and from a menu click).
+      { test: { name: "extension", root: "apps/extension", include: ["src/**/*.test.ts"] } },
       {
         test: {
           name: "live-client",

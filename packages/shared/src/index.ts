@@ -3,6 +3,7 @@ export * from "./admin.ts";
 export * from "./api.ts";
 export * from "./app-routes.ts";
 export * from "./cli-agent.ts";
+export * from "./client-kind.ts";
 export * from "./deletion-notes.ts";
 export * from "./device-list.ts";
 export * from "./devices.ts";

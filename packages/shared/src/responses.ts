@@ -246,7 +246,8 @@ export const responseSchemas = {
   pairingDetails: z.object({ request: pairingRequestDetailsSchema }),
   /** A typed pairing code's exchange (pairing-exchange.ts). */
   pairingTyped: z.object({ exchange: typedPairingExchangeSchema }),
-  pairingExchange: userResponseSchema,
+  /** `session_token`: only for a client that keeps its session itself (client-kind.ts), never in a cookie then. */
+  pairingExchange: userResponseSchema.extend({ session_token: z.string().optional() }),
   pairingOffer: pairingOfferCreatedSchema,
   pairingJoined: pairingJoinedSchema,
   /** GET /api/discussions */

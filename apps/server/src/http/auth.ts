@@ -1,9 +1,10 @@
 /** Resolves the session cookie of each API request; routes ask for it with requireAuth. */
-import { SESSION_COOKIE } from "@daysync/shared";
+import { CLIENT_HEADER, clientHeadersSchema, EXTENSION_AGENT_TOKEN, SESSION_COOKIE, sessionTokenOf } from "@daysync/shared";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Clock } from "../clock.ts";
 import { userAgentWithModel } from "../presenters/device-name.ts";
 import { unauthenticated } from "./errors.ts";
+import { parse } from "./validate.ts";
 
 export const SESSION_LIFETIME_MS = 180 * 24 * 60 * 60 * 1000;
 
@@ -30,7 +31,9 @@ export function registerAuth(app: FastifyInstance, deps: { sessions: SessionLook
   app.decorateRequest("auth", null);
   app.addHook("onRequest", async (request) => {
     if (!request.url.startsWith("/api/")) return;
-    const token = request.cookies[SESSION_COOKIE];
+    // A token the client holds itself (the browser extension) wins over the browser's cookie jar, which may hold the
+    // web app's session on the same browser.
+    const token = sessionTokenOf(request.headers) ?? request.cookies[SESSION_COOKIE];
     if (token) request.auth = (await deps.sessions.authenticate(token, deps.clock.now())) ?? null;
   });
 }
@@ -41,14 +44,19 @@ export function requireAuth(request: FastifyRequest): SessionAuth {
   return request.auth;
 }
 
+/** What the client says it is (client-kind.ts): undefined for a web page or the CLI; a 400 for any other value. */
+export const clientKindOf = (request: FastifyRequest) =>
+  parse(clientHeadersSchema, { [CLIENT_HEADER]: request.headers[CLIENT_HEADER] })[CLIENT_HEADER];
+
 /**
  * The device a new session is made for: its browser (with the model its client hint gives, issue 43) and address, as
- * the request says them.
+ * the request says them; the browser extension's User-Agent is marked as its own, so it is named for what it is.
  */
 export const deviceOf = (request: FastifyRequest) => {
   const hint = request.headers["sec-ch-ua-model"];
+  const userAgent = userAgentWithModel(request.headers["user-agent"] ?? "", typeof hint === "string" ? hint : undefined);
   return {
-    userAgent: userAgentWithModel(request.headers["user-agent"] ?? "", typeof hint === "string" ? hint : undefined),
+    userAgent: clientKindOf(request) === undefined ? userAgent : `${userAgent} ${EXTENSION_AGENT_TOKEN}`,
     ip: request.ip,
   };
 };

@@ -1,16 +1,22 @@
 /**
  * Cross-site requests must not act with a user's cookie: writes and WebSocket upgrades from a page of another
  * origin, or from an opaque one (`Origin: null`: sandboxed frames, cross-site redirects, file: pages), are refused.
- * A request without `Origin` comes from a non-browser client and is allowed.
+ * A request without `Origin` comes from a non-browser client and is allowed, and so is one from a browser extension
+ * (`chrome-extension:`, `moz-extension:`): no web page can send that Origin, and an extension gets a session only by
+ * pairing, holding its token itself (client-kind.ts); one with host permission for this server could act anyway.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { errorBody } from "./errors.ts";
+
+const EXTENSION_SCHEMES = new Set(["chrome-extension:", "moz-extension:"]);
 
 export function isForeignOrigin(request: FastifyRequest): boolean {
   const origin = request.headers.origin;
   if (origin === undefined) return false;
   try {
-    return new URL(origin).host !== request.headers.host;
+    const url = new URL(origin);
+    if (EXTENSION_SCHEMES.has(url.protocol)) return false;
+    return url.host !== request.headers.host;
   } catch {
     return true;
   }

@@ -1,5 +1,5 @@
 /** A readable device name ("Chrome 120 on Windows 10") from a User-Agent header, parsed with bowser. */
-import { type DeviceKind, parseCliUserAgent } from "@daysync/shared";
+import { type DeviceKind, EXTENSION_AGENT_TOKEN, parseCliUserAgent } from "@daysync/shared";
 import Bowser from "bowser";
 
 export interface DeviceName {
@@ -36,6 +36,7 @@ function parseUserAgent(header: string): DeviceName {
   // The command line is named for the machine it runs on: that is what tells two terminals apart.
   const cli = parseCliUserAgent(userAgent);
   if (cli) return { browser: "daysync CLI", os: cli.system, name: `daysync CLI on ${cli.hostname}`, kind: "terminal" };
+  if (userAgent.endsWith(` ${EXTENSION_AGENT_TOKEN}`)) return extensionName(userAgent.slice(0, -EXTENSION_AGENT_TOKEN.length - 1));
   let browser = UNKNOWN_BROWSER;
   let os = UNKNOWN_OS;
   let kind: DeviceKind = "computer";
@@ -56,6 +57,14 @@ function parseUserAgent(header: string): DeviceName {
   }
   const model = androidModelOf(userAgent);
   return { browser, os, name: model ? `${browser} on ${model} (${os})` : `${browser} on ${os}`, kind };
+}
+
+/** The browser extension (client-kind.ts), named for its browser without a version: "Chrome extension on Linux". */
+function extensionName(userAgent: string): DeviceName {
+  const { browser, os, kind } = parseUserAgent(userAgent);
+  const family = browser === UNKNOWN_BROWSER ? "Browser" : browser.replace(/ \d+$/, "");
+  const system = os.replace(/ [\d.]+$/, "");
+  return { browser: `${family} extension`, os, name: `${family} extension on ${system}`, kind };
 }
 
 /** Android browsers that freeze the User-Agent write this in place of the model (the client hint has it). */

@@ -26,6 +26,24 @@ interface RequestOptions<S extends Answer> {
   answer?: S;
 }
 
+/**
+ * Where the API is and what each call adds: this page's origin with its cookie, unless a client set up elsewhere (the
+ * browser extension, issue 46) points it at its server with headers of its own (its token; no cookie then).
+ */
+let target: { base: string; headers: Record<string, string> } = { base: "", headers: {} };
+
+/** Sends every later call to `base` (an origin) with `headers`, and without the browser's cookies for it. */
+export function pointApiAt(base: string, headers: Record<string, string>): void {
+  target = { base, headers };
+}
+
+/** Where a request of `path` goes, and how it is signed in, for calls that do not go through `apiFetch` (files). */
+export const apiRequestOf = (path: string): { url: string; credentials: RequestCredentials; headers: Record<string, string> } => ({
+  url: target.base + path,
+  credentials: target.base ? "omit" : "same-origin",
+  headers: target.headers,
+});
+
 /** An answer that is not what the contract says: the app shows the generic sentence rather than break on it. */
 const UNREADABLE_ANSWER = "Something went wrong. Please try again.";
 
@@ -37,13 +55,13 @@ export async function apiFetch<S extends Answer = undefined>(
   path: string,
   { method = "GET", body, signal, answer }: RequestOptions<S> = {},
 ): Promise<AnswerOf<S>> {
-  const headers: Record<string, string> = { Accept: "application/json" };
+  const headers: Record<string, string> = { Accept: "application/json", ...target.headers };
   if (body !== undefined) headers["Content-Type"] = "application/json";
-  const res = await fetch(path, {
+  const res = await fetch(target.base + path, {
     method,
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
-    credentials: "same-origin",
+    credentials: target.base ? "omit" : "same-origin",
     signal,
   });
   if (res.status === 204) return undefined as AnswerOf<S>;

@@ -8,7 +8,7 @@ import {
   responseSchemas,
 } from "@daysync/shared";
 import { type ApiServer, answers } from "../../http/answers.ts";
-import { deviceOf, requireAuth, setSessionCookie } from "../../http/auth.ts";
+import { clientKindOf, deviceOf, requireAuth, setSessionCookie } from "../../http/auth.ts";
 import { rateLimitPer } from "../../http/rate-limit.ts";
 import { parse } from "../../http/validate.ts";
 import type { PairingService } from "./pairing.service.ts";
@@ -50,6 +50,8 @@ export function pairingRoutes(app: ApiServer, deps: { pairing: PairingService; c
   app.post(PAIRING_API.exchange, { config: limit(30), schema: answers(responseSchemas.pairingExchange) }, async (request, reply) => {
     const input = parse(pairingExchangeSchema, request.body);
     const { user, session } = await pairing.exchange(input, deviceOf(request));
+    // The extension keeps its token itself: a cookie would replace the web app's session on the same browser.
+    if (clientKindOf(request) !== undefined) return { user, session_token: session.token };
     setSessionCookie(reply, session.token, deps.cookieSecure);
     return { user };
   });

@@ -15,6 +15,7 @@ import {
   UndecryptableError,
 } from "@daysync/shared/crypto";
 import { z } from "zod";
+import { apiRequestOf } from "../api-client.ts";
 
 /** The worker's route: `/sealed-files/<message id>?…`. A request it does not catch reaches the server as a 404. */
 export const SEALED_FILES_PATH = "/sealed-files/";
@@ -118,9 +119,10 @@ export async function plainBytes(
 ): Promise<ReadableStream<Uint8Array>> {
   const records = recordsForPlainRange(opened.size, range.start, range.end);
   const whole = records.sealedStart === 0 && records.sealedEnd === file.file_size;
-  const res = await fetch(file.file_url, {
-    credentials: "same-origin",
-    headers: whole ? {} : { range: `bytes=${records.sealedStart}-${records.sealedEnd - 1}` },
+  const request = apiRequestOf(file.file_url);
+  const res = await fetch(request.url, {
+    credentials: request.credentials,
+    headers: { ...request.headers, ...(whole ? {} : { range: `bytes=${records.sealedStart}-${records.sealedEnd - 1}` }) },
     signal,
   }).catch(() => {
     throw new FileFetchError(0);
