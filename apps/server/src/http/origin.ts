@@ -2,8 +2,8 @@
  * Cross-site requests must not act with a user's cookie: writes and WebSocket upgrades from a page of another
  * origin, or from an opaque one (`Origin: null`: sandboxed frames, cross-site redirects, file: pages), are refused.
  * A request without `Origin` comes from a non-browser client and is allowed, and so is one from a browser extension
- * (`chrome-extension:`, `moz-extension:`): no web page can send that Origin, and an extension gets a session only by
- * pairing, holding its token itself (client-kind.ts); one with host permission for this server could act anyway.
+ * (`chrome-extension:`, `moz-extension:`): no web page can send that Origin, and such a request never acts with the
+ * browser's cookie (auth.ts), only with a token the extension got by pairing (client-kind.ts).
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { errorBody } from "./errors.ts";
@@ -15,10 +15,20 @@ export function isForeignOrigin(request: FastifyRequest): boolean {
   if (origin === undefined) return false;
   try {
     const url = new URL(origin);
-    if (EXTENSION_SCHEMES.has(url.protocol)) return false;
-    return url.host !== request.headers.host;
+    return !EXTENSION_SCHEMES.has(url.protocol) && url.host !== request.headers.host;
   } catch {
     return true;
+  }
+}
+
+/** A request from a browser extension's page or worker. */
+export function isExtensionOrigin(request: FastifyRequest): boolean {
+  const origin = request.headers.origin;
+  if (origin === undefined) return false;
+  try {
+    return EXTENSION_SCHEMES.has(new URL(origin).protocol);
+  } catch {
+    return false;
   }
 }
 

@@ -89,6 +89,17 @@ describe("the browser extension as a device", () => {
     socket.close();
   });
 
+  it("never acts with the browser's cookie from an extension's origin: only with the token it was given", async () => {
+    const phone = new Device(server.url);
+    await phone.register("Cookie", "ext3@example.com");
+    const withCookie = { cookie: phone.cookie, origin: EXTENSION.origin };
+    expect((await fetch(`${server.url}${API.me}`, { headers: withCookie })).status).toBe(401);
+    const write = await fetch(`${server.url}${DEVICES_API.signOutOthers}`, { method: "POST", headers: withCookie });
+    expect(write.status).toBe(401);
+    // The same cookie from the web app's own page still works.
+    expect((await fetch(`${server.url}${API.me}`, { headers: { cookie: phone.cookie } })).status).toBe(200);
+  });
+
   it("refuses a client kind it does not know, in words", async () => {
     const res = await new Device(server.url).request<{ error: { message: string } }>("POST", PAIRING_API.requests, undefined, {
       [CLIENT_HEADER]: "toaster",
