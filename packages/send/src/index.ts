@@ -14,3 +14,4 @@ export {
   sealingFileReader,
 } from "./sealed-upload.ts";
 export { isKeyMovedUpload, serverErrorOf, statusOf, type UploadRun, uploadToEnd } from "./tus-answers.ts";
+export { uploadSealedOnce } from "./upload-once.ts";

@@ -3,7 +3,7 @@
  * a file with the send pipeline, record by record as tus reads them, exactly as the app and its share target do, and
  * uploaded with the extension's token. Sent at once: an image that cannot go now is said, not kept.
  */
-import { blobFile, fetchHttpStack, SEALED_CHUNK_SIZE, type Sealer, sealedUploadStart, sealingFileReader, uploadToEnd } from "@daysync/send";
+import { type Sealer, uploadSealedOnce } from "@daysync/send";
 import { API, fileMessageType, formatStoredDate, formatStoredTime } from "@daysync/shared";
 import { apiRequestOf } from "../../../web/src/lib/api-client.ts";
 import { EXTENSION_TEXT } from "../lib/text.ts";
@@ -60,19 +60,9 @@ export async function sendImage(session: Session, src: string): Promise<string |
     name: file.name,
     type: fileMessageType(file.type),
   };
-  const { sealed } = await sealedUploadStart(sealer, toSeal, [], async () => undefined);
   const target = apiRequestOf(API.uploads);
   try {
-    await uploadToEnd(file, {
-      endpoint: target.url,
-      headers: target.headers,
-      httpStack: fetchHttpStack,
-      metadata: sealed.metadata,
-      fileReader: sealingFileReader(sealed, blobFile(file)),
-      chunkSize: SEALED_CHUNK_SIZE,
-      retryDelays: null,
-      storeFingerprintForResuming: false,
-    });
+    await uploadSealedOnce(sealer, file, toSeal, target);
   } catch {
     return EXTENSION_TEXT.imageNotSent;
   }

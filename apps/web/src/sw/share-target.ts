@@ -7,20 +7,7 @@
  * later (deliverPendingShares).
  */
 
-import {
-  blobFile,
-  fetchHttpStack,
-  isKeyMovedAnswer,
-  isUnreachable,
-  SEALED_CHUNK_SIZE,
-  type Sealer,
-  sealedUploadStart,
-  sealingFileReader,
-  sealText,
-  serverErrorOf,
-  statusOf,
-  uploadToEnd,
-} from "@daysync/send";
+import { isKeyMovedAnswer, isUnreachable, type Sealer, sealText, serverErrorOf, statusOf, uploadSealedOnce } from "@daysync/send";
 import {
   API,
   composeSharedText,
@@ -144,17 +131,8 @@ function saveText(sealer: Sealer, shared: Shared, stamp: { date: string; time: s
 function uploadFile(sealer: Sealer, { file, id }: SharedFile, stamp: { date: string; time: string }): Promise<Outcome> {
   return attempt(async () => {
     const fresh = { id, ...stamp, name: file.name || "shared file", type: fileMessageType(file.type) };
-    const { sealed } = await sealedUploadStart(sealer, fresh, [], async () => undefined);
     try {
-      await uploadToEnd(file, {
-        endpoint: new URL(API.uploads, self.location.origin).href,
-        httpStack: fetchHttpStack,
-        metadata: sealed.metadata,
-        fileReader: sealingFileReader(sealed, blobFile(file)),
-        chunkSize: SEALED_CHUNK_SIZE,
-        retryDelays: null,
-        storeFingerprintForResuming: false,
-      });
+      await uploadSealedOnce(sealer, file, fresh, { url: new URL(API.uploads, self.location.origin).href });
       return "saved";
     } catch (error) {
       if (isUnreachable(error)) throw new Unreachable();
