@@ -113,6 +113,39 @@ describe("add a device", () => {
     await laptop.close();
   });
 
+  it("sends a message typed just before Add a device while that page is open, not only back on the dashboard", async () => {
+    const { context: laptop } = await signedInLaptop();
+    const page = await laptop.newPage();
+    await page.goto(`${app.server.url}/dashboard`);
+    await expect.poll(async () => (await keyState(laptop)).wraps.length, { timeout: 15_000 }).toBe(1);
+    const main = page.getByRole("main");
+    const toAddDevice = async () => {
+      await page.getByRole("link", { name: "Devices" }).first().click();
+      await main.getByRole("link", { name: "Add a device" }).click();
+      await page.getByTestId("offer-short-code").waitFor();
+    };
+    // Once online first, so the page's code is loaded when it is opened offline below.
+    await toAddDevice();
+    await page.goBack();
+    await page.goBack();
+    await page.getByLabel("Message", { exact: true }).waitFor();
+
+    await laptop.setOffline(true);
+    await sendMessage(page, "typed just before adding a phone");
+    await visible(page.locator("[data-pending]"));
+    await page.getByRole("link", { name: "Devices" }).first().click();
+    await main.getByRole("link", { name: "Add a device" }).click();
+    await page.waitForURL(`${app.server.url}/pair/add`);
+    await laptop.setOffline(false);
+    const stored = async () => {
+      const res = await laptop.request.get(`${app.server.url}/api/messages?limit=10`);
+      return res.ok() ? ((await res.json()) as { messages: unknown[] }).messages.length : -1;
+    };
+    await expect.poll(stored, { timeout: 20_000 }).toBe(1);
+    expect(page.url()).toBe(`${app.server.url}/pair/add`);
+    await laptop.close();
+  });
+
   it("shows 'Login failed / Try again' on the phone when the laptop denies (code typed from the Devices page)", async () => {
     const { context: laptop, deviceName } = await signedInLaptop();
     const page = await laptop.newPage();
