@@ -21,6 +21,8 @@ export const tempDir = (name: string) => {
   return mkdtempSync(path.join(scratch, `${name}-`));
 };
 export const removeTempDirs = () => rmSync(scratch, { recursive: true, force: true });
+// A worker's last file may make folders without removing them (not every file calls removeTempDirs).
+process.once("exit", removeTempDirs);
 
 export interface CliResult {
   code: number | null;

@@ -11,13 +11,15 @@ import { connectDatabase, type Db } from "./database.ts";
 const suiteDatabase = process.env.DATABASE_URL ?? "";
 
 describe.runIf(suiteDatabase.startsWith("postgres"))("named prepared statements on PostgreSQL", () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "daysync-named-"));
-  const cleanup: Array<() => Promise<unknown>> = [() => Promise.resolve(rmSync(dataDir, { recursive: true, force: true }))];
+  // Made in the test, not here: a skipped suite's body still runs (to list its tests) but not its afterAll.
+  const cleanup: Array<() => Promise<unknown>> = [];
   afterAll(async () => {
     for (const step of cleanup.reverse()) await step();
   });
 
   it("prepares a compiled-once query under its name once per connection and reruns it with new values", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "daysync-named-"));
+    cleanup.push(async () => rmSync(dataDir, { recursive: true, force: true }));
     const schema = await createPgDatabaseFor(suiteDatabase, dataDir);
     cleanup.push(schema.drop);
     const db = connectDatabase({ databaseFile: "", databaseUrl: schema.url });
