@@ -45,6 +45,15 @@ export function newPublicId(): string {
   return Array.from(randomBytes(PUBLIC_ID_LENGTH), (b) => PUBLIC_ID_ALPHABET[b % 32]).join("");
 }
 
+/** 409 when `days` more would end it past `DISCUSSION_MAX_AHEAD_DAYS` from now. */
+function refuseTooFar(endsAt: number, days: number, now: number): void {
+  if (canExtendBy(endsAt, days, now)) return;
+  throw conflict(
+    API_ERROR_CODES.extensionTooFar,
+    `A discussion can end at most ${DISCUSSION_MAX_AHEAD_DAYS} days from now: this one cannot be extended by ${days} days.`,
+  );
+}
+
 export function createDiscussionsService(deps: {
   clock: Clock;
   unitOfWork: UnitOfWork;
@@ -58,10 +67,7 @@ export function createDiscussionsService(deps: {
   removeFile: (uploadId: string) => Promise<void>;
   /** Removes the unfinished uploads into the discussion, once it is deleted (none can be started into it then). */
   removeUnfinishedUploads: (spaceId: string) => Promise<void>;
-  /**
-   * What is in a discussion and owned by the modules above this one, erased in its transaction: its upload rows
-   * (their ids returned), its messages, or one author's (the ids deleted). Handed in by the composition root.
-   */
+  /** Erased in its transaction, owned by modules above this one: its uploads (ids returned), messages, or an author's. */
   content: {
     eraseUploads: (trx: Db, spaceId: string) => Promise<string[]>;
     eraseMessages: (trx: Db, spaceId: string) => Promise<void>;
@@ -271,12 +277,7 @@ export function createDiscussionsService(deps: {
         const locked = repo.in(work.trx);
         const row = await locked.find(spaceId);
         if (!row || row.ends_at <= now) throw noSuchDiscussion();
-        if (!canExtendBy(row.ends_at, days, now)) {
-          throw conflict(
-            API_ERROR_CODES.extensionTooFar,
-            `A discussion can end at most ${DISCUSSION_MAX_AHEAD_DAYS} days from now: this one cannot be extended by ${days} days.`,
-          );
-        }
+        refuseTooFar(row.ends_at, days, now);
         await spaces.in(work.trx).setEnd(spaceId, row.ends_at + days * DAY_MS, now);
         await recordUpserted(work, spaceId, memberIds);
       });
@@ -292,21 +293,14 @@ export function createDiscussionsService(deps: {
       const row = await repo.find(spaceId);
       const now = clock.now();
       if (!row || row.ends_at <= now) throw noSuchDiscussion();
-      if (!canExtendBy(row.ends_at, days, now)) {
-        throw conflict(
-          API_ERROR_CODES.extensionTooFar,
-          `A discussion can end at most ${DISCUSSION_MAX_AHEAD_DAYS} days from now: this one cannot be extended by ${days} days.`,
-        );
-      }
+      refuseTooFar(row.ends_at, days, now);
     },
 
     /**
      * A paid extension, for everyone: `claim`, in the same transaction, says whether this payment is granted now
-     * (false: it was before), so each payment extends once and two payments extend twice. The limits are checked
-     * again here, as the payment is applied (issue 42): checkouts opened before any was paid each passed the check
-     * alone, and the payer may have left or been removed since. So the end moves to at most
-     * `DISCUSSION_MAX_AHEAD_DAYS` ahead of now, and only for a payer still a member; what could not be applied is
-     * answered (`excess_ms`), for the caller to record. `applied_ms` 0 with `reason` when nothing moved.
+     * (false: it was before), so each payment extends once. The limits are checked again as it is applied (issue 42:
+     * checkouts opened before any was paid each passed alone, and the payer may have left): the end moves to at most
+     * `DISCUSSION_MAX_AHEAD_DAYS` ahead, only for a member; what could not be applied is `excess_ms`, with `reason`.
      */
     async extendPaid(
       spaceId: string,
