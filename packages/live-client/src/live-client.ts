@@ -35,8 +35,11 @@ export interface PositionStore {
   set(seq: number): void;
 }
 
-/** connecting: first attempt; online: resumed and current; offline: lost, retrying. */
-export type LiveStatus = "connecting" | "online" | "offline";
+/**
+ * connecting: first attempt; online: resumed and current; offline: lost, retrying; busy: turned away by a server taking
+ * sockets at its pace (1013), retrying shortly, while its HTTP routes still answer.
+ */
+export type LiveStatus = "connecting" | "online" | "offline" | "busy";
 
 export interface LostConnection {
   code: number;
@@ -284,7 +287,7 @@ export class LiveClient {
       return;
     }
     this.failures += 1;
-    this.setStatus("offline");
+    this.setStatus(action === "retry-soon" ? "busy" : "offline");
     this.options.handlers.onLost?.({ code, reason, handshakeFailed, failures: this.failures, everReady: this.everReady });
     if (this.stopped) return;
     clearTimeout(this.retryTimer);

@@ -136,6 +136,8 @@ describe("close codes", () => {
     setup.latest().open();
     setup.latest().serverClose(1013, "Try again shortly");
     expect(setup.lost).toEqual([{ code: 1013, reason: "Try again shortly", handshakeFailed: false, failures: 1, everReady: false }]);
+    // Not "offline": the server answers, it only takes sockets at its pace.
+    expect(setup.client.getStatus()).toBe("busy");
     await vi.advanceTimersByTimeAsync(5_000 - 1);
     expect(setup.sockets).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
@@ -161,6 +163,7 @@ describe("close codes", () => {
     await connectReady(setup, 0);
     setup.latest().serverClose(code);
     expect(setup.lost).toEqual([{ code, reason: "", handshakeFailed: false, failures: 1, everReady: true }]);
+    expect(setup.client.getStatus()).toBe("offline");
     await vi.advanceTimersByTimeAsync(500);
     expect(setup.sockets).toHaveLength(2);
   });

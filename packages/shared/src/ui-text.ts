@@ -66,6 +66,9 @@ export const TIMINGS = {
 } as const;
 
 /** File upload status texts of the spec; the percent has two decimals. */
+/** The live connection's notice while the server turns sockets away at its pace (1013); sends go over HTTP meanwhile. */
+export const LIVE_BUSY_TEXT = "The server is busy — reconnecting in a moment. Messages are still sent.";
+
 export const UPLOAD_TEXT = {
   uploading: (percent: number) => `Uploading selected file ${percent.toFixed(2)}%`,
   paused: "Uploading file paused...",

@@ -1,3 +1,4 @@
+import { LIVE_BUSY_TEXT } from "@daysync/shared";
 import { useSyncExternalStore } from "react";
 import { CloudOffIcon } from "../../../components/ui/icons.tsx";
 import { useSessionServices } from "../../../lib/session-services.ts";
@@ -10,7 +11,7 @@ export function ConnectionStatus() {
   const waiting = useSyncExternalStore(outbox.subscribe, outbox.getEntries).filter((e) => !e.error).length;
   const offline = status === "offline";
   return (
-    <div className="connection-status" role="status" data-offline={offline || undefined}>
+    <div className="connection-status" role="status" data-offline={offline || undefined} data-busy={status === "busy" || undefined}>
       {offline ? (
         <>
           <CloudOffIcon size={18} />
@@ -19,6 +20,8 @@ export function ConnectionStatus() {
             {waiting > 0 ? ` (${waiting} waiting)` : ""}.
           </span>
         </>
+      ) : status === "busy" ? (
+        <span>{LIVE_BUSY_TEXT}</span>
       ) : null}
     </div>
   );
