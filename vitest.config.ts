@@ -90,6 +90,7 @@ export default defineConfig({
           include: ["src/**/*.test.ts", "test/**/*.test.ts"],
           ...sharedModules,
           globalSetup: [cliBundle],
+          setupFiles: ["./test/scratch-cleanup.ts"],
           testTimeout: ms(60_000),
           hookTimeout: ms(300_000),
         },

@@ -12,7 +12,7 @@ export const BIN = cliBundle();
 const WAIT_MS = 30_000;
 
 /**
- * Every folder a test file makes lives under one, which it removes with `removeTempDirs` after all its tests. The
+ * Every folder a test file makes lives under one, removed after all its tests (`scratch-cleanup.ts`). The
  * worker's next file shares this module (isolate: false in vitest.config.ts), so the folder is made again when needed.
  */
 const scratch = mkdtempSync(path.join(tmpdir(), "daysync-cli-tests-"));
@@ -21,8 +21,6 @@ export const tempDir = (name: string) => {
   return mkdtempSync(path.join(scratch, `${name}-`));
 };
 export const removeTempDirs = () => rmSync(scratch, { recursive: true, force: true });
-// A worker's last file may make folders without removing them (not every file calls removeTempDirs).
-process.once("exit", removeTempDirs);
 
 export interface CliResult {
   code: number | null;
