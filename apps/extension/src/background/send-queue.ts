@@ -86,7 +86,8 @@ async function sendQueued(events: QueueEvents): Promise<void> {
       await removeFromQueue(entry.id);
       retryMs = RETRY_FIRST_MS;
     } catch (error) {
-      if (error instanceof KeyNotReady) return;
+      // The key may arrive without any other event here (the pairing page stored it while the worker synced): try again.
+      if (error instanceof KeyNotReady) return retryLater(events);
       if (isTransientError(error)) return retryLater(events);
       if (error instanceof ApiError && error.status === 401) return events.signedOut();
       await removeFromQueue(entry.id);
