@@ -52,6 +52,15 @@ function toEnd(el: HTMLElement, followedTop: { current: number }) {
   followedTop.current = el.scrollTop;
 }
 
+/**
+ * The reader jumped up, far from the end, and the browser has not sent that scroll event yet (it comes with the next
+ * frame): a render or a resize in between must not pull the list back. A list the browser cut back stays near its end.
+ */
+function leftEndUnreported(el: HTMLElement, followedTop: { current: number }): boolean {
+  const fromEnd = el.scrollHeight - el.scrollTop - el.clientHeight;
+  return el.scrollTop < followedTop.current - 1 && fromEnd >= NEAR_BOTTOM_PX;
+}
+
 /** The messages in order with each line placed before the first message that came after it. */
 function interleave(messages: readonly ShownMessage[], lines: readonly ConversationLine[]) {
   const items: ({ line: ConversationLine } | { message: ShownMessage })[] = [];
@@ -106,6 +115,7 @@ export function MessageList({
     lastView.current = viewKey;
     if (showingResult.current) return;
     if (newView) nearBottom.current = true;
+    else if (nearBottom.current && leftEndUnreported(el, followedTop)) nearBottom.current = false;
     if (nearBottom.current) toEnd(el, followedTop);
   }, [viewKey, total, lines.length, requested, messages]);
 
@@ -116,6 +126,7 @@ export function MessageList({
     const el = scroller.current;
     if (!el || typeof ResizeObserver === "undefined") return;
     const resized = new ResizeObserver(() => {
+      if (nearBottom.current && leftEndUnreported(el, followedTop)) nearBottom.current = false;
       if (nearBottom.current && !showingResult.current) toEnd(el, followedTop);
     });
     resized.observe(el);
