@@ -8,6 +8,7 @@ import type { WebSocket } from "ws";
 import type { Presence } from "../adapters/presence.ts";
 import type { Clock } from "../clock.ts";
 import type { SocketLimits } from "../config/config.ts";
+import { batchedReads } from "../db/batched-reads.ts";
 import { type EventBus, subscribeUserChanges, type UserChange } from "../events/event-bus.ts";
 import type { ChangesRepository } from "../feed/changes.repository.ts";
 import { onClientMessage } from "../http/client-frames.ts";
@@ -19,7 +20,6 @@ import { acceptGate } from "./accept-gate.ts";
 import { startHeartbeat } from "./heartbeat.ts";
 import type { ReplayRepositories } from "./replay.ts";
 import { replayChanges } from "./replay-changes.ts";
-import { batchedCurrentSeq } from "./seq-reads.ts";
 import { answerDelete } from "./socket-delete.ts";
 import { answerSend } from "./socket-send.ts";
 import { holdWritesForTurn } from "./turn-writes.ts";
@@ -66,7 +66,8 @@ export function liveRoutes(
   /** Per user, each open socket's "the database is at seq N" handler. */
   const seqCheckers = new Map<string, Set<(current: number) => void>>();
   const gate = acceptGate(limits.liveAcceptPerSecond);
-  const currentSeq = batchedCurrentSeq((userIds) => changes.currentSeqs(userIds));
+  const readSeq = batchedReads((userIds) => changes.currentSeqs(userIds));
+  const currentSeq = async (userId: string) => (await readSeq(userId)) ?? 0;
 
   const stopSessionNotices = bus.subscribe("session.revoked", (notice) => {
     for (const socket of socketsBySession.get(notice.sessionId) ?? []) socket.close(LIVE_CLOSE.sessionRevoked, "Signed out");

@@ -8,13 +8,12 @@ import type { ChangesRepository } from "../feed/changes.repository.ts";
 import { replayedEvent } from "../feed/kinds/index.ts";
 import { LIVE_LIMITS } from "./live-limits.ts";
 import { type ReplayRepositories, replayReads } from "./replay.ts";
-import type { CurrentSeq } from "./seq-reads.ts";
 import { nextTurn } from "./turns.ts";
 
 export interface ReplayRequest {
   changes: ChangesRepository;
-  /** Where the user's log ends now (`batchedCurrentSeq`). */
-  currentSeq: CurrentSeq;
+  /** Where the user's log ends now (0 before its first change), read with the other resumes of its turn. */
+  currentSeq: (userId: string) => Promise<number>;
   repositories: ReplayRepositories;
   clock: Clock;
   userId: string;

@@ -1,5 +1,6 @@
 /** Sessions: one per signed-in device. The cookie holds a random token; only its hash is stored. */
 import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { batchedReads } from "../../db/batched-reads.ts";
 import { compiledOnce } from "../../db/compiled-query.ts";
 import type { Db } from "../../db/database.ts";
 import type { SessionsTable } from "../../db/schema.ts";
@@ -20,15 +21,24 @@ export const deviceNameOf = (row: { name: string | null; user_agent: string }) =
 
 // Every request's session look-up (when its cached one is over) and last-seen write, built once (see `compiledOnce`).
 // A session of a disabled account is no session (issue 42): one made as the account was disabled is refused too.
-const sessionByTokenQuery = compiledOnce<
-  "tokenHash",
-  Pick<SessionsTable, "id" | "user_id" | "last_seen_at" | "name" | "user_agent"> & { disabled_at: number | null }
->((db: Db, p) =>
+type SessionRow = Pick<SessionsTable, "id" | "user_id" | "last_seen_at" | "name" | "user_agent" | "token_hash"> & {
+  disabled_at: number | null;
+};
+const sessionsWithUser = (db: Db) =>
   db
     .selectFrom("sessions")
     .innerJoin("users", "users.id", "sessions.user_id")
-    .select(["sessions.id", "sessions.user_id", "sessions.last_seen_at", "sessions.name", "sessions.user_agent", "users.disabled_at"])
-    .where("sessions.token_hash", "=", p.tokenHash),
+    .select([
+      "sessions.id",
+      "sessions.user_id",
+      "sessions.last_seen_at",
+      "sessions.name",
+      "sessions.user_agent",
+      "sessions.token_hash",
+      "users.disabled_at",
+    ]);
+const sessionByTokenQuery = compiledOnce<"tokenHash", SessionRow>((db: Db, p) =>
+  sessionsWithUser(db).where("sessions.token_hash", "=", p.tokenHash),
 );
 const touchQuery = compiledOnce<"id" | "now" | "seenBefore", unknown>((db: Db, p) =>
   db.updateTable("sessions").set({ last_seen_at: p.now }).where("id", "=", p.id).where("last_seen_at", "<", p.seenBefore),
@@ -41,6 +51,14 @@ export function createSessionsRepository(db: Db) {
   const lastWritten = new Map<string, number>();
   const byTokenHash = new Map<string, { auth: SessionAuth; lastSeen: number; until: number }>();
   let lastPrune = 0;
+  // The look-ups of one turn in one statement: after a restart every device's socket comes back within seconds.
+  const sessionByTokenHash = batchedReads<SessionRow>(async (tokenHashes) => {
+    const rows =
+      tokenHashes.length === 1
+        ? (await sessionByTokenQuery(db, { tokenHash: tokenHashes[0] ?? "" })).rows
+        : await sessionsWithUser(db).where("sessions.token_hash", "in", tokenHashes).execute();
+    return new Map(rows.map((row) => [row.token_hash, row]));
+  });
 
   /** Drops what can no longer save a statement, so neither map grows with every session ever seen. */
   function prune(now: number) {
@@ -100,7 +118,7 @@ export function createSessionsRepository(db: Db) {
         return cached.auth;
       }
       byTokenHash.delete(tokenHash);
-      const [row] = (await sessionByTokenQuery(db, { tokenHash })).rows;
+      const row = await sessionByTokenHash(tokenHash);
       if (!row || row.disabled_at !== null) return undefined;
       const lastSeen = Number(row.last_seen_at);
       if (now - lastSeen > SESSION_LIFETIME_MS) {

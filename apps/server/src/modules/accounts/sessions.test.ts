@@ -71,4 +71,25 @@ describe("sessions", () => {
     server.bus.publish("session.revoked", { userId: second.user_id, sessionId: second.id });
     await expect.poll(async () => (await other.request("GET", API.me)).status).toBe(401);
   });
+
+  it("looks up the sessions of requests that come together in one go, and answers each its own", async () => {
+    const people = Array.from({ length: 8 }, (_, i) => ({
+      device: new Device(server.url),
+      name: `Together ${i}`,
+      email: `together-${i}@example.com`,
+    }));
+    for (const p of people) await p.device.register(p.name, p.email);
+    const disabled = people[3];
+    await server.db
+      .updateTable("users")
+      .set({ disabled_at: server.clock.now() })
+      .where("email", "=", disabled?.email ?? "")
+      .execute();
+    // Every cached look-up over: the next requests go to the database, in the same turn.
+    server.clock.advance(SESSION_CACHE_MS + 1);
+    const answers = await Promise.all(people.map((p) => p.device.request<{ user: { name: string } }>("GET", API.me)));
+    expect(answers.map((a) => (a.status === 200 ? a.body.user.name : a.status))).toEqual(
+      people.map((p) => (p === disabled ? 401 : p.name)),
+    );
+  });
 });

@@ -1,21 +1,21 @@
-/** The replays' sequence reads of one event-loop turn, read in one statement. */
+/** Reads of one event-loop turn (the replays' sequences, the sessions' look-ups), read in one statement. */
 import { describe, expect, it } from "vitest";
-import { batchedCurrentSeq } from "./seq-reads.ts";
+import { batchedReads } from "./batched-reads.ts";
 
 function reader(seqs: Record<string, number>) {
   const reads: string[][] = [];
-  const currentSeq = batchedCurrentSeq(async (userIds) => {
+  const read = batchedReads(async (userIds) => {
     reads.push(userIds);
     return new Map(userIds.filter((id) => id in seqs).map((id) => [id, seqs[id] ?? 0]));
   });
-  return { currentSeq, reads };
+  return { currentSeq: (id: string) => read(id), reads };
 }
 
-describe("batchedCurrentSeq", () => {
-  it("reads the users asked for in one turn with one statement, each once, and 0 for a user with no row", async () => {
+describe("batchedReads", () => {
+  it("reads the users asked for in one turn with one statement, each once, and nothing for a key with no row", async () => {
     const { currentSeq, reads } = reader({ ann: 7, bob: 3 });
     const answers = await Promise.all([currentSeq("ann"), currentSeq("bob"), currentSeq("ann"), currentSeq("gone")]);
-    expect(answers).toEqual([7, 3, 7, 0]);
+    expect(answers).toEqual([7, 3, 7, undefined]);
     expect(reads).toEqual([["ann", "bob", "gone"]]);
   });
 
@@ -38,7 +38,7 @@ describe("batchedCurrentSeq", () => {
 
   it("fails every replay of the turn when the statement fails, and reads again next time", async () => {
     let fail = true;
-    const currentSeq = batchedCurrentSeq(async (userIds) => {
+    const currentSeq = batchedReads(async (userIds) => {
       if (fail) throw new Error("database gone");
       return new Map(userIds.map((id) => [id, 5]));
     });
