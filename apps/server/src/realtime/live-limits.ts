@@ -6,4 +6,10 @@ export const LIVE_LIMITS = {
   replayPageRows: 500,
   /** Longest a replay works before it lets other work run. */
   replaySliceMs: 4,
+  /**
+   * How long a page read for one device of a user also serves that user's other devices resuming from the same point
+   * to the same end (after a restart they come back within seconds). A change after the page is past its end, so it
+   * reaches them as any new change does.
+   */
+  replayPageShareMs: 1000,
 } as const;

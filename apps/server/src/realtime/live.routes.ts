@@ -19,7 +19,7 @@ import type { OwnDelete, OwnSend } from "../modules/messages/index.ts";
 import { acceptGate } from "./accept-gate.ts";
 import { startHeartbeat } from "./heartbeat.ts";
 import type { ReplayRepositories } from "./replay.ts";
-import { replayChanges } from "./replay-changes.ts";
+import { type ReplayPages, replayChanges } from "./replay-changes.ts";
 import { answerDelete } from "./socket-delete.ts";
 import { answerSend } from "./socket-send.ts";
 import { holdWritesForTurn } from "./turn-writes.ts";
@@ -68,6 +68,7 @@ export function liveRoutes(
   const gate = acceptGate(limits.liveAcceptPerSecond);
   const readSeq = batchedReads((userIds) => changes.currentSeqs(userIds));
   const currentSeq = async (userId: string) => (await readSeq(userId)) ?? 0;
+  const pages: ReplayPages = new Map();
 
   const stopSessionNotices = bus.subscribe("session.revoked", (notice) => {
     for (const socket of socketsBySession.get(notice.sessionId) ?? []) socket.close(LIVE_CLOSE.sessionRevoked, "Signed out");
@@ -169,7 +170,7 @@ export function liveRoutes(
 
       const isOpen = () => socket.readyState === socket.OPEN;
       async function replay(since: number, upTo?: number): Promise<void> {
-        lastSent = await replayChanges({ changes, currentSeq, repositories, clock, userId, since, upTo, send, isOpen });
+        lastSent = await replayChanges({ pages, changes, currentSeq, repositories, clock, userId, since, upTo, send, isOpen });
       }
 
       function deliver(change: UserChange): Promise<void> {

@@ -2,7 +2,7 @@
  * Sends a device the changes it missed, page by page and in short slices between which other requests run,
  * so a device far behind (or many at once) cannot stall the server.
  */
-import type { ServerLiveMessage } from "@daysync/shared";
+import type { LiveEvent, ServerLiveMessage } from "@daysync/shared";
 import type { Clock } from "../clock.ts";
 import type { ChangesRepository } from "../feed/changes.repository.ts";
 import { replayedEvent } from "../feed/kinds/index.ts";
@@ -10,7 +10,20 @@ import { LIVE_LIMITS } from "./live-limits.ts";
 import { type ReplayRepositories, replayReads } from "./replay.ts";
 import { nextTurn } from "./turns.ts";
 
+interface ReplayedRow {
+  seq: number;
+  event: LiveEvent | undefined;
+}
+
+/**
+ * The pages read lately, by user and range. After a restart a user's devices come back within seconds, each missing
+ * the same changes: they share one read of each page (the log and what it refers to) for `replayPageShareMs`.
+ */
+export type ReplayPages = Map<string, Promise<ReplayedRow[]>>;
+
 export interface ReplayRequest {
+  /** Shared by every replay of one server (`new Map()`). */
+  pages: ReplayPages;
   changes: ChangesRepository;
   /** Where the user's log ends now (0 before its first change), read with the other resumes of its turn. */
   currentSeq: (userId: string) => Promise<number>;
@@ -31,7 +44,7 @@ export interface ReplayRequest {
  * changes it needs were pruned. Returns the seq the device is current to afterwards.
  */
 export async function replayChanges(request: ReplayRequest): Promise<number> {
-  const { changes, currentSeq, repositories, clock, userId, since, upTo, send, isOpen } = request;
+  const { currentSeq, userId, since, upTo, send, isOpen } = request;
   const current = await currentSeq(userId);
   const reset = () => {
     send({ type: "reset", seq: current });
@@ -43,13 +56,11 @@ export async function replayChanges(request: ReplayRequest): Promise<number> {
   if (sent < end) await nextTurn();
   let sliceStart = performance.now();
   while (sent < end && isOpen()) {
-    const rows = await changes.changesBetween(userId, sent, end, LIVE_LIMITS.replayPageRows);
-    const reads = replayReads(repositories, userId, clock.now());
+    const rows = await sharedPage(request, sent, end);
     for (const row of rows) {
       // Pruned meanwhile (or before): what the device lacks cannot be replayed.
       if (row.seq !== sent + 1) return reset();
-      const event = row.change && (await replayedEvent(row.change, reads));
-      if (event) send({ type: "event", seq: row.seq, event });
+      if (row.event) send({ type: "event", seq: row.seq, event: row.event });
       sent = row.seq;
       if (performance.now() - sliceStart > LIVE_LIMITS.replaySliceMs) {
         await nextTurn();
@@ -60,4 +71,33 @@ export async function replayChanges(request: ReplayRequest): Promise<number> {
     if (rows.length === 0) return reset();
   }
   return upTo === undefined ? Math.max(sent, current) : sent;
+}
+
+function sharedPage(request: ReplayRequest, from: number, end: number): Promise<ReplayedRow[]> {
+  const key = `${request.userId}|${from}|${end}`;
+  let page = request.pages.get(key);
+  if (!page) {
+    page = readPage(request, from, end);
+    request.pages.set(key, page);
+    const drop = () => request.pages.delete(key);
+    page.then(() => setTimeout(drop, LIVE_LIMITS.replayPageShareMs).unref(), drop);
+  }
+  return page;
+}
+
+/** One page of the log after `from` with each change's event as it reads now, in short slices of the event loop. */
+async function readPage(request: ReplayRequest, from: number, end: number): Promise<ReplayedRow[]> {
+  const { changes, repositories, clock, userId } = request;
+  const rows = await changes.changesBetween(userId, from, end, LIVE_LIMITS.replayPageRows);
+  const reads = replayReads(repositories, userId, clock.now());
+  const page: ReplayedRow[] = [];
+  let sliceStart = performance.now();
+  for (const row of rows) {
+    page.push({ seq: row.seq, event: row.change ? await replayedEvent(row.change, reads) : undefined });
+    if (performance.now() - sliceStart > LIVE_LIMITS.replaySliceMs) {
+      await nextTurn();
+      sliceStart = performance.now();
+    }
+  }
+  return page;
 }
