@@ -9,7 +9,7 @@ export const LIVE_LIMITS = {
   /**
    * How long a page read for one device of a user also serves that user's other devices resuming from the same point
    * to the same end (after a restart they come back within seconds). A change after the page is past its end, so it
-   * reaches them as any new change does.
+   * reaches them as any new change does; the page is read as of this long ahead, so nothing in it expires meanwhile.
    */
   replayPageShareMs: 1000,
 } as const;

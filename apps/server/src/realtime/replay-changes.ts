@@ -19,7 +19,13 @@ interface ReplayedRow {
  * The pages read lately, by user and range. After a restart a user's devices come back within seconds, each missing
  * the same changes: they share one read of each page (the log and what it refers to) for `replayPageShareMs`.
  */
-export type ReplayPages = Map<string, Promise<ReplayedRow[]>>;
+export type ReplayPages = Map<string, SharedPage>;
+
+/** A page read as of `asOf`, a moment ahead: what expires before then is left out, so it may be served until then. */
+interface SharedPage {
+  asOf: number;
+  rows: Promise<ReplayedRow[]>;
+}
 
 export interface ReplayRequest {
   /** Shared by every replay of one server (`new Map()`). */
@@ -74,22 +80,26 @@ export async function replayChanges(request: ReplayRequest): Promise<number> {
 }
 
 function sharedPage(request: ReplayRequest, from: number, end: number): Promise<ReplayedRow[]> {
+  const { pages, clock } = request;
   const key = `${request.userId}|${from}|${end}`;
-  let page = request.pages.get(key);
-  if (!page) {
-    page = readPage(request, from, end);
-    request.pages.set(key, page);
-    const drop = () => request.pages.delete(key);
-    page.then(() => setTimeout(drop, LIVE_LIMITS.replayPageShareMs).unref(), drop);
-  }
-  return page;
+  const now = clock.now();
+  const shared = pages.get(key);
+  if (shared && now <= shared.asOf) return shared.rows;
+  const page = { asOf: now + LIVE_LIMITS.replayPageShareMs, rows: readPage(request, from, end, now + LIVE_LIMITS.replayPageShareMs) };
+  pages.set(key, page);
+  const drop = () => {
+    if (pages.get(key) === page) pages.delete(key);
+  };
+  setTimeout(drop, LIVE_LIMITS.replayPageShareMs).unref();
+  page.rows.then(undefined, drop);
+  return page.rows;
 }
 
-/** One page of the log after `from` with each change's event as it reads now, in short slices of the event loop. */
-async function readPage(request: ReplayRequest, from: number, end: number): Promise<ReplayedRow[]> {
-  const { changes, repositories, clock, userId } = request;
+/** One page of the log after `from` with each change's event as of `asOf`, in short slices of the event loop. */
+async function readPage(request: ReplayRequest, from: number, end: number, asOf: number): Promise<ReplayedRow[]> {
+  const { changes, repositories, userId } = request;
   const rows = await changes.changesBetween(userId, from, end, LIVE_LIMITS.replayPageRows);
-  const reads = replayReads(repositories, userId, clock.now());
+  const reads = replayReads(repositories, userId, asOf);
   const page: ReplayedRow[] = [];
   let sliceStart = performance.now();
   for (const row of rows) {

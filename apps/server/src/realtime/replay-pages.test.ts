@@ -71,4 +71,31 @@ describe("replays of one user's devices at once", () => {
     });
     expect(logReads).toBe(2);
   });
+
+  it("leave out a message that expires while the page may still be shared, so no device is served it after its end", async () => {
+    const phone = new Device(server.url);
+    const user = await phone.register("Ewa Expiring", "ewa-expiring@example.com");
+    expect((await phone.post(API.messages, textMessage("gone soon", server.clock.now()))).status).toBe(201);
+    const repositories = createRepositories(server.db);
+    const retentionMinutes = (await repositories.plans.retentionOf(user.id)) ?? 0;
+    expect(retentionMinutes).toBeGreaterThan(0);
+    // Half a page's sharing before the message's end: unexpired now, expired before a device could be sent it.
+    server.clock.advance(retentionMinutes * 60_000 - LIVE_LIMITS.replayPageShareMs / 2);
+    const current = await repositories.changes.currentSeqs([user.id]);
+    const sent: ServerLiveMessage[] = [];
+    await replayChanges({
+      pages: new Map(),
+      changes: repositories.changes,
+      currentSeq: async (userId) => current.get(userId) ?? 0,
+      repositories,
+      clock: server.clock,
+      userId: user.id,
+      since: 0,
+      send: (message) => sent.push(message),
+      isOpen: () => true,
+    });
+    const kinds = sent.flatMap((m) => (m.type === "event" ? [m.event.kind] : []));
+    expect(kinds).toContain("day.upserted");
+    expect(kinds).not.toContain("message.created");
+  });
 });
