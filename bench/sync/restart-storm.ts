@@ -206,7 +206,8 @@ async function restartStorm(target: Target, cookies: string[], send?: (url: stri
     measured = await target.start(port);
     const upAt = performance.now();
     // From here the probe's event-loop figures cover the storm only, not the start.
-    const cpuBefore = (await measured.stats({ gc: false })).cpu_ms;
+    const atUp = await measured.stats({ gc: false });
+    const cpuBefore = atUp.cpu_ms;
     await send?.(measured.url, "after");
     const back = await allBack(devices, stopAt, 10 * 60_000);
     const during = await measured.stats({ gc: false });
@@ -220,6 +221,8 @@ async function restartStorm(target: Target, cookies: string[], send?: (url: stri
         after_up_s: seconds(Math.max(...devices.map((d) => d.readyAt)) - upAt),
         closes: closesOf(devices),
         ...stormLoad(during, cpuBefore),
+        // The look-ups the resumes ran (sessions, sequences), batched per event-loop turn.
+        reads: readsBetween(atUp.statements, during.statements),
       },
       devices,
     };
@@ -242,7 +245,8 @@ async function failoverStorm(processes: Measured[], cookies: string[], send: (ur
   try {
     const before = await connectAndIdle("server", devices, processes);
     await send(first.url, "before");
-    const cpuBefore = (await second.stats({ gc: false })).cpu_ms;
+    const atStop = await second.stats({ gc: false });
+    const cpuBefore = atStop.cpu_ms;
     console.error("server: SIGTERM to the first of two processes");
     const stopAt = performance.now();
     await first.stop();
@@ -264,12 +268,23 @@ async function failoverStorm(processes: Measured[], cookies: string[], send: (ur
         back_ms: summary(times),
         closes: closesOf(devices),
         ...stormLoad(during, cpuBefore),
+        // Round trips of the move: the look-ups its resumes ran (sessions, sequences), batched per event-loop turn.
+        reads: readsBetween(atStop.statements, during.statements),
       },
       devices,
     };
   } finally {
     for (const d of devices) d.client.stop();
   }
+}
+
+/** The reads a process ran between two of its stats, by what they read. */
+function readsBetween(from: Record<string, number>, to: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(to)
+      .filter(([key, n]) => key.startsWith("select") && n > (from[key] ?? 0))
+      .map(([key, n]) => [key, n - (from[key] ?? 0)]),
+  );
 }
 
 /** Every device must have had its user's "before" and "after" exactly once, and nothing of another user. */
