@@ -2,7 +2,7 @@
  * Sends a device the changes it missed, page by page and in short slices between which other requests run,
  * so a device far behind (or many at once) cannot stall the server.
  */
-import type { LiveEvent, ServerLiveMessage } from "@daysync/shared";
+import type { ServerLiveMessage } from "@daysync/shared";
 import type { Clock } from "../clock.ts";
 import type { ChangesRepository } from "../feed/changes.repository.ts";
 import { replayedEvent } from "../feed/kinds/index.ts";
@@ -12,7 +12,7 @@ import { nextTurn } from "./turns.ts";
 
 interface ReplayedRow {
   seq: number;
-  event: LiveEvent | undefined;
+  event: Awaited<ReturnType<typeof replayedEvent>>;
 }
 
 /**
