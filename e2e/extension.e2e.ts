@@ -6,12 +6,11 @@
  */
 import { readFileSync } from "node:fs";
 import { API, APP_ROUTES, DEVICES_API, formatStoredDate, KEYS_API, keysStateSchema, responseSchemas } from "@daysync/shared";
-import type { BrowserContext, Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useStartedApp } from "./support/app.ts";
 import { audit } from "./support/axe.ts";
-import { messageList, sendMessage, visible } from "./support/daysync.ts";
+import { type Device, keyedBrowser, messageList, sendMessage, visible } from "./support/daysync.ts";
 import { clipboardOn, type LoadedExtension, launchWithExtension } from "./support/extension.ts";
 import { filesUnder, findMarkers, marker } from "./support/markers.ts";
 import { readQrFromScreen } from "./support/qr.ts";
@@ -19,7 +18,7 @@ import { readQrFromScreen } from "./support/qr.ts";
 const app = useStartedApp();
 let extension: LoadedExtension;
 /** The account's signed-in browser that approved the extension (set by the pairing test, used by the later ones). */
-let phone: { context: BrowserContext; page: Page };
+let phone: Device;
 
 beforeAll(async () => {
   extension = await launchWithExtension(app.server.url);
@@ -27,20 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await extension?.close();
 });
-
-/** A signed-in browser holding the account's key, on its dashboard (the phone that approves). */
-async function keyedPhone(email: string): Promise<{ phone: BrowserContext; page: Page }> {
-  const phone = await app.browser.newContext({ viewport: { width: 420, height: 860 } });
-  const res = await phone.request.post(`${app.server.url}/api/auth/register`, {
-    data: { name: "Ext Tester", email, password: "correct horse", confirm_password: "correct horse" },
-  });
-  expect(res.status()).toBe(201);
-  const page = await phone.newPage();
-  await page.goto(`${app.server.url}/dashboard`);
-  const wraps = async () => keysStateSchema.parse(await (await phone.request.get(`${app.server.url}${KEYS_API.keys}`)).json()).wraps;
-  await expect.poll(async () => (await wraps()).length, { timeout: 15_000 }).toBe(1);
-  return { phone, page };
-}
 
 /** What the extension sent, for the closing check that the server kept none of it readable. */
 const sentByExtension: string[] = [];
@@ -65,9 +50,8 @@ describe("the browser extension", () => {
   });
 
   it("pairs by its QR code, approved on a signed-in browser, and is listed as Chrome extension on Linux", async () => {
-    const keyed = await keyedPhone("extension-qr@example.com");
-    phone = { context: keyed.phone, page: keyed.page };
-    const approving = keyed.phone;
+    phone = await keyedBrowser(app.browser, app.server.url, { name: "Ext Tester", email: "extension-qr@example.com" });
+    const approving = phone.context;
     const setup = await extension.context.newPage();
     await setup.goto(extension.url("setup.html"));
     await setup.getByLabel("Your Daysync server's address").fill(app.server.url);
