@@ -3,29 +3,20 @@
  * signed-in one types it, and the new one is signed in reading sealed messages at once, with no second approval. A
  * wrong code three times ends the request, and both screens say so.
  */
-import { APPROVAL_TEXT, KEYS_API, keysStateSchema, SEALED_TEXT, TEXT } from "@daysync/shared";
+import { APPROVAL_TEXT, SEALED_TEXT, TEXT } from "@daysync/shared";
 import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { useStartedApp } from "./support/app.ts";
-import { messageList, sendMessage, visible } from "./support/daysync.ts";
+import { type Device, keyedBrowser, messageList, sendMessage, visible } from "./support/daysync.ts";
 
 const app = useStartedApp();
 
 let accounts = 0;
 
 /** The phone: a keyed account's first browser, on its dashboard. */
-async function keyedPhone(): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await app.browser.newContext({ viewport: { width: 420, height: 860 } });
+function keyedPhone(): Promise<Device> {
   accounts += 1;
-  const res = await context.request.post(`${app.server.url}/api/auth/register`, {
-    data: { name: `Tia ${accounts}`, email: `typed${accounts}@example.com`, password: "correct horse", confirm_password: "correct horse" },
-  });
-  expect(res.status()).toBe(201);
-  const page = await context.newPage();
-  await page.goto(`${app.server.url}/dashboard`);
-  const wraps = async () => keysStateSchema.parse(await (await context.request.get(`${app.server.url}${KEYS_API.keys}`)).json()).wraps;
-  await expect.poll(async () => (await wraps()).length, { timeout: 15_000 }).toBe(1);
-  return { context, page };
+  return keyedBrowser(app.browser, app.server.url, { name: `Tia ${accounts}`, email: `typed${accounts}@example.com` });
 }
 
 /** The new browser's login panel, showing its QR code and the code to type. */

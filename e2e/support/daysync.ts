@@ -64,6 +64,27 @@ export async function keyStateOf(device: Device, baseURL: string) {
 }
 
 /**
+ * A new account's first browser, on its dashboard once that made the account's key (a "phone" that can approve
+ * other devices). The wait is a loop, not expect.poll, so that it may run in beforeAll too.
+ */
+export async function keyedBrowser(
+  browser: Browser,
+  baseURL: string,
+  account: { name: string; email: string },
+  viewport: Viewport = { width: 420, height: 860 },
+): Promise<Device> {
+  const device = await newDevice(browser, baseURL, viewport);
+  await registerViaApi(device, baseURL, account.name, account.email);
+  await device.page.goto(`${baseURL}/dashboard`);
+  const deadline = Date.now() + 15_000;
+  while ((await keyStateOf(device, baseURL)).wraps.length !== 1) {
+    if (Date.now() > deadline) throw new Error("The first browser made no key");
+    await device.page.waitForTimeout(100);
+  }
+  return device;
+}
+
+/**
  * Opens /login or /register, which arrive rendered by the server, and waits until the page's code has
  * taken the form over (its submit button is enabled), so that leaving a field shows its message.
  */

@@ -20,7 +20,31 @@ export const tempDir = (name: string) => {
   mkdirSync(scratch, { recursive: true });
   return mkdtempSync(path.join(scratch, `${name}-`));
 };
-export const removeTempDirs = () => rmSync(scratch, { recursive: true, force: true });
+
+/** The command's processes that have not exited yet (a test that fails, or forgets, leaves one running). */
+const running = new Set<ChildProcessWithoutNullStreams>();
+
+/** How long a process has to end on SIGTERM before it is killed. */
+const END_MS = 5_000;
+
+/** Ends a process and waits for its exit: SIGTERM, then SIGKILL if it is still there after END_MS. */
+async function end(child: ChildProcessWithoutNullStreams): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), END_MS);
+  await exited;
+  clearTimeout(timer);
+}
+
+/**
+ * Ends the command's processes still running, then removes the file's scratch folders: a process still running after
+ * the folder went wrote its config there again, and left the folder in /tmp.
+ */
+export async function removeTempDirs(): Promise<void> {
+  await Promise.all([...running].map(end));
+  rmSync(scratch, { recursive: true, force: true });
+}
 
 export interface CliResult {
   code: number | null;
@@ -47,6 +71,8 @@ export class Terminal {
   /** Starts `daysync ARGS`; the caller reads and ends it. */
   spawn(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}): CliProcess {
     const child = spawn(process.execPath, [BIN, ...args], { env: this.environment(options.env), cwd: options.cwd });
+    running.add(child);
+    child.once("exit", () => running.delete(child));
     return new CliProcess(child);
   }
 

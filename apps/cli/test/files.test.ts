@@ -34,7 +34,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await proxy.close();
   await server.close();
-  removeTempDirs();
+  await removeTempDirs();
 });
 
 /** A CLI process starting on a loaded machine can take well over 10 s to send its first bytes. */

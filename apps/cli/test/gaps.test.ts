@@ -23,7 +23,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  removeTempDirs();
+  await removeTempDirs();
 });
 
 /** The laptop's next numbered message, a second after the last. */

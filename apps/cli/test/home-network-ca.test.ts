@@ -34,7 +34,7 @@ const dirs: string[] = [];
 afterAll(async () => {
   await server?.stop();
   for (const dir of [dataDir, ...dirs]) rmSync(dir, { recursive: true, force: true });
-  removeTempDirs();
+  await removeTempDirs();
 });
 
 const login = (terminal: Terminal, extra: string[] = []) =>

@@ -20,7 +20,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  removeTempDirs();
+  await removeTempDirs();
 });
 
 /** A device signed in by password with its own keys.json, synced: the first one makes epoch 1, later ones are locked. */

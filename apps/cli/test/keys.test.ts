@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  removeTempDirs();
+  await removeTempDirs();
 });
 
 const keyState = async (device: Device) => (await device.get<KeysState>(KEYS_API.keys)).body;

@@ -37,7 +37,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  removeTempDirs();
+  await removeTempDirs();
 });
 
 /** The terminal's login QR link: its code, and the secret in its fragment. */

@@ -25,7 +25,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  removeTempDirs();
+  await removeTempDirs();
 });
 
 const devices = async (device: Device) => (await device.get<DevicesResponse>(DEVICES_API.list)).body.devices;

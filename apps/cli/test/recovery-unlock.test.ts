@@ -39,7 +39,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  removeTempDirs();
+  await removeTempDirs();
 });
 
 /** A code that reads well but has one character changed: its check bits catch it (retried in the 1 in 1024 they do not). */

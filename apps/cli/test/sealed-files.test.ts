@@ -34,7 +34,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await proxy.close();
   await server.close();
-  removeTempDirs();
+  await removeTempDirs();
 });
 
 const filesDir = () => path.join(server.dataDir, "files");

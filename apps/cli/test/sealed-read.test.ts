@@ -26,7 +26,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  removeTempDirs();
+  await removeTempDirs();
 });
 
 const SEALED = /v1\.\d+\.[A-Za-z0-9_-]{20}/;

@@ -23,7 +23,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await proxy.close();
   await server.close();
-  removeTempDirs();
+  await removeTempDirs();
 });
 
 const storedRow = (id: string) => server.db.selectFrom("messages").selectAll().where("id", "=", id).executeTakeFirst();

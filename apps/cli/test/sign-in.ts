@@ -34,7 +34,7 @@ export function useSignedInTerminal(): SignedInSetup {
   });
   afterAll(async () => {
     await setup.server?.close();
-    removeTempDirs();
+    await removeTempDirs();
   });
   return setup;
 }

@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  removeTempDirs();
+  await removeTempDirs();
 });
 
 async function lockedTerminal(email: string): Promise<Terminal> {

@@ -37,7 +37,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  removeTempDirs();
+  await removeTempDirs();
 });
 // A device signed out by the terminal makes it rotate the key at once: the key holder seals under the epoch it finds.
 beforeEach(() => holder.sync());

@@ -8,26 +8,16 @@ import { copyToClipboard } from "../../../web/src/lib/copy-to-clipboard.ts";
 import { DeviceKeys, heldEpochsOf } from "../../../web/src/lib/sealing/device-keys.ts";
 import { openWholeFile } from "../../../web/src/lib/sealing/sealed-files.ts";
 import { type Connection, connectApiAs, loadConnection } from "../lib/connection.ts";
+import { element, say } from "../lib/dom.ts";
 import { notifyBackground, pageMessageSchema, sendAnswerSchema } from "../lib/messages.ts";
 import { POPUP_TEXT } from "../lib/text.ts";
 import { type ShownMessage, todayMessages } from "./today-messages.ts";
-
-const element = <T extends HTMLElement>(id: string, type: new () => T): T => {
-  const found = document.getElementById(id);
-  if (!(found instanceof type)) throw new Error(`The popup has no #${id}`);
-  return found;
-};
 
 const status = element("status", HTMLElement);
 const list = element("messages", HTMLUListElement);
 const compose = element("compose", HTMLFormElement);
 const box = element("message", HTMLTextAreaElement);
 const composeError = element("compose-error", HTMLElement);
-
-const say = (target: HTMLElement, text: string | undefined) => {
-  target.textContent = text ?? "";
-  target.hidden = !text;
-};
 
 function button(label: string, onClick: () => Promise<void>): HTMLButtonElement {
   const made = document.createElement("button");

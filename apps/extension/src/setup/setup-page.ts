@@ -7,17 +7,12 @@ import { API, formatShortCode } from "@daysync/shared";
 import { api } from "../../../web/src/lib/api-client.ts";
 import { describeError } from "../../../web/src/lib/api-errors.ts";
 import { type Connection, connectApiAs, loadConnection } from "../lib/connection.ts";
+import { element, say } from "../lib/dom.ts";
 import { notifyBackground } from "../lib/messages.ts";
 import { autoCopyOn, setAutoCopy } from "../lib/options.ts";
 import { hostPermissionOf, serverAddressSchema } from "../lib/server-address.ts";
 import { EXTENSION_TEXT } from "../lib/text.ts";
 import { type PairingEvent, type ShownCode, startPairing } from "./pairing.ts";
-
-const element = <T extends HTMLElement>(id: string, type: new () => T): T => {
-  const found = document.getElementById(id);
-  if (!(found instanceof type)) throw new Error(`The setup page has no #${id}`);
-  return found;
-};
 
 const form = element("server-form", HTMLFormElement);
 const input = element("server", HTMLInputElement);
@@ -35,11 +30,6 @@ element("pairing-intro", HTMLElement).textContent = EXTENSION_TEXT.pairIntro;
 
 let stopWaiting: (() => void) | undefined;
 let server: string | undefined;
-
-function say(target: HTMLElement, text: string | undefined): void {
-  target.textContent = text ?? "";
-  target.hidden = !text;
-}
 
 function showStep(step: "address" | "pairing" | "paired"): void {
   form.hidden = step !== "address";

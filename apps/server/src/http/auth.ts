@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Clock } from "../clock.ts";
 import { userAgentWithModel } from "../presenters/device-name.ts";
 import { unauthenticated } from "./errors.ts";
-import { isExtensionOrigin } from "./origin.ts";
+import { originKindOf } from "./origin.ts";
 import { parse } from "./validate.ts";
 
 export const SESSION_LIFETIME_MS = 180 * 24 * 60 * 60 * 1000;
@@ -35,7 +35,7 @@ export function registerAuth(app: FastifyInstance, deps: { sessions: SessionLook
     // A token the client holds itself (the browser extension) wins over the browser's cookie jar, which may hold the
     // web app's session on the same browser; a request from an extension's origin never acts with that cookie (any
     // extension with host permission would otherwise act as the web app's session).
-    const token = sessionTokenOf(request.headers) ?? (isExtensionOrigin(request) ? undefined : request.cookies[SESSION_COOKIE]);
+    const token = sessionTokenOf(request.headers) ?? (originKindOf(request) === "extension" ? undefined : request.cookies[SESSION_COOKIE]);
     if (token) request.auth = (await deps.sessions.authenticate(token, deps.clock.now())) ?? null;
   });
 }

@@ -10,31 +10,40 @@ import { errorBody } from "./errors.ts";
 
 const EXTENSION_SCHEMES = new Set(["chrome-extension:", "moz-extension:"]);
 
-export function isForeignOrigin(request: FastifyRequest): boolean {
-  const origin = request.headers.origin;
-  if (origin === undefined) return false;
-  try {
-    const url = new URL(origin);
-    return !EXTENSION_SCHEMES.has(url.protocol) && url.host !== request.headers.host;
-  } catch {
-    return true;
+/**
+ * Where a request comes from, by its Origin header: none (a non-browser client), this server's own pages, a browser
+ * extension, or anything else (another site, an opaque or unreadable origin).
+ */
+export type OriginKind = "none" | "same" | "extension" | "foreign";
+
+/** Each request's kind, read once: the auth hook and the write guard both ask. */
+const kinds = new WeakMap<FastifyRequest, OriginKind>();
+
+/** The kind of origin this request comes from; its Origin header is parsed once per request. */
+export function originKindOf(request: FastifyRequest): OriginKind {
+  let kind = kinds.get(request);
+  if (kind === undefined) {
+    kind = kindOf(request.headers.origin, request.headers.host);
+    kinds.set(request, kind);
   }
+  return kind;
 }
 
-/** A request from a browser extension's page or worker. */
-export function isExtensionOrigin(request: FastifyRequest): boolean {
-  const origin = request.headers.origin;
-  if (origin === undefined) return false;
+function kindOf(origin: string | undefined, host: string | undefined): OriginKind {
+  if (origin === undefined) return "none";
+  let url: URL;
   try {
-    return EXTENSION_SCHEMES.has(new URL(origin).protocol);
+    url = new URL(origin);
   } catch {
-    return false;
+    return "foreign";
   }
+  if (EXTENSION_SCHEMES.has(url.protocol)) return "extension";
+  return url.host === host ? "same" : "foreign";
 }
 
 /** A hook for routes (and the WebSocket upgrades, where it answers before the upgrade): 403 for a foreign origin. */
 export async function refuseForeignOrigin(request: FastifyRequest, reply: FastifyReply) {
-  if (isForeignOrigin(request)) return reply.status(403).send(errorBody("forbidden", "Cross-site requests are not allowed."));
+  if (originKindOf(request) === "foreign") return reply.status(403).send(errorBody("forbidden", "Cross-site requests are not allowed."));
 }
 
 /** The app-wide hook: every write (not GET, HEAD or OPTIONS) is checked. */

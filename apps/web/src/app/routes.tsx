@@ -1,5 +1,5 @@
 import { APP_ROUTES } from "@daysync/shared";
-import { lazy } from "react";
+import { type ComponentType, lazy } from "react";
 import type { RouteObject } from "react-router";
 import { PageSpinner } from "../components/ui/spinner.tsx";
 import { LoginPage } from "../features/auth/login-page.tsx";
@@ -11,6 +11,14 @@ import { ErrorScreen, NotFound } from "./error-screen.tsx";
 
 /** The QR panel and its libraries load when it is opened, not with the sign-in form. */
 const ConnectedDevicePanel = lazy(async () => ({ default: (await import("./connected-device-panel.tsx")).ConnectedDevicePanel }));
+
+/** A route's loader for a page that needs a signed-in device: the page and SignedInPageRoute load when visited. */
+function signedInPage(loadPage: () => Promise<ComponentType<{ userId: string }>>) {
+  return async () => {
+    const [{ SignedInPageRoute }, Page] = await Promise.all([import("./signed-in-page-route.tsx"), loadPage()]);
+    return { Component: () => <SignedInPageRoute page={Page} /> };
+  };
+}
 
 /**
  * Routes of product.md section 2. Public pages normally render without the router (see main.tsx).
@@ -133,11 +141,14 @@ export const routes: RouteObject[] = [
             lazy: async () => ({ Component: (await import("../features/auth/email-link-pages.tsx")).VerifyEmailPage }),
           },
           // Add a device: the signed-in device shows a code there (decision 013).
-          { path: APP_ROUTES.addDevice, lazy: async () => ({ Component: (await import("./add-device-route.tsx")).AddDeviceRoute }) },
+          {
+            path: APP_ROUTES.addDevice,
+            lazy: signedInPage(async () => (await import("../features/pairing/add-device-page.tsx")).AddDevicePage),
+          },
           // The only route an Add a device code opens, on the new device; it waits for the approval.
           { path: APP_ROUTES.joinPairing, lazy: async () => ({ Component: (await import("./join-route.tsx")).JoinRoute }) },
           // The only route a pairing code opens; a signed-in device approves or denies there.
-          { path: APP_ROUTES.pair, lazy: async () => ({ Component: (await import("./pair-route.tsx")).PairRoute }) },
+          { path: APP_ROUTES.pair, lazy: signedInPage(async () => (await import("../features/pairing/pair-page.tsx")).PairPage) },
         ],
       },
       { path: "*", Component: NotFound },

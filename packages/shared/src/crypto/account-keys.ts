@@ -7,11 +7,11 @@
  * current epoch was removed, it makes the next epoch for the devices that remain (section 7).
  */
 
-import type { CreateEpochInput, KeysState, StoredKeyWrap, StoredRosterEntry } from "../keys.ts";
-import { epochRolledBackText } from "../sealed-messages.ts";
+import type { CreateEpochInput, KeysState, StoredRosterEntry } from "../keys.ts";
 import { DEVICE_LIST_TEXT } from "../ui-text.ts";
+import { nextEpochSender, rosterRowOf } from "./chain-rule.ts";
 import { exportPublicKey, importPublicKey, keyId } from "./device-key.ts";
-import { type ListHead, type ListMember, makeSigningKey, type SigningKey, signEntry } from "./device-list.ts";
+import { type ListMember, makeSigningKey, signEntry } from "./device-list.ts";
 import {
   type DeviceListServer,
   extendList,
@@ -22,71 +22,13 @@ import {
   readList,
   selfMember,
 } from "./device-list-sync.ts";
-import type { Bytes } from "./encoding.ts";
-import { deriveEpochKeys, type EpochKeys, makeEpochKey } from "./epoch-keys.ts";
-import type { CryptoKeyPair } from "./key-types.ts";
+import { deriveEpochKeys, makeEpochKey } from "./epoch-keys.ts";
+import type { AccountState, CreateEpochAnswer, HeldKeys, KeyStatus, KeyStorage, KeysServer } from "./held-keys.ts";
 import type { RecoverySigner } from "./recovery.ts";
 import { type RosterRow, rosterTag, verifyRosterRow } from "./roster.ts";
-import type { Sealer } from "./sealed-message.ts";
 import { openEpochKey, wrapEpochKey } from "./wraps.ts";
 
-/**
- * The account's encryption state as this device saw it, kept with its keys (docs/protocol/encryption.md, "Encryption
- * state on each device"): when it first saw the account keyed (its own clock), the highest epoch it held or was told
- * of, and the keys it removed itself, which it never wraps for again whatever the server lists.
- */
-export interface AccountState {
-  keyedAt: number;
-  highestEpoch: number;
-  removedKeyIds: string[];
-  /** The signed device list's head this device last verified: a later list must extend it. */
-  listHead?: ListHead;
-}
-
-/** What a device keeps of one account: its own pair, for this session only, and the epochs it opened. */
-export interface HeldKeys {
-  keyId: string;
-  pair: CryptoKeyPair;
-  epochs: Map<number, EpochKeys>;
-  /** Absent until the device first sees the account with an epoch. */
-  account?: AccountState;
-  /** This device's Ed25519 key for the signed device list; absent on a device keyed before it, until its next sync. */
-  signing?: SigningKey;
-}
-
-export interface KeyStorage {
-  load(): Promise<HeldKeys | undefined>;
-  /** A new pair for a new session: replaces whatever was kept before, epochs included. */
-  saveDevice(keyId: string, pair: CryptoKeyPair): Promise<void>;
-  /** Keeps an opened epoch (the browser keeps its subkeys, the CLI the key itself) and answers its subkeys. */
-  saveEpoch(epoch: number, epochKey: Bytes): Promise<EpochKeys>;
-  /** Makes the pair this platform can keep (the CLI needs an extractable one to write it to its file). */
-  generatePair(): Promise<CryptoKeyPair>;
-  /** Keeps the account's encryption state beside the keys; a store without it keeps it for its process only. */
-  saveAccount?(state: AccountState): Promise<void>;
-  /** Keeps this device's signing key beside its pair (the 32-byte Ed25519 secret). */
-  saveSigningKey?(signing: SigningKey): Promise<void>;
-}
-
-export type CreateEpochAnswer = { ok: true; state: KeysState } | { ok: false; code: string };
-
-export interface KeysServer {
-  state(): Promise<KeysState>;
-  setDeviceKey(publicKey: string): Promise<void>;
-  createEpoch(body: CreateEpochInput): Promise<CreateEpochAnswer>;
-}
-
-export type KeyStatus =
-  /**
-   * Holds the account's current epoch: reads and sends. `rolledBack` is the highest epoch this device saw when the
-   * server now calls a lower one current: the device then refuses to seal (`sealerOf`).
-   */
-  | { state: "ready"; epoch: number; sessionId: string; keys: HeldKeys; rolledBack?: number; listProblem?: string }
-  /** Signed in, but no device has handed this one the current epoch yet. */
-  | { state: "locked"; epoch: number; sessionId: string; keys: HeldKeys; recoveryCode: boolean; listProblem?: string }
-  /** The server knows a key for this session that this device no longer has (its storage was cleared). */
-  | { state: "lost"; sessionId: string };
-
+/** One device's hold on the account's keys: `sync()`, `rotateNow()` and `startOver()` (see above). */
 export class AccountKeys {
   /** The signed device list as last read (undefined without a list server): verified, or refused with its sentence. */
   private view: ListView | undefined;
@@ -419,62 +361,3 @@ export class AccountKeys {
     }
   }
 }
-
-export function rosterRowOf(userId: string, entry: StoredRosterEntry): RosterRow {
-  return {
-    userId,
-    epoch: entry.epoch,
-    keyId: entry.key_id,
-    publicKey: entry.public_key,
-    kind: entry.kind,
-    addedByKeyId: entry.added_by_key_id,
-  };
-}
-
-/**
- * The chain rule for a wrap already on this device's list: the sender's public key when the wrap is this device's
- * own, or sealed by a key listed with a valid tag in the roster of an epoch this device holds; undefined otherwise.
- */
-export async function trustedSender(userId: string, held: HeldKeys, wrap: StoredKeyWrap, roster: StoredRosterEntry[]) {
-  if (wrap.mode !== "auth" || !wrap.sender_key_id) return undefined;
-  if (wrap.sender_key_id === held.keyId) return held.pair.publicKey;
-  for (const [epoch, keys] of held.epochs) {
-    const entry = roster.find((row) => row.epoch === epoch && row.key_id === wrap.sender_key_id && row.kind === "device");
-    if (entry && (await verifyRosterRow(keys.roster, rosterRowOf(userId, entry), entry.tag))) return importPublicKey(entry.public_key);
-  }
-  return undefined;
-}
-
-/**
- * The chain rule for taking a new epoch from a rotation (docs/protocol/encryption.md, "Rotation and revocation"): a
- * wrap of epoch n+1 is taken from this device itself, or from a device key listed with a valid tag in the roster of
- * epoch n, which this device must hold; never from the sender of any other held or retired epoch, nor from a key this
- * device removed.
- */
-export async function nextEpochSender(userId: string, held: HeldKeys, wrap: StoredKeyWrap, roster: StoredRosterEntry[]) {
-  if (wrap.mode !== "auth" || !wrap.sender_key_id) return undefined;
-  if (wrap.sender_key_id === held.keyId) return held.pair.publicKey;
-  if (held.account?.removedKeyIds.includes(wrap.sender_key_id)) return undefined;
-  const previous = held.epochs.get(wrap.epoch - 1);
-  if (!previous) return undefined;
-  const entry = roster.find((row) => row.epoch === wrap.epoch - 1 && row.key_id === wrap.sender_key_id && row.kind === "device");
-  if (entry && (await verifyRosterRow(previous.roster, rosterRowOf(userId, entry), entry.tag))) return importPublicKey(entry.public_key);
-  return undefined;
-}
-
-/** Refused to seal: the server calls current an epoch below one this device holds or saw. */
-export class EpochRollbackError extends Error {}
-
-/**
- * What a ready device seals with, or undefined when it is not ready. Throws `EpochRollbackError` (its message the
- * sentence to show) when the server's current epoch is lower than the highest one this device holds or saw.
- */
-export function sealerOf(userId: string, status: KeyStatus): Sealer | undefined {
-  if (status.state !== "ready") return undefined;
-  if (status.rolledBack !== undefined) throw new EpochRollbackError(epochRolledBackText(status.epoch, status.rolledBack));
-  const keys = status.keys.epochs.get(status.epoch);
-  return keys && { userId, sessionId: status.sessionId, epoch: status.epoch, keys };
-}
-
-/** When the account was first seen keyed: from then on a message with no epoch was not sent by the person's devices. */
-export const keyedSince = (status: { state: string; keys?: HeldKeys }): number | undefined => status.keys?.account?.keyedAt;

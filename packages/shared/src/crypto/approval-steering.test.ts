@@ -6,10 +6,10 @@
 import { describe, expect, it } from "vitest";
 import { type ApproveKeyRequestInput, KEY_REQUEST_MAX_FAILURES, type KeysState, type StoredRosterEntry } from "../keys.ts";
 import type { KeyRequest } from "../responses.ts";
-import type { HeldKeys } from "./account-keys.ts";
 import { approvalKeys, makeApprovalSecret } from "./approval-exchange.ts";
 import { exportPublicKey, generateDeviceKeyPair, keyId } from "./device-key.ts";
 import { deriveEpochKeys, makeEpochKey } from "./epoch-keys.ts";
+import type { HeldKeys } from "./held-keys.ts";
 import { ApprovalRefusedError, type KeyApprovalServer, KeyApprover, KeyRequester } from "./key-approval.ts";
 import type { CryptoKeyPair } from "./key-types.ts";
 import { memoryKeyStorage } from "./memory-key-storage.ts";

@@ -7,10 +7,10 @@
  */
 import type { DeviceList, DeviceListEntry } from "../device-list.ts";
 import type { StoredRosterEntry } from "../keys.ts";
-import type { HeldKeys } from "./account-keys.ts";
 import { exportPublicKey } from "./device-key.ts";
 import type { SigningKey } from "./device-list.ts";
 import { DeviceListError, type ListHead, type ListMember, signEntry, type VerifiedList, verifyDeviceList } from "./device-list.ts";
+import type { HeldKeys } from "./held-keys.ts";
 
 export type AppendAnswer = { ok: true; list: DeviceList } | { ok: false; code: string };
 

@@ -4,20 +4,9 @@
  * loads it.
  */
 
-export {
-  AccountKeys,
-  type AccountState,
-  type CreateEpochAnswer,
-  EpochRollbackError,
-  type HeldKeys,
-  type KeyStatus,
-  type KeyStorage,
-  type KeysServer,
-  keyedSince,
-  nextEpochSender,
-  sealerOf,
-} from "./account-keys.ts";
+export { AccountKeys } from "./account-keys.ts";
 export { makeApprovalCode, makeApprovalSecret, normalizeApprovalCode } from "./approval-exchange.ts";
+export { nextEpochSender } from "./chain-rule.ts";
 export { gapsOfDay, numberedOf, openDeletionNotes, sealDeletionNote } from "./deletion-notes.ts";
 export { exportDeviceKeyPair, exportPublicKey, generateDeviceKeyPair, importDeviceKeyPair, importPublicKey, keyId } from "./device-key.ts";
 export {
@@ -54,6 +43,17 @@ export {
   sealRecord,
   webCryptoRecords,
 } from "./file-records.ts";
+export {
+  type AccountState,
+  type CreateEpochAnswer,
+  EpochRollbackError,
+  type HeldKeys,
+  type KeyStatus,
+  type KeyStorage,
+  type KeysServer,
+  keyedSince,
+  sealerOf,
+} from "./held-keys.ts";
 export { ApprovalRefusedError, type ApprovalStep, type KeyApprovalServer, KeyApprover, KeyRequester } from "./key-approval.ts";
 export {
   type AskingKey,

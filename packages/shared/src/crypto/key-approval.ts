@@ -11,7 +11,6 @@
 
 import { type ApproveKeyRequestInput, KEY_REQUEST_MAX_FAILURES, type KeysState } from "../keys.ts";
 import type { KeyRequest } from "../responses.ts";
-import { type HeldKeys, type KeyStorage, rosterRowOf, trustedSender } from "./account-keys.ts";
 import {
   type ApprovalKeys,
   type ApprovalSecret,
@@ -22,10 +21,12 @@ import {
   normalizeApprovalCode,
   sameTag,
 } from "./approval-exchange.ts";
+import { rosterRowOf, trustedSender } from "./chain-rule.ts";
 import { exportPublicKey, importPublicKey, keyId } from "./device-key.ts";
 import type { Bytes } from "./encoding.ts";
 import { deriveEpochKeys } from "./epoch-keys.ts";
 import { UndecryptableError } from "./errors.ts";
+import type { HeldKeys, KeyStorage } from "./held-keys.ts";
 import { type RosterRow, rosterTag, verifyRosterRow } from "./roster.ts";
 import { openEpochKey, wrapEpochKey } from "./wraps.ts";
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { KeysState, OwnWrapsInput, StoredKeyWrap, StoredRosterEntry } from "../keys.ts";
 import type { PairingHandover } from "../pairing-keys.ts";
-import type { HeldKeys, KeyStorage } from "./account-keys.ts";
 import { exportPublicKey, generateDeviceKeyPair, keyId } from "./device-key.ts";
 import type { Bytes } from "./encoding.ts";
 import { deriveEpochKeys, makeEpochKey } from "./epoch-keys.ts";
+import type { HeldKeys, KeyStorage } from "./held-keys.ts";
 import { askingKey, makeHandover, receiveHandover, secretOfFragment, verifyAskingKey } from "./key-handover.ts";
 import { makePairingSecret } from "./pairing-secret.ts";
 import { rosterTag } from "./roster.ts";

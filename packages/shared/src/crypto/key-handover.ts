@@ -10,10 +10,11 @@
 
 import type { KeysState, OwnWrapsInput } from "../keys.ts";
 import type { PairingHandover } from "../pairing-keys.ts";
-import { type HeldKeys, type KeyStorage, type KeysServer, rosterRowOf, trustedSender } from "./account-keys.ts";
+import { rosterRowOf, trustedSender } from "./chain-rule.ts";
 import { exportPublicKey, importPublicKey, keyId } from "./device-key.ts";
 import type { Bytes } from "./encoding.ts";
 import { deriveEpochKeys } from "./epoch-keys.ts";
+import type { HeldKeys, KeyStorage, KeysServer } from "./held-keys.ts";
 import type { CryptoKeyPair } from "./key-types.ts";
 import { derivePairingKeys, keyProof, pairingPskId, verifyKeyProof } from "./pairing-secret.ts";
 import { type RosterRow, rosterTag, verifyRosterRow } from "./roster.ts";

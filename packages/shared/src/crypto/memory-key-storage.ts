@@ -1,6 +1,6 @@
-import type { HeldKeys, KeyStorage } from "./account-keys.ts";
 import { generateDeviceKeyPair } from "./device-key.ts";
 import { deriveEpochKeys } from "./epoch-keys.ts";
+import type { HeldKeys, KeyStorage } from "./held-keys.ts";
 
 /** Keys kept in memory only, for a device that lives as long as its process (tests play devices with it). */
 export function memoryKeyStorage(userId: string): KeyStorage & { readonly held: HeldKeys | undefined } {

@@ -9,8 +9,8 @@ import type { ApproveKeyRequestInput, KeysState } from "../keys.ts";
 import type { PairingRequestCreated } from "../pairing.ts";
 import { makePairingPassword, normalizeCodeHalf, pairingCodeParts, type TypedPairingExchange } from "../pairing-exchange.ts";
 import type { KeyRequest } from "../responses.ts";
-import type { HeldKeys, KeyStorage } from "./account-keys.ts";
 import { randomBytes } from "./encoding.ts";
+import type { HeldKeys, KeyStorage } from "./held-keys.ts";
 import { type KeyApprovalServer, KeyApprover, KeyRequester } from "./key-approval.ts";
 
 /** A pairing exchange in the shape both sides of an approval read; the pairing request stands for the session. */

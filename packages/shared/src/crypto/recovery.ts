@@ -18,12 +18,13 @@
 import type { RecoveryState, RecoveryUnlockInput, SetRecoveryInput, StoredRecovery } from "../key-recovery.ts";
 import type { KeysState, StoredRosterEntry } from "../keys.ts";
 import { RECOVERY_TEXT } from "../ui-text.ts";
-import { type HeldKeys, type KeyStorage, rosterRowOf, trustedSender } from "./account-keys.ts";
+import { rosterRowOf, trustedSender } from "./chain-rule.ts";
 import { exportPublicKey, importPublicKey, keyId } from "./device-key.ts";
 import type { ListMember, SigningKey } from "./device-list.ts";
 import { type Bytes, sha256, toBase64Url } from "./encoding.ts";
 import { deriveEpochKeys, type EpochKeys } from "./epoch-keys.ts";
 import { UndecryptableError } from "./errors.ts";
+import type { HeldKeys, KeyStorage } from "./held-keys.ts";
 import type { CryptoKeyPair } from "./key-types.ts";
 import { deriveRecoveryKeys, openRecoveryAnchor, parseRecoveryCode, sealRecoveryAnchor } from "./recovery-code.ts";
 import { type RosterRow, rosterTag, verifyRosterRow } from "./roster.ts";

@@ -3,102 +3,29 @@
  * like a browser would) and a stand-in for GitHub, over real HTTP, on SQLite and (server-pg) PostgreSQL.
  */
 import { API, type User } from "@daysync/shared";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../../testing/free-port.ts";
-import { type FakeGithub, startFakeGithub } from "../../testing/github-fake.ts";
-import { LOG_LEVEL, LogCapture } from "../../testing/log-capture.ts";
-import { startTestProvider, type TestProvider } from "../../testing/oidc-test-provider.ts";
-import { RedirectBrowser, type Step } from "../../testing/redirect-browser.ts";
-import { Device, startTestServer, type TestServer } from "../../testing/test-server.ts";
-import { safeReturnPath } from "./identities.service.ts";
+import { describe, expect, it } from "vitest";
+import {
+  account,
+  atAppPage,
+  atCallback,
+  deviceOf,
+  errorOf,
+  FLOW,
+  github,
+  host,
+  log,
+  openProviderLogin,
+  provider,
+  SESSION,
+  server,
+  signIn,
+  useIdentityServers,
+} from "../../testing/identity-servers.ts";
+import { LOG_LEVEL } from "../../testing/log-capture.ts";
+import { RedirectBrowser } from "../../testing/redirect-browser.ts";
+import { Device } from "../../testing/test-server.ts";
 
-const SESSION = "daysync_session";
-const FLOW = "daysync_auth_flow";
-let server: TestServer;
-let provider: TestProvider;
-let github: FakeGithub;
-const log = new LogCapture();
-let host: string;
-let counter = 0;
-
-/** A provider account that no other test uses. */
-function account(tag: string, claims: { email?: string; email_verified?: boolean; name?: string } = {}) {
-  counter += 1;
-  const login = `${tag}-${counter}`;
-  const email = claims.email ?? `${login}@example.com`;
-  provider.accounts.set(login, { email, email_verified: claims.email_verified ?? true, name: claims.name ?? `Person ${login}` });
-  return { login, email };
-}
-
-/** Stops before following a redirect that leaves the API for a page of the app. */
-const atAppPage = (next: URL) => next.host === host && !next.pathname.startsWith("/api/");
-const atCallback = (next: URL) => next.host === host && next.pathname.endsWith("/callback");
-
-/** Starts at the button's address and stops at the provider's login page. */
-async function openProviderLogin(browser: RedirectBrowser, providerId: string, returnTo = "/dashboard"): Promise<Step> {
-  const page = await browser.go(`${server.url}/api/auth/oidc/${providerId}/start?return=${encodeURIComponent(returnTo)}`, {
-    stopAt: atAppPage,
-  });
-  expect(page.location, "the start went back to the app instead of the provider").toBeUndefined();
-  expect(page.url.origin).toBe(provider.issuer);
-  return page;
-}
-
-async function signIn(providerId: string, login: string, options: { returnTo?: string; browser?: RedirectBrowser } = {}) {
-  const browser = options.browser ?? new RedirectBrowser();
-  const page = await openProviderLogin(browser, providerId, options.returnTo);
-  const done = await browser.submitForm(page, { login, password: "whatever the provider asks" }, { stopAt: atAppPage });
-  return { browser, landed: done.location };
-}
-
-function deviceOf(browser: RedirectBrowser): Device {
-  const device = new Device(server.url);
-  const token = browser.cookie(host, SESSION);
-  device.cookie = token ? `${SESSION}=${token}` : "";
-  return device;
-}
-
-const errorOf = (landed: URL | undefined) =>
-  landed?.pathname === "/login" ? landed.searchParams.get("error") : `not /login: ${landed?.href}`;
-
-beforeAll(async () => {
-  const port = await freePort();
-  const ids = ["open", "closed", "domains", "wrongsecret"];
-  provider = await startTestProvider({ redirectUris: ids.map((id) => `http://127.0.0.1:${port}/api/auth/oidc/${id}/callback`) });
-  github = await startFakeGithub();
-  const oidc = (id: string, settings: Record<string, string>) =>
-    Object.fromEntries(
-      Object.entries({ ISSUER: provider.issuer, CLIENT_ID: provider.clientId, CLIENT_SECRET: provider.clientSecret, ...settings }).map(
-        ([k, v]) => [`OIDC_${id}_${k}`, v],
-      ),
-    );
-  const downPort = await freePort();
-  server = await startTestServer(
-    {
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      LOG_LEVEL: "warn",
-      OIDC_PROVIDERS: "open,closed,domains,wrongsecret,down",
-      ...oidc("OPEN", { LABEL: "Test ID", ALLOW_SIGNUP: "true" }),
-      ...oidc("CLOSED", { LABEL: "Closed ID" }),
-      ...oidc("DOMAINS", { ALLOW_SIGNUP: "true", ALLOWED_DOMAINS: "example.org" }),
-      ...oidc("WRONGSECRET", { CLIENT_SECRET: "not-the-secret", ALLOW_SIGNUP: "true" }),
-      ...oidc("DOWN", { ISSUER: `http://127.0.0.1:${downPort}` }),
-      GITHUB_CLIENT_ID: github.clientId,
-      GITHUB_CLIENT_SECRET: github.clientSecret,
-      GITHUB_ALLOW_SIGNUP: "true",
-      GITHUB_BASE_URL: github.url,
-      GITHUB_API_URL: github.url,
-    },
-    { port, logStream: log },
-  );
-  host = new URL(server.url).host;
-});
-
-afterAll(async () => {
-  await server?.close();
-  await provider?.stop();
-  await github?.close();
-});
+useIdentityServers();
 
 describe("sign-in through an OpenID Connect provider", () => {
   it("lists the configured providers for the buttons, with their labels and icons", async () => {
@@ -148,9 +75,10 @@ describe("sign-in through an OpenID Connect provider", () => {
   });
 
   it("makes no account for an email domain the provider is not allowed", async () => {
-    const { login } = account("domain", { email: `domain-${counter}@example.com` });
+    const stamp = Date.now();
+    const { login } = account("domain", { email: `domain-${stamp}@example.com` });
     expect(errorOf((await signIn("domains", login)).landed)).toBe("domain_not_allowed");
-    const allowed = account("domain", { email: `domain-${counter + 1}@example.org` });
+    const allowed = account("domain", { email: `domain-${stamp}@example.org` });
     expect((await signIn("domains", allowed.login)).landed?.pathname).toBe("/dashboard");
   });
 
@@ -247,119 +175,6 @@ describe("sign-in through an OpenID Connect provider", () => {
       expect(landed?.host).toBe(host);
       expect(landed?.pathname === "/dashboard" || landed?.pathname === "/%2F%2Fevil.example", hostile).toBe(true);
     }
-  });
-});
-
-/**
- * Return addresses that pass a check made before normalising and become `//evil.example/x` after it (issue 42):
- * dot segments, written plainly, percent-encoded or after a parent, and with a backslash.
- */
-const NORMALISED_AWAY = [
-  "/.//evil.example/x",
-  "/%2e//evil.example/x",
-  "/%2E%2E//evil.example/x",
-  "/a/..//evil.example/x",
-  "/a/%2e%2e//evil.example/x",
-  "/./\\evil.example/x",
-  "/.\\/evil.example/x",
-];
-
-describe("a return address that normalises to another host", () => {
-  /** Follows the flow until it leaves both the provider and this server's API: where the person lands. */
-  const landing = (providerOrigin: string) => (next: URL) =>
-    next.origin !== providerOrigin && !(next.host === host && next.pathname.startsWith("/api/"));
-
-  it("lands on the dashboard after an OpenID Connect sign-in", async () => {
-    const { login } = account("normalised");
-    for (const hostile of NORMALISED_AWAY) {
-      const browser = new RedirectBrowser();
-      const page = await openProviderLogin(browser, "open", hostile);
-      const done = await browser.submitForm(page, { login, password: "x" }, { stopAt: landing(provider.issuer) });
-      expect(done.location?.href, hostile).toBe(`${server.url}/dashboard`);
-    }
-  });
-
-  it("lands on the dashboard after a GitHub sign-in", async () => {
-    const id = 8_000_000 + Math.floor(Math.random() * 1_000_000);
-    github.signedIn = { id, login: `ret${id}`, name: null, emails: [{ email: `ret${id}@example.com`, primary: true, verified: true }] };
-    for (const hostile of NORMALISED_AWAY) {
-      const start = `${server.url}/api/auth/github/start?return=${encodeURIComponent(hostile)}`;
-      const done = await new RedirectBrowser().go(start, { stopAt: landing(new URL(github.url).origin) });
-      expect(done.location?.href, hostile).toBe(`${server.url}/dashboard`);
-    }
-  });
-});
-
-describe("the return address", () => {
-  it("is a path of this app, or the dashboard", () => {
-    for (const hostile of [
-      ...NORMALISED_AWAY,
-      "//evil.example",
-      "/\\evil.example",
-      "\\\\evil",
-      "https://evil.example",
-      "http:/evil",
-      "javascript:alert(1)",
-      "",
-      "/api/auth/logout",
-      "/\t/evil",
-      42,
-    ]) {
-      expect(safeReturnPath(hostile), String(hostile)).toBe("/dashboard");
-    }
-    expect(safeReturnPath("/discussions/join/ABC?x=1")).toBe("/discussions/join/ABC?x=1");
-    expect(safeReturnPath("/pair/x#y")).toBe("/pair/x#y");
-  });
-});
-
-describe("an identity whose email has an account", () => {
-  it("is not linked by email; linking after a fresh password check is; unlinking is refused only for the last way in", async () => {
-    const email = `owner-${Date.now()}@example.com`;
-    const owner = new Device(server.url);
-    const user = await owner.register("Owner", email);
-    const { login } = account("owner", { email });
-
-    const refused = await signIn("open", login);
-    expect(errorOf(refused.landed)).toBe("account_exists");
-    expect(refused.browser.cookie(host, SESSION)).toBeUndefined();
-    expect(await server.db.selectFrom("identities").selectAll().where("user_id", "=", user.id).execute()).toEqual([]);
-
-    expect((await owner.post("/api/auth/link/open", { password: "not it" })).status).toBe(403);
-    expect((await new Device(server.url).post("/api/auth/link/open", { password: "correct horse" })).status).toBe(401);
-    const link = await owner.post<{ redirect: string }>("/api/auth/link/open", { password: "correct horse" });
-    expect(link.status).toBe(200);
-    const flowCookie = /daysync_auth_flow=([^;]+)/.exec(link.headers.get("set-cookie") ?? "")?.[1] ?? "";
-    const browser = new RedirectBrowser();
-    browser.setCookie(host, FLOW, flowCookie);
-    const page = await browser.go(link.body.redirect, { stopAt: atAppPage });
-    const linked = await browser.submitForm(page, { login, password: "x" }, { stopAt: atAppPage });
-    expect(linked.location?.pathname).toBe("/dashboard/settings");
-    expect(linked.location?.searchParams.get("linked")).toBe("open");
-
-    const now = await signIn("open", login);
-    expect((await deviceOf(now.browser).get<{ user: User }>(API.me)).body.user.id).toBe(user.id);
-
-    const list = await owner.get<{ identities: Array<{ id: string; label: string }>; has_password: boolean }>("/api/auth/identities");
-    expect(list.body).toMatchObject({ has_password: true, identities: [{ label: "Test ID", email }] });
-    const identityId = list.body.identities[0]?.id ?? "";
-    expect((await new Device(server.url).request("DELETE", `/api/auth/identities/${identityId}`)).status).toBe(401);
-    expect((await owner.request("DELETE", `/api/auth/identities/${identityId}`)).status).toBe(204);
-    expect(errorOf((await signIn("open", login)).landed)).toBe("account_exists");
-  });
-
-  it("refuses to unlink the only way into an account made through a provider", async () => {
-    const { login } = account("only");
-    const { browser } = await signIn("open", login);
-    const device = deviceOf(browser);
-    const list = await device.get<{ identities: Array<{ id: string }>; has_password: boolean }>("/api/auth/identities");
-    expect(list.body.has_password).toBe(false);
-    const stranger = new Device(server.url);
-    await stranger.register("Stranger", `stranger-${Date.now()}@example.com`);
-    expect((await stranger.request("DELETE", `/api/auth/identities/${list.body.identities[0]?.id}`)).status).toBe(404);
-    const res = await device.request("DELETE", `/api/auth/identities/${list.body.identities[0]?.id}`);
-    expect(res.status).toBe(409);
-    expect(res.body).toMatchObject({ error: { code: "last_sign_in_method" } });
-    expect((await device.post("/api/auth/link/github", { password: "anything" })).status).toBe(403);
   });
 });
 
