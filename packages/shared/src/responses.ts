@@ -134,7 +134,18 @@ export const discussionMessageSchema = messageSchema
     url: true,
     timestamps: true,
   })
-  .extend({ discussion_id: z.string(), author: z.object({ id: z.string(), display_name: z.string() }) });
+  .extend({
+    discussion_id: z.string(),
+    author: z.object({ id: z.string(), display_name: z.string() }),
+    /**
+     * In an encrypted discussion (docs/protocol/encryption.md, "Encrypted discussions"): the room key generation
+     * `content` (a file's `filename`), `preview` and `file_key` are sealed under, and the sender's member key id.
+     */
+    generation: z.number().int().positive().optional(),
+    sender_key_id: z.string().optional(),
+    preview: z.string().optional(),
+    file_key: z.string().optional(),
+  });
 
 /**
  * Someone came or went, as the members see it between the messages: the creator started it, a member joined, left or
