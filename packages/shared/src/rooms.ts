@@ -60,7 +60,11 @@ const b64 = (field: string, max = 512) =>
     .min(1, `${field} is required.`)
     .max(max, `${field} is too long.`)
     .regex(/^[A-Za-z0-9_-]+$/, `${field} must be base64url.`);
-const generation = z.number({ error: "generation must be a number." }).int("generation must be a whole number.").min(1).max(2 ** 31 - 1);
+const generation = z
+  .number({ error: "generation must be a number." })
+  .int("generation must be a whole number.")
+  .min(1)
+  .max(2 ** 31 - 1);
 const MAX_NAME_SEALED = sealedValueMaxLength(200);
 export const sealedNameSchema = sealedValueSchema("sealed_name", MAX_NAME_SEALED);
 const ownValue = sealedValueSchema("value", 200);
@@ -72,7 +76,10 @@ export const roomEntrySchema = z.object({
   name_tag: b64("name_tag", 128),
   added_by: b64("added_by", 128).nullable(),
   admission: z.enum(["creator", "link", "code", "carried"], { error: "admission must be creator, link, code or carried." }),
-  admission_id: z.string().max(64).regex(/^[^|]*$/, "admission_id must not hold a |."),
+  admission_id: z
+    .string()
+    .max(64)
+    .regex(/^[^|]*$/, "admission_id must not hold a |."),
   tag: b64("tag", 128),
   sealed_name: sealedNameSchema,
 });
@@ -89,7 +96,18 @@ export type RoomWrapInput = z.infer<typeof roomWrapSchema>;
 
 /** The member seed (generation 0) and room keys sealed for the account's own devices (room-own.ts). */
 export const ownValuesSchema = z.object({
-  values: z.array(z.object({ generation: z.number().int().min(0).max(2 ** 31 - 1), value: ownValue })).max(64),
+  values: z
+    .array(
+      z.object({
+        generation: z
+          .number()
+          .int()
+          .min(0)
+          .max(2 ** 31 - 1),
+        value: ownValue,
+      }),
+    )
+    .max(64),
   /** The caller's name sealed under the current generation (after an admission by typed ID). */
   sealed_name: sealedNameSchema.optional(),
 });
@@ -139,7 +157,10 @@ export type RotationInput = z.infer<typeof rotationSchema>;
 
 export const idJoiningSchema = z.object({ id_joining: z.boolean({ error: "id_joining must be true or false." }) });
 export const joinRequestParamsSchema = z.object({ requestId: z.uuid("Request id must be a UUID.") });
-export const roomRequestParamsSchema = z.object({ id: z.uuid("Discussion id must be a UUID."), requestId: z.uuid("Request id must be a UUID.") });
+export const roomRequestParamsSchema = z.object({
+  id: z.uuid("Discussion id must be a UUID."),
+  requestId: z.uuid("Request id must be a UUID."),
+});
 
 /** A text message sealed under the room's current generation, by the sender's member key. */
 export const sendRoomMessageSchema = z

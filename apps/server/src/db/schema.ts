@@ -24,6 +24,7 @@ import type {
 } from "./schema/content.ts";
 import type { ActivityHoursTable, AdminAuditCounterTable, AdminAuditTable, InvitesTable, ServerKeysTable } from "./schema/installation.ts";
 import type { DeviceListTable, KeyEpochsTable, KeyRecoveryTable, KeyRequestsTable, KeyRosterTable, KeyWrapsTable } from "./schema/keys.ts";
+import type { PaymentCheckoutsTable, PaymentCustomersTable, PaymentEventsTable, PaymentSubscriptionsTable } from "./schema/payments.ts";
 import type {
   RoomEntriesTable,
   RoomGenerationsTable,
@@ -32,7 +33,6 @@ import type {
   RoomsTable,
   RoomWrapsTable,
 } from "./schema/rooms.ts";
-import type { PaymentCheckoutsTable, PaymentCustomersTable, PaymentEventsTable, PaymentSubscriptionsTable } from "./schema/payments.ts";
 import type { AuthFlowsTable, IdentitiesTable, PairingRequestsTable } from "./schema/sign-in.ts";
 
 export type * from "./schema/accounts.ts";

@@ -58,6 +58,14 @@ export function presentDiscussionMessage(row: MessagesTable, author: { id: strin
     ...presentMessageContent(row),
     discussion_id: row.space_id,
     author: { id: author.id, display_name: author.display_name },
+    ...(row.generation === null || row.generation === undefined
+      ? {}
+      : {
+          generation: Number(row.generation),
+          sender_key_id: row.sender_key_id ?? "",
+          preview: row.preview,
+          ...(row.file_key === "" ? {} : { file_key: row.file_key }),
+        }),
   };
 }
 

@@ -9,8 +9,8 @@ import { accountKinds } from "./account.ts";
 import { dayMessageKinds } from "./day-messages.ts";
 import { discussionKinds } from "./discussions.ts";
 import { keyKinds } from "./keys.ts";
-import { roomKinds } from "./rooms.ts";
 import type { ChangeKindDefinition, ChangeOf, ReplayReads } from "./kind.ts";
+import { roomKinds } from "./rooms.ts";
 
 export type { ReplayReads } from "./kind.ts";
 

@@ -5,8 +5,8 @@
  * reader of the discussion.
  */
 import { type RoomLiveEvent, roomLiveEventSchema } from "@daysync/shared";
-import type { ChangeOf } from "./kind.ts";
 import { jsonRef } from "./day-messages.ts";
+import type { ChangeOf } from "./kind.ts";
 import { defineKind, nothingToLoad } from "./kind.ts";
 
 type RoomKind = RoomLiveEvent["kind"];

@@ -208,6 +208,24 @@ export function createDiscussionsRepository(db: Db) {
       return rows.map((r) => r.id);
     },
 
+    /** An encrypted discussion's current generation (undefined for one in clear). */
+    async roomGeneration(spaceId: string): Promise<number | undefined> {
+      const row = await db.selectFrom("rooms").select("current_generation").where("space_id", "=", spaceId).executeTakeFirst();
+      return row === undefined ? undefined : Number(row.current_generation);
+    },
+
+    /** The account whose member key `keyId` is in that generation of an encrypted discussion. */
+    async memberKeyOwner(spaceId: string, generation: number, keyId: string): Promise<string | undefined> {
+      const row = await db
+        .selectFrom("room_entries")
+        .select("user_id")
+        .where("space_id", "=", spaceId)
+        .where("generation", "=", generation)
+        .where("key_id", "=", keyId)
+        .executeTakeFirst();
+      return row?.user_id;
+    },
+
     /** Whether the space is a discussion (a personal space is never deleted this way). */
     async isDiscussion(spaceId: string): Promise<boolean> {
       const space = await db.selectFrom("spaces").select("kind").where("id", "=", spaceId).executeTakeFirst();

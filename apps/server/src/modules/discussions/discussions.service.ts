@@ -21,6 +21,7 @@ import {
   PREMIUM_PLAN,
   PUBLIC_ID_ALPHABET,
   PUBLIC_ID_LENGTH,
+  ROOM_ERROR_CODES,
 } from "@daysync/shared";
 import { type Action, may } from "../../access/policies.ts";
 import type { Clock } from "../../clock.ts";
@@ -32,6 +33,7 @@ import type { PlansRepository } from "../plans/index.ts";
 import type { AccessRepository, Membership, SpacesRepository } from "../spaces/index.ts";
 import { discussionMembership, noSuchDiscussion } from "./discussion-access.ts";
 import type { DiscussionsRepository } from "./discussions.repository.ts";
+import type { RoomsRepository } from "./rooms.repository.ts";
 
 /** What a paid extension did: how much of the paid time it applied, and how much it could not (and why). */
 export interface PaidExtension {
@@ -44,6 +46,10 @@ export interface PaidExtension {
 export function newPublicId(): string {
   return Array.from(randomBytes(PUBLIC_ID_LENGTH), (b) => PUBLIC_ID_ALPHABET[b % 32]).join("");
 }
+
+/** 409 to what only a discussion in clear takes: an encrypted one is reached by its devices' sealed values. */
+const encryptedRefusal = (how: string) =>
+  conflict(ROOM_ERROR_CODES.encryptedRoom, `This discussion is end-to-end encrypted: it can only be ${how}.`);
 
 /** 409 when `days` more would end it past `DISCUSSION_MAX_AHEAD_DAYS` from now. */
 function refuseTooFar(endsAt: number, days: number, now: number): void {
@@ -58,6 +64,8 @@ export function createDiscussionsService(deps: {
   clock: Clock;
   unitOfWork: UnitOfWork;
   discussions: DiscussionsRepository;
+  /** Encrypted discussions' rows: a leave from one is told with the member keys that left. */
+  rooms: RoomsRepository;
   access: AccessRepository;
   /** The one writer of spaces and their members. */
   spaces: SpacesRepository;
@@ -161,6 +169,13 @@ export function createDiscussionsService(deps: {
         memberIds.filter((id) => id !== userId),
       );
       await recordClosed(work, spaceId, [userId], reason);
+      const rooms = deps.rooms.in(work.trx);
+      if (await rooms.room(spaceId)) {
+        // A remaining member's device makes the next generation without these keys (docs/protocol/encryption.md).
+        const keyIds = await rooms.keyIdsOf(spaceId, userId);
+        const others = memberIds.filter((id) => id !== userId);
+        await work.record(others, { kind: "discussion.member_left", discussionId: spaceId, memberId: memberRowId, keyIds });
+      }
     });
   }
 
@@ -226,6 +241,7 @@ export function createDiscussionsService(deps: {
           const mine = await locked.memberRowOf(spaceId, userId);
           if (mine?.left_reason === "removed") throw noSuchDiscussion();
           if (mine && mine.left_at === null) return false;
+          if (await deps.rooms.in(work.trx).room(spaceId)) throw encryptedRefusal("joined with the link or by asking a member");
           if (memberIds.length >= deps.maxMembers) {
             throw conflict(
               API_ERROR_CODES.discussionFull,
@@ -257,6 +273,7 @@ export function createDiscussionsService(deps: {
 
     async rename(userId: string, spaceId: string, title: string): Promise<DiscussionDetails> {
       await allowed(userId, spaceId, "discussion.rename", "Only the creator of this discussion can rename it.");
+      if (await deps.rooms.room(spaceId)) throw encryptedRefusal("renamed with a sealed title");
       const now = clock.now();
       await unitOfWork.forSpace(spaceId, async (work, memberIds) => {
         await spaces.in(work.trx).rename(spaceId, title, now);
