@@ -8,6 +8,7 @@ import { ROOMS_API, type RoomEntryInput, type RoomState, type RoomWrapInput } fr
 import {
   createRoom,
   deriveRoomKeys,
+  joinByLink,
   type MemberKey,
   makeMemberSeed,
   memberKeyOf,
@@ -95,3 +96,14 @@ export function roomKeyAt(holding: RoomHolding, generation: number) {
 
 /** The room's current keys on a device. */
 export const currentKeys = (holding: RoomHolding): RoomKeys => holding.generations.get(holding.highest) as RoomKeys;
+
+/** Joins with the creator's current key, as a link gives it: the answer, and the joiner's holding once it verified. */
+export async function linkJoinThroughApi(device: Device, publicId: string, creator: RoomHolding, name: string) {
+  const self = await newMemberKey();
+  const link = { roomId: creator.roomId, generation: creator.highest, roomKey: roomKeyAt(creator, creator.highest) };
+  const { entry, holdWith } = await joinByLink(link, self, name);
+  const own = [{ generation: 0, value: ownValue() }];
+  const body = { generation: link.generation, entry: await entryBody(currentKeys(creator), entry, name), own };
+  const res = await device.post<RoomState>(ROOMS_API.joinByLink(publicId), body);
+  return { res, holding: res.status === 201 ? await holdWith(entriesAt(res.body, link.generation)) : undefined };
+}

@@ -20,7 +20,6 @@ import {
   checkAnswer,
   hold,
   type JoinRequest,
-  joinByLink,
   makeRotation,
   openRoomMessage,
   type RoomHolding,
@@ -37,6 +36,7 @@ import {
   currentKeys,
   entriesAt,
   entryBody,
+  linkJoinThroughApi,
   newMemberKey,
   ownValue,
   roomKeyAt,
@@ -66,19 +66,6 @@ async function sendSealed(device: Device, holding: RoomHolding, serverGeneration
   return device.post(DISCUSSIONS_API.messages(holding.roomId), body);
 }
 
-async function linkJoin(device: Device, publicId: string, creator: RoomHolding, name: string) {
-  const self = await newMemberKey();
-  const link = { roomId: creator.roomId, generation: creator.highest, roomKey: roomKeyAt(creator, creator.highest) };
-  const { entry, holdWith } = await joinByLink(link, self, name);
-  const body = {
-    generation: link.generation,
-    entry: await entryBody(currentKeys(creator), entry, name),
-    own: [{ generation: 0, value: ownValue() }],
-  };
-  const res = await device.post<RoomState>(ROOMS_API.joinByLink(publicId), body);
-  return { res, holding: res.status === 201 ? await holdWith(entriesAt(res.body, link.generation)) : undefined };
-}
-
 const requestOf = (r: JoinRequestAnswer): JoinRequest => ({
   roomId: r.discussion_id,
   requestId: r.id,
@@ -104,8 +91,8 @@ describe("an encrypted discussion through the server", () => {
     expect((await ana.device.post(ROOMS_API.create, created.body)).status).toBe(409);
 
     // Bo and Cleo join with the link's key; a name equal to Ana's (by its tag) is refused with the clear clash's words.
-    const B = (await linkJoin(bo.device, publicId, A, NAMES.bo)).holding as RoomHolding;
-    const clash = await linkJoin(cleo.device, publicId, A, NAMES.ana.toUpperCase());
+    const B = (await linkJoinThroughApi(bo.device, publicId, A, NAMES.bo)).holding as RoomHolding;
+    const clash = await linkJoinThroughApi(cleo.device, publicId, A, NAMES.ana.toUpperCase());
     expect([clash.res.status, clash.res.body]).toEqual([
       409,
       {
@@ -116,7 +103,7 @@ describe("an encrypted discussion through the server", () => {
         },
       },
     ]);
-    const C = (await linkJoin(cleo.device, publicId, A, NAMES.cleo)).holding as RoomHolding;
+    const C = (await linkJoinThroughApi(cleo.device, publicId, A, NAMES.cleo)).holding as RoomHolding;
     expect(C.rosters.get(1)?.size).toBe(3);
 
     // Dee types the ID: Bo's device hears of it live, answers with the code, and lets Dee in.
