@@ -5,8 +5,9 @@
 import { z } from "zod";
 import type { ServerLiveMessage } from "./live.ts";
 import { liveEventSchema } from "./responses.ts";
-import { MAX_MESSAGE_LENGTH, messageFields } from "./schemas.ts";
+import { MAX_FILENAME_LENGTH, MAX_MESSAGE_LENGTH, messageFields } from "./schemas.ts";
 import { epochOfSealedValue, SEALED_PREVIEW_LENGTH, sealedValueMaxLength, sealedValueSchema } from "./sealed-messages.ts";
+import { SEALED_FILE_TYPES } from "./sealed-uploads.ts";
 
 const roomPath = (id: string) => `/api/discussions/${encodeURIComponent(id)}/room`;
 
@@ -177,19 +178,36 @@ export const sendRoomMessageSchema = z
   });
 export type SendRoomMessageInput = z.infer<typeof sendRoomMessageSchema>;
 
-/** A file's sealed fields in an encrypted discussion (tus metadata `room`, JSON): name, preview and key. */
-export const roomFileFieldsSchema = z
+/**
+ * A file sent into an encrypted discussion, as its tus Upload-Metadata carries it: the discussion, the generation and
+ * sender key it is sealed under and by, its declared type, and its name, preview and key sealed (room-sealing.ts
+ * `sealRoomFile`). Its bytes are records under its own key (file-records.ts), as a sealed file of a day's.
+ */
+export const roomUploadMetadataSchema = z
   .object({
-    generation,
+    discussion_id: z.uuid("discussion_id must be a UUID."),
+    generation: z
+      .string({ error: "generation is required." })
+      .regex(/^[1-9][0-9]{0,9}$/, "generation must be a positive whole number.")
+      .transform(Number),
     sender_key_id: b64("sender_key_id", 128),
-    filename: sealedValueSchema("filename", sealedValueMaxLength(255)),
-    preview: sealedValueSchema("preview", sealedValueMaxLength(255)),
+    type: z.enum(SEALED_FILE_TYPES, { error: "type must be one of image, video, audio or file." }),
+    filename: sealedValueSchema("filename", sealedValueMaxLength(MAX_FILENAME_LENGTH)),
+    preview: sealedValueSchema("preview", sealedValueMaxLength(MAX_FILENAME_LENGTH)),
     file_key: sealedValueSchema("file_key", 200),
+    message_id: z.uuid("message_id must be a UUID."),
+    date: messageFields.date,
+    time: messageFields.time,
+    filetype: z.never({ error: "A sealed upload has no filetype in clear: declare its type." }).optional(),
   })
   .refine((f) => [f.filename, f.preview, f.file_key].every((v) => epochOfSealedValue(v) === f.generation), {
-    message: "filename, preview and file_key must be sealed under the file's generation.",
+    message: "filename, preview and file_key must be sealed under the upload's generation.",
     path: ["generation"],
   });
+export type RoomUploadMetadata = z.infer<typeof roomUploadMetadataSchema>;
+
+/** Whether Upload-Metadata is an encrypted discussion's file: it names a generation. */
+export const isRoomUpload = (metadata: Record<string, unknown>): boolean => "generation" in metadata;
 
 // Answers.
 

@@ -54,8 +54,10 @@ export type SendInput = (SendMessageInput | SendSealedMessageInput) & {
 
 const sealedEpochOf = (input: SendInput) => ("epoch" in input ? input.epoch : null);
 
-/** A send into a discussion: as in a day, or sealed under an encrypted discussion's generation. */
-export type DiscussionSendInput = SendInput | SendRoomMessageInput;
+/** A send into a discussion: as in a day, or sealed under an encrypted discussion's generation (a text, or a file). */
+export type DiscussionSendInput =
+  | SendInput
+  | (SendRoomMessageInput & Pick<SendInput, "type" | "filename" | "file_url" | "file_size" | "file_key">);
 
 /** The row a send stores for a new message, in a day (personal) or a discussion (no day, no device). */
 export function newMessageRow(
@@ -63,14 +65,8 @@ export function newMessageRow(
   where: { spaceId: string; userId: string; dateMessageId: string | null; device: { id: string; name: string } | null; now: number },
 ): MessagesTable {
   if ("generation" in input) {
-    const clear = { ...input, type: "text" as const };
-    const { generation, sender_key_id } = input;
-    return {
-      ...newMessageRow({ id: clear.id, date: clear.date, time: clear.time, content: clear.content }, where),
-      preview: input.preview,
-      generation,
-      sender_key_id,
-    };
+    const { generation, sender_key_id, preview, ...fields } = input;
+    return { ...newMessageRow(fields, where), preview, generation, sender_key_id };
   }
   return {
     id: input.id,
