@@ -35,6 +35,14 @@ export function createRoomRequestsService(deps: RoomsDeps & { roomsService: Room
     return row;
   }
 
+  /** The caller's own request, while its discussion is open. */
+  async function joinersRequest(userId: string, requestId: string) {
+    const row = await rooms.request(requestId);
+    const space = row && (await discussions.find(row.space_id));
+    if (!row || row.user_id !== userId || !space || space.ends_at <= clock.now()) throw noSuchRequest();
+    return row;
+  }
+
   /** Logs a step to the joiner and the active members. */
   async function recordStep(work: Work, row: RoomJoinRequestsTable, memberIds: string[], state: Exclude<JoinRequestState, "open">) {
     const to = [...new Set([...memberIds, row.user_id])];
@@ -98,11 +106,9 @@ export function createRoomRequestsService(deps: RoomsDeps & { roomsService: Room
       return present((await rooms.request(id)) as RoomJoinRequestsTable);
     },
 
-    /** The joiner's own request (404 to anyone else). */
+    /** The joiner's own request (404 to anyone else, and once its discussion ended). */
     async own(userId: string, requestId: string): Promise<JoinRequestAnswer> {
-      const row = await rooms.request(requestId);
-      if (!row || row.user_id !== userId) throw noSuchRequest();
-      return present(row);
+      return present(await joinersRequest(userId, requestId));
     },
 
     /** The open requests of a discussion, for its members. */
@@ -139,8 +145,8 @@ export function createRoomRequestsService(deps: RoomsDeps & { roomsService: Room
 
     /** The joiner's confirmation, once a member answered. */
     async confirm(userId: string, requestId: string, confirmation: string): Promise<JoinRequestAnswer> {
-      const first = await rooms.request(requestId);
-      if (!first || first.user_id !== userId || first.expires_at <= clock.now()) throw noSuchRequest();
+      const first = await joinersRequest(userId, requestId);
+      if (first.expires_at <= clock.now()) throw noSuchRequest();
       await unitOfWork.forSpace(first.space_id, async (work, memberIds) => {
         const locked = rooms.in(work.trx);
         const row = await openRequestOf(first.space_id, requestId, locked);
