@@ -1,7 +1,7 @@
 /**
  * An encrypted discussion's membership over time (issue 45): a removal is told to the remaining members with the key
  * that went, a link of a retired generation no longer lets anyone in, and once the discussion has ended nothing of it
- * is served, to members or to a joiner by ID.
+ * is served, to members or to a joiner by ID, and the sweep deletes its rows.
  */
 import {
   DISCUSSION_LIFETIME_MS,
@@ -81,5 +81,12 @@ describe("an encrypted discussion's members over time", () => {
     expect((await dee.device.get(ROOMS_API.lookup(public_id))).body).toEqual(NO_SUCH_DISCUSSION);
     expect((await dee.device.get(ROOMS_API.ownRequest(asked.body.request.id))).status).toBe(404);
     expect((await dee.device.post(ROOMS_API.confirm(asked.body.request.id), { confirmation: "Y29uZmlybQ" })).status).toBe(404);
+
+    // The sweep deletes the room's rows with its space.
+    expect((await server.sweeper.sweep()).closedDiscussions).toBeGreaterThanOrEqual(1);
+    for (const table of ["rooms", "room_generations", "room_entries", "room_wraps", "room_join_requests", "room_own"] as const) {
+      const left = await server.db.selectFrom(table).select("space_id").where("space_id", "=", id).execute();
+      expect(left, table).toEqual([]);
+    }
   });
 });
