@@ -378,6 +378,9 @@ export function createDiscussionsService(deps: {
         await unitOfWork.forSpace(spaceId, async (work, memberIds) => {
           const others = memberIds.filter((id) => id !== userId);
           const wasActive = memberIds.includes(userId);
+          const mine = await repo.in(work.trx).memberRowOf(spaceId, userId);
+          // Told before the rows go: a room's remaining members rotate without this account's keys.
+          if (wasActive && mine) await recordRoomDeparture(work, deps.rooms, { spaceId, memberId: mine.id, userId, memberIds });
           const ids = await deps.content.eraseAuthor(work.trx, spaceId, userId);
           await spaces.in(work.trx).forgetMember(spaceId, userId);
           if (ids.length > 0) {

@@ -9,6 +9,7 @@ import {
   type DiscussionDetails,
   type JoinRequestAnswer,
   ROOMS_API,
+  SETTINGS_API,
   type ServerFrame,
 } from "@daysync/shared";
 import { makeRotation } from "@daysync/shared/crypto";
@@ -88,5 +89,19 @@ describe("an encrypted discussion's members over time", () => {
       const left = await server.db.selectFrom(table).select("space_id").where("space_id", "=", id).execute();
       expect(left, table).toEqual([]);
     }
+  });
+
+  it("tells the others which keys went when a member deletes their account", async () => {
+    const ana = await person(server, "Ana");
+    const bo = await person(server, "Bo");
+    const { res, holding } = await createRoomThroughApi(ana.device, "Ana", "Gone");
+    const joined = await linkJoinThroughApi(bo.device, res.body.public_id, holding, "Bo");
+    const anaLive = await ready(ana.device);
+    const deleted = await bo.device.request("DELETE", SETTINGS_API.account, { email: bo.email, password: "correct horse" });
+    expect(deleted.status).toBeLessThan(300);
+    await anaLive.waitFor((r) => kinds(r).some((e) => e.kind === "discussion.member_left"));
+    expect(kinds(anaLive.received).find((e) => e.kind === "discussion.member_left")).toMatchObject({
+      key_ids: [joined.holding?.self.keyId],
+    });
   });
 });
