@@ -381,6 +381,7 @@ export function createDiscussionsService(deps: {
           const mine = await repo.in(work.trx).memberRowOf(spaceId, userId);
           // Told before the rows go: a room's remaining members rotate without this account's keys.
           if (wasActive && mine) await recordRoomDeparture(work, deps.rooms, { spaceId, memberId: mine.id, userId, memberIds });
+          await deps.rooms.in(work.trx).forgetAccount(spaceId, userId);
           const ids = await deps.content.eraseAuthor(work.trx, spaceId, userId);
           await spaces.in(work.trx).forgetMember(spaceId, userId);
           if (ids.length > 0) {

@@ -9,12 +9,14 @@ import {
   type DiscussionDetails,
   type JoinRequestAnswer,
   ROOMS_API,
+  type RoomState,
   SETTINGS_API,
   type ServerFrame,
 } from "@daysync/shared";
 import { makeRotation } from "@daysync/shared/crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NO_SUCH_DISCUSSION, person, ready } from "../../testing/discussion-api.ts";
+import { tablesNaming } from "../../testing/every-row.ts";
 import { createRoomThroughApi, currentKeys, entryBody, linkJoinThroughApi, newMemberKey, wrapBody } from "../../testing/room-client.ts";
 import { startTestServer, type TestServer } from "../../testing/test-server.ts";
 
@@ -103,5 +105,9 @@ describe("an encrypted discussion's members over time", () => {
     expect(kinds(anaLive.received).find((e) => e.kind === "discussion.member_left")).toMatchObject({
       key_ids: [joined.holding?.self.keyId],
     });
+    // Bo's entry stays, so that the list still verifies, but no row names Bo's account any more.
+    const state = (await ana.device.get<RoomState>(ROOMS_API.state(res.body.id))).body;
+    expect(state.generations[0]?.entries.find((e) => e.key_id === joined.holding?.self.keyId)).toMatchObject({ left: true });
+    expect(await tablesNaming(server, [bo.user.id])).toEqual([]);
   });
 });
