@@ -89,14 +89,16 @@ export function createRoomsService(deps: RoomsDeps) {
 
     async create(userId: string, input: CreateRoomInput): Promise<RoomState> {
       const now = clock.now();
-      if (await discussions.find(input.id))
-        throw conflict(ROOM_ERROR_CODES.roomIdTaken, "A discussion already has this id: make another.", "id");
+      // Any space's id, a personal one's too (an account's id): the insert would fail on it.
+      const taken = () => conflict(ROOM_ERROR_CODES.roomIdTaken, "This id is taken: make another.", "id");
+      if (await discussions.spaceIdTaken(input.id)) throw taken();
       let publicId = newPublicId();
       for (let tries = 0; await discussions.publicIdTaken(publicId); tries++) {
         if (tries > 5) throw new Error("No free discussion ID found.");
         publicId = newPublicId();
       }
       await unitOfWork.forUser(userId, async (work) => {
+        if (await discussions.in(work.trx).spaceIdTaken(input.id)) throw taken();
         const space = { id: input.id, kind: "discussion" as const, title: "", public_id: publicId, created_by: userId };
         await spaces.in(work.trx).insertSpace({ ...space, created_at: now, updated_at: now, ends_at: now + DISCUSSION_LIFETIME_MS });
         const written = rooms.in(work.trx);
