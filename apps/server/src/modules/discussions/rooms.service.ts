@@ -13,12 +13,12 @@ import {
   type RoomState,
   type RotationInput,
 } from "@daysync/shared";
-import { type Action, may } from "../../access/policies.ts";
+import { may } from "../../access/policies.ts";
 import type { Clock } from "../../clock.ts";
 import type { UnitOfWork } from "../../feed/unit-of-work.ts";
 import { badRequest, conflict, forbidden } from "../../http/errors.ts";
 import { presentRoom } from "../../presenters/room.presenter.ts";
-import type { AccessRepository, Membership, SpacesRepository } from "../spaces/index.ts";
+import type { AccessRepository, SpacesRepository } from "../spaces/index.ts";
 import { discussionMembership, noSuchDiscussion } from "./discussion-access.ts";
 import type { DiscussionsRepository } from "./discussions.repository.ts";
 import { newPublicId } from "./discussions.service.ts";
@@ -218,8 +218,8 @@ export function createRoomsService(deps: RoomsDeps) {
     /** The creator turns typed-ID joining on or off, or renames it with a sealed title. */
     async update(userId: string, spaceId: string, patch: { id_joining?: boolean; sealed_title?: string }): Promise<RoomState> {
       const { membership } = await memberOfRoom(userId, spaceId);
-      const action: Action = "discussion.rename";
-      if (!may({ userId }, action, { membership } as { membership: Membership })) {
+      // The creator's say, as renaming is.
+      if (!may({ userId }, "discussion.rename", { membership })) {
         throw forbidden("Only the creator of this discussion can change how it is joined or its title.");
       }
       await rooms.updateRoom(spaceId, {
