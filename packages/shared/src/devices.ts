@@ -89,6 +89,21 @@ export const newMessagePushSchema = z.object({
   url: z.string(),
   /** A sealed message (decision 020): `body` is empty, and the service worker opens this preview for the notification. */
   sealed: sealedPushPreviewSchema.optional(),
+  /**
+   * A message of an encrypted discussion (docs/protocol/encryption.md, "Encrypted discussions"): `title` and `body`
+   * are empty, and a device that holds the generation opens this sealed preview (its place: the message's id, type,
+   * date, time and sender key).
+   */
+  room: z
+    .object({
+      generation: z.number().int().positive(),
+      sender_key_id: z.string(),
+      preview: z.string(),
+      type: z.string(),
+      date: z.string(),
+      time: z.string(),
+    })
+    .optional(),
 });
 export type NewMessagePush = z.infer<typeof newMessagePushSchema>;
 

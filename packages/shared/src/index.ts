@@ -26,6 +26,7 @@ export * from "./payments.ts";
 export * from "./payments-api.ts";
 export * from "./plans.ts";
 export * from "./responses.ts";
+export * from "./rooms.ts";
 export * from "./schemas.ts";
 export * from "./sealed-messages.ts";
 export * from "./sealed-uploads.ts";

@@ -94,6 +94,12 @@ export const discussionSchema = z.object({
   member_count: z.number().int().nonnegative(),
   /** The newest live message's time, ms since the epoch; null for none. */
   last_message_at: z.number().nullable(),
+  /**
+   * Present for an end-to-end encrypted discussion (docs/protocol/encryption.md, "Encrypted discussions"): its title
+   * is then "" (the sealed one is in `GET /api/discussions/:id/room`), and `current_generation` the key to seal under.
+   */
+  encrypted: z.literal(true).optional(),
+  current_generation: z.number().int().positive().optional(),
 });
 
 export const discussionRoleSchema = z.enum(["owner", "member"]);
@@ -134,7 +140,18 @@ export const discussionMessageSchema = messageSchema
     url: true,
     timestamps: true,
   })
-  .extend({ discussion_id: z.string(), author: z.object({ id: z.string(), display_name: z.string() }) });
+  .extend({
+    discussion_id: z.string(),
+    author: z.object({ id: z.string(), display_name: z.string() }),
+    /**
+     * In an encrypted discussion (docs/protocol/encryption.md, "Encrypted discussions"): the room key generation
+     * `content` (a file's `filename`), `preview` and `file_key` are sealed under, and the sender's member key id.
+     */
+    generation: z.number().int().positive().optional(),
+    sender_key_id: z.string().optional(),
+    preview: z.string().optional(),
+    file_key: z.string().optional(),
+  });
 
 /**
  * Someone came or went, as the members see it between the messages: the creator started it, a member joined, left or

@@ -35,6 +35,9 @@ import { devicesRoutes } from "../modules/devices/devices.routes.ts";
 import { createDevicesService } from "../modules/devices/devices.service.ts";
 import { discussionsRoutes } from "../modules/discussions/discussions.routes.ts";
 import { createDiscussionsService } from "../modules/discussions/discussions.service.ts";
+import { createRoomRequestsService } from "../modules/discussions/room-requests.service.ts";
+import { roomsRoutes } from "../modules/discussions/rooms.routes.ts";
+import { createRoomsService } from "../modules/discussions/rooms.service.ts";
 import { deleteEmailLinksOf } from "../modules/email/email.repository.ts";
 import { emailRoutes } from "../modules/email/email.routes.ts";
 import { createEmailLinksService } from "../modules/email/email-links.service.ts";
@@ -279,6 +282,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     clock,
     unitOfWork,
     discussions: repositories.discussions,
+    rooms: repositories.rooms,
     access: repositories.access,
     spaces: repositories.spaces,
     plans: repositories.plans,
@@ -287,8 +291,20 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     removeUnfinishedUploads: uploadsService.removeUnfinishedInto,
     content: { eraseUploads: eraseUploadsOfSpace, eraseMessages: eraseMessagesOfSpace, eraseAuthor: eraseAuthorInSpace },
   });
+  const roomDeps = {
+    clock,
+    unitOfWork,
+    rooms: repositories.rooms,
+    discussions: repositories.discussions,
+    access: repositories.access,
+    spaces: repositories.spaces,
+    maxMembers: config.discussions.maxMembers,
+  };
+  const rooms = createRoomsService(roomDeps);
+  const roomRequests = createRoomRequestsService({ ...roomDeps, roomsService: rooms });
   discussionsRoutes(app, {
     discussions,
+    rooms: (joinOptions) => roomsRoutes(app, { rooms, requests: roomRequests, joinOptions }),
     joinRateLimit: config.discussions.joinRateLimit,
     joinAddressRateLimit: config.discussions.joinAddressRateLimit,
   });

@@ -10,6 +10,7 @@ import { createAdminRepository } from "../modules/admin/admin.repository.ts";
 import { createDevicesRepository } from "../modules/devices/devices.repository.ts";
 import { createDiscussionMessagesRepository } from "../modules/discussions/discussion-messages.repository.ts";
 import { createDiscussionsRepository } from "../modules/discussions/discussions.repository.ts";
+import { createRoomsRepository } from "../modules/discussions/rooms.repository.ts";
 import { createEmailRepository } from "../modules/email/email.repository.ts";
 import { createIdentitiesRepository } from "../modules/identities/identities.repository.ts";
 import { createInvitesRepository } from "../modules/invites/invites.repository.ts";
@@ -47,6 +48,7 @@ export function createRepositories(db: Db) {
     spaces: createSpacesRepository(db),
     discussionMessages: createDiscussionMessagesRepository(db),
     discussions: createDiscussionsRepository(db),
+    rooms: createRoomsRepository(db),
     admin: createAdminRepository(db),
     passwordResets: createPasswordResetsRepository(db),
     invites: createInvitesRepository(db),

@@ -32,6 +32,7 @@ import { m028DeletionNotes } from "./migrations/028_deletion_notes.ts";
 import { m029PairingTypedExchange } from "./migrations/029_pairing_typed_exchange.ts";
 import { m030FlowInvite } from "./migrations/030_flow_invite.ts";
 import { m031StartOverRequest } from "./migrations/031_start_over_request.ts";
+import { m032Rooms } from "./migrations/032_rooms.ts";
 import type { Database } from "./schema.ts";
 
 export { FIRST_ADMIN_CLAIM } from "./migrations/010_admin.ts";
@@ -67,6 +68,7 @@ const migrations: Record<string, Migration> = {
   "029_pairing_typed_exchange": m029PairingTypedExchange,
   "030_flow_invite": m030FlowInvite,
   "031_start_over_request": m031StartOverRequest,
+  "032_rooms": m032Rooms,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -25,6 +25,14 @@ import type {
 import type { ActivityHoursTable, AdminAuditCounterTable, AdminAuditTable, InvitesTable, ServerKeysTable } from "./schema/installation.ts";
 import type { DeviceListTable, KeyEpochsTable, KeyRecoveryTable, KeyRequestsTable, KeyRosterTable, KeyWrapsTable } from "./schema/keys.ts";
 import type { PaymentCheckoutsTable, PaymentCustomersTable, PaymentEventsTable, PaymentSubscriptionsTable } from "./schema/payments.ts";
+import type {
+  RoomEntriesTable,
+  RoomGenerationsTable,
+  RoomJoinRequestsTable,
+  RoomOwnTable,
+  RoomsTable,
+  RoomWrapsTable,
+} from "./schema/rooms.ts";
 import type { AuthFlowsTable, IdentitiesTable, PairingRequestsTable } from "./schema/sign-in.ts";
 
 export type * from "./schema/accounts.ts";
@@ -32,6 +40,7 @@ export type * from "./schema/content.ts";
 export type * from "./schema/installation.ts";
 export type * from "./schema/keys.ts";
 export type * from "./schema/payments.ts";
+export type * from "./schema/rooms.ts";
 export type * from "./schema/sign-in.ts";
 
 export interface Database {
@@ -56,6 +65,12 @@ export interface Database {
   server_keys: ServerKeysTable;
   spaces: SpacesTable;
   space_members: SpaceMembersTable;
+  rooms: RoomsTable;
+  room_generations: RoomGenerationsTable;
+  room_entries: RoomEntriesTable;
+  room_wraps: RoomWrapsTable;
+  room_join_requests: RoomJoinRequestsTable;
+  room_own: RoomOwnTable;
   identities: IdentitiesTable;
   auth_flows: AuthFlowsTable;
   admin_audit: AdminAuditTable;

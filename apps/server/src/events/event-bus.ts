@@ -1,5 +1,5 @@
 /** Says "this user's data changed" to every live connection of that user, in this process or (scaled out) others. */
-import { liveEventSchema } from "@daysync/shared";
+import { serverLiveEventSchema } from "@daysync/shared";
 import { z } from "zod";
 
 const sessionNotice = z.object({ userId: z.string(), sessionId: z.string() });
@@ -7,7 +7,7 @@ const sessionNotice = z.object({ userId: z.string(), sessionId: z.string() });
 /** Every topic the processes tell each other about, with the schema of what it carries (read back through it). */
 export const busTopicSchemas = {
   /** A user's change, numbered in their log. */
-  change: z.object({ userId: z.string(), seq: z.number().int().positive(), event: liveEventSchema }),
+  change: z.object({ userId: z.string(), seq: z.number().int().positive(), event: serverLiveEventSchema }),
   /** A session ended: its sockets close and its cached lookup goes, on every process. */
   "session.revoked": sessionNotice,
   /** A user's push subscriptions changed: processes drop what they keep of them. */

@@ -3,7 +3,7 @@
  * replay reads again from the current rows). Stored as `kind` and a `ref` text column; how each kind writes and
  * reads its ref is part of its definition (`kinds/`).
  */
-import type { DiscussionClosedReason, LiveEvent } from "@daysync/shared";
+import type { DiscussionClosedReason, ServerLiveEvent as LiveEvent } from "@daysync/shared";
 
 export type ChangeKind = LiveEvent["kind"];
 
@@ -20,6 +20,11 @@ export type Change =
   | { kind: "discussion.closed"; discussionId: string; reason: DiscussionClosedReason }
   | { kind: "discussion.message.created"; messageId: string }
   | { kind: "discussion.messages.deleted"; discussionId: string; ids: string[] }
+  | { kind: "discussion.join_requested"; discussionId: string; requestId: string }
+  | { kind: "discussion.join_updated"; discussionId: string; requestId: string; state: "answered" | "confirmed" | "admitted" }
+  | { kind: "discussion.member_joined"; discussionId: string; memberId: string; generation: number; keyId: string }
+  | { kind: "discussion.member_left"; discussionId: string; memberId: string; keyIds: string[] }
+  | { kind: "discussion.rotated"; discussionId: string; generation: number; senderKeyId: string }
   | { kind: "key.epoch_created"; epoch: number }
   | { kind: "key.rotation_due"; epoch: number }
   | { kind: "key.start_over_changed"; userId: string }

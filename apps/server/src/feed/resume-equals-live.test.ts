@@ -4,11 +4,22 @@
  * subject has changed since, resume-state-agrees.test.ts checks the state both build.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { API, DEVICES_API, DISCUSSIONS_API, type DiscussionDetails, KEYS_API, type LiveEvent } from "@daysync/shared";
+import {
+  API,
+  DEVICES_API,
+  DISCUSSIONS_API,
+  type DiscussionDetails,
+  type JoinRequestAnswer,
+  KEYS_API,
+  ROOMS_API,
+  type ServerLiveEvent,
+} from "@daysync/shared";
+import { makeRotation } from "@daysync/shared/crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAdmin } from "../admin.ts";
 import { b64 } from "../testing/key-material.ts";
 import { deviceIdOf, discussionOf, keyedAccount, liveAndResumed, type Scene, scene, sendText } from "../testing/live-and-resumed.ts";
+import { createRoomThroughApi, currentKeys, entryBody, linkJoinThroughApi, newMemberKey, wrapBody } from "../testing/room-client.ts";
 import { Device, startTestServer, type TestServer, textMessage } from "../testing/test-server.ts";
 import { allChangeKinds } from "./kinds/index.ts";
 
@@ -20,7 +31,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 /** Makes what a change needs (before the resume point), then returns the change itself. */
-type Case = [string, (s: Scene) => Promise<() => Promise<unknown>>, LiveEvent["kind"][]];
+type Case = [string, (s: Scene) => Promise<() => Promise<unknown>>, ServerLiveEvent["kind"][]];
 
 describe("a device that resumes gets exactly the frames a live device got, for every change kind", () => {
   const cases: Case[] = [
@@ -213,6 +224,57 @@ describe("a device that resumes gets exactly the frames a live device got, for e
       ["key.request_updated"],
     ],
   ];
+
+  cases.push(
+    [
+      "someone joins an encrypted discussion with its link",
+      async ({ device, other }) => {
+        const { res, holding } = await createRoomThroughApi(device, "Me", "Room");
+        return () => linkJoinThroughApi(other.device, res.body.public_id, holding, "Guest");
+      },
+      ["discussion.upserted", "discussion.member_joined"],
+    ],
+    [
+      "a member leaves an encrypted discussion",
+      async ({ device, other }) => {
+        const { res, holding } = await createRoomThroughApi(device, "Me", "Room");
+        await linkJoinThroughApi(other.device, res.body.public_id, holding, "Guest");
+        return () => other.device.post(DISCUSSIONS_API.leave(res.body.id));
+      },
+      ["discussion.upserted", "discussion.member_left"],
+    ],
+    [
+      "an encrypted discussion rotated",
+      async ({ device }) => {
+        const { res, holding } = await createRoomThroughApi(device, "Me", "Room");
+        const { rotation, keep } = await makeRotation(holding, new Map([[holding.self.keyId, "Me"]]));
+        await keep();
+        const entries = await Promise.all(rotation.roster.map((e) => entryBody(currentKeys(holding), e, "Me")));
+        const body = { generation: 2, sender_key_id: holding.self.keyId, entries, wraps: rotation.wraps.map(wrapBody) };
+        return () => device.post(ROOMS_API.generations(res.body.id), body);
+      },
+      ["discussion.rotated"],
+    ],
+    [
+      "someone asks to join by typed ID, and a member answers",
+      async ({ device, other }) => {
+        const { res, holding } = await createRoomThroughApi(device, "Me", "Room");
+        const joiner = await newMemberKey();
+        const ask = { name: "Guest", joiner_key_id: joiner.keyId, joiner_public_key: joiner.publicKey, share: b64(32) };
+        return async () => {
+          const asked = await other.device.post<{ request: JoinRequestAnswer }>(ROOMS_API.requestJoin(res.body.public_id), ask);
+          const answer = {
+            member_key_id: holding.self.keyId,
+            member_public_key: holding.self.publicKey,
+            share: b64(32),
+            confirmation: b64(32),
+          };
+          expect((await device.post(ROOMS_API.answer(res.body.id, asked.body.request.id), answer)).status).toBe(200);
+        };
+      },
+      ["discussion.join_requested", "discussion.join_updated"],
+    ],
+  );
 
   it("covers every kind of change there is", () => {
     const covered = new Set(cases.flatMap(([, , kinds]) => kinds));

@@ -8,7 +8,7 @@
  * to join among them), or a single user's row. Nothing locks a user row and then a space row, so two writers never
  * wait on each other in a circle, and `users.seq` hands out numbers in commit order without gaps.
  */
-import type { LiveEvent } from "@daysync/shared";
+import type { ServerLiveEvent as LiveEvent } from "@daysync/shared";
 import type { Transaction } from "kysely";
 import type { Clock } from "../clock.ts";
 import type { Db } from "../db/database.ts";

@@ -2,7 +2,7 @@
  * The live connection of a device: authenticated at the handshake, it replays what the device missed
  * (by per-user sequence number) and then forwards each change of the user's data, strictly in order.
  */
-import { API, clientLiveMessageSchema, LIVE_CLOSE, type ServerLiveMessage } from "@daysync/shared";
+import { API, clientLiveMessageSchema, LIVE_CLOSE, type ServerFrame } from "@daysync/shared";
 import type { FastifyInstance } from "fastify";
 import type { WebSocket } from "ws";
 import type { Presence } from "../adapters/presence.ts";
@@ -33,7 +33,7 @@ const frames = new WeakMap<UserChange, string>();
 function frameOf(change: UserChange): string {
   let frame = frames.get(change);
   if (frame === undefined) {
-    const message: ServerLiveMessage = { type: "event", seq: change.seq, event: change.event };
+    const message: ServerFrame = { type: "event", seq: change.seq, event: change.event };
     frame = JSON.stringify(message);
     frames.set(change, frame);
   }
@@ -159,7 +159,7 @@ export function liveRoutes(
           socket.close(1011, "Internal error");
         });
       };
-      const send = (message: ServerLiveMessage) => {
+      const send = (message: ServerFrame) => {
         if (socket.readyState !== socket.OPEN) return;
         socket.send(JSON.stringify(message));
         // Signed out on another process whose notice the bus lost: the change log says so too.

@@ -2,7 +2,7 @@
  * Sends a device the changes it missed, page by page and in short slices between which other requests run,
  * so a device far behind (or many at once) cannot stall the server.
  */
-import type { ServerLiveMessage } from "@daysync/shared";
+import type { ServerFrame } from "@daysync/shared";
 import type { Clock } from "../clock.ts";
 import type { ChangesRepository } from "../feed/changes.repository.ts";
 import { replayedEvent } from "../feed/kinds/index.ts";
@@ -40,7 +40,7 @@ export interface ReplayRequest {
   since: number;
   /** Fill a gap up to this seq only (a live change overtook older ones); without it, replay to the end of the log. */
   upTo?: number;
-  send: (message: ServerLiveMessage) => void;
+  send: (message: ServerFrame) => void;
   /** False once the socket closed: the replay stops. */
   isOpen: () => boolean;
 }

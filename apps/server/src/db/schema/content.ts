@@ -84,6 +84,9 @@ export interface MessagesTable {
   preview: string;
   /** A sealed file message's sealed file key; "" otherwise. */
   file_key: string;
+  /** In an encrypted discussion: the room key generation its fields are sealed under, and its sender's member key id. */
+  generation?: number | null;
+  sender_key_id?: string | null;
 }
 
 /**

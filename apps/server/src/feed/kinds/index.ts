@@ -3,13 +3,14 @@
  * presents a recorded change with it, and a replay loads and presents a logged one with it. A kind of live event
  * without a definition here fails the typecheck.
  */
-import type { LiveEvent } from "@daysync/shared";
+import type { ServerLiveEvent as LiveEvent } from "@daysync/shared";
 import type { Change, ChangeKind, StoredChange } from "../change.ts";
 import { accountKinds } from "./account.ts";
 import { dayMessageKinds } from "./day-messages.ts";
 import { discussionKinds } from "./discussions.ts";
 import { keyKinds } from "./keys.ts";
 import type { ChangeKindDefinition, ChangeOf, ReplayReads } from "./kind.ts";
+import { roomKinds } from "./rooms.ts";
 
 export type { ReplayReads } from "./kind.ts";
 
@@ -18,6 +19,7 @@ export const changeKinds = {
   ...accountKinds,
   ...discussionKinds,
   ...keyKinds,
+  ...roomKinds,
 } satisfies { [K in ChangeKind]: ChangeKindDefinition<K, unknown, LiveEvent> };
 
 /** Every kind of change there is. */

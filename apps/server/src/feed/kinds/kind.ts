@@ -3,7 +3,7 @@
  * the current rows, who may have it replayed, and the live event it is shown as. The unit of work (live) and the
  * replay both build the event through the same definition, so a resumed device ends where a live one is.
  */
-import type { LiveEvent, User } from "@daysync/shared";
+import type { ServerLiveEvent as LiveEvent, User } from "@daysync/shared";
 import type { DateMessagesTable, KeyEpochsTable, MessagesTable } from "../../db/schema.ts";
 import type { DeviceRow } from "../../presenters/devices.presenter.ts";
 import type { DiscussionRow, MemberHistoryRow, MemberRow } from "../../presenters/discussion.presenter.ts";

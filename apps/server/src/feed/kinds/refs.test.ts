@@ -22,6 +22,11 @@ const samples: { [K in ChangeKind]: ChangeOf<K> } = {
   "key.start_over_changed": { kind: "key.start_over_changed", userId: "u1" },
   "key.requested": { kind: "key.requested", requestId: "r1" },
   "key.request_updated": { kind: "key.request_updated", requestId: "r1" },
+  "discussion.join_requested": { kind: "discussion.join_requested", discussionId: "x1", requestId: "r2" },
+  "discussion.join_updated": { kind: "discussion.join_updated", discussionId: "x1", requestId: "r2", state: "confirmed" },
+  "discussion.member_joined": { kind: "discussion.member_joined", discussionId: "x1", memberId: "m1", generation: 2, keyId: "k1" },
+  "discussion.member_left": { kind: "discussion.member_left", discussionId: "x1", memberId: "m1", keyIds: ["k1", "k2"] },
+  "discussion.rotated": { kind: "discussion.rotated", discussionId: "x1", generation: 3, senderKeyId: "k2" },
 };
 
 describe("change refs", () => {
@@ -36,5 +41,7 @@ describe("change refs", () => {
     expect(changeOf({ kind: "messages.deleted", ref: "not json" })).toBeUndefined();
     expect(changeOf({ kind: "key.rotation_due", ref: "0" })).toBeUndefined();
     expect(changeOf({ kind: "discussion.closed", ref: "x1:vanished" })).toBeUndefined();
+    expect(changeOf({ kind: "discussion.rotated", ref: '{"discussion_id":"x1","generation":"3"}' })).toBeUndefined();
+    expect(changeOf({ kind: "discussion.member_left", ref: "null" })).toBeUndefined();
   });
 });

@@ -1,13 +1,14 @@
 /**
  * Discussions over two server processes on one database, one Redis and one files folder, as when scaled out:
  * members connected to different processes see each other's joins and messages live, download each other's files,
- * and join tries are counted across both.
+ * and join tries are counted across both; an encrypted discussion's events cross the bus too.
  */
 import path from "node:path";
-import { API, DISCUSSIONS_API, type DiscussionDetails, type ServerLiveMessage } from "@daysync/shared";
+import { API, DISCUSSIONS_API, type DiscussionDetails, ROOMS_API, type ServerFrame, type ServerLiveMessage } from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectDatabase, type Db } from "../../db/database.ts";
 import { addMember, createDiscussion } from "../../testing/discussion-factory.ts";
+import { createRoomThroughApi, linkJoinThroughApi, newMemberKey } from "../../testing/room-client.ts";
 import { Device, textMessage } from "../../testing/test-server.ts";
 import { metadata, uploadFile } from "../../testing/tus-client.ts";
 import { startTwoServerProcesses, type TwoServerProcesses } from "../../testing/two-server-processes.ts";
@@ -82,6 +83,30 @@ describe("discussions on two server processes", () => {
     expect((await bobOnTwo.post(DISCUSSIONS_API.join(public_id), { display_name: "Bob" })).status).toBe(201);
     await annLive.waitFor((r) => upsertedMembers(r).includes(2), 5000);
     expect((await bobOnOne.post(DISCUSSIONS_API.join(public_id), { display_name: "Bob" })).status).toBe(429);
+    annLive.close();
+  });
+
+  it("tells a member of an encrypted discussion on one process of a link join and a request to join on the other", async () => {
+    const ann = new Device(servers.one.url);
+    await ann.register("Ann", `ann-${crypto.randomUUID()}@example.com`);
+    const { res, holding } = await createRoomThroughApi(ann, "Ann", "Room");
+    expect(res.status).toBe(201);
+    const annLive = await ann.live();
+    await annLive.waitFor((r) => r.some((m) => m.type === "ready"));
+    const roomKinds = (received: ServerLiveMessage[]) =>
+      (received as ServerFrame[]).flatMap((m) => (m.type === "event" ? [m.event.kind] : []));
+
+    const bo = new Device(servers.two.url);
+    await bo.register("Bo", `bo-${crypto.randomUUID()}@example.com`);
+    expect((await linkJoinThroughApi(bo, res.body.public_id, holding, "Bo")).res.status).toBe(201);
+    await annLive.waitFor((r) => roomKinds(r).includes("discussion.member_joined"), 5000);
+
+    const dee = new Device(servers.two.url);
+    await dee.register("Dee", `dee-${crypto.randomUUID()}@example.com`);
+    const key = await newMemberKey();
+    const ask = { name: "Dee", joiner_key_id: key.keyId, joiner_public_key: key.publicKey, share: "c2hhcmU" };
+    expect((await dee.post(ROOMS_API.requestJoin(res.body.public_id), ask)).status).toBe(201);
+    await annLive.waitFor((r) => roomKinds(r).includes("discussion.join_requested"), 5000);
     annLive.close();
   });
 });

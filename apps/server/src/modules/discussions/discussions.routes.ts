@@ -18,10 +18,18 @@ import { rateLimitPer } from "../../http/rate-limit.ts";
 import { parse } from "../../http/validate.ts";
 import type { DiscussionsService } from "./discussions.service.ts";
 
+/** The limits of every way into a discussion by ID (per address, per session). */
+export interface JoinLimits {
+  onRequest: Array<(request: FastifyRequest, reply: FastifyReply) => Promise<void>>;
+  config: ReturnType<typeof rateLimitPer>;
+}
+
 export function discussionsRoutes(
   app: ApiServer,
   deps: {
     discussions: DiscussionsService;
+    /** Encrypted discussions' routes, given the same join limits. */
+    rooms?: (joinLimits: JoinLimits) => void;
     /** Joins by ID per signed-in device. */
     joinRateLimit: RateLimit;
     /** Joins by ID per client address (all its devices and accounts together). */
@@ -102,11 +110,9 @@ export function discussionsRoutes(
     reply.header("retry-after", String(count.ttlInSeconds));
     throw tooManyRequests(count.ttlInSeconds, "tries to join");
   };
-  const joinOptions = {
-    onRequest: [perAddress],
-    config: rateLimitPer("session", deps.joinRateLimit, "tries to join"),
-    schema: answers(responseSchemas.discussion),
-  };
+  const joinLimits: JoinLimits = { onRequest: [perAddress], config: rateLimitPer("session", deps.joinRateLimit, "tries to join") };
+  const joinOptions = { ...joinLimits, schema: answers(responseSchemas.discussion) };
+  deps.rooms?.(joinLimits);
   app.post("/api/discussions/join/:publicId", joinOptions, async (request, reply) => {
     const auth = requireAuth(request);
     const { publicId } = parse(publicIdParamsSchema, request.params);

@@ -32,6 +32,8 @@ import type { PlansRepository } from "../plans/index.ts";
 import type { AccessRepository, Membership, SpacesRepository } from "../spaces/index.ts";
 import { discussionMembership, noSuchDiscussion } from "./discussion-access.ts";
 import type { DiscussionsRepository } from "./discussions.repository.ts";
+import { encryptedRefusal, recordRoomDeparture } from "./room-entry.ts";
+import type { RoomsRepository } from "./rooms.repository.ts";
 
 /** What a paid extension did: how much of the paid time it applied, and how much it could not (and why). */
 export interface PaidExtension {
@@ -58,6 +60,8 @@ export function createDiscussionsService(deps: {
   clock: Clock;
   unitOfWork: UnitOfWork;
   discussions: DiscussionsRepository;
+  /** Encrypted discussions' rows: a leave from one is told with the member keys that left. */
+  rooms: RoomsRepository;
   access: AccessRepository;
   /** The one writer of spaces and their members. */
   spaces: SpacesRepository;
@@ -161,6 +165,7 @@ export function createDiscussionsService(deps: {
         memberIds.filter((id) => id !== userId),
       );
       await recordClosed(work, spaceId, [userId], reason);
+      await recordRoomDeparture(work, deps.rooms, { spaceId, memberId: memberRowId, userId, memberIds });
     });
   }
 
@@ -226,6 +231,7 @@ export function createDiscussionsService(deps: {
           const mine = await locked.memberRowOf(spaceId, userId);
           if (mine?.left_reason === "removed") throw noSuchDiscussion();
           if (mine && mine.left_at === null) return false;
+          if (await deps.rooms.in(work.trx).room(spaceId)) throw encryptedRefusal("joined with the link or by asking a member");
           if (memberIds.length >= deps.maxMembers) {
             throw conflict(
               API_ERROR_CODES.discussionFull,
@@ -257,6 +263,7 @@ export function createDiscussionsService(deps: {
 
     async rename(userId: string, spaceId: string, title: string): Promise<DiscussionDetails> {
       await allowed(userId, spaceId, "discussion.rename", "Only the creator of this discussion can rename it.");
+      if (await deps.rooms.room(spaceId)) throw encryptedRefusal("renamed with a sealed title");
       const now = clock.now();
       await unitOfWork.forSpace(spaceId, async (work, memberIds) => {
         await spaces.in(work.trx).rename(spaceId, title, now);
@@ -371,6 +378,10 @@ export function createDiscussionsService(deps: {
         await unitOfWork.forSpace(spaceId, async (work, memberIds) => {
           const others = memberIds.filter((id) => id !== userId);
           const wasActive = memberIds.includes(userId);
+          const mine = await repo.in(work.trx).memberRowOf(spaceId, userId);
+          // Told before the rows go: a room's remaining members rotate without this account's keys.
+          if (wasActive && mine) await recordRoomDeparture(work, deps.rooms, { spaceId, memberId: mine.id, userId, memberIds });
+          await deps.rooms.in(work.trx).forgetAccount(spaceId, userId);
           const ids = await deps.content.eraseAuthor(work.trx, spaceId, userId);
           await spaces.in(work.trx).forgetMember(spaceId, userId);
           if (ids.length > 0) {

@@ -61,6 +61,8 @@ const messageColumns = [
   "epoch",
   "preview",
   "file_key",
+  "generation",
+  "sender_key_id",
 ] as const satisfies readonly (keyof MessagesTable)[];
 const insertMessageQuery = compiledOnce<keyof MessagesTable, { expired: boolean | number }>((db: Db, p) =>
   db
@@ -226,7 +228,8 @@ export function createMessagesRepository(db: Db) {
      * written then, and the caller rolls back.
      */
     async insertMessage(message: MessagesTable): Promise<"stored" | "taken" | "expired"> {
-      const [row] = (await insertMessageQuery(db, message)).rows;
+      const room = { generation: message.generation ?? null, sender_key_id: message.sender_key_id ?? null };
+      const [row] = (await insertMessageQuery(db, { ...message, ...room })).rows;
       if (!row) return "taken";
       return row.expired ? "expired" : "stored";
     },

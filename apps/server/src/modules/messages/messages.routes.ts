@@ -8,6 +8,7 @@ import {
   responseSchemas,
   searchQuerySchema,
   sendDiscussionMessageSchema,
+  sendRoomMessageSchema,
 } from "@daysync/shared";
 import type { z } from "zod";
 import type { RateLimit } from "../../config/config.ts";
@@ -89,7 +90,8 @@ export function messagesRoutes(
   app.post(DISCUSSION_MESSAGES, discussionSendOptions, async (request, reply) => {
     const auth = requireAuth(request);
     const { id } = parse(discussionIdParamsSchema, request.params);
-    const input = parse(sendDiscussionMessageSchema, request.body);
+    const sealed = typeof request.body === "object" && request.body !== null && "generation" in request.body;
+    const input = sealed ? parse(sendRoomMessageSchema, request.body) : parse(sendDiscussionMessageSchema, request.body);
     const { message, created } = await messages.sendToDiscussion(auth, id, input);
     return reply.status(created ? 201 : 200).send({ message });
   });

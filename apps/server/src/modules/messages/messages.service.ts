@@ -15,6 +15,7 @@ import {
   type MyDiscussion,
   type SearchResult,
   type SendMessageInput,
+  type SendRoomMessageInput,
   type SendSealedMessageInput,
 } from "@daysync/shared";
 import { may } from "../../access/policies.ts";
@@ -30,6 +31,7 @@ import { discussionMembership, noSuchDiscussion } from "../discussions/index.ts"
 import type { AccessRepository } from "../spaces/index.ts";
 import { deleteUserMessages } from "./message-deletion.ts";
 import { cutoffOf, type MessagesRepository } from "./messages.repository.ts";
+import { assertSealedForRoom } from "./room-sealed.ts";
 import { assertSealedUnderCurrentEpoch, encryptionRequired } from "./sealed-epoch.ts";
 
 /** The device's calendar day must be today somewhere on Earth (UTC-12 to UTC+14). */
@@ -52,11 +54,20 @@ export type SendInput = (SendMessageInput | SendSealedMessageInput) & {
 
 const sealedEpochOf = (input: SendInput) => ("epoch" in input ? input.epoch : null);
 
+/** A send into a discussion: as in a day, or sealed under an encrypted discussion's generation (a text, or a file). */
+export type DiscussionSendInput =
+  | SendInput
+  | (SendRoomMessageInput & Pick<SendInput, "type" | "filename" | "file_url" | "file_size" | "file_key">);
+
 /** The row a send stores for a new message, in a day (personal) or a discussion (no day, no device). */
 export function newMessageRow(
-  input: SendInput,
+  input: DiscussionSendInput,
   where: { spaceId: string; userId: string; dateMessageId: string | null; device: { id: string; name: string } | null; now: number },
 ): MessagesTable {
+  if ("generation" in input) {
+    const { generation, sender_key_id, preview, ...fields } = input;
+    return { ...newMessageRow(fields, where), preview, generation, sender_key_id };
+  }
   return {
     id: input.id,
     space_id: where.spaceId,
@@ -229,7 +240,7 @@ export function createMessagesService(deps: {
     async sendToDiscussion(
       from: SessionAuth,
       spaceId: string,
-      input: SendInput,
+      input: DiscussionSendInput,
     ): Promise<{ message: DiscussionMessage; created: boolean }> {
       const now = clock.now();
       const member = await memberOf(from.userId, spaceId);
@@ -243,6 +254,8 @@ export function createMessagesService(deps: {
             spaceId,
             async (work, memberUserIds) => {
               if (!memberUserIds.includes(from.userId)) throw noSuchDiscussion();
+              // Under the space's lock: a rotation cannot commit between this check and the insert.
+              await assertSealedForRoom(discussions.in(work.trx), from.userId, spaceId, input);
               if ((await repo.in(work.trx).insertMessage(row)) !== "stored") throw new NotStored();
               const discussion = await discussions.in(work.trx).find(spaceId);
               if (!discussion) throw noSuchDiscussion();

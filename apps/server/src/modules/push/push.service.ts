@@ -59,6 +59,18 @@ export function payloadOf(message: Message): NewMessagePush {
 
 /** A discussion's message as the other members' devices show it: the author only by their display name. */
 export function discussionPayloadOf(discussion: Discussion, message: DiscussionMessage): NewMessagePush {
+  const where = { kind: "message.created", day_id: discussion.id, discussion_id: discussion.id, message_id: message.id } as const;
+  // An encrypted discussion's texts, names and title are the members' devices' to read: only the sealed preview goes.
+  if (message.generation !== undefined) {
+    const { generation, sender_key_id = "", preview = "", type, date, time } = message;
+    return {
+      ...where,
+      title: "",
+      body: "",
+      url: DISCUSSION_ROUTES.one(discussion.id),
+      room: { generation, sender_key_id, preview, type, date, time },
+    };
+  }
   const text = message.type === "text" ? message.content : message.filename;
   return {
     kind: "message.created",

@@ -2,19 +2,19 @@
  * What a finished upload becomes: its row and the file message it is sent as. A file in clear is known by its bytes
  * (sniffed type) and its name; a sealed one (docs/protocol/encryption.md, "File records") only by what its device declared and sealed.
  */
-import { API, fileMessageType, type SealedUploadMetadata, type UploadMetadata } from "@daysync/shared";
+import { API, fileMessageType, type RoomUploadMetadata, type SealedUploadMetadata, type UploadMetadata } from "@daysync/shared";
 import type { Upload } from "@tus/server";
 import type { Clock } from "../../clock.ts";
 import type { UploadsTable } from "../../db/schema.ts";
 import { notFound } from "../../http/errors.ts";
 import type { FileStorage } from "../../storage/file-storage.ts";
-import type { SendInput } from "../messages/index.ts";
+import type { DiscussionSendInput } from "../messages/index.ts";
 import { detectMime, SNIFF_BYTES } from "./file-kind.ts";
 
 /** What a finished upload stores: its row, and the file message it becomes (in a discussion when named). */
 export interface FinishedFile {
   row: UploadsTable;
-  message: SendInput & { file_url: string };
+  message: DiscussionSendInput & { file_url: string };
   discussionId: string | undefined;
 }
 
@@ -71,5 +71,30 @@ export function createFinishedFiles(deps: { storage: FileStorage; clock: Clock }
     };
   }
 
-  return { clearFile, sealedFile };
+  /** A file of an encrypted discussion: opaque records as a sealed file's, its fields sealed under the room's generation. */
+  async function roomFile(userId: string, upload: Upload, meta: RoomUploadMetadata): Promise<FinishedFile> {
+    if ((await storage.size(upload.id)) === undefined) throw notFound("upload");
+    const size = upload.size ?? 0;
+    const { message_id, discussion_id } = meta;
+    const row = {
+      id: upload.id,
+      user_id: userId,
+      space_id: discussion_id,
+      message_id,
+      filename: "",
+      mime: "application/octet-stream",
+      size,
+    };
+    const { generation, sender_key_id, type, filename, preview, file_key } = meta;
+    return {
+      row: { ...row, created_at: clock.now(), epoch: null },
+      message: {
+        ...{ id: message_id, content: "", date: meta.date, time: meta.time, type, generation, sender_key_id },
+        ...{ filename, preview, file_key, file_url: API.file(upload.id), file_size: size },
+      },
+      discussionId: discussion_id,
+    };
+  }
+
+  return { clearFile, sealedFile, roomFile };
 }

@@ -22,7 +22,10 @@ export function readUploadMetadata(header: string | null): Record<string, string
   return values;
 }
 
-/** Whether the header names an `epoch` (a sealed upload), read before its values are checked. */
-export function declaresEpoch(header: string | null): boolean {
-  return (header ?? "").split(",").some((pair) => pair.trim().split(" ")[0] === "epoch");
+/**
+ * Whether the header names an `epoch` (a sealed upload of a day) or a `generation` (one of an encrypted discussion),
+ * read before its values are checked: either declares its sealed length.
+ */
+export function declaresSealed(header: string | null): boolean {
+  return (header ?? "").split(",").some((pair) => ["epoch", "generation"].includes(pair.trim().split(" ")[0] ?? ""));
 }

@@ -9,8 +9,11 @@ import {
   API,
   dayKeyOf,
   formatFileSize,
+  isRoomUpload,
   isSealedUpload,
   PREMIUM_TYPE_ID,
+  type RoomUploadMetadata,
+  roomUploadMetadataSchema,
   type SealedUploadMetadata,
   sealedUploadMetadataSchema,
   type UploadMetadata,
@@ -31,7 +34,7 @@ import type { PlansRepository } from "../plans/index.ts";
 import type { AccessRepository } from "../spaces/index.ts";
 import { createFinishedFiles } from "./finished-files.ts";
 import { assertSealedLength, cutBackTo, sealedLimit } from "./sealed-records.ts";
-import { declaresEpoch, readUploadMetadata } from "./upload-metadata.ts";
+import { declaresSealed, readUploadMetadata } from "./upload-metadata.ts";
 import type { UploadsRepository } from "./uploads.repository.ts";
 
 type TusRequest = Parameters<NonNullable<ConstructorParameters<typeof Server>[0]["onUploadCreate"]>>[0];
@@ -68,7 +71,7 @@ export function createUploadsService(deps: {
   const isPremium = async (userId: string) => (await plans.currentPlanOf(userId))?.subscription_type_id === PREMIUM_TYPE_ID;
   const requestAuth = new WeakMap<IncomingMessage, SessionAuth>();
   const locker = deps.locker ?? new MemoryLocker();
-  const { clearFile, sealedFile } = createFinishedFiles({ storage, clock });
+  const { clearFile, sealedFile, roomFile } = createFinishedFiles({ storage, clock });
 
   function authOf(req: TusRequest): SessionAuth {
     const node = (req as { runtime?: { node?: { req: IncomingMessage } } }).runtime?.node?.req;
@@ -115,9 +118,10 @@ export function createUploadsService(deps: {
   }
 
   /** Upload metadata through its contract; `read` may refuse it too (readUploadMetadata). */
-  function checkedMetadata(read: () => Record<string, string | null>): UploadMetadata | SealedUploadMetadata {
+  function checkedMetadata(read: () => Record<string, string | null>): UploadMetadata | SealedUploadMetadata | RoomUploadMetadata {
     try {
       const values = read();
+      if (isRoomUpload(values)) return parse(roomUploadMetadataSchema, values);
       return isSealedUpload(values) ? parse(sealedUploadMetadataSchema, values) : parse(uploadMetadataSchema, values);
     } catch (error) {
       throw error instanceof AppError ? tusError(error) : error;
@@ -192,7 +196,7 @@ export function createUploadsService(deps: {
     // A sealed upload declares its sealed length: the plan's limit is the sealed length of a file at the limit.
     async maxSize(req) {
       const limit = await limitFor(authOf(req).userId);
-      return declaresEpoch(req.headers.get("upload-metadata")) ? sealedLimit(limit) : limit;
+      return declaresSealed(req.headers.get("upload-metadata")) ? sealedLimit(limit) : limit;
     },
 
     async onIncomingRequest(req, uploadId) {
@@ -208,9 +212,11 @@ export function createUploadsService(deps: {
       // A finished upload is its message's file: it goes when the message expires, swept yet or not.
       if (finished && !(await uploads.findLive(uploadId, now))) throw tusError(notFound("upload"));
       const resumes = req.method === "HEAD" || req.method === "PATCH";
-      if (!finished && resumes && upload.size !== undefined && isSealedUpload(upload.metadata ?? {})) {
+      const metadata = upload.metadata ?? {};
+      if (!finished && resumes && upload.size !== undefined && (isSealedUpload(metadata) || isRoomUpload(metadata))) {
         await cutBackToRecords(uploadId, upload.size);
-        if (req.method === "PATCH") await refuseIfEpochMoved(uploadId, userId, upload.metadata ?? {});
+        // A room's file is checked against its generation by the send at the last byte.
+        if (req.method === "PATCH" && isSealedUpload(metadata)) await refuseIfEpochMoved(uploadId, userId, metadata);
       }
     },
 
@@ -222,6 +228,8 @@ export function createUploadsService(deps: {
       const sealed = "epoch" in meta;
       await inTus(async () => {
         assertPlausibleDay(dayKeyOf(meta.date), clock.now());
+        // An encrypted discussion's generation is checked by the send at the last byte (the file goes if it moved).
+        if ("generation" in meta) assertSealedLength(upload.size ?? 0);
         if (sealed) {
           assertSealedLength(upload.size ?? 0);
           await assertCurrentEpoch(userId, meta.epoch);
@@ -248,7 +256,10 @@ export function createUploadsService(deps: {
         throw tusError(unauthenticated());
       }
       const meta = checkedMetadata(() => upload.metadata ?? {});
-      const file = await inTus(() => ("epoch" in meta ? sealedFile(userId, upload, meta) : clearFile(userId, upload, meta)));
+      const file = await inTus(() => {
+        if ("generation" in meta) return roomFile(userId, upload, meta);
+        return "epoch" in meta ? sealedFile(userId, upload, meta) : clearFile(userId, upload, meta);
+      });
       await uploads.insert(file.row);
       const fileMessage = file.message;
       const discussionId = file.discussionId;

@@ -1,0 +1,109 @@
+/**
+ * A device's side of an encrypted discussion for the server's tests: the shared crypto core's values turned into the
+ * API's bodies and back, and the calls a client makes. What is sealed for the account's own devices is opaque to the
+ * server, so it is a value of the right shape here.
+ */
+import { randomBytes } from "node:crypto";
+import { ROOMS_API, type RoomEntryInput, type RoomState, type RoomWrapInput } from "@daysync/shared";
+import {
+  createRoom,
+  deriveRoomKeys,
+  joinByLink,
+  type MemberKey,
+  makeMemberSeed,
+  memberKeyOf,
+  type RoomHolding,
+  type RoomKeys,
+  type RoomKeyWrap,
+  sealRoomValue,
+  type TaggedMember,
+} from "@daysync/shared/crypto";
+import type { Device } from "./test-server.ts";
+
+export const newMemberKey = (): Promise<MemberKey> => memberKeyOf(makeMemberSeed());
+
+/** A value sealed for the account's own devices (room-own.ts), as the server sees one. */
+export const ownValue = (epoch = 1) => `v1.${epoch}.${randomBytes(60).toString("base64url")}`;
+
+export const sealName = (keys: RoomKeys, keyId: string, name: string) =>
+  sealRoomValue(keys, { field: "name", messageId: "", type: "", date: "", time: "", senderKeyId: keyId }, name);
+
+export async function entryBody(keys: RoomKeys, m: TaggedMember, name: string): Promise<RoomEntryInput> {
+  return {
+    key_id: m.keyId,
+    public_key: m.publicKey,
+    name_tag: m.nameTag,
+    added_by: m.addedBy,
+    admission: m.admission,
+    admission_id: m.admissionId,
+    tag: m.tag,
+    sealed_name: await sealName(keys, m.keyId, name),
+  };
+}
+
+export const entryOf = (e: RoomEntryInput): TaggedMember => ({
+  keyId: e.key_id,
+  publicKey: e.public_key,
+  nameTag: e.name_tag,
+  addedBy: e.added_by,
+  admission: e.admission,
+  admissionId: e.admission_id,
+  tag: e.tag,
+});
+
+export const wrapBody = (w: RoomKeyWrap): RoomWrapInput => ({
+  generation: w.generation,
+  recipient_key_id: w.recipientKeyId,
+  sender_key_id: w.senderKeyId,
+  enc: w.enc,
+  ciphertext: w.ciphertext,
+});
+
+export const wrapOf = (w: RoomWrapInput): RoomKeyWrap => ({
+  generation: w.generation,
+  recipientKeyId: w.recipient_key_id,
+  senderKeyId: w.sender_key_id,
+  enc: w.enc,
+  ciphertext: w.ciphertext,
+});
+
+/** A generation's entries as the server lists them, for `hold` and `acceptAdmission`. */
+export const entriesAt = (state: RoomState, generation: number): TaggedMember[] =>
+  (state.generations.find((g) => g.generation === generation)?.entries ?? []).map(entryOf);
+
+/** Creates an encrypted discussion through the API: the creator's holding and the room as the server answers it. */
+export async function createRoomThroughApi(device: Device, name: string, title: string) {
+  const self = await newMemberKey();
+  const id = crypto.randomUUID();
+  const { entry, holding } = await createRoom(id, self, name);
+  const keys = await deriveRoomKeys(roomKeyAt(holding, 1), id, 1);
+  const sealedTitle = await sealRoomValue(
+    keys,
+    { field: "title", messageId: "", type: "", date: "", time: "", senderKeyId: self.keyId },
+    title,
+  );
+  const body = { id, sealed_title: sealedTitle, entry: await entryBody(keys, entry, name), own: [{ generation: 0, value: ownValue() }] };
+  const res = await device.post<RoomState>(ROOMS_API.create, body);
+  return { res, holding, body };
+}
+
+/** The raw room key of a generation a device holds. */
+export function roomKeyAt(holding: RoomHolding, generation: number) {
+  const key = holding.roomKeys.get(generation);
+  if (!key) throw new Error(`No room key of generation ${generation} on this device`);
+  return key;
+}
+
+/** The room's current keys on a device. */
+export const currentKeys = (holding: RoomHolding): RoomKeys => holding.generations.get(holding.highest) as RoomKeys;
+
+/** Joins with the creator's current key, as a link gives it: the answer, and the joiner's holding once it verified. */
+export async function linkJoinThroughApi(device: Device, publicId: string, creator: RoomHolding, name: string) {
+  const self = await newMemberKey();
+  const link = { roomId: creator.roomId, generation: creator.highest, roomKey: roomKeyAt(creator, creator.highest) };
+  const { entry, holdWith } = await joinByLink(link, self, name);
+  const own = [{ generation: 0, value: ownValue() }];
+  const body = { generation: link.generation, entry: await entryBody(currentKeys(creator), entry, name), own };
+  const res = await device.post<RoomState>(ROOMS_API.joinByLink(publicId), body);
+  return { res, holding: res.status === 201 ? await holdWith(entriesAt(res.body, link.generation)) : undefined };
+}
