@@ -1,5 +1,5 @@
 /** A user's devices coming back together (after a restart) share each page of their replay while it is read. */
-import { API, type ServerLiveMessage } from "@daysync/shared";
+import { API, type ServerFrame } from "@daysync/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRepositories } from "../app/repositories.ts";
 import { Device, startTestServer, type TestServer, textMessage } from "../testing/test-server.ts";
@@ -30,7 +30,7 @@ describe("replays of one user's devices at once", () => {
     };
     const current = await repositories.changes.currentSeqs([user.id]);
     const pages: ReplayPages = new Map();
-    const devices = Array.from({ length: 6 }, () => ({ sent: [] as ServerLiveMessage[] }));
+    const devices = Array.from({ length: 6 }, () => ({ sent: [] as ServerFrame[] }));
     const ends = await Promise.all(
       devices.map((device) =>
         replayChanges({
@@ -82,7 +82,7 @@ describe("replays of one user's devices at once", () => {
     // Half a page's sharing before the message's end: unexpired now, expired before a device could be sent it.
     server.clock.advance(retentionMinutes * 60_000 - LIVE_LIMITS.replayPageShareMs / 2);
     const current = await repositories.changes.currentSeqs([user.id]);
-    const sent: ServerLiveMessage[] = [];
+    const sent: ServerFrame[] = [];
     await replayChanges({
       pages: new Map(),
       changes: repositories.changes,
