@@ -20,9 +20,15 @@ import type { Context } from "../context.ts";
 import { CliError, EXIT, usageError } from "../errors.ts";
 import { printJson } from "../format.ts";
 import { runLive } from "../live-connection.ts";
-import { DiscussionRoom, parseDiscussionLink } from "../sealing/discussion-room.ts";
+import { DiscussionRoom, parseDiscussionLink, type RoomMemory } from "../sealing/discussion-room.ts";
 import { MessageKeys } from "../sealing/message-keys.ts";
 import { say, warn } from "../terminal-text.ts";
+
+/** The generations this terminal took, kept in its config folder beside its keys. */
+const roomMemory = (ctx: Context, server: string): RoomMemory => ({
+  highest: (roomId) => ctx.store.roomGeneration(server, roomId),
+  saveHighest: (roomId, generation) => ctx.store.saveRoomGeneration(server, roomId, generation),
+});
 
 export interface JoinOptions {
   name?: string;
@@ -41,7 +47,7 @@ export async function joinDiscussion(ctx: Context, link: string, options: JoinOp
   const keys = await MessageKeys.load(signedIn, ctx.store);
   let joined: Awaited<ReturnType<typeof DiscussionRoom.join>>;
   try {
-    joined = await DiscussionRoom.join(signedIn.api, keys, parsed, name);
+    joined = await DiscussionRoom.join(signedIn.api, keys, roomMemory(ctx, signedIn.server), parsed, name);
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) {
       throw new CliError(
@@ -84,7 +90,7 @@ export async function sendToDiscussion(ctx: Context, named: string, text: string
   }
   const signedIn = await ctx.signedIn();
   const keys = await MessageKeys.load(signedIn, ctx.store);
-  const room = await DiscussionRoom.load(signedIn.api, keys, named);
+  const room = await DiscussionRoom.load(signedIn.api, keys, roomMemory(ctx, signedIn.server), named);
   const sent = await room.sendText(input.data);
   const content = input.data.content.trim();
   const { id, discussion_id, type, date, time, generation } = sent;
@@ -119,7 +125,7 @@ export async function watchDiscussion(ctx: Context, named: string, options: { js
   const signedIn = await ctx.signedIn();
   const { api, server, session } = signedIn;
   const keys = await MessageKeys.load(signedIn, ctx.store);
-  const room = await DiscussionRoom.load(api, keys, named);
+  const room = await DiscussionRoom.load(api, keys, roomMemory(ctx, server), named);
   const key = `${server} ${session.user.id} discussion ${room.id}`;
   let position = ctx.store.watchPosition(key);
   const save = (seq: number, lastMessageAt: number) => {

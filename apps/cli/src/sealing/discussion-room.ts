@@ -120,14 +120,31 @@ async function ownValues(keys: MessageKeys, roomId: string, secrets: Array<{ gen
   );
 }
 
+/**
+ * The highest generation this terminal took of each discussion, kept between runs: the server holds the membership,
+ * so without it a server that withheld a rotation's values could have a later run seal under a key someone who left holds.
+ */
+export interface RoomMemory {
+  highest(roomId: string): number | undefined;
+  saveHighest(roomId: string, generation: number): void;
+}
+
 /** One discussion as this terminal reads and sends in it: its state from the server and the generations verified. */
 export class DiscussionRoom {
   private constructor(
     private readonly api: ApiClient,
     private readonly keys: MessageKeys,
+    private readonly memory: RoomMemory,
     public state: RoomState,
     readonly holding: RoomHolding,
   ) {}
+
+  /** An older generation than this terminal took before is refused ("olderKey"); a higher one is remembered. */
+  private remember(): void {
+    const before = this.memory.highest(this.id) ?? 0;
+    if (this.holding.highest < before) throw new RoomError("olderKey");
+    if (this.holding.highest > before) this.memory.saveHighest(this.id, this.holding.highest);
+  }
 
   get id(): string {
     return this.state.id;
@@ -142,7 +159,7 @@ export class DiscussionRoom {
    * this membership's key, posts its entry (its display name sealed) with the seed and room key sealed for the
    * account's devices, and holds the generation once the server's list names it.
    */
-  static async join(api: ApiClient, keys: MessageKeys, link: { publicId: string; key: RoomLinkKey }, name: string) {
+  static async join(api: ApiClient, keys: MessageKeys, memory: RoomMemory, link: { publicId: string; key: RoomLinkKey }, name: string) {
     keys.sealer(); // A terminal that cannot seal for the account's devices says so before anything is posted.
     const lookup = (await api.json("GET", ROOMS_API.lookup(link.publicId), roomResponseSchemas.lookup)).body;
     if (!lookup.encrypted) {
@@ -166,10 +183,11 @@ export class DiscussionRoom {
       };
       const { body: state, res } = await api.json("POST", ROOMS_API.joinByLink(link.publicId), roomResponseSchemas.room, body);
       // 200: this account was a member already; its own values (another seed) stand, and are what is opened.
-      if (res.status !== 201) return { room: await DiscussionRoom.fromState(api, keys, state), joined: false };
+      if (res.status !== 201) return { room: await DiscussionRoom.fromState(api, keys, memory, state), joined: false };
       const holding = await holdWith(entriesAt(state, key.generation));
-      const room = new DiscussionRoom(api, keys, state, holding);
+      const room = new DiscussionRoom(api, keys, memory, state, holding);
       room.noteLeaves();
+      room.remember();
       return { room, joined: true };
     });
   }
@@ -178,7 +196,7 @@ export class DiscussionRoom {
    * The discussion `named` (its ID as shown or typed, its share link, or its room id) as this account's membership
    * holds it; one this account is not in says how to join it.
    */
-  static async load(api: ApiClient, keys: MessageKeys, named: string): Promise<DiscussionRoom> {
+  static async load(api: ApiClient, keys: MessageKeys, memory: RoomMemory, named: string): Promise<DiscussionRoom> {
     const roomId = await roomIdOf(api, named);
     let state: RoomState;
     try {
@@ -190,10 +208,10 @@ export class DiscussionRoom {
         EXIT.notFound,
       );
     }
-    return refused(() => DiscussionRoom.fromState(api, keys, state));
+    return refused(() => DiscussionRoom.fromState(api, keys, memory, state));
   }
 
-  private static async fromState(api: ApiClient, keys: MessageKeys, state: RoomState): Promise<DiscussionRoom> {
+  private static async fromState(api: ApiClient, keys: MessageKeys, memory: RoomMemory, state: RoomState): Promise<DiscussionRoom> {
     const opened = new Map<number, Bytes>();
     for (const own of state.own) {
       const accountEpoch = epochOfSealedValue(own.value);
@@ -213,7 +231,7 @@ export class DiscussionRoom {
       else await holdOlder(holding, generation, roomKey);
     }
     if (holding.highest === 0) throw new RoomError("keyNotVerified");
-    const room = new DiscussionRoom(api, keys, state, holding);
+    const room = new DiscussionRoom(api, keys, memory, state, holding);
     await room.followRotations();
     return room;
   }
@@ -251,6 +269,7 @@ export class DiscussionRoom {
       if (secret) taken.push({ generation: next, secret });
     }
     this.noteLeaves();
+    this.remember();
     if (taken.length > 0) {
       const values = await ownValues(this.keys, this.id, taken);
       this.state = (await this.api.json("PUT", ROOMS_API.own(this.id), roomResponseSchemas.room, { values })).body;
