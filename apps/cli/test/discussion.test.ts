@@ -4,6 +4,9 @@
  * room key, the room's texts are printed by `watch --discussion`, a leave stops sends until a member rotates, and the
  * terminal follows the rotation; damaged links and unknown discussions are refused in clear words and exit codes.
  */
+
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { DISCUSSIONS_API, ROOM_TEXT, type RoomState, type SendRoomMessageInput } from "@daysync/shared";
 import {
   hold,
@@ -167,6 +170,14 @@ describe("daysync in an encrypted discussion", () => {
     // Bo, gone, holds generation 1 only: the terminal's new text is closed to it.
     expect(await openRoomMessage(B.generations, await sealedOne(ana.device, roomId, third.id))).toEqual({ state: "locked", generation: 2 });
 
+    // A server that offers an older generation than this terminal took (its rotation's values withheld) is refused.
+    const rooms = path.join(terminal.configDir, "rooms.json");
+    expect(JSON.parse(readFileSync(rooms, "utf8"))).toEqual({ [`${server.url} ${roomId}`]: { highest: 2 } });
+    writeFileSync(rooms, JSON.stringify({ [`${server.url} ${roomId}`]: { highest: 3 } }));
+    const rolledBack = await terminal.run(["send", "--discussion", publicId, "Qzx not under an older key"]);
+    expect([rolledBack.code, rolledBack.stderr.includes(ROOM_TEXT.olderKey)]).toEqual([EXIT.failure, true]);
+    expect(await openedBy(ana.device, A)).not.toContain("Qzx not under an older key");
+
     // Ana ends the discussion: the watch says so and stops; a send is refused with the server's words.
     expect((await ana.device.request("DELETE", DISCUSSIONS_API.one(roomId))).status).toBeLessThan(300);
     await watch.waitFor(/Its creator ended this discussion/, { stream: "stderr" });
@@ -223,6 +234,14 @@ describe("daysync in an encrypted discussion", () => {
     expect(notJoined.code).toBe(EXIT.notFound);
     expect(notJoined.stderr).toContain("daysync discussion join");
   }, 180_000);
+
+  it("prints a title chosen to drive the terminal with its control characters written out", async () => {
+    const { res, holding } = await createRoomThroughApi(ana.device, "Ana", "Plans\u001b]52;c;aGk=\u0007\u001b[2J");
+    const joined = await terminal.run(["discussion", "join", linkOf(res.body.public_id, holding), "--name", "Cleo"]);
+    expect(joined.code, joined.stderr).toBe(0);
+    expect(joined.stdout).toContain('Joined "Plans\\x1b]52;c;aGk=\\x07\\x1b[2J"');
+    expect(joined.stdout).not.toContain("\u001b");
+  }, 120_000);
 });
 
 async function sealedOne(device: Device, roomId: string, id: string) {
