@@ -76,7 +76,8 @@ export function parseDiscussionLink(link: string): { publicId: string; key: Room
     if (!publicId) throw new RoomError("linkDamaged");
     return { publicId: decodeURIComponent(publicId), key };
   } catch (error) {
-    throw roomFailure(error);
+    // A path that does not decode (a stray %) is as damaged as a cut fragment.
+    throw roomFailure(error instanceof RoomError ? error : new RoomError("linkDamaged", { cause: error }));
   }
 }
 
