@@ -125,9 +125,13 @@ describe("daysync in an encrypted discussion", () => {
 
     // The terminal watches; what Ana sends is printed opened, with her name as her entry seals it.
     const watch = terminal.spawn(["watch", "--discussion", publicId, "--json"]);
+    const plain = terminal.spawn(["watch", "--discussion", publicId]);
     await watch.waitFor(/Watching discussion/, { stream: "stderr" });
+    await plain.waitFor(/Watching discussion/, { stream: "stderr" });
     await sendSealed(ana.device, A, 1, "Qzx one from Ana");
     await watch.waitFor(/Qzx one from Ana/);
+    await plain.waitFor(/^\[\d{1,2}:\d{2} [AP]M\] Anaqzx: Qzx one from Ana\n/m);
+    expect(await plain.kill()).toBe(0);
     expect(watch.jsonLines<WatchedDiscussionMessage>().at(-1)).toMatchObject({
       content: "Qzx one from Ana",
       author: "Anaqzx",
