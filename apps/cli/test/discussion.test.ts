@@ -146,21 +146,7 @@ describe("daysync in an encrypted discussion", () => {
     expect(waiting.stderr).toContain(ROOM_TEXT.waitingForNewKey);
 
     // Ana's device rotates without Bo; the terminal reads what is sealed under generation 2, and sends under it.
-    sawLeave(A, B.self.keyId);
-    const names = new Map([
-      [A.self.keyId, "Anaqzx"],
-      [[...(A.rosters.get(1)?.values() ?? [])].find((m) => m.admission === "link" && m.keyId !== B.self.keyId)?.keyId ?? "", "Cleoqzx"],
-    ]);
-    const { rotation, keep } = await makeRotation(A, names);
-    await keep();
-    const entries = await Promise.all(rotation.roster.map((e) => entryBody(currentKeys(A), e, names.get(e.keyId) as string)));
-    const rotated = await ana.device.post(`/api/discussions/${roomId}/room/generations`, {
-      generation: 2,
-      sender_key_id: A.self.keyId,
-      entries,
-      wraps: rotation.wraps.map(wrapBody),
-    });
-    expect(rotated.status, JSON.stringify(rotated.body)).toBe(201);
+    await rotateWithout(ana.device, A, B, { ana: "Anaqzx", terminal: "Cleoqzx" });
     await sendSealed(ana.device, A, 2, "Qzx two after the rotation");
     await watch.waitFor(/Qzx two after the rotation/);
     expect(watch.jsonLines<WatchedDiscussionMessage>().at(-1)).toMatchObject({ content: "Qzx two after the rotation", generation: 2 });
@@ -239,6 +225,37 @@ describe("daysync in an encrypted discussion", () => {
     expect(notJoined.stderr).toContain("daysync discussion join");
   }, 180_000);
 
+  it("refuses a rotation whose key for it does not open from the rotating member's key, in the core's words", async () => {
+    const owner = await person(server, "Ana");
+    const { res, holding: A } = await createRoomThroughApi(owner.device, "Ana", "Rotated");
+    const bo = await person(server, "Bo");
+    const B = (await linkJoinThroughApi(bo.device, res.body.public_id, A, "Bo")).holding as RoomHolding;
+    const joined = await terminal.run(["discussion", "join", linkOf(res.body.public_id, A), "--name", "Cleo"]);
+    expect(joined.code, joined.stderr).toBe(0);
+    await hold(A, 1, roomKeyAt(A, 1), entriesAt((await owner.device.get<RoomState>(`/api/discussions/${res.body.id}/room`)).body, 1));
+    expect((await bo.device.post(DISCUSSIONS_API.leave(res.body.id))).status).toBe(204);
+    const terminalKeyId = await rotateWithout(owner.device, A, B, { ana: "Ana", terminal: "Cleo" });
+    // The server hands the terminal Ana's own wrap as if it were its own: it does not open for the terminal's key.
+    const anasWrap = await server.db
+      .selectFrom("room_wraps")
+      .select(["enc", "ciphertext"])
+      .where("space_id", "=", res.body.id)
+      .where("generation", "=", 2)
+      .where("recipient_key_id", "=", A.self.keyId)
+      .executeTakeFirstOrThrow();
+    await server.db
+      .updateTable("room_wraps")
+      .set(anasWrap)
+      .where("space_id", "=", res.body.id)
+      .where("generation", "=", 2)
+      .where("recipient_key_id", "=", terminalKeyId)
+      .execute();
+    const refused = await terminal.run(["send", "--discussion", res.body.public_id, "Qzx not under a key from the server"]);
+    expect(refused.code).toBe(EXIT.failure);
+    expect(refused.stderr).toContain(ROOM_TEXT.rotationNotFromMember);
+    expect(await openedBy(owner.device, A)).toEqual([]);
+  }, 180_000);
+
   it("prints a title chosen to drive the terminal with its control characters written out", async () => {
     const { res, holding } = await createRoomThroughApi(ana.device, "Ana", "Plans\u001b]52;c;aGk=\u0007\u001b[2J");
     const joined = await terminal.run(["discussion", "join", linkOf(res.body.public_id, holding), "--name", "Cleo"]);
@@ -262,4 +279,29 @@ async function sealedOne(device: Device, roomId: string, id: string) {
     filename: "",
     preview: String(m.preview),
   };
+}
+
+/**
+ * Ana's device makes the next generation after `leaver` left: wrapped for Ana and the terminal's membership (the
+ * other link joiner of generation 1), their names tagged again, posted; answers the terminal's member key id.
+ */
+async function rotateWithout(device: Device, A: RoomHolding, leaver: RoomHolding, name: { ana: string; terminal: string }) {
+  sawLeave(A, leaver.self.keyId);
+  const terminalKeyId =
+    [...(A.rosters.get(A.highest)?.values() ?? [])].find((m) => m.admission === "link" && m.keyId !== leaver.self.keyId)?.keyId ?? "";
+  const names = new Map([
+    [A.self.keyId, name.ana],
+    [terminalKeyId, name.terminal],
+  ]);
+  const { rotation, keep } = await makeRotation(A, names);
+  await keep();
+  const entries = await Promise.all(rotation.roster.map((e) => entryBody(currentKeys(A), e, names.get(e.keyId) as string)));
+  const rotated = await device.post(`/api/discussions/${A.roomId}/room/generations`, {
+    generation: rotation.generation,
+    sender_key_id: A.self.keyId,
+    entries,
+    wraps: rotation.wraps.map(wrapBody),
+  });
+  expect(rotated.status, JSON.stringify(rotated.body)).toBe(201);
+  return terminalKeyId;
 }
