@@ -204,10 +204,7 @@ export class DiscussionRoom {
       state = (await api.json("GET", ROOMS_API.state(roomId), roomResponseSchemas.room)).body;
     } catch (error) {
       if (!(error instanceof ApiError && error.status === 404)) throw error;
-      throw new CliError(
-        `${error.message} This account is not in discussion ${named}: it ended, you left it, or it was never joined. Join it with: daysync discussion join 'LINK'`,
-        EXIT.notFound,
-      );
+      throw notMember(named);
     }
     return refused(() => DiscussionRoom.fromState(api, keys, memory, state));
   }
@@ -358,17 +355,27 @@ export class DiscussionRoom {
 const ROOM_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** A room id from what names a discussion: a room id as it is; a link's room, checked against the server's; an ID looked up. */
+/**
+ * A room id from what names a discussion: a room id as it is; an ID or a link's, among this account's discussions
+ * (not the join look-up, which is rate-limited for people typing IDs), a link's key checked against that room.
+ */
 async function roomIdOf(api: ApiClient, named: string): Promise<string> {
   if (ROOM_ID.test(named)) return named;
   const link = named.includes("#") ? parseDiscussionLink(named) : undefined;
-  const publicId = link?.publicId ?? normalizePublicId(named);
+  const publicId = normalizePublicId(link?.publicId ?? named);
   if (!publicId) throw usageError(`"${named}" is not a discussion's ID (ABCDE-FGHJK) or its link.`);
-  const lookup = (await api.json("GET", ROOMS_API.lookup(publicId), roomResponseSchemas.lookup)).body;
-  if (!lookup.encrypted)
-    throw new CliError("This discussion is not end-to-end encrypted: the command line reads and sends only in encrypted ones.");
-  if (link) await refused(async () => keyForRoom(link.key, lookup.id));
-  return lookup.id;
+  const { discussions } = await api.get(DISCUSSIONS_API.list, responseSchemas.discussions);
+  const found = discussions.find((d) => d.public_id === publicId);
+  if (!found) throw notMember(named);
+  if (link) await refused(async () => keyForRoom(link.key, found.id));
+  return found.id;
 }
+
+const notMember = (named: string) =>
+  new CliError(
+    `No such discussion. This account is not in discussion ${named}: it ended, you left it, or it was never joined. Join it with: daysync discussion join 'LINK'`,
+    EXIT.notFound,
+  );
 
 async function refusedOpen<T>(open: () => Promise<T>): Promise<T> {
   try {
