@@ -38,7 +38,13 @@ import { registerBrowser, signedInTerminal } from "./sign-in.ts";
 let server: TestServer;
 let terminal: Terminal;
 beforeAll(async () => {
-  server = await startTestServer({ DISCUSSION_JOIN_RATE_LIMIT_MAX: "100", DISCUSSION_JOIN_ADDRESS_RATE_LIMIT_MAX: "100" });
+  // The join routes' limit per session, over the whole file: the terminal's joins take 10 of them; `send` and `watch`
+  // find the discussion among the account's own and must take none (a script sending often is not someone typing IDs).
+  server = await startTestServer({
+    DISCUSSION_JOIN_RATE_LIMIT_MAX: "12",
+    DISCUSSION_JOIN_RATE_LIMIT_WINDOW_MS: "3600000",
+    DISCUSSION_JOIN_ADDRESS_RATE_LIMIT_MAX: "200",
+  });
   await registerBrowser(server.url, "cleo@example.com");
   terminal = await signedInTerminal(server.url, "cleo@example.com");
 });
