@@ -64,14 +64,15 @@ export async function joinDiscussion(ctx: Context, link: string, options: JoinOp
     printJson({
       id: room.id,
       public_id: room.publicId,
-      title: title ?? null,
+      title: "text" in title ? title.text : null,
+      ...("error" in title ? { title_error: title.error } : {}),
       name,
       joined: joined.joined,
       generation: room.holding.highest,
     });
     return;
   }
-  const what = title === undefined ? `discussion ${shownId}` : `"${title}" (${shownId})`;
+  const what = "text" in title ? `"${title.text}" (${shownId})` : `discussion ${shownId} (its title: ${title.error})`;
   say(
     joined.joined
       ? `Joined ${what} as ${name}. Send with: daysync send --discussion ${room.publicId} TEXT; read with: daysync watch --discussion ${room.publicId}`

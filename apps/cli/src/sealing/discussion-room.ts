@@ -280,19 +280,20 @@ export class DiscussionRoom {
     }
   }
 
-  /** The title, opened; undefined when it is sealed under a generation this membership does not hold. */
-  async title(): Promise<string | undefined> {
+  /** The title, opened, or why it is not: sealed under a generation this membership does not hold, or not opening. */
+  async title(): Promise<{ text: string } | { error: string }> {
     const generation = epochOfSealedValue(this.state.sealed_title);
     const keys = this.holding.generations.get(generation);
-    if (!keys) return undefined;
+    if (!keys) return { error: `sealed under key generation ${generation}, which this terminal does not hold` };
+    // Sealed by whoever named it (the creator, or a rename): each member's key id is tried as the sender.
     for (const generationEntries of this.state.generations) {
       for (const entry of generationEntries.entries) {
         const place = { ...nameAt(entry.key_id), field: "title" as const };
         const title = await openRoomValue(keys, place, this.state.sealed_title).catch(() => undefined);
-        if (title !== undefined) return title;
+        if (title !== undefined) return { text: title };
       }
     }
-    throw roomFailure(new RoomError("undecryptable"));
+    return { error: new RoomError("undecryptable").message };
   }
 
   /** A member's display name as sealed in its entry of `generation`; undefined when it does not open here. */
