@@ -7,7 +7,7 @@
 
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { DISCUSSIONS_API, ROOM_TEXT, type RoomState, type SendRoomMessageInput } from "@daysync/shared";
+import { DISCUSSIONS_API, ROOM_TEXT, type RoomState, SEALED_TEXT, type SendRoomMessageInput } from "@daysync/shared";
 import {
   hold,
   makeRotation,
@@ -38,10 +38,10 @@ import { registerBrowser, signedInTerminal } from "./sign-in.ts";
 let server: TestServer;
 let terminal: Terminal;
 beforeAll(async () => {
-  // The join routes' limit per session, over the whole file: the terminal's joins take 10 of them; `send` and `watch`
+  // The join routes' limit per session, over the whole file: the terminal's joins take 12 of them; `send` and `watch`
   // find the discussion among the account's own and must take none (a script sending often is not someone typing IDs).
   server = await startTestServer({
-    DISCUSSION_JOIN_RATE_LIMIT_MAX: "12",
+    DISCUSSION_JOIN_RATE_LIMIT_MAX: "14",
     DISCUSSION_JOIN_RATE_LIMIT_WINDOW_MS: "3600000",
     DISCUSSION_JOIN_ADDRESS_RATE_LIMIT_MAX: "200",
   });
@@ -263,11 +263,19 @@ describe("daysync in an encrypted discussion", () => {
   }, 180_000);
 
   it("prints a title chosen to drive the terminal with its control characters written out", async () => {
-    const { res, holding } = await createRoomThroughApi(ana.device, "Ana", "Plans\u001b]52;c;aGk=\u0007\u001b[2J");
+    const creator = await person(server, "Ana");
+    const { res, holding } = await createRoomThroughApi(creator.device, "Ana", "Plans\u001b]52;c;aGk=\u0007\u001b[2J");
     const joined = await terminal.run(["discussion", "join", linkOf(res.body.public_id, holding), "--name", "Cleo"]);
     expect(joined.code, joined.stderr).toBe(0);
     expect(joined.stdout).toContain('Joined "Plans\\x1b]52;c;aGk=\\x07\\x1b[2J"');
     expect(joined.stdout).not.toContain("\u001b");
+
+    // A title the server swapped for another room's does not open: the terminal says so, and stays joined.
+    const { res: otherRoom } = await createRoomThroughApi(creator.device, "Ana", "Elsewhere");
+    await server.db.updateTable("rooms").set({ sealed_title: otherRoom.body.sealed_title }).where("space_id", "=", res.body.id).execute();
+    const again = await terminal.run(["discussion", "join", linkOf(res.body.public_id, holding), "--name", "Cleo", "--json"]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ title: null, title_error: SEALED_TEXT.undecryptable, joined: false });
   }, 120_000);
 });
 
