@@ -1,7 +1,8 @@
 /**
  * What the command line keeps between runs, in the user's config directory (mode 700; files mode 600):
  * the session token per server, where `watch` stopped per account, the URLs of unfinished uploads, and this
- * terminal's keys per server (decision 020: its key pair and the account's epoch keys it opened).
+ * terminal's keys per server (decision 020: its key pair and the account's epoch keys it opened), and the highest
+ * key generation it took of each encrypted discussion (issue 45; the room keys themselves are kept by the server, sealed).
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -83,6 +84,9 @@ const storedKeysSchema = z.object({
 export type StoredKeys = z.infer<typeof storedKeysSchema>;
 const keysFileSchema = z.record(z.string(), storedKeysSchema);
 
+/** Per "<server> <room id>": the highest key generation this terminal took of an encrypted discussion (never lowered). */
+const roomsFileSchema = z.record(z.string(), z.object({ highest: z.number().int().nonnegative() }));
+
 export class ConfigStore {
   constructor(readonly dir: string) {}
 
@@ -162,6 +166,15 @@ export class ConfigStore {
 
   saveKeys(server: string, keys: StoredKeys) {
     this.write("keys.json", { ...this.read("keys.json", keysFileSchema, {}), [server]: keys });
+  }
+
+  /** The highest generation of discussion `roomId` on `server` this terminal held, if it ever read it. */
+  roomGeneration(server: string, roomId: string): number | undefined {
+    return this.read("rooms.json", roomsFileSchema, {})[`${server} ${roomId}`]?.highest;
+  }
+
+  saveRoomGeneration(server: string, roomId: string, highest: number) {
+    this.write("rooms.json", { ...this.read("rooms.json", roomsFileSchema, {}), [`${server} ${roomId}`]: { highest } });
   }
 
   deleteKeys(server: string) {

@@ -66,9 +66,13 @@ export function buildProgram(): Command {
     .option("--clipboard", "send what the clipboard holds now, once (bind it to a desktop keyboard shortcut)")
     .option("--include-secrets", "with --clipboard: send a copy a password manager marked as concealed too")
     .option("--json", "print what was sent as JSON")
+    .option(
+      "--discussion <id>",
+      'send the text to an encrypted discussion joined with "daysync discussion join" (its ID, ABCDE-FGHJK, or its link), sealed under its room key',
+    )
     .addHelpText(
       "after",
-      "\nExamples:\n  daysync send 'see you at 8'\n  echo hi | daysync send\n  daysync send < notes.txt\n  daysync send --file photo.jpg report.pdf\n  daysync send --clipboard",
+      "\nExamples:\n  daysync send 'see you at 8'\n  echo hi | daysync send\n  daysync send < notes.txt\n  daysync send --file photo.jpg report.pdf\n  daysync send --clipboard\n  daysync send --discussion ABCDE-FGHJK 'on my way'",
     )
     .action(async (text: string[], options, command: Command) =>
       (await import("./commands/send.ts")).send(context(command), text, options),
@@ -110,6 +114,10 @@ export function buildProgram(): Command {
     .option("--copy", "put each new text into the system clipboard")
     .option("--json", "print one JSON object per line")
     .option("--exec <command>", "run this shell command for each new message, the message on its standard input")
+    .option(
+      "--discussion <id>",
+      "print the new messages of an encrypted discussion this account joined (its ID or link) instead, opened with its room key",
+    )
     .action(async (options, command: Command) => (await import("./commands/watch.ts")).watch(context(command), options));
 
   program
@@ -139,6 +147,23 @@ export function buildProgram(): Command {
       "\nIt never echoes: a text it wrote is not sent back, and a text it sent is not written back.\nPause and resume also with signals: kill -USR1 PID pauses, kill -USR2 PID resumes.\n\nExamples:\n  daysync clip\n  daysync clip --min-length 3 --ignore '^\\d{6}$'\n  daysync clip --install-service\n  daysync clip --hotkey Ctrl+Alt+D",
     )
     .action(async (options, command: Command) => (await import("./commands/clip.ts")).clip(context(command), options));
+
+  const discussion = program
+    .command("discussion")
+    .description("end-to-end encrypted discussions: join one from its link, then send and watch with --discussion");
+  discussion
+    .command("join")
+    .description("join an encrypted discussion with its share link (the key after # stays on this terminal and your account's devices)")
+    .argument("<link>", "the share link, …/discussions/join/ABCDEFGHJK#room=…&g=…&k=… (quote it for the shell: it holds &)")
+    .option("--name <name>", "the name the others see in this discussion (required; at most 40 characters)")
+    .option("--json", "print what was joined as JSON")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  daysync discussion join 'https://daysync.example.com/discussions/join/ABCDEFGHJK#room=…' --name Cleo\n  daysync send --discussion ABCDE-FGHJK 'hello'\n  daysync watch --discussion ABCDE-FGHJK",
+    )
+    .action(async (link: string, options, command: Command) =>
+      (await import("./commands/discussion.ts")).joinDiscussion(context(command), link, options),
+    );
 
   const devices = program
     .command("devices")

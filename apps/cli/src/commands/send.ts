@@ -16,6 +16,7 @@ import { MessageKeys } from "../sealing/message-keys.ts";
 import { showMessage } from "../sealing/shown-messages.ts";
 import { say, warn } from "../terminal-text.ts";
 import { type SentFile, uploadFile } from "../upload.ts";
+import { sendToDiscussion } from "./discussion.ts";
 
 export interface SendOptions {
   file?: string[];
@@ -23,6 +24,8 @@ export interface SendOptions {
   /** Send what the clipboard holds now, once (a text, or an image as a file). */
   clipboard?: boolean;
   includeSecrets?: boolean;
+  /** An encrypted discussion (its ID or link): the text is sealed under its room key instead. */
+  discussion?: string;
 }
 
 const SEND_ATTEMPTS = 3;
@@ -33,6 +36,7 @@ export async function send(ctx: Context, words: string[], options: SendOptions):
   const { api, session } = signedIn;
   const files = options.file ?? [];
   if (options.clipboard) {
+    if (options.discussion !== undefined) throw usageError("--clipboard sends to your own days: give the text to send to a discussion.");
     if (words.length || files.length) throw usageError("--clipboard sends what the clipboard holds: give no text and no --file with it.");
     return sendClipboard(ctx, options);
   }
@@ -45,6 +49,10 @@ export async function send(ctx: Context, words: string[], options: SendOptions):
     }
     text = await readStdin();
     if (!text.trim()) throw usageError("Nothing to send: standard input was empty.");
+  }
+  if (options.discussion !== undefined) {
+    if (files.length) throw usageError("--discussion sends a text: files cannot be sent to a discussion from the command line yet.");
+    return sendToDiscussion(ctx, options.discussion, text, options.json === true);
   }
   // Text and files are sealed here (docs/protocol/encryption.md, "Sealed messages" and "File records"), with the keys synced once for all of them.
   let keys: Promise<MessageKeys> | undefined;

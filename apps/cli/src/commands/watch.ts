@@ -11,6 +11,7 @@ import type { ApiClient } from "../api-client.ts";
 import { type Clipboard, openClipboard } from "../clipboard.ts";
 import type { WatchPosition } from "../config-store.ts";
 import type { Context } from "../context.ts";
+import { usageError } from "../errors.ts";
 import { followMessages } from "../followed-messages.ts";
 import { printJson } from "../format.ts";
 import { downloadError, type FileKey, fetchFileBytes, fileKeyOf } from "../sealing/file-bytes.ts";
@@ -18,11 +19,14 @@ import { LiveMessages } from "../sealing/live-messages.ts";
 import { MessageKeys } from "../sealing/message-keys.ts";
 import type { ShownMessage } from "../sealing/shown-messages.ts";
 import { say, warn } from "../terminal-text.ts";
+import { watchDiscussion } from "./discussion.ts";
 
 export interface WatchOptions {
   copy?: boolean;
   json?: boolean;
   exec?: string;
+  /** An encrypted discussion (its ID or link) to watch instead of the account's days. */
+  discussion?: string;
 }
 
 /**
@@ -32,6 +36,11 @@ export interface WatchOptions {
 export type WatchedMessage = ShownMessage & { seq: number | null };
 
 export async function watch(ctx: Context, options: WatchOptions): Promise<void> {
+  if (options.discussion !== undefined) {
+    if (options.copy || options.exec)
+      throw usageError("--discussion prints a discussion's messages: --copy and --exec are for your own days.");
+    return watchDiscussion(ctx, options.discussion, options);
+  }
   const signedIn = await ctx.signedIn();
   const { api, session, server } = signedIn;
   const clipboard = options.copy ? openClipboard() : undefined;
