@@ -10,6 +10,7 @@ import { Outbox } from "../lib/outbox.ts";
 import { noteMessageDeletion } from "../lib/sealing/deletion-notes.ts";
 import { DeviceKeys } from "../lib/sealing/device-keys.ts";
 import { forgetKeys } from "../lib/sealing/key-store.ts";
+import { Rooms } from "../lib/sealing/rooms.ts";
 import { setMe } from "../lib/session.ts";
 import { type SessionServices, SessionServicesContext } from "../lib/session-services.ts";
 import { uploadQueueFor } from "../lib/upload-queue.ts";
@@ -34,6 +35,7 @@ export function SessionServicesProvider({ user, children }: { user: User; childr
   }, [user.id, queryClient]);
   const services = useMemo(() => {
     const keys = new DeviceKeys(user.id);
+    const rooms = new Rooms(user.id, keys);
     const apply = (change: CacheChange) => applyChange(change, { queryClient, keys });
     const outbox = new Outbox(
       user.id,
@@ -43,6 +45,7 @@ export function SessionServicesProvider({ user, children }: { user: User; childr
         catchUp: () => keys.refresh(),
         stored: (id) => keys.stored(id),
         noteDeletion: (id) => noteMessageDeletion(keys, user.id, id),
+        sendToRoom: (discussionId, message) => rooms.send(discussionId, message),
       },
       // Sends and deletions of the user's days go over the live socket while it is current (issue 47); `live` is made
       // below, before anything is sent.
@@ -66,7 +69,7 @@ export function SessionServicesProvider({ user, children }: { user: User; childr
     });
     const uploads = uploadQueueFor(user.id);
     uploads.sealWith({ sealer: () => keys.sealer(), catchUp: () => keys.refresh(), stored: (id) => keys.stored(id) });
-    return { applyChange: apply, live, outbox, uploads, keys };
+    return { applyChange: apply, live, outbox, uploads, keys, rooms };
   }, [user.id, queryClient]);
   useEffect(() => {
     offlineCache.start();
@@ -81,9 +84,15 @@ export function SessionServicesProvider({ user, children }: { user: User; childr
       services.uploads.keysChanged();
       searchAgainWithNewKeys(queryClient);
     });
+    // A room's keys moved here (a generation taken or made): its waiting texts go, its messages open again.
+    const unsubscribeRooms = services.rooms.subscribe((roomId) => {
+      void services.outbox.flush();
+      void queryClient.invalidateQueries({ queryKey: ["opened-room", roomId] });
+    });
     void services.keys.refresh();
     return () => {
       unsubscribe();
+      unsubscribeRooms();
       services.live.stop();
       services.outbox.stop();
       services.keys.stop();
