@@ -11,7 +11,7 @@ import { deriveRoomKeys, openRoomMessage, parseRoomLink } from "@daysync/shared/
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { useStartedApp } from "./support/app.ts";
-import { type Device, messageList, newDevice, registerViaApi, sendMessage, uniqueEmail, visible } from "./support/daysync.ts";
+import { chooseFiles, type Device, messageList, newDevice, registerViaApi, sendMessage, uniqueEmail, visible } from "./support/daysync.ts";
 import { filesUnder, findMarkers, marker } from "./support/markers.ts";
 import { readQrFromScreen } from "./support/qr.ts";
 
@@ -72,6 +72,10 @@ describe("encrypted discussions", () => {
     await sendMessage(b.page, texts[1] as string);
     await visible(messageBy(a.page, names.b, texts[1] as string), 20_000);
     await visible(messageList(b.page).getByText(`${names.a} started this discussion`));
+    // Files are not sealed under a room key by the web app yet: refused before a byte goes, in words.
+    await chooseFiles(b.page, [{ name: "plan.txt", mimeType: "text/plain", buffer: Buffer.from("day 1") }]);
+    await b.page.getByRole("button", { name: TEXT.send, exact: true }).click();
+    await visible(b.page.getByText(SEALED_TEXT.roomFilesNotYet), 20_000);
 
     // The members see each other's security code, the same on both devices.
     await b.page.getByRole("button", { name: "Members" }).click();
@@ -119,6 +123,14 @@ describe("encrypted discussions", () => {
       .toBe(2);
     await sendMessage(a.page, texts[3] as string);
     await visible(messageBy(b.page, names.a, texts[3] as string), 30_000);
+    // The creator's device sealed the title again under generation 2, for whoever joins by a new link.
+    await expect
+      .poll(async () => {
+        const res = await a.context.request.get(`${app.server.url}${ROOMS_API.state(roomId)}`);
+        return ((await res.json()) as { sealed_title: string }).sealed_title.split(".")[1];
+      })
+      .toBe("2");
+    await visible(b.page.getByRole("heading", { name: title }));
 
     // The link's key (generation 1, which C held too) opens nothing sent after the rotation.
     const listed = await b.context.request.get(`${app.server.url}${DISCUSSIONS_API.messages(roomId)}`);

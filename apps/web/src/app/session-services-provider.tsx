@@ -1,4 +1,4 @@
-import type { User } from "@daysync/shared";
+import { SEALED_TEXT, type User } from "@daysync/shared";
 import { useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useMemo } from "react";
 import { toast } from "react-toastify";
@@ -68,7 +68,12 @@ export function SessionServicesProvider({ user, children }: { user: User; childr
       },
     });
     const uploads = uploadQueueFor(user.id);
-    uploads.sealWith({ sealer: () => keys.sealer(), catchUp: () => keys.refresh(), stored: (id) => keys.stored(id) });
+    uploads.sealWith({
+      sealer: () => keys.sealer(),
+      catchUp: () => keys.refresh(),
+      stored: (id) => keys.stored(id),
+      refusedIn: async (discussionId) => ((await rooms.isEncrypted(discussionId)) ? SEALED_TEXT.roomFilesNotYet : undefined),
+    });
     return { applyChange: apply, live, outbox, uploads, keys, rooms };
   }, [user.id, queryClient]);
   useEffect(() => {

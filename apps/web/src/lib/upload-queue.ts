@@ -46,6 +46,8 @@ export interface UploadSealing {
   catchUp(): Promise<void>;
   /** The file's last byte was stored: its number is no longer under way. */
   stored?(id: string): Promise<void>;
+  /** Why a file cannot go to this discussion from here (an encrypted one: not wired yet), or undefined. */
+  refusedIn?(discussionId: string): Promise<string | undefined>;
 }
 
 /** Uploads running at once: enough to overlap one file's round trips with another's bytes. */
@@ -206,6 +208,12 @@ export class UploadQueue {
 
   private async begin(row: UploadRow) {
     const { id, file, discussionId } = row;
+    const refusal = discussionId ? await this.sealing?.refusedIn?.(discussionId).catch(() => undefined) : undefined;
+    if (refusal) {
+      this.patch(id, () => ({ status: "fail", problem: refusal, offline: false }));
+      this.settle(row.batch);
+      return;
+    }
     const fingerprint = fingerprintOf(this.userId, file, discussionId);
     const previous = await defaultOptions.urlStorage.findUploadsByFingerprint(fingerprint);
     const start: UploadStart | undefined = discussionId

@@ -281,6 +281,7 @@ export class Rooms {
         if (holding.highest > before) await this.keepOwn(holding, state);
         if (holding.highest !== before) this.changed(roomId);
         if (rotations < 2 && (await this.rotateIfSomeoneLeft(holding, state))) return this.syncNow(roomId, rotations + 1);
+        state = (await this.titleUnderCurrentKey(holding, state)) ?? state;
       }
     } catch (error) {
       if (!(error instanceof RoomError)) throw error;
@@ -357,6 +358,21 @@ export class Rooms {
     return true;
   }
 
+  /**
+   * The creator's device seals the title again under the current generation once the room moved on, so those who
+   * joined by a later link (who hold no older key) read it too. Others leave it: only the creator may change it.
+   */
+  private async titleUnderCurrentKey(holding: RoomHolding, state: RoomState): Promise<RoomState | undefined> {
+    const creator = entriesOf(state, 1).some((e) => e.admission === "creator" && e.key_id === holding.self.keyId);
+    if (!creator || state.current_generation !== holding.highest || epochOfSealedValue(state.sealed_title) >= holding.highest) return;
+    const title = await this.openTitle(state, holding);
+    const keys = holding.generations.get(holding.highest);
+    if (title === undefined || !keys) return;
+    const sealed_title = await sealRoomValue(keys, { ...TITLE_PLACE, senderKeyId: holding.self.keyId }, title);
+    const patch = { method: "PATCH", body: { sealed_title }, answer: roomResponseSchemas.room } as const;
+    return apiFetch(ROOMS_API.state(state.id), patch).catch(() => undefined);
+  }
+
   /** The keys of a generation this device just wrapped for itself, to seal the names of the new list under. */
   private async nextKeys(roomId: string, generation: number, wraps: RoomKeyWrap[], self: MemberKey): Promise<RoomKeys> {
     const own = wraps.find((w) => w.recipientKeyId === self.keyId) as RoomKeyWrap;
@@ -430,6 +446,12 @@ export class Rooms {
       if (error instanceof RoomError) return { waiting: error.message };
       throw error;
     }
+  }
+
+  /** Whether a discussion is encrypted (asked once; a discussion in clear stays so). */
+  async isEncrypted(roomId: string): Promise<boolean> {
+    if (this.clear.has(roomId)) return false;
+    return this.states.has(roomId) || (await this.sync(roomId)).encrypted;
   }
 
   /** The server said the room moved on (a generation, a leave): look again before sealing. */
