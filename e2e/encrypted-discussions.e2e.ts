@@ -2,10 +2,12 @@
  * Encrypted discussions (issue 45; docs/protocol/encryption.md, "Encrypted discussions") in real Chromium: A creates
  * one (every new discussion is encrypted), B opens the link read from the QR code on A's screen (the key in its
  * fragment, gone from the address bar once read), both exchange texts, the header says "End-to-end encrypted";
- * C types the ID, waits with a code and is let in by B with that code; C leaves, a remaining device makes the next
+ * a file goes from B to A and downloads opened; C types the ID, waits with a code and is let in by B with that code; C leaves, a remaining device makes the next
  * key, and a text sent after it does not open with the link's old key. The server's files hold none of the texts,
  * the title or the names chosen (the name C asked to join with is sent before C holds a key: the server sees it).
  */
+
+import { readFileSync } from "node:fs";
 import { DISCUSSIONS_API, ROOMS_API, responseSchemas, SEALED_TEXT, TEXT } from "@daysync/shared";
 import { deriveRoomKeys, openRoomMessage, parseRoomLink } from "@daysync/shared/crypto";
 import type { Page } from "playwright-core";
@@ -25,10 +27,12 @@ const messageBy = (page: Page, author: string, text: string) =>
     .filter({ has: page.getByText(author, { exact: true }) });
 
 describe("encrypted discussions", () => {
-  it("create, join by the QR link and by typed ID with a code, talk both ways, a leave moves the room to a new key; the server keeps no clear text", async () => {
+  it("create, join by the QR link and by typed ID with a code, talk both ways, a leave moves the room to a new key; the server keeps no clear text or file", async () => {
     const title = marker("title");
     const names = { a: marker("anna"), b: marker("bert") };
     const cName = "Cora";
+    const fileName = `${marker("file")}.txt`;
+    const fileText = `${marker("bytes")} day 1: the hike`;
     const texts = [marker("hello"), marker("reply"), marker("to-cora"), marker("after-rotation")];
     const [a, b, c] = (await Promise.all([0, 1, 2].map(() => newDevice(app.browser, app.server.url)))) as [Device, Device, Device];
     await registerViaApi(a, app.server.url, "Anna Account", uniqueEmail("anna"));
@@ -72,10 +76,14 @@ describe("encrypted discussions", () => {
     await sendMessage(b.page, texts[1] as string);
     await visible(messageBy(a.page, names.b, texts[1] as string), 20_000);
     await visible(messageList(b.page).getByText(`${names.a} started this discussion`));
-    // Files are not sealed under a room key by the web app yet: refused before a byte goes, in words.
-    await chooseFiles(b.page, [{ name: "plan.txt", mimeType: "text/plain", buffer: Buffer.from("day 1") }]);
+    // A file from B, its name and bytes sealed under the room key, reaches A, who downloads it opened.
+    await chooseFiles(b.page, [{ name: fileName, mimeType: "text/plain", buffer: Buffer.from(fileText) }]);
     await b.page.getByRole("button", { name: TEXT.send, exact: true }).click();
-    await visible(b.page.getByText(SEALED_TEXT.roomFilesNotYet), 20_000);
+    const fileRow = messageBy(a.page, names.b, fileName);
+    await visible(fileRow, 30_000);
+    const [download] = await Promise.all([a.page.waitForEvent("download"), fileRow.getByRole("link", { name: "Download" }).click()]);
+    expect(download.suggestedFilename()).toBe(fileName);
+    expect(readFileSync(await download.path()).toString()).toBe(fileText);
 
     // The members see each other's security code, the same on both devices.
     await b.page.getByRole("button", { name: "Members" }).click();
@@ -170,7 +178,7 @@ describe("encrypted discussions", () => {
 
     // What the server keeps (database, its WAL, files): none of the texts, the title or the names chosen, in any form.
     const found = filesUnder(app.server.dataDir).flatMap(({ name, bytes }) =>
-      findMarkers([title, names.a, names.b, ...texts], bytes, name),
+      findMarkers([title, names.a, names.b, fileName, fileText, ...texts], bytes, name),
     );
     expect(found).toEqual([]);
     await Promise.all([a.context.close(), b.context.close(), c.context.close()]);

@@ -39,9 +39,6 @@ export const SEALED_TEXT = {
   endToEnd: "End-to-end encrypted",
   /** A discussion's message sealed under a key generation this device does not hold (before it joined by link). */
   roomLocked: "Locked: sent under a key of this discussion this device does not hold",
-  /** A file to an encrypted discussion: the web app does not seal files under a room key yet (the server takes them). */
-  roomFilesNotYet:
-    "Files cannot be sent in an end-to-end encrypted discussion from this app yet. Send text, or share the file another way.",
 } as const;
 
 /** A device that has seen a newer key than the server now names. */

@@ -1,4 +1,4 @@
-import { SEALED_TEXT, type User } from "@daysync/shared";
+import type { User } from "@daysync/shared";
 import { useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useMemo } from "react";
 import { toast } from "react-toastify";
@@ -14,6 +14,7 @@ import { Rooms } from "../lib/sealing/rooms.ts";
 import { setMe } from "../lib/session.ts";
 import { type SessionServices, SessionServicesContext } from "../lib/session-services.ts";
 import { uploadQueueFor } from "../lib/upload-queue.ts";
+import { roomStart } from "../lib/upload-start.ts";
 import { applyChange } from "./change-kinds.ts";
 import { keptKinds } from "./offline-kinds.ts";
 
@@ -72,7 +73,8 @@ export function SessionServicesProvider({ user, children }: { user: User; childr
       sealer: () => keys.sealer(),
       catchUp: () => keys.refresh(),
       stored: (id) => keys.stored(id),
-      refusedIn: async (discussionId) => ((await rooms.isEncrypted(discussionId)) ? SEALED_TEXT.roomFilesNotYet : undefined),
+      roomStart: async (discussionId, file) =>
+        (await rooms.isEncrypted(discussionId)) ? roomStart((toSeal) => rooms.sealFile(discussionId, toSeal), file) : null,
     });
     return { applyChange: apply, live, outbox, uploads, keys, rooms };
   }, [user.id, queryClient]);
@@ -92,6 +94,7 @@ export function SessionServicesProvider({ user, children }: { user: User; childr
     // A room's keys moved here (a generation taken or made): its waiting texts go, its messages open again.
     const unsubscribeRooms = services.rooms.subscribe((roomId) => {
       void services.outbox.flush();
+      services.uploads.keysChanged();
       void queryClient.invalidateQueries({ queryKey: ["opened-room", roomId] });
     });
     void services.keys.refresh();

@@ -25,6 +25,7 @@ import {
 import {
   acceptRotation,
   type Bytes,
+  type CryptoKey,
   createRoom,
   deriveRoomKeys,
   emptyHolding,
@@ -39,6 +40,7 @@ import {
   memberSecurityCode,
   type OpenedRoomMessage,
   openFromOwnDevices,
+  openRoomFileKey,
   openRoomKeyWrap,
   openRoomMessage,
   openRoomValue,
@@ -48,16 +50,19 @@ import {
   type RoomKeyWrap,
   type RoomLinkKey,
   type RoomPlace,
+  type RoomSender,
   roomFragment,
   roomSender,
   sawLeave,
   sealForOwnDevices,
+  sealRoomFile,
   sealRoomText,
   sealRoomValue,
   type TaggedMember,
 } from "@daysync/shared/crypto";
 import { ApiError, api, apiFetch } from "../api-client.ts";
 import type { DeviceKeys } from "./device-keys.ts";
+import { contentTypeOf, plainBlob, plainSizeOf, type SealedFileMessage } from "./sealed-files.ts";
 
 /** What a page shows of one encrypted discussion, as this device opened it. */
 export interface RoomView {
@@ -79,6 +84,23 @@ export interface RoomView {
   /** Why this device does not read or send here, in the core's words. */
   problem: string | undefined;
 }
+
+/** What opening a message of a room reads of it. */
+export type RoomMessageFields = Pick<
+  DiscussionMessage,
+  | "id"
+  | "type"
+  | "date"
+  | "time"
+  | "generation"
+  | "sender_key_id"
+  | "content"
+  | "filename"
+  | "preview"
+  | "file_key"
+  | "file_size"
+  | "file_url"
+>;
 
 export type RoomAnswer = RoomView | { encrypted: false };
 
@@ -448,6 +470,77 @@ export class Rooms {
     }
   }
 
+  /**
+   * A file to the room sealed under its current generation (`sealRoomFile`): the upload's metadata (nothing in clear
+   * but its kind, date and time) and the key its records are sealed under as tus reads them; or why it waits.
+   */
+  async sealFile(
+    roomId: string,
+    file: { id: string; date: string; time: string; name: string; type: string },
+  ): Promise<{ metadata: Record<string, string>; sealed: { fileKey: CryptoKey; messageId: string } } | { waiting: string | undefined }> {
+    if (!this.states.has(roomId) || !this.holdings.has(roomId)) await this.sync(roomId);
+    const state = this.states.get(roomId);
+    const holding = this.holdings.get(roomId);
+    if (!state || !holding) return { waiting: undefined };
+    let sender: RoomSender;
+    try {
+      sender = roomSender(holding, state.current_generation);
+    } catch (error) {
+      if (error instanceof RoomError) return { waiting: error.message };
+      throw error;
+    }
+    const { fields, fileKey } = await sealRoomFile(sender, file);
+    const metadata = {
+      discussion_id: roomId,
+      generation: String(fields.generation),
+      sender_key_id: sender.memberKeyId,
+      type: file.type,
+      filename: fields.filename,
+      preview: fields.preview,
+      file_key: fields.file_key,
+      message_id: file.id,
+      date: file.date,
+      time: file.time,
+    };
+    return { metadata, sealed: { fileKey, messageId: file.id } };
+  }
+
+  /** A file message of the room opened whole here: its name and its bytes (UndecryptableError or RoomError otherwise). */
+  async openFile(roomId: string, message: RoomMessageFields): Promise<{ name: string; blob: Blob }> {
+    const keys = this.holdings.get(roomId)?.generations.get(message.generation ?? 0);
+    if (!keys || message.file_key === undefined || message.file_size === undefined || !message.file_url) {
+      throw new RoomError("undecryptable");
+    }
+    const place = {
+      messageId: message.id,
+      type: message.type,
+      date: message.date,
+      time: message.time,
+      senderKeyId: message.sender_key_id ?? "",
+    };
+    const opened = await this.openMessage(roomId, message);
+    if (opened.state !== "opened") throw new RoomError("undecryptable");
+    const fileKey = await openRoomFileKey(keys, place, message.file_key);
+    const size = plainSizeOf(message.file_size);
+    if (size === undefined) throw new RoomError("undecryptable");
+    const type = message.type as SealedFileMessage["type"];
+    const file: SealedFileMessage = {
+      id: message.id,
+      type,
+      date: message.date,
+      time: message.time,
+      filename: message.filename,
+      file_url: message.file_url,
+      epoch: message.generation ?? 0,
+      preview: message.preview ?? "",
+      file_key: message.file_key,
+      file_size: message.file_size,
+      sender: "",
+    };
+    const contentType = contentTypeOf(opened.text, type);
+    return { name: opened.text, blob: await plainBlob(file, { state: "opened", name: opened.text, size, contentType, fileKey }) };
+  }
+
   /** Whether a discussion is encrypted (asked once; a discussion in clear stays so). */
   async isEncrypted(roomId: string): Promise<boolean> {
     if (this.clear.has(roomId)) return false;
@@ -485,7 +578,7 @@ export class Rooms {
   }
 
   /** Opens a message of the room with the generations this device holds. */
-  openMessage(roomId: string, message: DiscussionMessage): Promise<OpenedRoomMessage> {
+  openMessage(roomId: string, message: RoomMessageFields): Promise<OpenedRoomMessage> {
     const holding = this.holdings.get(roomId);
     const held = holding?.generations ?? new Map<number, RoomKeys>();
     return openRoomMessage(held, {

@@ -5,6 +5,8 @@
  */
 import { type Message, SEALED_TEXT } from "@daysync/shared";
 import { type MouseEvent, useRef, useState } from "react";
+import { plainSizeOf } from "../../../lib/sealing/sealed-files.ts";
+import { useSessionServices } from "../../../lib/session-services.ts";
 import type { Shown } from "../../../lib/shown.ts";
 import { FileKindIcon, fileKindOf } from "./file-kind.tsx";
 import { formatBytes } from "./format-bytes.ts";
@@ -13,10 +15,14 @@ import { useDownloadInPage, useOpenedImage, useSealedFile, useWorkerControls } f
 type FileMessage = Pick<
   Message,
   "id" | "type" | "filename" | "file_url" | "file_size" | "date" | "time" | "epoch" | "preview" | "file_key" | "device"
->;
+> & { discussion_id?: string; generation?: number; sender_key_id?: string };
 
 /** `shown` is the message's name as this device shows it, opened by the chat's data hooks (api/). */
 export function FileMessageBody({ message, shown }: { message: FileMessage; shown: Shown }) {
+  if (message.generation !== undefined && message.discussion_id) {
+    if (shown.kind !== "text") return <Sealed shown={shown} />;
+    return <RoomFileBody message={message} discussionId={message.discussion_id} name={shown.text} />;
+  }
   if (message.epoch === undefined) {
     const name = message.filename || "File";
     return (
@@ -32,6 +38,39 @@ function Sealed({ shown }: { shown: Exclude<Shown, { kind: "text" }> }) {
     <p className="message-text message-sealed" aria-busy={shown.kind === "opening" || undefined}>
       {shown.kind === "notice" ? shown.text : null}
     </p>
+  );
+}
+
+/**
+ * A file of an encrypted discussion (docs/protocol/encryption.md, "Sealed values"): its opened name and plain size;
+ * Download opens its records here with the room's key into a Blob (the service worker holds no room keys yet).
+ */
+function RoomFileBody({ message, discussionId, name }: { message: FileMessage; discussionId: string; name: string }) {
+  const { rooms } = useSessionServices();
+  const [failed, setFailed] = useState(false);
+  const onDownload = (event: MouseEvent) => {
+    event.preventDefault();
+    void rooms
+      .openFile(discussionId, { ...message, content: "" })
+      .then(({ blob, name: opened }) => {
+        const url = URL.createObjectURL(blob);
+        Object.assign(document.createElement("a"), { href: url, download: opened }).click();
+        // The download has taken the Blob by the time this runs; revoking at once can cancel it in some browsers.
+        setTimeout(() => URL.revokeObjectURL(url), 60_000);
+        setFailed(false);
+      })
+      .catch(() => setFailed(true));
+  };
+  return (
+    <FileBody
+      name={name}
+      type={message.type}
+      size={message.file_size === undefined ? undefined : plainSizeOf(message.file_size)}
+      href={message.file_url}
+      players={false}
+      onDownload={onDownload}
+      note={failed ? SEALED_TEXT.undecryptable : undefined}
+    />
   );
 }
 
