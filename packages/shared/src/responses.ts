@@ -94,6 +94,12 @@ export const discussionSchema = z.object({
   member_count: z.number().int().nonnegative(),
   /** The newest live message's time, ms since the epoch; null for none. */
   last_message_at: z.number().nullable(),
+  /**
+   * Present for an end-to-end encrypted discussion (docs/protocol/encryption.md, "Encrypted discussions"): its title
+   * is then "" (the sealed one is in `GET /api/discussions/:id/room`), and `current_generation` the key to seal under.
+   */
+  encrypted: z.literal(true).optional(),
+  current_generation: z.number().int().positive().optional(),
 });
 
 export const discussionRoleSchema = z.enum(["owner", "member"]);

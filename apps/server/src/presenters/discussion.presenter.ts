@@ -20,6 +20,8 @@ export interface DiscussionRow {
   ends_at: number | null;
   member_count: number;
   last_message_at: number | null;
+  /** An encrypted discussion's current generation (absent or null: in clear). */
+  room_generation?: number | null;
 }
 
 /** The same row with the viewing member's own part. */
@@ -39,6 +41,9 @@ export function presentDiscussion(row: DiscussionRow): Discussion {
     ends_at: Number(row.ends_at ?? 0),
     member_count: Number(row.member_count),
     last_message_at: row.last_message_at === null ? null : Number(row.last_message_at),
+    ...(row.room_generation === null || row.room_generation === undefined
+      ? {}
+      : { encrypted: true, current_generation: Number(row.room_generation) }),
   };
 }
 

@@ -40,7 +40,8 @@ export const m032Rooms: Migration = {
       .addColumn("tag", "text", (c) => c.notNull())
       .addColumn("sealed_name", "text", (c) => c.notNull())
       .addColumn("member_id", "text", (c) => c.notNull())
-      .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
+      // Not a reference: the entry outlives a deleted account ("" then), as others' entries may name it as `added_by`.
+      .addColumn("user_id", "text", (c) => c.notNull())
       .addColumn("created_at", "bigint", (c) => c.notNull())
       .addPrimaryKeyConstraint("room_entries_pk", ["space_id", "generation", "key_id"])
       .execute();

@@ -16,6 +16,8 @@ export interface SpaceRow {
   ends_at: number;
   member_count: number;
   last_message_at: number | null;
+  /** An encrypted discussion's current generation; null for one in clear. */
+  room_generation: number | null;
 }
 
 /** One member's view of a discussion: the row with their own membership and unread count. */
@@ -51,6 +53,7 @@ export function createDiscussionsRepository(db: Db) {
           .select((m) => m.fn.max("messages.created_at").as("t"))
           .whereRef("messages.space_id", "=", "spaces.id")
           .as("last_message_at"),
+        eb.selectFrom("rooms").select("rooms.current_generation").whereRef("rooms.space_id", "=", "spaces.id").as("room_generation"),
       ]);
   }
 
@@ -62,6 +65,7 @@ export function createDiscussionsRepository(db: Db) {
     ends_at: number | null;
     member_count: number | string | bigint | null;
     last_message_at: number | string | bigint | null;
+    room_generation: number | string | bigint | null;
   }): SpaceRow => ({
     id: r.id,
     public_id: r.public_id ?? "",
@@ -70,6 +74,7 @@ export function createDiscussionsRepository(db: Db) {
     ends_at: Number(r.ends_at),
     member_count: Number(r.member_count ?? 0),
     last_message_at: num(r.last_message_at),
+    room_generation: num(r.room_generation),
   });
 
   /**
@@ -101,6 +106,11 @@ export function createDiscussionsRepository(db: Db) {
 
   return {
     in: (trx: Transaction<Database>) => createDiscussionsRepository(trx),
+
+    /** Whether any space (a discussion, or an account's personal space) has this id. */
+    async spaceIdTaken(spaceId: string): Promise<boolean> {
+      return (await db.selectFrom("spaces").select("id").where("id", "=", spaceId).executeTakeFirst()) !== undefined;
+    },
 
     async publicIdTaken(publicId: string): Promise<boolean> {
       const row = await db.selectFrom("spaces").select("id").where("public_id", "=", publicId).executeTakeFirst();

@@ -21,7 +21,6 @@ import {
   PREMIUM_PLAN,
   PUBLIC_ID_ALPHABET,
   PUBLIC_ID_LENGTH,
-  ROOM_ERROR_CODES,
 } from "@daysync/shared";
 import { type Action, may } from "../../access/policies.ts";
 import type { Clock } from "../../clock.ts";
@@ -33,6 +32,7 @@ import type { PlansRepository } from "../plans/index.ts";
 import type { AccessRepository, Membership, SpacesRepository } from "../spaces/index.ts";
 import { discussionMembership, noSuchDiscussion } from "./discussion-access.ts";
 import type { DiscussionsRepository } from "./discussions.repository.ts";
+import { encryptedRefusal, recordRoomDeparture } from "./room-entry.ts";
 import type { RoomsRepository } from "./rooms.repository.ts";
 
 /** What a paid extension did: how much of the paid time it applied, and how much it could not (and why). */
@@ -46,10 +46,6 @@ export interface PaidExtension {
 export function newPublicId(): string {
   return Array.from(randomBytes(PUBLIC_ID_LENGTH), (b) => PUBLIC_ID_ALPHABET[b % 32]).join("");
 }
-
-/** 409 to what only a discussion in clear takes: an encrypted one is reached by its devices' sealed values. */
-const encryptedRefusal = (how: string) =>
-  conflict(ROOM_ERROR_CODES.encryptedRoom, `This discussion is end-to-end encrypted: it can only be ${how}.`);
 
 /** 409 when `days` more would end it past `DISCUSSION_MAX_AHEAD_DAYS` from now. */
 function refuseTooFar(endsAt: number, days: number, now: number): void {
@@ -169,13 +165,7 @@ export function createDiscussionsService(deps: {
         memberIds.filter((id) => id !== userId),
       );
       await recordClosed(work, spaceId, [userId], reason);
-      const rooms = deps.rooms.in(work.trx);
-      if (await rooms.room(spaceId)) {
-        // A remaining member's device makes the next generation without these keys (docs/protocol/encryption.md).
-        const keyIds = await rooms.keyIdsOf(spaceId, userId);
-        const others = memberIds.filter((id) => id !== userId);
-        await work.record(others, { kind: "discussion.member_left", discussionId: spaceId, memberId: memberRowId, keyIds });
-      }
+      await recordRoomDeparture(work, deps.rooms, { spaceId, memberId: memberRowId, userId, memberIds });
     });
   }
 
@@ -388,6 +378,10 @@ export function createDiscussionsService(deps: {
         await unitOfWork.forSpace(spaceId, async (work, memberIds) => {
           const others = memberIds.filter((id) => id !== userId);
           const wasActive = memberIds.includes(userId);
+          const mine = await repo.in(work.trx).memberRowOf(spaceId, userId);
+          // Told before the rows go: a room's remaining members rotate without this account's keys.
+          if (wasActive && mine) await recordRoomDeparture(work, deps.rooms, { spaceId, memberId: mine.id, userId, memberIds });
+          await deps.rooms.in(work.trx).forgetAccount(spaceId, userId);
           const ids = await deps.content.eraseAuthor(work.trx, spaceId, userId);
           await spaces.in(work.trx).forgetMember(spaceId, userId);
           if (ids.length > 0) {

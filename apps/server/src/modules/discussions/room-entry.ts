@@ -4,7 +4,7 @@
  * room for one more) and the member row with its entry, logged to the members.
  */
 import { randomUUID } from "node:crypto";
-import { API_ERROR_CODES, type RoomEntryInput } from "@daysync/shared";
+import { API_ERROR_CODES, ROOM_ERROR_CODES, type RoomEntryInput } from "@daysync/shared";
 import type { Work } from "../../feed/unit-of-work.ts";
 import { conflict } from "../../http/errors.ts";
 import type { SpacesRepository } from "../spaces/index.ts";
@@ -79,4 +79,24 @@ export async function enterRoom(
     await work.record(others, { kind: "discussion.member_joined", discussionId: spaceId, memberId, generation, keyId: entry.key_id });
   }
   return memberId;
+}
+
+/** 409 to what only a discussion in clear takes: an encrypted one is reached by its devices' sealed values. */
+export const encryptedRefusal = (how: string) =>
+  conflict(ROOM_ERROR_CODES.encryptedRoom, `This discussion is end-to-end encrypted: it can only be ${how}.`);
+
+/**
+ * A member left an encrypted discussion or was removed: the remaining members are told which member keys went, so
+ * that one of their devices makes the next generation without them (docs/protocol/encryption.md, rotation).
+ */
+export async function recordRoomDeparture(
+  work: Work,
+  rooms: RoomsRepository,
+  left: { spaceId: string; memberId: string; userId: string; memberIds: string[] },
+) {
+  const locked = rooms.in(work.trx);
+  if (!(await locked.room(left.spaceId))) return;
+  const keyIds = await locked.keyIdsOf(left.spaceId, left.userId);
+  const others = left.memberIds.filter((id) => id !== left.userId);
+  await work.record(others, { kind: "discussion.member_left", discussionId: left.spaceId, memberId: left.memberId, keyIds });
 }

@@ -77,6 +77,14 @@ export function createRoomsRepository(db: Db) {
       return rows.map((r) => r.key_id);
     },
 
+    /**
+     * A deleted account's entries stay (other entries may name its key as `added_by`, and the lists must still verify)
+     * but no longer say whose they were.
+     */
+    async forgetAccount(spaceId: string, userId: string): Promise<void> {
+      await db.updateTable("room_entries").set({ user_id: "" }).where("space_id", "=", spaceId).where("user_id", "=", userId).execute();
+    },
+
     async setSealedName(spaceId: string, generation: number, keyId: string, sealedName: string): Promise<void> {
       await db
         .updateTable("room_entries")

@@ -13,12 +13,12 @@ import {
   type RoomState,
   type RotationInput,
 } from "@daysync/shared";
-import { type Action, may } from "../../access/policies.ts";
+import { may } from "../../access/policies.ts";
 import type { Clock } from "../../clock.ts";
 import type { UnitOfWork } from "../../feed/unit-of-work.ts";
 import { badRequest, conflict, forbidden } from "../../http/errors.ts";
 import { presentRoom } from "../../presenters/room.presenter.ts";
-import type { AccessRepository, Membership, SpacesRepository } from "../spaces/index.ts";
+import type { AccessRepository, SpacesRepository } from "../spaces/index.ts";
 import { discussionMembership, noSuchDiscussion } from "./discussion-access.ts";
 import type { DiscussionsRepository } from "./discussions.repository.ts";
 import { newPublicId } from "./discussions.service.ts";
@@ -89,14 +89,16 @@ export function createRoomsService(deps: RoomsDeps) {
 
     async create(userId: string, input: CreateRoomInput): Promise<RoomState> {
       const now = clock.now();
-      if (await discussions.find(input.id))
-        throw conflict(ROOM_ERROR_CODES.roomIdTaken, "A discussion already has this id: make another.", "id");
+      // Any space's id, a personal one's too (an account's id): the insert would fail on it.
+      const taken = () => conflict(ROOM_ERROR_CODES.roomIdTaken, "This id is taken: make another.", "id");
+      if (await discussions.spaceIdTaken(input.id)) throw taken();
       let publicId = newPublicId();
       for (let tries = 0; await discussions.publicIdTaken(publicId); tries++) {
         if (tries > 5) throw new Error("No free discussion ID found.");
         publicId = newPublicId();
       }
       await unitOfWork.forUser(userId, async (work) => {
+        if (await discussions.in(work.trx).spaceIdTaken(input.id)) throw taken();
         const space = { id: input.id, kind: "discussion" as const, title: "", public_id: publicId, created_by: userId };
         await spaces.in(work.trx).insertSpace({ ...space, created_at: now, updated_at: now, ends_at: now + DISCUSSION_LIFETIME_MS });
         const written = rooms.in(work.trx);
@@ -216,8 +218,8 @@ export function createRoomsService(deps: RoomsDeps) {
     /** The creator turns typed-ID joining on or off, or renames it with a sealed title. */
     async update(userId: string, spaceId: string, patch: { id_joining?: boolean; sealed_title?: string }): Promise<RoomState> {
       const { membership } = await memberOfRoom(userId, spaceId);
-      const action: Action = "discussion.rename";
-      if (!may({ userId }, action, { membership } as { membership: Membership })) {
+      // The creator's say, as renaming is.
+      if (!may({ userId }, "discussion.rename", { membership })) {
         throw forbidden("Only the creator of this discussion can change how it is joined or its title.");
       }
       await rooms.updateRoom(spaceId, {

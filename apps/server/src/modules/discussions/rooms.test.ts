@@ -89,6 +89,10 @@ describe("an encrypted discussion through the server", () => {
     expect(created.res.body.current_generation).toBe(1);
     // The id is the device's: a second discussion under it is refused.
     expect((await ana.device.post(ROOMS_API.create, created.body)).status).toBe(409);
+    // So is an account's id (a personal space's), and the answer says the room is encrypted in the list.
+    expect((await ana.device.post(ROOMS_API.create, { ...created.body, id: ana.user.id })).status).toBe(409);
+    const mine = await ana.device.get<{ discussions: Array<Record<string, unknown>> }>(DISCUSSIONS_API.list);
+    expect(mine.body.discussions[0]).toMatchObject({ id: roomId, title: "", encrypted: true, current_generation: 1 });
 
     // Bo and Cleo join with the link's key; a name equal to Ana's (by its tag) is refused with the clear clash's words.
     const B = (await linkJoinThroughApi(bo.device, publicId, A, NAMES.bo)).holding as RoomHolding;
