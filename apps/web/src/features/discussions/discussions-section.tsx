@@ -116,7 +116,7 @@ function DiscussionList() {
             >
               <span className="day-link-body">
                 <span className="day-link-top">
-                  <DiscussionTitle id={d.id} title={d.title} />
+                  <DiscussionTitle id={d.id} title={d.title} encrypted={d.encrypted} />
                   {d.unread > 0 ? (
                     <span className="discussion-unread">
                       {d.unread}
@@ -135,6 +135,6 @@ function DiscussionList() {
 }
 
 /** A discussion's title in the list; an encrypted one's is opened on this device. */
-function DiscussionTitle({ id, title }: { id: string; title: string }) {
-  return <span className="day-date discussion-title">{useOpenedTitle(id, title)}</span>;
+function DiscussionTitle({ id, title, encrypted }: { id: string; title: string; encrypted?: boolean }) {
+  return <span className="day-date discussion-title">{useOpenedTitle(id, title, encrypted)}</span>;
 }

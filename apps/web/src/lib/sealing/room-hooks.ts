@@ -50,9 +50,9 @@ export function openedDetails(details: DiscussionDetails, room: RoomView): Discu
 }
 
 /** The title of a discussion of the sidebar: opened here when it is an encrypted one (its title in clear is empty). */
-export function useOpenedTitle(id: string, title: string): string {
-  const room = useRoom(id, title === "");
-  if (title !== "") return title;
+export function useOpenedTitle(id: string, title: string, encrypted?: boolean): string {
+  const room = useRoom(id, encrypted === true || title === "");
+  if (title !== "" && encrypted !== true) return title;
   return room.data?.encrypted ? (room.data.title ?? LOCKED_TITLE) : LOCKED_TITLE;
 }
 
