@@ -3,7 +3,8 @@
  * one (every new discussion is encrypted), B opens the link read from the QR code on A's screen (the key in its
  * fragment, gone from the address bar once read), both exchange texts, the header says "End-to-end encrypted";
  * a file goes from B to A and downloads opened; C types the ID, waits with a code and is let in by B with that code; C leaves, a remaining device makes the next
- * key, and a text sent after it does not open with the link's old key. The server's files hold none of the texts,
+ * key, and a text sent after it does not open with the link's old key; D, signed out, opens the new link, registers and
+ * joins with its key, reading what came after the rotation and the title sealed again under it. The server's files hold none of the texts,
  * the title or the names chosen (the name C asked to join with is sent before C holds a key: the server sees it).
  */
 
@@ -13,7 +14,17 @@ import { deriveRoomKeys, openRoomMessage, parseRoomLink } from "@daysync/shared/
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { useStartedApp } from "./support/app.ts";
-import { chooseFiles, type Device, messageList, newDevice, registerViaApi, sendMessage, uniqueEmail, visible } from "./support/daysync.ts";
+import {
+  chooseFiles,
+  type Device,
+  messageList,
+  newDevice,
+  PASSWORD,
+  registerViaApi,
+  sendMessage,
+  uniqueEmail,
+  visible,
+} from "./support/daysync.ts";
 import { filesUnder, findMarkers, marker } from "./support/markers.ts";
 import { readQrFromScreen } from "./support/qr.ts";
 
@@ -29,7 +40,7 @@ const messageBy = (page: Page, author: string, text: string) =>
 describe("encrypted discussions", () => {
   it("create, join by the QR link and by typed ID with a code, talk both ways, a leave moves the room to a new key; the server keeps no clear text or file", async () => {
     const title = marker("title");
-    const names = { a: marker("anna"), b: marker("bert") };
+    const names = { a: marker("anna"), b: marker("bert"), d: marker("dora") };
     const cName = "Cora";
     const fileName = `${marker("file")}.txt`;
     const fileText = `${marker("bytes")} day 1: the hike`;
@@ -140,6 +151,36 @@ describe("encrypted discussions", () => {
       .toBe("2");
     await visible(b.page.getByRole("heading", { name: title }));
 
+    // The share panel now gives a link of generation 2. D, signed out, opens it, registers, and lands back on the join
+    // screen with the key: D reads what was sent under generation 2 and the title; what came before shows as locked.
+    await a.page.getByRole("button", { name: "Share" }).click();
+    await visible(a.page.getByRole("dialog").getByRole("img", { name: /QR code/ }));
+    const newLink = await readQrFromScreen(a.page);
+    expect(newLink).toContain("&g=2&k=");
+    await a.page.getByRole("dialog").getByRole("button", { name: "Done" }).click();
+    const d = await newDevice(app.browser, app.server.url);
+    await d.page.goto(newLink);
+    await d.page.waitForURL(/\/login$/);
+    expect(new URL(d.page.url()).hash).toBe("");
+    await d.page.getByRole("link", { name: TEXT.registerLink }).click();
+    await d.page.getByLabel("Name", { exact: true }).fill("Dora Account");
+    await d.page.getByLabel("Email", { exact: true }).fill(uniqueEmail("dora"));
+    await d.page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await d.page.getByLabel("Confirm password", { exact: true }).fill(PASSWORD);
+    await d.page.getByRole("button", { name: TEXT.register }).click();
+    await visible(d.page.getByRole("heading", { name: "Join a discussion" }), 30_000);
+    await d.page.getByLabel("Your name in this discussion").fill(names.d);
+    await d.page.getByRole("main").getByRole("button", { name: "Join" }).click();
+    await visible(d.page.getByRole("heading", { name: title }), 30_000);
+    await visible(messageBy(d.page, names.a, texts[3] as string), 20_000);
+    await visible(messageList(d.page).getByText(SEALED_TEXT.roomLocked).first());
+    expect(
+      await messageList(d.page)
+        .getByText(texts[0] as string)
+        .count(),
+    ).toBe(0);
+    await d.context.close();
+
     // The link's key (generation 1, which C held too) opens nothing sent after the rotation.
     const listed = await b.context.request.get(`${app.server.url}${DISCUSSIONS_API.messages(roomId)}`);
     const { messages } = responseSchemas.discussionMessages.parse(await listed.json());
@@ -178,7 +219,7 @@ describe("encrypted discussions", () => {
 
     // What the server keeps (database, its WAL, files): none of the texts, the title or the names chosen, in any form.
     const found = filesUnder(app.server.dataDir).flatMap(({ name, bytes }) =>
-      findMarkers([title, names.a, names.b, fileName, fileText, ...texts], bytes, name),
+      findMarkers([title, names.a, names.b, names.d, fileName, fileText, ...texts], bytes, name),
     );
     expect(found).toEqual([]);
     await Promise.all([a.context.close(), b.context.close(), c.context.close()]);
