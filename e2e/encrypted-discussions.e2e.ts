@@ -1,13 +1,13 @@
 /**
  * Encrypted discussions (issue 45; docs/protocol/encryption.md, "Encrypted discussions") in real Chromium: A creates
  * one (every new discussion is encrypted), B opens the link read from the QR code on A's screen (the key in its
- * fragment, gone from the address bar once read), both exchange texts, the header says "End-to-end encrypted";
- * a file goes from B to A and downloads opened; C types the ID, waits with a code and is let in by B with that code; C leaves, a remaining device makes the next
- * key, and a text sent after it does not open with the link's old key; D, signed out, opens the new link, registers and
- * joins with its key, reading what came after the rotation and the title sealed again under it. The server's files hold none of the texts,
- * the title or the names chosen (the name C asked to join with is sent before C holds a key: the server sees it).
+ * fragment, gone from the address bar once read), both exchange texts, the header says "End-to-end encrypted"; a file
+ * goes from B to A and downloads opened; C types the ID, waits with a code and is let in by B with that code; C leaves,
+ * a remaining device makes the next key, and a text sent after it does not open with the link's old key; D, signed
+ * out, opens the new link, registers and joins with its key, reading what came after the rotation and the title sealed
+ * again under it. The server's files hold none of the texts, the title, the file or the names chosen (the name C asked
+ * to join with is sent before C holds a key: the server sees it).
  */
-
 import { readFileSync } from "node:fs";
 import { DISCUSSIONS_API, ROOMS_API, responseSchemas, SEALED_TEXT, TEXT } from "@daysync/shared";
 import { deriveRoomKeys, openRoomMessage, parseRoomLink } from "@daysync/shared/crypto";
