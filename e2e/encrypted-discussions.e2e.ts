@@ -9,7 +9,7 @@
  * to join with is sent before C holds a key: the server sees it).
  */
 import { readFileSync } from "node:fs";
-import { DISCUSSIONS_API, ROOMS_API, responseSchemas, SEALED_TEXT, TEXT } from "@daysync/shared";
+import { DISCUSSIONS_API, ROOM_TEXT, ROOMS_API, responseSchemas, SEALED_TEXT, TEXT } from "@daysync/shared";
 import { deriveRoomKeys, openRoomMessage, parseRoomLink } from "@daysync/shared/crypto";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
@@ -70,6 +70,17 @@ describe("encrypted discussions", () => {
     const badge = await visible(a.page.getByRole("main").getByRole("link", { name: SEALED_TEXT.endToEnd, exact: true }));
     expect(await badge.getAttribute("href")).toBe("/privacy#who-can-read");
     await visible(discussionsNav(a.page).getByRole("link", { name: new RegExp(title) }));
+
+    // A link cut short is refused at once; one whose key is for another room is not used; both in the core's words.
+    await b.page.goto(joinLink.slice(0, -5));
+    await visible(b.page.getByRole("alert").getByText(ROOM_TEXT.linkDamaged), 30_000);
+    expect(new URL(b.page.url()).hash).toBe("");
+    // (From another page: a change of the fragment alone would not load the join page again.)
+    await b.page.goto("/dashboard");
+    await b.page.goto(joinLink.replace(linkKey.roomId, crypto.randomUUID()));
+    await b.page.getByLabel("Your name in this discussion").fill(names.b);
+    await b.page.getByRole("main").getByRole("button", { name: "Join" }).click();
+    await visible(b.page.getByRole("alert").getByText(ROOM_TEXT.linkOtherRoom), 30_000);
 
     // B opens the link: the key leaves the address bar at once; B picks a name and is in.
     await b.page.goto(joinLink);

@@ -20,7 +20,9 @@ export function NewDiscussionRoute() {
 /** /discussions/join/:publicId: the join link's screen (a visitor signs in first and comes back here). */
 export function JoinDiscussionRoute() {
   const { publicId = "" } = useParams();
-  return <JoinDiscussionPage key={publicId} publicId={publicId} />;
+  // Another link to the same ID (a fragment changed alone) is read afresh: its key is another one.
+  const { hash } = useLocation();
+  return <JoinDiscussionPage key={`${publicId}${hash}`} publicId={publicId} />;
 }
 
 /** /discussions/:id: the chat of a discussion under its header, or why it cannot be shown. */
