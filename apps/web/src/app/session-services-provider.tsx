@@ -10,6 +10,7 @@ import { Outbox } from "../lib/outbox.ts";
 import { noteMessageDeletion } from "../lib/sealing/deletion-notes.ts";
 import { DeviceKeys } from "../lib/sealing/device-keys.ts";
 import { forgetKeys } from "../lib/sealing/key-store.ts";
+import { applyRoomEvent } from "../lib/sealing/room-hooks.ts";
 import { Rooms } from "../lib/sealing/rooms.ts";
 import { setMe } from "../lib/session.ts";
 import { type SessionServices, SessionServicesContext } from "../lib/session-services.ts";
@@ -57,6 +58,7 @@ export function SessionServicesProvider({ user, children }: { user: User; childr
       userId: user.id,
       queryClient,
       applyEvent: apply,
+      applyOtherEvent: (event) => applyRoomEvent(queryClient, event),
       onReady: () => {
         // Back in touch with the server: keys that could not be fetched before are fetched now, then the outbox goes on.
         if (keys.getStatus().state === "failed") void keys.refresh();

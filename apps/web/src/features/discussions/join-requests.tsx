@@ -3,13 +3,13 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { TextField } from "../../components/ui/text-field.tsx";
 import { describeError } from "../../lib/api-errors.ts";
-import { reloadRoom } from "../../lib/sealing/room-hooks.ts";
+import { reloadRoom, roomRequestsKey } from "../../lib/sealing/room-hooks.ts";
 import { letIn } from "../../lib/sealing/room-joining.ts";
 import type { RoomView } from "../../lib/sealing/rooms.ts";
 import { useSessionServices } from "../../lib/session-services.ts";
 
-/** How often an open discussion looks for people asking to join by its typed ID. */
-const REQUESTS_POLL_MS = 3_000;
+/** How often an open discussion looks for people asking to join by its typed ID, besides the live event that says so. */
+const REQUESTS_POLL_MS = 10_000;
 
 /**
  * On a member's open discussion: "Cleo wants to join" for each request by typed ID, with a field for the code the
@@ -18,7 +18,7 @@ const REQUESTS_POLL_MS = 3_000;
 export function JoinRequests({ room }: { room: RoomView }) {
   const { rooms } = useSessionServices();
   const requests = useQuery({
-    queryKey: ["room-requests", room.roomId],
+    queryKey: roomRequestsKey(room.roomId),
     queryFn: () => rooms.requests(room.roomId),
     enabled: room.holding !== undefined,
     refetchInterval: REQUESTS_POLL_MS,
@@ -42,7 +42,7 @@ function JoinRequestRow({ room, request }: { room: RoomView; request: JoinReques
     mutationFn: (typed: string) => letIn(rooms, room.roomId, request, typed),
     onSuccess: () => {
       reloadRoom(queryClient, room.roomId);
-      void queryClient.invalidateQueries({ queryKey: ["room-requests", room.roomId] });
+      void queryClient.invalidateQueries({ queryKey: roomRequestsKey(room.roomId) });
     },
   });
   const submit = (e: FormEvent) => {

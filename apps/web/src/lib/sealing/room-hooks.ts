@@ -3,7 +3,7 @@
  * discussion's details with its title and names opened, and its messages opened. The caches keep what the server
  * sent (empty titles and names, sealed texts); the opened values live only in the "room" and "opened-room" queries.
  */
-import { type DiscussionDetails, type DiscussionMessage, type MemberChange, SEALED_TEXT } from "@daysync/shared";
+import { type DiscussionDetails, type DiscussionMessage, type MemberChange, roomLiveEventSchema, SEALED_TEXT } from "@daysync/shared";
 import { type QueryClient, useQueries, useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo } from "react";
 import { useSessionServices } from "../session-services.ts";
@@ -28,6 +28,23 @@ export function useRoom(id: string, enabled = true) {
 export function reloadRoom(queryClient: QueryClient, id: string): void {
   void queryClient.invalidateQueries({ queryKey: roomKey(id) });
 }
+
+/**
+ * An encrypted discussion's live event (`roomLiveEventSchema`): it says what changed, the room or its requests are
+ * read again (a leave makes this device rotate; a request to join shows on the open page at once).
+ */
+export function applyRoomEvent(queryClient: QueryClient, value: unknown): void {
+  const parsed = roomLiveEventSchema.safeParse(value);
+  if (!parsed.success) return;
+  const event = parsed.data;
+  if (event.kind === "discussion.join_requested" || event.kind === "discussion.join_updated") {
+    void queryClient.invalidateQueries({ queryKey: roomRequestsKey(event.discussion_id) });
+  } else {
+    reloadRoom(queryClient, event.discussion_id);
+  }
+}
+
+export const roomRequestsKey = (id: string) => ["room-requests", id] as const;
 
 /** The title shown while its key is not held here. */
 export const LOCKED_TITLE = "Encrypted discussion";
