@@ -4,9 +4,10 @@
  * members, and keeps no name in clear. A metadata that is not a sealed room file is a 400 JSON before any byte.
  */
 import { randomBytes } from "node:crypto";
-import { API, DISCUSSIONS_API, type DiscussionMessage, formatStoredDate, formatStoredTime } from "@daysync/shared";
+import { API, DISCUSSIONS_API, type DiscussionMessage, formatStoredDate, formatStoredTime, ROOMS_API } from "@daysync/shared";
 import {
   createSealingSource,
+  makeRotation,
   openRecordStream,
   openRoomFileKey,
   openRoomValue,
@@ -17,7 +18,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { person } from "../../testing/discussion-api.ts";
 import { everyRow } from "../../testing/every-row.ts";
-import { createRoomThroughApi, currentKeys, linkJoinThroughApi } from "../../testing/room-client.ts";
+import { createRoomThroughApi, currentKeys, entryBody, linkJoinThroughApi, wrapBody } from "../../testing/room-client.ts";
 import { startTestServer, type TestServer } from "../../testing/test-server.ts";
 import { b64, create, patch } from "../../testing/tus-client.ts";
 
@@ -100,5 +101,42 @@ describe("a file in an encrypted discussion", () => {
 
     const dump = [...(await everyRow(server)).values()].join("\n");
     expect(dump.includes("Qzx secret")).toBe(false);
+  });
+
+  it("refuses at the last byte a file sealed under a generation the room has left, and keeps none of it", async () => {
+    const ana = await person(server, "Ana");
+    const { res, holding } = await createRoomThroughApi(ana.device, "Ana", "Stale");
+    const roomId = res.body.id;
+    const at = new Date(server.clock.now());
+    const file = { id: crypto.randomUUID(), date: formatStoredDate(at), time: formatStoredTime(at), type: "file", name: "old.bin" };
+    const sender = roomSender(holding, 1);
+    const { fields, fileKey } = await sealRoomFile(sender, file);
+    const data = new Uint8Array(randomBytes(1000));
+    const source = createSealingSource({ fileKey, messageId: file.id, plainLength: data.length, read: readFrom(data) });
+    const sealed = await source.slice(0, source.size);
+    const meta = {
+      discussion_id: roomId,
+      sender_key_id: sender.memberKeyId,
+      type: "file",
+      message_id: file.id,
+      date: file.date,
+      time: file.time,
+    };
+    const { res: started, location } = await create(ana.device, sealed.length, header({ ...meta, ...fields, generation: 1 }));
+    expect(started.status).toBe(201);
+
+    // The room rotates while the bytes are on their way.
+    const { rotation, keep } = await makeRotation(holding, new Map([[holding.self.keyId, "Ana"]]));
+    await keep();
+    const entries = await Promise.all(rotation.roster.map((e) => entryBody(currentKeys(holding), e, "Ana")));
+    const body = { generation: 2, sender_key_id: holding.self.keyId, entries, wraps: rotation.wraps.map(wrapBody) };
+    expect((await ana.device.post(ROOMS_API.generations(roomId), body)).status).toBe(201);
+
+    const patched = await patch(ana.device, location, 0, sealed);
+    expect(patched.status).toBe(409);
+    expect(((await patched.json()) as { error: { code: string } }).error.code).toBe("generation_not_current");
+    const listed = await ana.device.get<{ messages: DiscussionMessage[] }>(DISCUSSIONS_API.messages(roomId));
+    expect(listed.body.messages).toEqual([]);
+    expect(await server.db.selectFrom("uploads").select("id").where("space_id", "=", roomId).execute()).toEqual([]);
   });
 });
