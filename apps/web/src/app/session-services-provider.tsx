@@ -10,7 +10,7 @@ import { Outbox } from "../lib/outbox.ts";
 import { noteMessageDeletion } from "../lib/sealing/deletion-notes.ts";
 import { DeviceKeys } from "../lib/sealing/device-keys.ts";
 import { forgetKeys } from "../lib/sealing/key-store.ts";
-import { applyRoomEvent } from "../lib/sealing/room-hooks.ts";
+import { applyRoomEvent, reloadRoom } from "../lib/sealing/room-hooks.ts";
 import { Rooms } from "../lib/sealing/rooms.ts";
 import { setMe } from "../lib/session.ts";
 import { type SessionServices, SessionServicesContext } from "../lib/session-services.ts";
@@ -92,6 +92,8 @@ export function SessionServicesProvider({ user, children }: { user: User; childr
       void services.outbox.flush();
       services.uploads.keysChanged();
       searchAgainWithNewKeys(queryClient);
+      // Rooms read before this device had the account's keys open now.
+      for (const roomId of services.rooms.withoutKey()) reloadRoom(queryClient, roomId);
     });
     // A room's keys moved here (a generation taken or made): its waiting texts go, its messages open again.
     const unsubscribeRooms = services.rooms.subscribe((roomId) => {

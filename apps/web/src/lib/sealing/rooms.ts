@@ -541,6 +541,11 @@ export class Rooms {
     return { name: opened.text, blob: await plainBlob(file, { state: "opened", name: opened.text, size, contentType, fileKey }) };
   }
 
+  /** Rooms read while this device held no key of them (its account's keys not found yet, or locked): to read again. */
+  withoutKey(): string[] {
+    return [...this.states.keys()].filter((roomId) => !this.holdings.has(roomId));
+  }
+
   /** Whether a discussion is encrypted (asked once; a discussion in clear stays so). */
   async isEncrypted(roomId: string): Promise<boolean> {
     if (this.clear.has(roomId)) return false;
