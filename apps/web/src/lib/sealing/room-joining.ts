@@ -22,7 +22,7 @@ import {
   startJoin,
 } from "@daysync/shared/crypto";
 import { api } from "../api-client.ts";
-import { entryBody, type Rooms, taggedAt, taggedOf, wrapBody, wrapOf } from "./rooms.ts";
+import { entryBody, NO_ROOM_KEY, NoRoomKeyError, type Rooms, taggedAt, taggedOf, wrapBody, wrapOf } from "./rooms.ts";
 
 const POLL_MS = 1_000;
 /** How long a member's device waits for the joiner's confirmation before it says the code was not the one shown. */
@@ -96,7 +96,7 @@ export async function askToJoin(rooms: Rooms, publicId: string, roomId: string, 
  */
 export async function letIn(rooms: Rooms, roomId: string, seen: JoinRequestAnswer, typedCode: string, signal?: AbortSignal) {
   const holding = rooms.holdingOf(roomId);
-  if (!holding) throw new Error("This device does not hold this discussion's key yet.");
+  if (!holding) throw new NoRoomKeyError(NO_ROOM_KEY);
   const request = requestOf(seen);
   let exchange: ReturnType<typeof answerJoin>;
   try {

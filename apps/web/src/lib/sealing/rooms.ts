@@ -19,6 +19,7 @@ import {
   type RoomWrapInput,
   responseSchemas,
   roomResponseSchemas,
+  SEALED_TEXT,
   type SendMessageInput,
   type SendRoomMessageInput,
 } from "@daysync/shared";
@@ -101,6 +102,13 @@ export type RoomMessageFields = Pick<
   | "file_size"
   | "file_url"
 >;
+
+/** This device cannot do it for want of a key (its account's, or the room's): the sentence says which. */
+export class NoRoomKeyError extends Error {
+  override name = "NoRoomKeyError";
+}
+
+export const NO_ROOM_KEY = "This device does not hold this discussion's key yet, so it cannot do this. Try again in a moment.";
 
 export type RoomAnswer = RoomView | { encrypted: false };
 
@@ -200,7 +208,7 @@ export class Rooms {
   /** The member seed and room keys sealed for the account's own devices, under its current epoch. */
   private async ownValues(roomId: string, seed: Bytes | undefined, roomKeys: ReadonlyMap<number, Bytes>) {
     const account = await this.account();
-    if (!account) throw new Error("This device cannot read your messages yet, so it cannot keep a discussion's key.");
+    if (!account) throw new NoRoomKeyError(SEALED_TEXT.approveToSend);
     const place = { userId: this.userId, accountEpoch: account.epoch, roomId };
     const values: { generation: number; value: string }[] = [];
     if (seed)
@@ -604,7 +612,7 @@ export class Rooms {
     return this.queued(roomId, async () => {
       const holding = this.holdings.get(roomId);
       const keys = holding?.generations.get(holding.highest);
-      if (!holding || !keys) throw new Error("This device does not hold this discussion's key yet.");
+      if (!holding || !keys) throw new NoRoomKeyError(NO_ROOM_KEY);
       const sealed_title = await sealRoomValue(keys, { ...TITLE_PLACE, senderKeyId: holding.self.keyId }, title.trim());
       const answer = { method: "PATCH", body: { sealed_title }, answer: roomResponseSchemas.room } as const;
       this.states.set(roomId, await apiFetch(ROOMS_API.state(roomId), answer));
