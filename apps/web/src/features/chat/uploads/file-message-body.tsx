@@ -5,12 +5,10 @@
  */
 import { type Message, SEALED_TEXT } from "@daysync/shared";
 import { type MouseEvent, useRef, useState } from "react";
-import { plainSizeOf } from "../../../lib/sealing/sealed-files.ts";
-import { useSessionServices } from "../../../lib/session-services.ts";
 import type { Shown } from "../../../lib/shown.ts";
 import { FileKindIcon, fileKindOf } from "./file-kind.tsx";
 import { formatBytes } from "./format-bytes.ts";
-import { useDownloadInPage, useOpenedImage, useSealedFile, useWorkerControls } from "./use-sealed-file.ts";
+import { useDownloadInPage, useOpenedImage, useRoomFile, useSealedFile, useWorkerControls } from "./use-sealed-file.ts";
 
 type FileMessage = Pick<
   Message,
@@ -46,26 +44,17 @@ function Sealed({ shown }: { shown: Exclude<Shown, { kind: "text" }> }) {
  * Download opens its records here with the room's key into a Blob (the service worker holds no room keys yet).
  */
 function RoomFileBody({ message, discussionId, name }: { message: FileMessage; discussionId: string; name: string }) {
-  const { rooms } = useSessionServices();
+  const room = useRoomFile(discussionId, message);
   const [failed, setFailed] = useState(false);
   const onDownload = (event: MouseEvent) => {
     event.preventDefault();
-    void rooms
-      .openFile(discussionId, { ...message, content: "" })
-      .then(({ blob, name: opened }) => {
-        const url = URL.createObjectURL(blob);
-        Object.assign(document.createElement("a"), { href: url, download: opened }).click();
-        // The download has taken the Blob by the time this runs; revoking at once can cancel it in some browsers.
-        setTimeout(() => URL.revokeObjectURL(url), 60_000);
-        setFailed(false);
-      })
-      .catch(() => setFailed(true));
+    void room.download().then((ok) => setFailed(!ok));
   };
   return (
     <FileBody
       name={name}
       type={message.type}
-      size={message.file_size === undefined ? undefined : plainSizeOf(message.file_size)}
+      size={room.size}
       href={message.file_url}
       players={false}
       onDownload={onDownload}
