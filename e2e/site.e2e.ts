@@ -180,7 +180,7 @@ describe("privacy page", () => {
     const headings = await page.locator("main h2").allTextContents();
     expect(headings).toEqual(["What the server keeps", "For how long", "Who can read it"]);
     const text = await page.locator("main").textContent();
-    for (const said of ["15 minutes", "7 days", "end-to-end encrypted", "not end-to-end encrypted yet", "one-way hash"]) {
+    for (const said of ["15 minutes", "7 days", "end-to-end encrypted", "when each joined and left", "one-way hash"]) {
       expect(text).toContain(said);
     }
     const response = await page.request.get(`${app.server.url}/privacy`);

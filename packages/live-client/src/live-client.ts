@@ -59,6 +59,8 @@ export interface LostConnection {
 export interface LiveHandlers {
   /** One change after the position; `live` is false while a (re)connection replays what was missed. */
   onEvent?(event: LiveEvent, info: { seq: number; live: boolean }): void | Promise<void>;
+  /** An event of a kind `LiveEvent` does not hold, unparsed (an encrypted discussion's: `roomLiveEventSchema`). */
+  onOtherEvent?(event: unknown, info: { seq: number; live: boolean }): void | Promise<void>;
   /** Current up to `seq`. `resumedFrom` is the position it resumed from (0: none, so anything loaded before may be stale). */
   onReady?(info: { seq: number; resumedFrom: number; reconnected: boolean }): void | Promise<void>;
   /** Too far behind to replay: catch up some other way; the position becomes `seq` once this is done. */
@@ -305,7 +307,9 @@ export class LiveClient {
     switch (frame.type) {
       case "unknown-event":
         // Counted past, so a resume neither asks for it again nor misses what follows.
-        if (frame.seq > position.get()) position.set(frame.seq);
+        if (frame.seq <= position.get()) return;
+        await handlers.onOtherEvent?.(frame.event, { seq: frame.seq, live: this.current && this.connection === connection });
+        position.set(frame.seq);
         return;
       case "event":
         if (frame.seq <= position.get()) return;

@@ -1,8 +1,11 @@
 /** The live protocol's rules as pure functions: what a frame is, what a close code asks for, how long to wait. */
 import { LIVE_CLOSE, liveEventEnvelopeSchema, type ServerLiveMessage, serverLiveMessageSchema } from "@daysync/shared";
 
-/** A frame as read: one of the protocol's, or an event of a kind this client does not know yet (a newer server). */
-export type Frame = ServerLiveMessage | { type: "unknown-event"; seq: number };
+/**
+ * A frame as read: one of the protocol's, or an event of a kind `LiveEvent` does not hold (a newer server's, or an
+ * encrypted discussion's, which a client that handles them reads itself), as it came.
+ */
+export type Frame = ServerLiveMessage | { type: "unknown-event"; seq: number; event: unknown };
 
 /** Reads a text frame with the shared schemas; null for anything else (binary, not JSON, not a server message). */
 export function parseFrame(data: unknown): Frame | null {
@@ -16,7 +19,7 @@ export function parseFrame(data: unknown): Frame | null {
   const frame = serverLiveMessageSchema.safeParse(value);
   if (frame.success) return frame.data;
   const envelope = liveEventEnvelopeSchema.safeParse(value);
-  return envelope.success ? { type: "unknown-event", seq: envelope.data.seq } : null;
+  return envelope.success ? { type: "unknown-event", seq: envelope.data.seq, event: (value as { event?: unknown }).event } : null;
 }
 
 /**

@@ -33,8 +33,12 @@ export const SEALED_TEXT = {
   /** The server calls current an epoch below one this device holds or saw: it will not seal under it. */
   epochRolledBack:
     "The server offered an older key than this device already has, so nothing was sent. Someone may be interfering with the server",
-  /** A discussion's header: what is written there stays readable by the server (docs/protocol/encryption.md, "Encrypted discussions": not wired yet). */
+  /** A discussion in clear's header (one created before discussions were encrypted): the server can read what is written there. */
   notEndToEnd: "Not end-to-end encrypted",
+  /** An encrypted discussion's header (docs/protocol/encryption.md, "Encrypted discussions"). */
+  endToEnd: "End-to-end encrypted",
+  /** A discussion's message sealed under a key generation this device does not hold (before it joined by link). */
+  roomLocked: "Locked: sent under a key of this discussion this device does not hold",
 } as const;
 
 /** A device that has seen a newer key than the server now names. */

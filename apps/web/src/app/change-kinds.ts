@@ -30,6 +30,7 @@ import {
 import { putKeyRequest, reloadKeysState } from "../features/keys/api/keys-cache.ts";
 import type { CacheChange } from "../lib/cache-changes.ts";
 import type { DeviceKeys } from "../lib/sealing/device-keys.ts";
+import { reloadRoom } from "../lib/sealing/room-hooks.ts";
 import { setMe } from "../lib/session.ts";
 
 /** What a change acts on in this tab. */
@@ -83,6 +84,8 @@ const changeKinds: { [K in Kind]: Effect<K> } = {
   "discussion.upserted": (change, { queryClient }) => {
     upsertDiscussion(queryClient, change.discussion, change.members, change.member_changes);
     updateDiscussionOfMessages(queryClient, change.discussion);
+    // An encrypted discussion's members or title changed: its room is read again (a leave makes a device rotate).
+    reloadRoom(queryClient, change.discussion.id);
   },
   "discussion.closed": (change, { queryClient }) => {
     closeDiscussion(queryClient, change.id, change.reason);

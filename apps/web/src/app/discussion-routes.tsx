@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { useLocation, useParams } from "react-router";
 import { PageSpinner } from "../components/ui/spinner.tsx";
 import { ChatView } from "../features/chat/chat-view.tsx";
@@ -10,6 +10,7 @@ import { NewDiscussionPage } from "../features/discussions/new-discussion-page.t
 import { useMarkRead } from "../features/discussions/use-mark-read.ts";
 import { ApiError } from "../lib/api-client.ts";
 import { describeError } from "../lib/api-errors.ts";
+import { openedDetails, useRoom } from "../lib/sealing/room-hooks.ts";
 import { useCurrentUser } from "../lib/session-services.ts";
 
 export function NewDiscussionRoute() {
@@ -19,7 +20,9 @@ export function NewDiscussionRoute() {
 /** /discussions/join/:publicId: the join link's screen (a visitor signs in first and comes back here). */
 export function JoinDiscussionRoute() {
   const { publicId = "" } = useParams();
-  return <JoinDiscussionPage key={publicId} publicId={publicId} />;
+  // Another link to the same ID (a fragment changed alone) is read afresh: its key is another one.
+  const { hash } = useLocation();
+  return <JoinDiscussionPage key={`${publicId}${hash}`} publicId={publicId} />;
 }
 
 /** /discussions/:id: the chat of a discussion under its header, or why it cannot be shown. */
@@ -49,6 +52,10 @@ function Discussion({ id }: { id: string }) {
   const location = useLocation();
   const closed = useClosedReason(id);
   const details = useDiscussion(id);
+  const room = useRoom(id);
+  const view = room.data?.encrypted ? room.data : undefined;
+  // An encrypted discussion's title and names travel sealed: shown as this device opened them.
+  const shown = useMemo(() => (details.data && view ? openedDetails(details.data, view) : details.data), [details.data, view]);
   useMarkRead(id);
   // Its time ran out while open: the server's `discussion.closed` follows with the sweep; say so now.
   const expired = usePassed(details.data?.discussion.ends_at);
@@ -68,13 +75,13 @@ function Discussion({ id }: { id: string }) {
     );
   }
   if (!details.data && details.fetchStatus === "paused") return <DiscussionNotice reason="offline" />;
-  if (!details.data) return <PageSpinner label="Loading discussion" />;
+  if (!shown || (room.isPending && room.fetchStatus !== "paused")) return <PageSpinner label="Loading discussion" />;
   const openShare = (location.state as { share?: boolean } | null)?.share === true;
   return (
     <ChatView
       space={{ kind: "discussion", id }}
-      header={<DiscussionHeader details={details.data} user={user} openShare={openShare} />}
-      memberChanges={details.data.member_changes}
+      header={<DiscussionHeader details={shown} user={user} openShare={openShare} room={view} />}
+      memberChanges={shown.member_changes}
     />
   );
 }

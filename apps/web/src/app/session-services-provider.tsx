@@ -10,9 +10,12 @@ import { Outbox } from "../lib/outbox.ts";
 import { noteMessageDeletion } from "../lib/sealing/deletion-notes.ts";
 import { DeviceKeys } from "../lib/sealing/device-keys.ts";
 import { forgetKeys } from "../lib/sealing/key-store.ts";
+import { applyRoomEvent, reloadRoom } from "../lib/sealing/room-hooks.ts";
+import { Rooms } from "../lib/sealing/rooms.ts";
 import { setMe } from "../lib/session.ts";
 import { type SessionServices, SessionServicesContext } from "../lib/session-services.ts";
 import { uploadQueueFor } from "../lib/upload-queue.ts";
+import { roomStart } from "../lib/upload-start.ts";
 import { applyChange } from "./change-kinds.ts";
 import { keptKinds } from "./offline-kinds.ts";
 
@@ -34,6 +37,7 @@ export function SessionServicesProvider({ user, children }: { user: User; childr
   }, [user.id, queryClient]);
   const services = useMemo(() => {
     const keys = new DeviceKeys(user.id);
+    const rooms = new Rooms(user.id, keys);
     const apply = (change: CacheChange) => applyChange(change, { queryClient, keys });
     const outbox = new Outbox(
       user.id,
@@ -43,6 +47,7 @@ export function SessionServicesProvider({ user, children }: { user: User; childr
         catchUp: () => keys.refresh(),
         stored: (id) => keys.stored(id),
         noteDeletion: (id) => noteMessageDeletion(keys, user.id, id),
+        sendToRoom: (discussionId, message) => rooms.send(discussionId, message),
       },
       // Sends and deletions of the user's days go over the live socket while it is current (issue 47); `live` is made
       // below, before anything is sent.
@@ -53,6 +58,7 @@ export function SessionServicesProvider({ user, children }: { user: User; childr
       userId: user.id,
       queryClient,
       applyEvent: apply,
+      applyOtherEvent: (event) => applyRoomEvent(queryClient, event),
       onReady: () => {
         // Back in touch with the server: keys that could not be fetched before are fetched now, then the outbox goes on.
         if (keys.getStatus().state === "failed") void keys.refresh();
@@ -65,8 +71,14 @@ export function SessionServicesProvider({ user, children }: { user: User; childr
       },
     });
     const uploads = uploadQueueFor(user.id);
-    uploads.sealWith({ sealer: () => keys.sealer(), catchUp: () => keys.refresh(), stored: (id) => keys.stored(id) });
-    return { applyChange: apply, live, outbox, uploads, keys };
+    uploads.sealWith({
+      sealer: () => keys.sealer(),
+      catchUp: () => keys.refresh(),
+      stored: (id) => keys.stored(id),
+      roomStart: async (discussionId, file) =>
+        (await rooms.isEncrypted(discussionId)) ? roomStart((toSeal) => rooms.sealFile(discussionId, toSeal), file) : null,
+    });
+    return { applyChange: apply, live, outbox, uploads, keys, rooms };
   }, [user.id, queryClient]);
   useEffect(() => {
     offlineCache.start();
@@ -80,10 +92,19 @@ export function SessionServicesProvider({ user, children }: { user: User; childr
       void services.outbox.flush();
       services.uploads.keysChanged();
       searchAgainWithNewKeys(queryClient);
+      // Rooms read before this device had the account's keys open now.
+      for (const roomId of services.rooms.withoutKey()) reloadRoom(queryClient, roomId);
+    });
+    // A room's keys moved here (a generation taken or made): its waiting texts go, its messages open again.
+    const unsubscribeRooms = services.rooms.subscribe((roomId) => {
+      void services.outbox.flush();
+      services.uploads.keysChanged();
+      void queryClient.invalidateQueries({ queryKey: ["opened-room", roomId] });
     });
     void services.keys.refresh();
     return () => {
       unsubscribe();
+      unsubscribeRooms();
       services.live.stop();
       services.outbox.stop();
       services.keys.stop();

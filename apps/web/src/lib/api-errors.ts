@@ -24,6 +24,8 @@ export function describeError(error: unknown): string {
   }
   if (isNetworkError(error)) return OFFLINE_MESSAGE;
   if (error instanceof InsecureAddressError) return error.message;
+  // The crypto core's refusals are sentences for the person (docs/protocol/encryption.md, "Encrypted discussions").
+  if (error instanceof Error && (error.name === "RoomError" || error.name === "NoRoomKeyError")) return error.message;
   return "Something went wrong. Please try again.";
 }
 

@@ -46,6 +46,8 @@ export interface LiveConnectionOptions {
   queryClient: QueryClient;
   /** Shows an event wherever it is shown; one that throws is reported and the next still applies. */
   applyEvent: (event: LiveEvent) => void;
+  /** An event of a kind `LiveEvent` does not hold, unparsed (an encrypted discussion's). */
+  applyOtherEvent?: (event: unknown) => void;
   /** The device is current again (after a (re)connect): a good moment to flush the outbox. */
   onReady?: () => void;
   /** The server closed with 4401/4403: this tab is no longer signed in. */
@@ -69,6 +71,7 @@ export class LiveConnection {
           options.applyEvent(event);
           for (const listener of this.eventListeners) listener(event, live);
         },
+        onOtherEvent: (event) => options.applyOtherEvent?.(event),
         onReady: ({ resumedFrom }) => {
           // Without a sequence to resume from, the HTTP load may have raced with changes: load once more.
           if (resumedFrom === 0) reloadAllButMe(queryClient);

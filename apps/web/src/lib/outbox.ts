@@ -11,6 +11,7 @@ import {
   type DateMessages,
   type DeletedResponse,
   DISCUSSIONS_API,
+  type DiscussionMessage,
   isKeyMovedCode,
   type Message,
   responseSchemas,
@@ -56,6 +57,11 @@ export interface MessageSealing {
   stored?(id: string): Promise<void>;
   /** Before a message of the user's days is deleted: the sealed note of its number (lib/deletion-notes.ts). */
   noteDeletion?(id: string): Promise<void>;
+  /**
+   * A text to a discussion sealed under its room key and posted (lib/sealing/rooms.ts), or why it waits; null for a
+   * discussion in clear, whose text is posted as it is.
+   */
+  sendToRoom?(discussionId: string, message: SendMessageInput): Promise<DiscussionMessage | { waiting: string | undefined } | null>;
 }
 
 /** How a sealed message to the user's days reaches the server: the live socket while it is current, else HTTP. */
@@ -225,7 +231,16 @@ export class Outbox {
       try {
         const input = { id: next.id, content: next.content, date: next.date, time: next.time } satisfies SendMessageInput;
         if (next.discussionId) {
-          const { message } = await api.post(DISCUSSIONS_API.messages(next.discussionId), input, responseSchemas.discussionMessage);
+          const sealed = await this.sealing.sendToRoom?.(next.discussionId, input);
+          if (sealed && "waiting" in sealed) {
+            // Waiting for a member's device to make the next key, or for this device's keys: looked at again later.
+            this.setNotice(next.id, sealed.waiting);
+            this.scheduleRetry();
+            return false;
+          }
+          if (next.notice) this.setNotice(next.id, undefined);
+          const message =
+            sealed ?? (await api.post(DISCUSSIONS_API.messages(next.discussionId), input, responseSchemas.discussionMessage)).message;
           this.applyChange({ kind: "discussion.message.sent", message });
         } else {
           const sent = await resealOnce(() => this.sealAndPost(next, input), {

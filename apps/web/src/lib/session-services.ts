@@ -4,6 +4,7 @@ import type { ApplyCacheChange } from "./cache-changes.ts";
 import type { LiveConnection } from "./live-connection.ts";
 import type { Outbox } from "./outbox.ts";
 import type { DeviceKeys } from "./sealing/device-keys.ts";
+import type { Rooms } from "./sealing/rooms.ts";
 import type { UploadQueue } from "./upload-queue.ts";
 
 /**
@@ -19,6 +20,8 @@ export interface SessionServices {
   outbox: Outbox;
   uploads: UploadQueue;
   keys: DeviceKeys;
+  /** This device's hold on the user's encrypted discussions (lib/sealing/rooms.ts). */
+  rooms: Rooms;
 }
 
 export const SessionServicesContext = createContext<SessionServices | null>(null);

@@ -46,6 +46,11 @@ export interface UploadSealing {
   catchUp(): Promise<void>;
   /** The file's last byte was stored: its number is no longer under way. */
   stored?(id: string): Promise<void>;
+  /**
+   * A file to an encrypted discussion sealed under its room key (lib/sealing/rooms.ts), or why it waits; null for a
+   * discussion in clear, whose files go as they are.
+   */
+  roomStart?(discussionId: string, file: File): Promise<UploadStart | { waiting: string | undefined } | null>;
 }
 
 /** Uploads running at once: enough to overlap one file's round trips with another's bytes. */
@@ -209,7 +214,7 @@ export class UploadQueue {
     const fingerprint = fingerprintOf(this.userId, file, discussionId);
     const previous = await defaultOptions.urlStorage.findUploadsByFingerprint(fingerprint);
     const start: UploadStart | undefined = discussionId
-      ? { metadata: clearMetadata(file, discussionId), previous: previous[0] }
+      ? await this.discussionStart(row, discussionId, previous)
       : await this.sealedStart(row, previous);
     // Waiting for this device's key, or cancelled meanwhile (a row paused meanwhile gets its upload, held).
     const now = this.rows.find((r) => r.id === id);
@@ -255,6 +260,19 @@ export class UploadQueue {
     this.uploads.set(id, tus);
     if (start.previous) tus.resumeFromPreviousUpload(start.previous);
     if (!this.held.has(id)) tus.start();
+  }
+
+  /**
+   * A file to a discussion: in clear for one in clear; sealed under the room key for an encrypted one, afresh each time
+   * (a kept upload's key is not kept); undefined while the room's key is not to hand: the row waits, queued.
+   */
+  private async discussionStart(row: UploadRow, discussionId: string, previous: PreviousUpload[]): Promise<UploadStart | undefined> {
+    const room = this.sealing?.roomStart ? await this.sealing.roomStart(discussionId, row.file) : null;
+    if (room === null) return { metadata: clearMetadata(row.file, discussionId), previous: previous[0] };
+    for (const kept of previous) await defaultOptions.urlStorage.removeUpload(kept.urlStorageKey).catch(() => undefined);
+    if ("metadata" in room) return room;
+    this.patch(row.id, (r) => (r.status === "uploading" ? { status: "initial", queued: true, waiting: room.waiting ?? "" } : {}));
+    return undefined;
   }
 
   /** A file to the user's days, sealed; undefined while this device cannot seal: the row waits, queued, for its keys. */

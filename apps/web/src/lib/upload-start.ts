@@ -12,7 +12,8 @@ import { newUuid } from "./uuid.ts";
 /** What an upload starts from: its metadata, its sealing (files to the user's days) and the kept upload it goes on with. */
 export interface UploadStart {
   metadata: Record<string, string>;
-  sealed?: SealedUpload;
+  /** The key its records are sealed under as tus reads them (files to the user's days, and to an encrypted discussion). */
+  sealed?: Pick<SealedUpload, "fileKey" | "messageId">;
   previous?: PreviousUpload | undefined;
 }
 
@@ -32,6 +33,27 @@ export function clearMetadata(file: File, discussionId: string | null): Record<s
   };
 }
 
+/** A file to an encrypted discussion, sealed under its current generation by `seal` (lib/sealing/rooms.ts `sealFile`). */
+export async function roomStart(
+  seal: (file: {
+    id: string;
+    date: string;
+    time: string;
+    name: string;
+    type: string;
+  }) => Promise<UploadStart | { waiting: string | undefined }>,
+  file: File,
+): Promise<UploadStart | { waiting: string | undefined }> {
+  const now = new Date();
+  return seal({
+    id: newUuid(),
+    date: formatStoredDate(now),
+    time: formatStoredTime(now),
+    name: file.name,
+    type: fileMessageType(file.type),
+  });
+}
+
 /** A file to the user's days: the kept upload that can go on under the current epoch, else the file sealed afresh. */
 export async function sealedStart(sealer: Sealer, file: File, kept: PreviousUpload[]): Promise<UploadStart> {
   const now = new Date();
@@ -47,4 +69,5 @@ export async function sealedStart(sealer: Sealer, file: File, kept: PreviousUplo
 }
 
 /** tus reads a sealed file through this: each chunk's records sealed as it is read, never the whole file at once. */
-export const sealingReader = (file: File, sealed: SealedUpload): FileReader => sealingFileReader(sealed, blobFile(file));
+export const sealingReader = (file: File, sealed: Pick<SealedUpload, "fileKey" | "messageId">): FileReader =>
+  sealingFileReader(sealed, blobFile(file));

@@ -23,9 +23,11 @@ import { TextField } from "../../components/ui/text-field.tsx";
 import { api } from "../../lib/api-client.ts";
 import { describeError } from "../../lib/api-errors.ts";
 import { goToPayment, usePaymentsConfig } from "../../lib/payments.ts";
+import type { RoomView } from "../../lib/sealing/rooms.ts";
 import { CHECKOUT_RETURN_TEXT, useCheckoutReturn } from "../../lib/use-checkout-return.ts";
 import { useNow } from "../../lib/use-now.ts";
 import { useCloseDiscussion, useExtendDiscussion, useRemoveMember, useRenameDiscussion } from "./api/discussions.ts";
+import { JoinRequests } from "./join-requests.tsx";
 import { SharePanel } from "./share-panel.tsx";
 import { formatDiscussionTimeLeft } from "./time-left.ts";
 import "./discussions.css";
@@ -35,12 +37,14 @@ type Panel = "share" | "members" | "rename" | "extend" | "end" | "leave" | null;
 interface DiscussionHeaderProps {
   details: DiscussionDetails;
   user: User;
+  /** An encrypted discussion as this device holds it (its title and names are already opened in `details`). */
+  room?: RoomView;
   /** Open the share panel at once (a discussion just created). */
   openShare?: boolean;
 }
 
 /** A discussion's title, time left, and what a member can do: Share, Members, Extend; the owner Rename and End, others Leave. */
-export function DiscussionHeader({ details, user, openShare = false }: DiscussionHeaderProps) {
+export function DiscussionHeader({ details, user, openShare = false, room }: DiscussionHeaderProps) {
   const { discussion } = details;
   const [panel, setPanel] = useState<Panel>(openShare ? "share" : null);
   const owner = discussion.role === "owner";
@@ -61,13 +65,27 @@ export function DiscussionHeader({ details, user, openShare = false }: Discussio
           <span aria-hidden="true">·</span>
           <span>You are {discussion.display_name}</span>
           <span aria-hidden="true">·</span>
-          <Link
-            to={`${APP_ROUTES.privacy}#who-can-read`}
-            title="The server can read what is written in a discussion; your own days are end-to-end encrypted."
-          >
-            {SEALED_TEXT.notEndToEnd}
-          </Link>
+          {room ? (
+            <Link
+              to={`${APP_ROUTES.privacy}#who-can-read`}
+              title="Only its members' devices can read what is written here; the server sees its size, times and who joined and left."
+            >
+              {SEALED_TEXT.endToEnd}
+            </Link>
+          ) : (
+            <Link
+              to={`${APP_ROUTES.privacy}#who-can-read`}
+              title="The server can read what is written in a discussion; your own days are end-to-end encrypted."
+            >
+              {SEALED_TEXT.notEndToEnd}
+            </Link>
+          )}
         </p>
+        {room?.problem ? (
+          <p className="field-error" role="alert">
+            {room.problem}
+          </p>
+        ) : null}
         {checkoutReturn ? (
           <p className="discussion-checkout-return" role="status">
             {CHECKOUT_RETURN_TEXT[checkoutReturn]}
@@ -99,9 +117,12 @@ export function DiscussionHeader({ details, user, openShare = false }: Discussio
           </button>
         )}
       </div>
-      {panel === "share" ? <SharePanel discussion={discussion} onClose={close} /> : null}
-      {panel === "members" ? <MembersPanel details={details} onClose={close} /> : null}
-      {panel === "rename" ? <RenameDialog id={discussion.id} title={discussion.title} onClose={close} /> : null}
+      {room ? <JoinRequests room={room} /> : null}
+      {panel === "share" ? <SharePanel discussion={discussion} room={room} owner={owner} onClose={close} /> : null}
+      {panel === "members" ? <MembersPanel details={details} codes={room?.codes} onClose={close} /> : null}
+      {panel === "rename" ? (
+        <RenameDialog id={discussion.id} title={discussion.title} encrypted={room !== undefined} onClose={close} />
+      ) : null}
       {panel === "extend" ? (
         <ExtendDialog
           id={discussion.id}
@@ -127,7 +148,15 @@ function Countdown({ endsAt }: { endsAt: number }) {
   );
 }
 
-function MembersPanel({ details, onClose }: { details: DiscussionDetails; onClose: () => void }) {
+function MembersPanel({
+  details,
+  codes,
+  onClose,
+}: {
+  details: DiscussionDetails;
+  codes?: ReadonlyMap<string, string>;
+  onClose: () => void;
+}) {
   const { discussion, members } = details;
   const remove = useRemoveMember(discussion.id);
   const [removing, setRemoving] = useState<{ id: string; name: string } | null>(null);
@@ -147,6 +176,12 @@ function MembersPanel({ details, onClose }: { details: DiscussionDetails; onClos
   }
   return (
     <Modal title="Members" onClose={onClose}>
+      {codes ? (
+        <p className="muted">
+          Each member’s security code is the same on every member’s device when nobody came between you: compare them in person or on a
+          call.
+        </p>
+      ) : null}
       <ul className="member-list" aria-label="Members">
         {members.map((m) => (
           <li key={m.id}>
@@ -155,6 +190,11 @@ function MembersPanel({ details, onClose }: { details: DiscussionDetails; onClos
               {m.id === discussion.member_id ? " (you)" : ""}
             </span>
             <span className="member-role">{m.role === "owner" ? "Owner" : "Member"}</span>
+            {codes?.get(m.id) ? (
+              <span className="member-code">
+                Security code <span data-testid="member-code">{codes.get(m.id)}</span>
+              </span>
+            ) : null}
             {discussion.role === "owner" && m.id !== discussion.member_id ? (
               <button type="button" className="btn btn-secondary btn-sm" onClick={() => setRemoving({ id: m.id, name: m.display_name })}>
                 Remove<span className="visually-hidden"> {m.display_name}</span>
@@ -172,8 +212,8 @@ function MembersPanel({ details, onClose }: { details: DiscussionDetails; onClos
   );
 }
 
-function RenameDialog({ id, title, onClose }: { id: string; title: string; onClose: () => void }) {
-  const rename = useRenameDiscussion(id);
+function RenameDialog({ id, title, encrypted, onClose }: { id: string; title: string; encrypted: boolean; onClose: () => void }) {
+  const rename = useRenameDiscussion(id, encrypted);
   const [value, setValue] = useState(title);
   const [error, setError] = useState<string | null>(null);
   const submit = (e: FormEvent) => {

@@ -3,6 +3,7 @@ import { type FormEvent, useEffect, useId, useState } from "react";
 import { Link, useMatch, useNavigate } from "react-router";
 import { PlusIcon } from "../../components/ui/icons.tsx";
 import { describeError } from "../../lib/api-errors.ts";
+import { useOpenedTitle } from "../../lib/sealing/room-hooks.ts";
 import { useMyDiscussions } from "./api/discussions.ts";
 import { formatDiscussionTimeLeft } from "./time-left.ts";
 import "./discussions.css";
@@ -115,7 +116,7 @@ function DiscussionList() {
             >
               <span className="day-link-body">
                 <span className="day-link-top">
-                  <span className="day-date discussion-title">{d.title}</span>
+                  <DiscussionTitle id={d.id} title={d.title} encrypted={d.encrypted} />
                   {d.unread > 0 ? (
                     <span className="discussion-unread">
                       {d.unread}
@@ -131,4 +132,9 @@ function DiscussionList() {
       })}
     </ul>
   );
+}
+
+/** A discussion's title in the list; an encrypted one's is opened on this device. */
+function DiscussionTitle({ id, title, encrypted }: { id: string; title: string; encrypted?: boolean }) {
+  return <span className="day-date discussion-title">{useOpenedTitle(id, title, encrypted)}</span>;
 }

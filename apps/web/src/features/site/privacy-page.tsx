@@ -36,7 +36,12 @@ export function PrivacyPage() {
               on the device that sends them, with a key only your devices hold); their sizes, times and types, and which of your devices
               sent them.
             </li>
-            <li>What is written in a discussion, as sent, and the display name you chose there.</li>
+            <li>
+              What is written in a discussion, its title and the display name you chose there, end-to-end encrypted with the discussion's
+              own key, which travels in its link and QR code and never reaches the server; and, to run it, its size, times, how many members
+              it has, when each joined and left, and the name someone asks to join with when they type its ID. A discussion started before
+              discussions were encrypted is kept as sent until it ends, and says so.
+            </li>
             <li>Your devices' public keys, and your account's key wrapped for each of them (and for a recovery code, if you made one).</li>
             <li>If you turn on notifications: the address your browser gave to deliver them.</li>
           </ul>
@@ -70,8 +75,10 @@ export function PrivacyPage() {
             <li>
               The person who runs this server, and anyone who can read its database, its disk or its backups: not your own messages, your
               files, their names, previews or notifications, which are end-to-end encrypted, nor what you search for, which is searched on
-              your device; but everything in discussions, which is stored as sent, not end-to-end encrypted yet. They also see what no
-              encryption hides here: sizes, times, types, counts, which of your devices sent what, and who is in which discussion.
+              your device, nor what is written in a discussion, its title or its members' names, which are end-to-end encrypted with the
+              discussion's key (except in a discussion started before discussions were encrypted, kept as sent until it ends). They also see
+              what no encryption hides here: sizes, times, types, counts, which of your devices sent what, who is in which discussion, how
+              many members each has and when each joined and left.
             </li>
             <li>
               The web app comes from this server: a server run to do harm could send a changed app that reads what it decrypts. The command

@@ -78,7 +78,7 @@ export const FAQ: readonly FaqItem[] = [
   },
   {
     question: "How do I launch a discussion?",
-    answer: `Press the '${TEXT.newDiscussion}' button in the '${TEXT.discussions}' section. Then share the discussion's link, QR code or ID with the people you want to invite. It lasts 7 days.`,
+    answer: `Press the '${TEXT.newDiscussion}' button in the '${TEXT.discussions}' section. Then share the discussion's link, QR code or ID with the people you want to invite. It lasts 7 days. It is end-to-end encrypted: its key travels in the link and the QR code, and someone who has only the ID is let in by a member with a short code; the server still sees its size, times, how many members it has and when people joined and left.`,
   },
   {
     question: "How does the subscription work?",

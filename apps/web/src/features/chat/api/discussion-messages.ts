@@ -4,6 +4,7 @@ import { type QueryClient, useQuery } from "@tanstack/react-query";
 import type { z } from "zod";
 import { api } from "../../../lib/api-client.ts";
 import { useOpenedMessages } from "../../../lib/sealing/opened-messages.ts";
+import { useOpenedRoomMessages } from "../../../lib/sealing/room-hooks.ts";
 
 type DiscussionMessagesResponse = z.infer<typeof responseSchemas.discussionMessages>;
 
@@ -27,8 +28,10 @@ const NO_MESSAGES: readonly DiscussionMessage[] = [];
 /** A discussion's messages as its page shows them: the query (its cache holds them as sent) and its messages opened here. */
 export function useOpenedDiscussionMessages(id: string) {
   const query = useDiscussionMessages(id);
-  // A discussion's messages are in clear by design: not the user's days, where one in clear may be the server's.
-  const messages = useOpenedMessages(query.data?.messages ?? NO_MESSAGES, false);
+  // A discussion in clear (one from before encryption) shows its messages as they are: not the user's days, where one
+  // in clear may be the server's; an encrypted discussion's are opened with its room key.
+  const clear = useOpenedMessages(query.data?.messages ?? NO_MESSAGES, false);
+  const messages = useOpenedRoomMessages(id, clear);
   return { query, messages };
 }
 

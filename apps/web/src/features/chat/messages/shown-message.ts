@@ -10,6 +10,10 @@ export type ShownMessage = Pick<
   "id" | "type" | "content" | "filename" | "file_url" | "file_size" | "file_key" | "date" | "time" | "timestamps" | "epoch" | "preview"
 > & {
   device?: Message["device"];
+  /** In an encrypted discussion: the discussion, and the room key generation and member key it was sealed under and by. */
+  discussion_id?: string;
+  generation?: number;
+  sender_key_id?: string;
   /** In a discussion: its author as the members know them. */
   author?: { id: string; display_name: string };
   /** Its text (a file's: its name) as this device shows it: the views never open a message themselves. */

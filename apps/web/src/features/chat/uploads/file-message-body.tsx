@@ -8,15 +8,19 @@ import { type MouseEvent, useRef, useState } from "react";
 import type { Shown } from "../../../lib/shown.ts";
 import { FileKindIcon, fileKindOf } from "./file-kind.tsx";
 import { formatBytes } from "./format-bytes.ts";
-import { useDownloadInPage, useOpenedImage, useSealedFile, useWorkerControls } from "./use-sealed-file.ts";
+import { useDownloadInPage, useOpenedImage, useRoomFile, useSealedFile, useWorkerControls } from "./use-sealed-file.ts";
 
 type FileMessage = Pick<
   Message,
   "id" | "type" | "filename" | "file_url" | "file_size" | "date" | "time" | "epoch" | "preview" | "file_key" | "device"
->;
+> & { discussion_id?: string; generation?: number; sender_key_id?: string };
 
 /** `shown` is the message's name as this device shows it, opened by the chat's data hooks (api/). */
 export function FileMessageBody({ message, shown }: { message: FileMessage; shown: Shown }) {
+  if (message.generation !== undefined && message.discussion_id) {
+    if (shown.kind !== "text") return <Sealed shown={shown} />;
+    return <RoomFileBody message={message} discussionId={message.discussion_id} name={shown.text} />;
+  }
   if (message.epoch === undefined) {
     const name = message.filename || "File";
     return (
@@ -32,6 +36,30 @@ function Sealed({ shown }: { shown: Exclude<Shown, { kind: "text" }> }) {
     <p className="message-text message-sealed" aria-busy={shown.kind === "opening" || undefined}>
       {shown.kind === "notice" ? shown.text : null}
     </p>
+  );
+}
+
+/**
+ * A file of an encrypted discussion (docs/protocol/encryption.md, "Sealed values"): its opened name and plain size;
+ * Download opens its records here with the room's key into a Blob (the service worker holds no room keys yet).
+ */
+function RoomFileBody({ message, discussionId, name }: { message: FileMessage; discussionId: string; name: string }) {
+  const room = useRoomFile(discussionId, message);
+  const [failed, setFailed] = useState(false);
+  const onDownload = (event: MouseEvent) => {
+    event.preventDefault();
+    void room.download().then((ok) => setFailed(!ok));
+  };
+  return (
+    <FileBody
+      name={name}
+      type={message.type}
+      size={room.size}
+      href={message.file_url}
+      players={false}
+      onDownload={onDownload}
+      note={failed ? SEALED_TEXT.undecryptable : undefined}
+    />
   );
 }
 

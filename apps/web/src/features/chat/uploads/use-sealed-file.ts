@@ -5,6 +5,7 @@
  */
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import { heldEpochsOf } from "../../../lib/sealing/device-keys.ts";
+import type { RoomMessageFields } from "../../../lib/sealing/rooms.ts";
 import {
   isUndecryptable,
   openWholeFile,
@@ -107,4 +108,26 @@ export function useDownloadInPage(file: SealedFileMessage | undefined): () => Pr
       return false;
     }
   }, [file, userId, epochs]);
+}
+
+/**
+ * A file of an encrypted discussion: its plain size, and a download opened here with the room's key into a Blob
+ * (lib/sealing/rooms.ts `openFile`; the service worker holds no room keys). Resolves false if it could not.
+ */
+export function useRoomFile(discussionId: string, message: Omit<RoomMessageFields, "content">) {
+  const { rooms } = useSessionServices();
+  const size = message.file_size === undefined ? undefined : plainSizeOf(message.file_size);
+  const download = useCallback(async () => {
+    try {
+      const { blob, name } = await rooms.openFile(discussionId, { ...message, content: "" });
+      const url = URL.createObjectURL(blob);
+      Object.assign(document.createElement("a"), { href: url, download: name }).click();
+      // The download has taken the Blob by the time this runs; revoking at once can cancel it in some browsers.
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      return true;
+    } catch {
+      return false;
+    }
+  }, [rooms, discussionId, message]);
+  return { size, download };
 }

@@ -90,8 +90,8 @@ export function PlanPage() {
         <p className="plan-note">
           Your messages and files, their names included, are end-to-end encrypted: only your devices can read them. To keep them for as long
           as your plan says and to count your storage, the server still sees their sizes, times and types, how many there are, and which of
-          your devices sent each. Discussions are not end-to-end encrypted yet.{" "}
-          <Link to={`${APP_ROUTES.privacy}#who-can-read`}>Who can read what</Link>
+          your devices sent each. Discussions are end-to-end encrypted with their own key; the server sees their size, times, member count
+          and when people joined and left. <Link to={`${APP_ROUTES.privacy}#who-can-read`}>Who can read what</Link>
         </p>
       </section>
 

@@ -2,6 +2,7 @@
 import { type CreateDiscussionInput, DISCUSSIONS_API, type DiscussionDetails, responseSchemas } from "@daysync/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ApiError, api, apiFetch } from "../../../lib/api-client.ts";
+import { reloadRoom } from "../../../lib/sealing/room-hooks.ts";
 import { useSessionServices } from "../../../lib/session-services.ts";
 import { type ClosedNotice, discussionsKey, markDiscussionRead } from "./discussions-cache.ts";
 
@@ -34,10 +35,17 @@ export function useClosedReason(id: string) {
   }).data;
 }
 
+/**
+ * Every new discussion is encrypted (docs/protocol/encryption.md, "Encrypted discussions"): this device makes its id
+ * and first key and seals the title and the name (lib/sealing/rooms.ts); the server keeps them sealed.
+ */
 export function useCreateDiscussion() {
-  const { applyChange } = useSessionServices();
+  const { applyChange, rooms } = useSessionServices();
   return useMutation({
-    mutationFn: (input: CreateDiscussionInput) => api.post(DISCUSSIONS_API.list, input, responseSchemas.discussion),
+    mutationFn: async (input: CreateDiscussionInput) => {
+      const room = await rooms.create(input.title, input.display_name);
+      return api.get(DISCUSSIONS_API.one(room.id), responseSchemas.discussion);
+    },
     onSuccess: (details) => applyChange({ kind: "discussion.answered", details }),
   });
 }
@@ -51,11 +59,17 @@ export function useJoinDiscussion(publicId: string) {
   });
 }
 
-export function useRenameDiscussion(id: string) {
-  const { applyChange } = useSessionServices();
+/** An encrypted discussion's title is sealed on this device (lib/sealing/rooms.ts); one in clear's is sent as typed. */
+export function useRenameDiscussion(id: string, encrypted: boolean) {
+  const { applyChange, rooms } = useSessionServices();
+  const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (title: string) =>
-      apiFetch(DISCUSSIONS_API.one(id), { method: "PATCH", body: { title }, answer: responseSchemas.discussion }),
+    mutationFn: async (title: string) => {
+      if (!encrypted) return apiFetch(DISCUSSIONS_API.one(id), { method: "PATCH", body: { title }, answer: responseSchemas.discussion });
+      await rooms.rename(id, title);
+      reloadRoom(queryClient, id);
+      return api.get(DISCUSSIONS_API.one(id), responseSchemas.discussion);
+    },
     onSuccess: (details: DiscussionDetails) => applyChange({ kind: "discussion.answered", details }),
   });
 }
