@@ -12,7 +12,6 @@ import {
   normalizePublicId,
   ROOM_ERROR_CODES,
   ROOMS_API,
-  type RoomEntryInput,
   type RoomState,
   responseSchemas,
   roomResponseSchemas,
@@ -23,6 +22,7 @@ import {
   type Bytes,
   deriveRoomKeys,
   emptyHolding,
+  entryBody,
   hold,
   holdOlder,
   joinByLink,
@@ -30,6 +30,7 @@ import {
   type MemberKey,
   makeMemberSeed,
   memberKeyOf,
+  namePlace,
   type OwnPlace,
   openFromOwnDevices,
   openRoomMessage,
@@ -37,15 +38,13 @@ import {
   parseRoomLink,
   RoomError,
   type RoomHolding,
-  type RoomKeys,
-  type RoomKeyWrap,
   type RoomLinkKey,
   roomSender,
   sawLeave,
   sealForOwnDevices,
   sealRoomText,
-  sealRoomValue,
-  type TaggedMember,
+  taggedAt,
+  wrapOf,
 } from "@daysync/shared/crypto";
 import { type ApiClient, ApiError } from "../api-client.ts";
 import { CliError, EXIT, usageError } from "../errors.ts";
@@ -81,28 +80,7 @@ export function parseDiscussionLink(link: string): { publicId: string; key: Room
   }
 }
 
-const nameAt = (keyId: string) => ({ field: "name" as const, messageId: "", type: "", date: "", time: "", senderKeyId: keyId });
-
-const entryOf = (e: RoomEntryInput): TaggedMember => ({
-  keyId: e.key_id,
-  publicKey: e.public_key,
-  nameTag: e.name_tag,
-  addedBy: e.added_by,
-  admission: e.admission,
-  admissionId: e.admission_id,
-  tag: e.tag,
-});
-
-const wrapOf = (w: RoomState["wraps"][number]): RoomKeyWrap => ({
-  generation: w.generation,
-  recipientKeyId: w.recipient_key_id,
-  senderKeyId: w.sender_key_id,
-  enc: w.enc,
-  ciphertext: w.ciphertext,
-});
-
 const generationOf = (state: RoomState, generation: number) => state.generations.find((g) => g.generation === generation);
-const entriesAt = (state: RoomState, generation: number) => (generationOf(state, generation)?.entries ?? []).map(entryOf);
 
 /** What this account's devices seal for each other: the member seed and room keys under the current account epoch. */
 async function ownValues(keys: MessageKeys, roomId: string, secrets: Array<{ generation: number; secret: Bytes }>) {
@@ -185,7 +163,7 @@ export class DiscussionRoom {
       const { body: state, res } = await api.json("POST", ROOMS_API.joinByLink(link.publicId), roomResponseSchemas.room, body);
       // 200: this account was a member already; its own values (another seed) stand, and are what is opened.
       if (res.status !== 201) return { room: await DiscussionRoom.fromState(api, keys, memory, state), joined: false };
-      const holding = await holdWith(entriesAt(state, key.generation));
+      const holding = await holdWith(taggedAt(state, key.generation));
       const room = new DiscussionRoom(api, keys, memory, state, holding);
       room.noteLeaves();
       room.remember();
@@ -224,7 +202,7 @@ export class DiscussionRoom {
     const self = await memberKeyOf(seed);
     const holding = emptyHolding(state.id, self);
     for (const [generation, roomKey] of [...opened].filter(([g]) => g > 0).sort(([a], [b]) => a - b)) {
-      const entries = entriesAt(state, generation);
+      const entries = taggedAt(state, generation);
       if (entries.some((e) => e.keyId === self.keyId)) await hold(holding, generation, roomKey, entries);
       else await holdOlder(holding, generation, roomKey);
     }
@@ -255,7 +233,7 @@ export class DiscussionRoom {
     const taken: Array<{ generation: number; secret: Bytes }> = [];
     while (this.state.current_generation > this.holding.highest) {
       const next = this.holding.highest + 1;
-      const nextEntries = entriesAt(this.state, next);
+      const nextEntries = taggedAt(this.state, next);
       for (const entry of generationOf(this.state, this.holding.highest)?.entries ?? []) {
         if (entry.left && !nextEntries.some((e) => e.keyId === entry.key_id)) sawLeave(this.holding, entry.key_id);
       }
@@ -288,7 +266,7 @@ export class DiscussionRoom {
     // Sealed by whoever named it (the creator, or a rename): each member's key id is tried as the sender.
     for (const generationEntries of this.state.generations) {
       for (const entry of generationEntries.entries) {
-        const place = { ...nameAt(entry.key_id), field: "title" as const };
+        const place = { ...namePlace(entry.key_id), field: "title" as const };
         const title = await openRoomValue(keys, place, this.state.sealed_title).catch(() => undefined);
         if (title !== undefined) return { text: title };
       }
@@ -301,7 +279,7 @@ export class DiscussionRoom {
     const keys = this.holding.generations.get(generation);
     const entry = generationOf(this.state, generation)?.entries.find((e) => e.key_id === keyId);
     if (!keys || !entry) return undefined;
-    return openRoomValue(keys, nameAt(keyId), entry.sealed_name).catch(() => undefined);
+    return openRoomValue(keys, namePlace(keyId), entry.sealed_name).catch(() => undefined);
   }
 
   /** The member key this terminal's account holds the discussion with. */
@@ -387,17 +365,4 @@ async function refusedOpen<T>(open: () => Promise<T>): Promise<T> {
       EXIT.locked,
     );
   }
-}
-
-async function entryBody(keys: RoomKeys, m: TaggedMember, name: string): Promise<RoomEntryInput> {
-  return {
-    key_id: m.keyId,
-    public_key: m.publicKey,
-    name_tag: m.nameTag,
-    added_by: m.addedBy,
-    admission: m.admission,
-    admission_id: m.admissionId,
-    tag: m.tag,
-    sealed_name: await sealRoomValue(keys, nameAt(m.keyId), name),
-  };
 }

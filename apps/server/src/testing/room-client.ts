@@ -4,19 +4,22 @@
  * server, so it is a value of the right shape here.
  */
 import { randomBytes } from "node:crypto";
-import { ROOMS_API, type RoomEntryInput, type RoomState, type RoomWrapInput } from "@daysync/shared";
+import { ROOMS_API, type RoomState } from "@daysync/shared";
 import {
   createRoom,
   deriveRoomKeys,
+  entryBody,
   joinByLink,
   type MemberKey,
   makeMemberSeed,
   memberKeyOf,
+  namePlace,
   type RoomHolding,
   type RoomKeys,
-  type RoomKeyWrap,
   sealRoomValue,
-  type TaggedMember,
+  taggedAt,
+  wrapBody,
+  wrapOf,
 } from "@daysync/shared/crypto";
 import type { Device } from "./test-server.ts";
 
@@ -25,51 +28,9 @@ export const newMemberKey = (): Promise<MemberKey> => memberKeyOf(makeMemberSeed
 /** A value sealed for the account's own devices (room-own.ts), as the server sees one. */
 export const ownValue = (epoch = 1) => `v1.${epoch}.${randomBytes(60).toString("base64url")}`;
 
-export const sealName = (keys: RoomKeys, keyId: string, name: string) =>
-  sealRoomValue(keys, { field: "name", messageId: "", type: "", date: "", time: "", senderKeyId: keyId }, name);
+export const sealName = (keys: RoomKeys, keyId: string, name: string) => sealRoomValue(keys, namePlace(keyId), name);
 
-export async function entryBody(keys: RoomKeys, m: TaggedMember, name: string): Promise<RoomEntryInput> {
-  return {
-    key_id: m.keyId,
-    public_key: m.publicKey,
-    name_tag: m.nameTag,
-    added_by: m.addedBy,
-    admission: m.admission,
-    admission_id: m.admissionId,
-    tag: m.tag,
-    sealed_name: await sealName(keys, m.keyId, name),
-  };
-}
-
-export const entryOf = (e: RoomEntryInput): TaggedMember => ({
-  keyId: e.key_id,
-  publicKey: e.public_key,
-  nameTag: e.name_tag,
-  addedBy: e.added_by,
-  admission: e.admission,
-  admissionId: e.admission_id,
-  tag: e.tag,
-});
-
-export const wrapBody = (w: RoomKeyWrap): RoomWrapInput => ({
-  generation: w.generation,
-  recipient_key_id: w.recipientKeyId,
-  sender_key_id: w.senderKeyId,
-  enc: w.enc,
-  ciphertext: w.ciphertext,
-});
-
-export const wrapOf = (w: RoomWrapInput): RoomKeyWrap => ({
-  generation: w.generation,
-  recipientKeyId: w.recipient_key_id,
-  senderKeyId: w.sender_key_id,
-  enc: w.enc,
-  ciphertext: w.ciphertext,
-});
-
-/** A generation's entries as the server lists them, for `hold` and `acceptAdmission`. */
-export const entriesAt = (state: RoomState, generation: number): TaggedMember[] =>
-  (state.generations.find((g) => g.generation === generation)?.entries ?? []).map(entryOf);
+export { entryBody, taggedAt as entriesAt, wrapBody, wrapOf };
 
 /** Creates an encrypted discussion through the API: the creator's holding and the room as the server answers it. */
 export async function createRoomThroughApi(device: Device, name: string, title: string) {
@@ -105,5 +66,5 @@ export async function linkJoinThroughApi(device: Device, publicId: string, creat
   const own = [{ generation: 0, value: ownValue() }];
   const body = { generation: link.generation, entry: await entryBody(currentKeys(creator), entry, name), own };
   const res = await device.post<RoomState>(ROOMS_API.joinByLink(publicId), body);
-  return { res, holding: res.status === 201 ? await holdWith(entriesAt(res.body, link.generation)) : undefined };
+  return { res, holding: res.status === 201 ? await holdWith(taggedAt(res.body, link.generation)) : undefined };
 }

@@ -14,9 +14,7 @@ import {
   type JoinRequestAnswer,
   ROOM_ERROR_CODES,
   ROOMS_API,
-  type RoomEntryInput,
   type RoomState,
-  type RoomWrapInput,
   responseSchemas,
   roomResponseSchemas,
   SEALED_TEXT,
@@ -30,6 +28,7 @@ import {
   createRoom,
   deriveRoomKeys,
   emptyHolding,
+  entryBody,
   hold,
   holdOlder,
   joinByLink,
@@ -39,6 +38,7 @@ import {
   makeRotation,
   memberKeyOf,
   memberSecurityCode,
+  namePlace,
   type OpenedRoomMessage,
   openFromOwnDevices,
   openRoomFileKey,
@@ -59,7 +59,10 @@ import {
   sealRoomFile,
   sealRoomText,
   sealRoomValue,
-  type TaggedMember,
+  taggedAt,
+  taggedOf,
+  wrapBody,
+  wrapOf,
 } from "@daysync/shared/crypto";
 import { ApiError, api, apiFetch } from "../api-client.ts";
 import type { DeviceKeys } from "./device-keys.ts";
@@ -112,55 +115,14 @@ export const NO_ROOM_KEY = "This device does not hold this discussion's key yet,
 
 export type RoomAnswer = RoomView | { encrypted: false };
 
-const NAME_PLACE = { field: "name", messageId: "", type: "", date: "", time: "" } as const;
 const TITLE_PLACE = { field: "title", messageId: "", type: "", date: "", time: "" } as const;
 
-/** An entry as the API carries it, as the core takes it. */
-export const taggedOf = (e: RoomEntryInput): TaggedMember => ({
-  keyId: e.key_id,
-  publicKey: e.public_key,
-  nameTag: e.name_tag,
-  addedBy: e.added_by,
-  admission: e.admission,
-  admissionId: e.admission_id,
-  tag: e.tag,
-});
+/** A member's display name sealed under `keys` (field `name`, sender the member). */
+export const sealName = (keys: RoomKeys, keyId: string, name: string) => sealRoomValue(keys, namePlace(keyId), name);
 
-export const wrapBody = (w: RoomKeyWrap): RoomWrapInput => ({
-  generation: w.generation,
-  recipient_key_id: w.recipientKeyId,
-  sender_key_id: w.senderKeyId,
-  enc: w.enc,
-  ciphertext: w.ciphertext,
-});
-
-export const wrapOf = (w: RoomWrapInput): RoomKeyWrap => ({
-  generation: w.generation,
-  recipientKeyId: w.recipient_key_id,
-  senderKeyId: w.sender_key_id,
-  enc: w.enc,
-  ciphertext: w.ciphertext,
-});
+export { entryBody, taggedAt, taggedOf, wrapBody, wrapOf };
 
 const entriesOf = (state: RoomState, generation: number) => state.generations.find((g) => g.generation === generation)?.entries ?? [];
-export const taggedAt = (state: RoomState, generation: number): TaggedMember[] => entriesOf(state, generation).map(taggedOf);
-
-/** A member's display name sealed under `keys` (field `name`, sender the member). */
-export const sealName = (keys: RoomKeys, keyId: string, name: string) => sealRoomValue(keys, { ...NAME_PLACE, senderKeyId: keyId }, name);
-
-/** A tagged entry as the API takes it, with the member's name sealed under the same generation. */
-export async function entryBody(keys: RoomKeys, m: TaggedMember, name: string): Promise<RoomEntryInput> {
-  return {
-    key_id: m.keyId,
-    public_key: m.publicKey,
-    name_tag: m.nameTag,
-    added_by: m.addedBy,
-    admission: m.admission,
-    admission_id: m.admissionId,
-    tag: m.tag,
-    sealed_name: await sealName(keys, m.keyId, name),
-  };
-}
 
 const isEncryptedRoomRefusal = (error: unknown) => error instanceof ApiError && error.code === ROOM_ERROR_CODES.encryptedRoom;
 
@@ -371,7 +333,7 @@ export class Rooms {
     const names = new Map<string, string>();
     for (const e of entriesOf(state, holding.highest)) {
       if (holding.departed.has(e.key_id)) continue;
-      names.set(e.key_id, await openRoomValue(keys, { ...NAME_PLACE, senderKeyId: e.key_id }, e.sealed_name));
+      names.set(e.key_id, await openRoomValue(keys, namePlace(e.key_id), e.sealed_name));
     }
     const { rotation, keep } = await makeRotation(holding, names);
     const next = await this.nextKeys(holding.roomId, rotation.generation, rotation.wraps, holding.self);
@@ -419,7 +381,7 @@ export class Rooms {
       for (const e of g.entries) {
         codes.set(e.member_id, await memberSecurityCode(state.id, e.public_key));
         if (!keys) continue;
-        const name = await openRoomValue(keys, { ...NAME_PLACE, senderKeyId: e.key_id }, e.sealed_name).catch(() => undefined);
+        const name = await openRoomValue(keys, namePlace(e.key_id), e.sealed_name).catch(() => undefined);
         if (name === undefined) continue;
         names.set(e.member_id, name);
         namesByKey.set(e.key_id, name);

@@ -1,0 +1,57 @@
+/**
+ * A room's member entries and key wraps between the API's shape (`rooms.ts`, snake case) and the core's, and a
+ * member's display name sealed with its entry: one translation for the web app, the CLI and the server's tests.
+ */
+import type { RoomEntryInput, RoomState, RoomWrapInput } from "../rooms.ts";
+import type { RoomKeyWrap } from "./room-holding.ts";
+import type { RoomKeys } from "./room-key.ts";
+import type { TaggedMember } from "./room-members.ts";
+import { type RoomPlace, sealRoomValue } from "./room-sealing.ts";
+
+/** Where a member's display name is sealed: field `name`, no message, the member as sender. */
+export const namePlace = (keyId: string): RoomPlace => ({ field: "name", messageId: "", type: "", date: "", time: "", senderKeyId: keyId });
+
+/** An entry as the API carries it, as the core takes it. */
+export const taggedOf = (e: RoomEntryInput): TaggedMember => ({
+  keyId: e.key_id,
+  publicKey: e.public_key,
+  nameTag: e.name_tag,
+  addedBy: e.added_by,
+  admission: e.admission,
+  admissionId: e.admission_id,
+  tag: e.tag,
+});
+
+/** A generation's entries as the server lists them, as the core takes them (none for a generation it does not list). */
+export const taggedAt = (state: RoomState, generation: number): TaggedMember[] =>
+  (state.generations.find((g) => g.generation === generation)?.entries ?? []).map(taggedOf);
+
+export const wrapBody = (w: RoomKeyWrap): RoomWrapInput => ({
+  generation: w.generation,
+  recipient_key_id: w.recipientKeyId,
+  sender_key_id: w.senderKeyId,
+  enc: w.enc,
+  ciphertext: w.ciphertext,
+});
+
+export const wrapOf = (w: RoomWrapInput): RoomKeyWrap => ({
+  generation: w.generation,
+  recipientKeyId: w.recipient_key_id,
+  senderKeyId: w.sender_key_id,
+  enc: w.enc,
+  ciphertext: w.ciphertext,
+});
+
+/** A tagged entry as the API takes it, with the member's name sealed under the same generation. */
+export async function entryBody(keys: RoomKeys, m: TaggedMember, name: string): Promise<RoomEntryInput> {
+  return {
+    key_id: m.keyId,
+    public_key: m.publicKey,
+    name_tag: m.nameTag,
+    added_by: m.addedBy,
+    admission: m.admission,
+    admission_id: m.admissionId,
+    tag: m.tag,
+    sealed_name: await sealRoomValue(keys, namePlace(m.keyId), name),
+  };
+}
