@@ -44,30 +44,24 @@ async function socketPair() {
   return { sender, writes, received: () => received };
 }
 
-async function settled() {
-  await new Promise((resolve) => setTimeout(resolve, 50));
-}
-
 it("hands the writes of one turn to the kernel together, in order", async () => {
   const { sender, writes, received } = await socketPair();
   for (const frame of ["a", "b", "c"]) {
     holdWritesForTurn(sender);
     sender.write(frame);
   }
-  await settled();
+  // Read as it arrives: a fixed wait was too short on a busy machine.
+  await expect.poll(received).toBe("abc");
   expect(writes).toEqual([["a", "b", "c"]]);
-  expect(received()).toBe("abc");
 });
 
 it("releases the writes when the turn ends, so later turns are sent on their own", async () => {
   const { sender, writes, received } = await socketPair();
   holdWritesForTurn(sender);
   sender.write("first");
-  await settled();
-  expect(received()).toBe("first");
+  await expect.poll(received).toBe("first");
   holdWritesForTurn(sender);
   sender.write("second");
-  await settled();
+  await expect.poll(received).toBe("firstsecond");
   expect(writes).toEqual([["first"], ["second"]]);
-  expect(received()).toBe("firstsecond");
 });
