@@ -3,7 +3,7 @@
  * the share panel shows, C by the QR code on A's screen, D by typing the ID and being let in by B with the code D's
  * device shows. Texts and a 20 MB file go both ways; each member's push carries only the sealed preview. A removes C:
  * a remaining device moves the room to a new key, and C's old session cookie gets nothing new over HTTP or its live
- * socket, nor does C's old key open what is sent afterwards. Then the server-blind check over everything the server
+ * socket, nor does C's old key open what is sent afterwards; B's second device reads all of it through B's account key. Then the server-blind check over everything the server
  * keeps or says: the database (the SQLite file with its WAL, or a `pg_dump`), the files folder, a Redis MONITOR
  * transcript of the whole run, the log at debug level and the push payloads: no title, text, file name, file bytes or
  * display name in clear, base64 or hex. The one name the server is told is the one D asks to join with, typed before
@@ -11,7 +11,7 @@
  */
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -40,6 +40,7 @@ import {
 } from "../apps/server/src/testing/push-service-double.ts";
 import { type ServerProcess, startServerProcess } from "../apps/server/src/testing/server-process.ts";
 import { TEST_REDIS_URL, uniquePrefix } from "../apps/server/src/testing/test-redis.ts";
+import { twoReadingDevices } from "./support/approval.ts";
 import { launchBrowser } from "./support/browser.ts";
 import { chooseFiles, type Device, messageList, newDevice, registerViaApi, sendMessage, uniqueEmail, visible } from "./support/daysync.ts";
 import { filesUnder, findMarkers, marker } from "./support/markers.ts";
@@ -56,12 +57,17 @@ const messageBy = (page: Page, author: string, text: string) =>
     .filter({ has: page.getByText(author, { exact: true }) });
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 
-/** 20 MB whose every line carries `bytesMarker`, so any stored copy of a record in clear would show it. */
-function markedFile(name: string, bytesMarker: string) {
+/**
+ * 20 MB whose every line carries `bytesMarker`, so any stored copy of a record in clear would show it; written to
+ * `folder` (outside the server's), as the browser takes a file on disk at once where one sent over CDP took 30 s.
+ */
+function markedFile(folder: string, name: string, bytesMarker: string) {
   const line = Buffer.from(`${bytesMarker}\n`);
   const buffer = Buffer.alloc(FILE_SIZE);
   for (let at = 0; at < FILE_SIZE; at += line.length) line.copy(buffer, at);
-  return { name, mimeType: "text/plain", buffer };
+  const file = path.join(folder, name);
+  writeFileSync(file, buffer);
+  return { name, path: file, hash: sha256(buffer) };
 }
 
 /** A live socket opened with a session cookie and resumed from the start, keeping every frame it is sent. */
@@ -89,9 +95,10 @@ describe.each([
   const dName = "Dee";
   const texts = { fromA: marker("from-a"), fromD: marker("from-d"), afterRemoval: marker("after-removal") };
   const bytesMarkers = { fromB: marker("b-bytes"), fromA: marker("a-bytes") };
+  const filesDir = mkdtempSync(path.join(tmpdir(), "daysync-journey-files-"));
   const files = {
-    fromB: markedFile(`${marker("b-file")}.txt`, bytesMarkers.fromB),
-    fromA: markedFile(`${marker("a-file")}.txt`, bytesMarkers.fromA),
+    fromB: markedFile(filesDir, `${marker("b-file")}.txt`, bytesMarkers.fromB),
+    fromA: markedFile(filesDir, `${marker("a-file")}.txt`, bytesMarkers.fromA),
   };
   const all = [title, ...Object.values(names), ...Object.values(texts), files.fromB.name, files.fromA.name, ...Object.values(bytesMarkers)];
   let roomId = "";
@@ -106,6 +113,8 @@ describe.each([
   let server: ServerProcess;
   let browser: Browser;
   let people: Record<"a" | "b" | "c" | "d", Device>;
+  /** B's second device, approved by B's first before B joins: it reads the room through B's account key. */
+  let bSecond: Device;
 
   beforeAll(async () => {
     const env: Record<string, string> = {
@@ -126,10 +135,14 @@ describe.each([
       startServerProcess(env, { captureOutput: true }),
       launchBrowser(),
     ]);
-    const [a, b, c, d] = (await Promise.all([0, 1, 2, 3].map(() => newDevice(browser, server.url)))) as Device[];
-    people = { a, b, c, d } as typeof people;
+    const [b, second] = await twoReadingDevices(browser, server.url, { name: "Person B", email: uniqueEmail("b") });
+    const [a, c, d] = (await Promise.all([0, 1, 2].map(() => newDevice(browser, server.url)))) as [Device, Device, Device];
+    people = { a, b, c, d };
+    bSecond = second;
     await Promise.all(
-      Object.entries(people).map(([who, device]) => registerViaApi(device, server.url, `Person ${who.toUpperCase()}`, uniqueEmail(who))),
+      Object.entries({ a, c, d }).map(([who, device]) =>
+        registerViaApi(device, server.url, `Person ${who.toUpperCase()}`, uniqueEmail(who)),
+      ),
     );
   });
   afterAll(async () => {
@@ -140,6 +153,7 @@ describe.each([
     redis?.disconnect();
     await pgDatabase?.drop();
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(filesDir, { recursive: true, force: true });
   });
 
   it("joined by link, QR and typed ID; texts and a 20 MB file both ways; a removed member gets nothing new; pushes sealed", async () => {
@@ -205,7 +219,7 @@ describe.each([
       [b, names.b, files.fromB, a],
       [a, names.a, files.fromA, d],
     ] as const) {
-      await chooseFiles(from.page, [file]);
+      await chooseFiles(from.page, file.path);
       await from.page.getByRole("button", { name: TEXT.send, exact: true }).click();
       const row = messageBy(to.page, fromName, file.name);
       await visible(row, 120_000);
@@ -214,7 +228,7 @@ describe.each([
         row.getByRole("link", { name: "Download" }).click(),
       ]);
       expect(download.suggestedFilename()).toBe(file.name);
-      expect(sha256(readFileSync(await download.path()))).toBe(sha256(file.buffer));
+      expect(sha256(readFileSync(await download.path()))).toBe(file.hash);
     }
 
     // C, before being removed: its session cookie and a live socket opened with it.
@@ -288,6 +302,19 @@ describe.each([
     await expect(openRoomMessage(new Map([[2, await deriveRoomKeys(linkKey.roomKey, roomId, 2)]]), sealed)).rejects.toThrow(
       "This message could not be decrypted",
     );
+
+    // B's other device reads the room, before and after the new key, through B's account key alone.
+    await bSecond.page.goto(`/discussions/${roomId}`);
+    await visible(bSecond.page.getByRole("heading", { name: title }), 30_000);
+    for (const [author, text] of [
+      [names.a, texts.fromA],
+      [dName, texts.fromD],
+      [names.a, texts.afterRemoval],
+    ] as const)
+      await visible(messageBy(bSecond.page, author, text), 30_000);
+
+    // B's own file, sent from the other device (shown as B's own, without B's name).
+    await visible(messageList(bSecond.page).getByRole("listitem").filter({ hasText: files.fromB.name }), 30_000);
 
     // The pushes: one for each other member's message, each with the sealed preview only.
     await pushService.waitFor(1, 30_000);
