@@ -70,7 +70,7 @@ export function SharePanel({
         </span>
         <CopyTextButton text={shownId} label="Copy ID" />
       </div>
-      <div className="share-row">
+      <div className="share-row share-link">
         <span className="share-label">Link</span>
         <span className="share-value">{link}</span>
         <CopyTextButton text={link} label="Copy link" />
