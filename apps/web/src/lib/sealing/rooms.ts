@@ -32,7 +32,6 @@ import {
   makeMemberSeed,
   memberKeyOf,
   type OpenedRoomMessage,
-  openRoomFileKey,
   openRoomMessage,
   RoomError,
   type RoomHolding,
@@ -52,7 +51,6 @@ import type { DeviceKeys } from "./device-keys.ts";
 import { rotateIfSomeoneLeft } from "./room-rotation.ts";
 import { entriesOf, holdingFromOwn, sealOwnValues, takeGenerations } from "./room-state.ts";
 import { openTitle, type RoomView, roomView, sealName, sealTitle } from "./room-values.ts";
-import { contentTypeOf, plainBlob, plainSizeOf, type SealedFileMessage } from "./sealed-files.ts";
 
 /** What opening a message of a room reads of it. */
 export type RoomMessageFields = Pick<
@@ -306,42 +304,6 @@ export class Rooms {
       time: file.time,
     };
     return { metadata, sealed: { fileKey, messageId: file.id } };
-  }
-
-  /** A file message of the room opened whole here: its name and its bytes (UndecryptableError or RoomError otherwise). */
-  async openFile(roomId: string, message: RoomMessageFields): Promise<{ name: string; blob: Blob }> {
-    const keys = this.holdings.get(roomId)?.generations.get(message.generation ?? 0);
-    if (!keys || message.file_key === undefined || message.file_size === undefined || !message.file_url) {
-      throw new RoomError("undecryptable");
-    }
-    const place = {
-      messageId: message.id,
-      type: message.type,
-      date: message.date,
-      time: message.time,
-      senderKeyId: message.sender_key_id ?? "",
-    };
-    const opened = await this.openMessage(roomId, message);
-    if (opened.state !== "opened") throw new RoomError("undecryptable");
-    const fileKey = await openRoomFileKey(keys, place, message.file_key);
-    const size = plainSizeOf(message.file_size);
-    if (size === undefined) throw new RoomError("undecryptable");
-    const type = message.type as SealedFileMessage["type"];
-    const file: SealedFileMessage = {
-      id: message.id,
-      type,
-      date: message.date,
-      time: message.time,
-      filename: message.filename,
-      file_url: message.file_url,
-      epoch: message.generation ?? 0,
-      preview: message.preview ?? "",
-      file_key: message.file_key,
-      file_size: message.file_size,
-      sender: "",
-    };
-    const contentType = contentTypeOf(opened.text, type);
-    return { name: opened.text, blob: await plainBlob(file, { state: "opened", name: opened.text, size, contentType, fileKey }) };
   }
 
   /** Rooms read while this device held no key of them (its account's keys not found yet, or locked): to read again. */
