@@ -26,11 +26,13 @@ function useFileKeys(file: SealedFileMessage | undefined): FileKeys | undefined 
   const status = useSyncExternalStore(keys.subscribe, keys.getStatus);
   const room = useRoom(file?.discussion ?? "", file?.discussion !== undefined);
   const generations = room.data?.encrypted ? room.data.holding?.generations : undefined;
+  // The generations held, by number: a room read again with nothing new keeps the same keys (no image opened again).
+  const held = room.data === undefined ? undefined : [...(generations?.keys() ?? [])].join(",");
   return useMemo(() => {
-    if (file?.discussion !== undefined) return room.data ? { room: generations ?? new Map() } : undefined;
+    if (file?.discussion !== undefined) return held === undefined ? undefined : { room: generations ?? new Map() };
     const epochs = heldEpochsOf(status);
     return epochs ? { userId: user.id, epochs } : undefined;
-  }, [file?.discussion, room.data, generations, status, user.id]);
+  }, [file?.discussion, held, generations, status, user.id]);
 }
 
 /** A sealed file as its message's body shows it: its record, plain size and link, and whether its image opens here. */
