@@ -18,6 +18,20 @@ const oneFileWorker: Plugin = {
   },
 };
 
+/**
+ * The worker is a classic script, where `import.meta` does not parse: the bundler's helper for a dynamic import uses
+ * it. @hpke/common (room key wraps) has one, `import("crypto")`, reached only without `globalThis.crypto`, which a
+ * service worker always has; it is read as that here, so no helper is bundled.
+ */
+const noDynamicNodeCrypto: Plugin = {
+  name: "daysync-sw-no-dynamic-node-crypto",
+  enforce: "pre",
+  transform(code, id) {
+    if (!id.includes("@hpke/") || !code.includes('import("crypto")')) return;
+    return { code: code.replaceAll('import("crypto")', "Promise.resolve({ webcrypto: globalThis.crypto })"), map: null };
+  },
+};
+
 export const pwa = VitePWA({
   strategies: "injectManifest",
   srcDir: "src/sw",
@@ -58,6 +72,6 @@ export const pwa = VitePWA({
     // The app shell: code, styles, the page and icons. Gallery screenshots load from the network.
     globPatterns: ["**/*.{js,css,html,svg,png,webmanifest}"],
     globIgnores: ["screenshots/**", "og-image.png"],
-    buildPlugins: { vite: [oneFileWorker] },
+    buildPlugins: { vite: [oneFileWorker, noDynamicNodeCrypto] },
   },
 });

@@ -47,8 +47,8 @@ function itemOf(message: ShownMessage, session: { connection: Connection; keys: 
     body.textContent = message.name;
     const download = button(POPUP_TEXT.download, async () => {
       try {
-        const epochs = heldEpochsOf(session.keys.getStatus());
-        const { blob, name } = await openWholeFile(session.connection.user_id, epochs, message.file);
+        const epochs = heldEpochsOf(session.keys.getStatus()) ?? new Map();
+        const { blob, name } = await openWholeFile({ userId: session.connection.user_id, epochs }, message.file);
         const link = document.createElement("a");
         link.href = URL.createObjectURL(blob);
         link.download = name;

@@ -54,7 +54,7 @@ async function shownOf(userId: string, keys: DeviceKeys, message: Message): Prom
     if (message.epoch === undefined) return { ...shown, kind: "notice", text: message.filename };
     const file = sealedFileOf(message);
     if (!file) return { ...shown, kind: "notice", text: SEALED_TEXT.undecryptable };
-    const opened = await openSealedFile(userId, epochs, file);
+    const opened = await openSealedFile({ userId, epochs }, file);
     return opened.state === "opened"
       ? { ...shown, kind: "file", name: opened.name, file }
       : { ...shown, kind: "notice", text: noticeOf(opened.state) };

@@ -10,7 +10,7 @@ import {
   type PushPayload,
   pushPayloadSchema,
 } from "@daysync/shared";
-import { openedPushBody } from "../lib/sealing/push-previews.ts";
+import { openedPushBody, openedRoomPush } from "../lib/sealing/push-previews.ts";
 
 /** The push's payload, parsed; null for anything else (a push service's test message, a malformed one). */
 function readPayload(data: PushMessageData | null): PushPayload | null {
@@ -33,8 +33,12 @@ async function showMessageNotification(sw: ServiceWorkerGlobalScope, payload: Ne
   // The open app already shows the message live; a notification would only repeat it.
   if (windows.some((w) => w.visibilityState === "visible")) return;
   const copyable = payload.message_type === "text" && !payload.discussion_id;
+  // An encrypted discussion's push carries no title or text in clear: both are opened here, as the page opens them.
+  const { title, body } = payload.room
+    ? await openedRoomPush(payload, payload.room)
+    : { title: payload.title, body: payload.sealed ? await openedPushBody(payload, payload.sealed) : payload.body };
   const options: NotificationOptions & { actions?: Array<{ action: string; title: string }> } = {
-    body: payload.sealed ? await openedPushBody(payload, payload.sealed) : payload.body,
+    body,
     // One notification per day: a newer message replaces the older one.
     tag: `day-${payload.day_id}`,
     icon: "/icons/icon-192.png",
@@ -49,7 +53,7 @@ async function showMessageNotification(sw: ServiceWorkerGlobalScope, payload: Ne
     // A text is one tap from the clipboard: the app opens and copies it (a service worker cannot).
     ...(copyable ? { actions: [{ action: COPY_ACTION, title: "Copy" }] } : {}),
   };
-  await sw.registration.showNotification(payload.title, options);
+  await sw.registration.showNotification(title, options);
 }
 
 /**

@@ -1,24 +1,26 @@
 /**
  * The service worker's route for sealed files (docs/protocol/encryption.md, "File records"): downloads, players and direct navigations
  * to `/sealed-files/<message id>?…` get the file's plaintext, opened as it streams with the keys the page keeps in
- * IndexedDB, under its real name; a Range (players) gets only the records that hold it. A file that cannot be opened
+ * IndexedDB (a file of an encrypted discussion: with the room's keys, read from what the account's devices keep
+ * sealed for it), under its real name; a Range (players) gets only the records that hold it. A file that cannot be opened
  * gets an error status and its sentence, never bytes; a record that fails mid-way errors the stream, so the browser
  * drops what it had.
  */
-import { API, responseSchemas, SEALED_TEXT } from "@daysync/shared";
+import { SEALED_TEXT } from "@daysync/shared";
 import { browserKeyStorage } from "../lib/sealing/key-store.ts";
-import { attachment, FileFetchError, openSealedFile, parseRange, plainBytes, readSealedFileLink } from "../lib/sealing/sealed-files.ts";
+import { readRoom, signedInUser } from "../lib/sealing/room-state.ts";
+import {
+  attachment,
+  FileFetchError,
+  type FileKeys,
+  openSealedFile,
+  parseRange,
+  plainBytes,
+  readSealedFileLink,
+} from "../lib/sealing/sealed-files.ts";
 
 const said = (status: number, text: string) =>
   new Response(text, { status, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
-
-/** The signed-in user's id, as the server knows the session. */
-async function signedInUser(): Promise<string | undefined> {
-  const res = await fetch(API.me, { credentials: "same-origin" });
-  if (!res.ok) return undefined;
-  const parsed = responseSchemas.user.safeParse(await res.json().catch(() => null));
-  return parsed.success ? parsed.data.user.id : undefined;
-}
 
 export async function serveSealedFile({ request, url }: { request: Request; url: URL }): Promise<Response> {
   const file = readSealedFileLink(url);
@@ -29,8 +31,15 @@ export async function serveSealedFile({ request, url }: { request: Request; url:
     const held = await browserKeyStorage(userId)
       .load()
       .catch(() => undefined);
-    const opened = await openSealedFile(userId, held?.epochs ?? new Map(), file);
-    if (opened.state === "locked") return said(403, SEALED_TEXT.locked);
+    const account = { userId, epochs: held?.epochs ?? new Map() };
+    let keys: FileKeys = account;
+    if (file.discussion) {
+      const room = await readRoom(account, file.discussion);
+      if (!room) return said(404, "This file is gone.");
+      keys = { room: room.holding?.generations ?? new Map() };
+    }
+    const opened = await openSealedFile(keys, file);
+    if (opened.state === "locked") return said(403, file.discussion ? SEALED_TEXT.roomLocked : SEALED_TEXT.locked);
     if (opened.state === "undecryptable") return said(422, SEALED_TEXT.undecryptable);
 
     const range = parseRange(request.headers.get("range"), opened.size);

@@ -8,6 +8,7 @@ import { type QueryClient, useQueries, useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo } from "react";
 import { useSessionServices } from "../session-services.ts";
 import type { Shown } from "../shown.ts";
+import { LOCKED_TITLE } from "./room-values.ts";
 import type { RoomAnswer, RoomView } from "./rooms.ts";
 
 export const roomKey = (id: string) => ["room", id] as const;
@@ -45,9 +46,6 @@ export function applyRoomEvent(queryClient: QueryClient, value: unknown): void {
 }
 
 export const roomRequestsKey = (id: string) => ["room-requests", id] as const;
-
-/** The title shown while its key is not held here. */
-export const LOCKED_TITLE = "Encrypted discussion";
 
 /** A discussion's details with the title and the members' names this device opened. */
 export function openedDetails(details: DiscussionDetails, room: RoomView): DiscussionDetails {

@@ -22,43 +22,25 @@ import {
   type SendRoomMessageInput,
 } from "@daysync/shared";
 import {
-  acceptRotation,
   type Bytes,
   type CryptoKey,
   createRoom,
   deriveRoomKeys,
-  emptyHolding,
   entryBody,
-  hold,
-  holdOlder,
   joinByLink,
   keyForRoom,
-  type MemberKey,
   makeMemberSeed,
-  makeRotation,
   memberKeyOf,
-  memberSecurityCode,
-  namePlace,
   type OpenedRoomMessage,
-  openFromOwnDevices,
-  openRoomFileKey,
-  openRoomKeyWrap,
   openRoomMessage,
-  openRoomValue,
   RoomError,
   type RoomHolding,
   type RoomKeys,
-  type RoomKeyWrap,
   type RoomLinkKey,
-  type RoomPlace,
   type RoomSender,
-  roomFragment,
   roomSender,
-  sawLeave,
-  sealForOwnDevices,
   sealRoomFile,
   sealRoomText,
-  sealRoomValue,
   taggedAt,
   taggedOf,
   wrapBody,
@@ -66,28 +48,9 @@ import {
 } from "@daysync/shared/crypto";
 import { ApiError, api, apiFetch } from "../api-client.ts";
 import type { DeviceKeys } from "./device-keys.ts";
-import { contentTypeOf, plainBlob, plainSizeOf, type SealedFileMessage } from "./sealed-files.ts";
-
-/** What a page shows of one encrypted discussion, as this device opened it. */
-export interface RoomView {
-  encrypted: true;
-  roomId: string;
-  state: RoomState;
-  /** Undefined while this device holds no key of it (or was refused one: `problem`). */
-  holding: RoomHolding | undefined;
-  /** The title opened, undefined while its generation is not held. */
-  title: string | undefined;
-  /** Display names by member id, opened from each member's latest entry this device holds. */
-  names: ReadonlyMap<string, string>;
-  /** Display names by member key id, for a message's sender. */
-  namesByKey: ReadonlyMap<string, string>;
-  /** Each member's security code, by member id (their key in the newest generation that lists them). */
-  codes: ReadonlyMap<string, string>;
-  /** The share link's fragment, made from the current generation this device holds. */
-  fragment: string | undefined;
-  /** Why this device does not read or send here, in the core's words. */
-  problem: string | undefined;
-}
+import { rotateIfSomeoneLeft } from "./room-rotation.ts";
+import { entriesOf, holdingFromOwn, sealOwnValues, takeGenerations } from "./room-state.ts";
+import { openTitle, type RoomView, roomView, sealName, sealTitle } from "./room-values.ts";
 
 /** What opening a message of a room reads of it. */
 export type RoomMessageFields = Pick<
@@ -113,16 +76,11 @@ export class NoRoomKeyError extends Error {
 
 export const NO_ROOM_KEY = "This device does not hold this discussion's key yet, so it cannot do this. Try again in a moment.";
 
+export type { RoomView };
+
 export type RoomAnswer = RoomView | { encrypted: false };
 
-const TITLE_PLACE = { field: "title", messageId: "", type: "", date: "", time: "" } as const;
-
-/** A member's display name sealed under `keys` (field `name`, sender the member). */
-export const sealName = (keys: RoomKeys, keyId: string, name: string) => sealRoomValue(keys, namePlace(keyId), name);
-
 export { entryBody, taggedAt, taggedOf, wrapBody, wrapOf };
-
-const entriesOf = (state: RoomState, generation: number) => state.generations.find((g) => g.generation === generation)?.entries ?? [];
 
 const isEncryptedRoomRefusal = (error: unknown) => error instanceof ApiError && error.code === ROOM_ERROR_CODES.encryptedRoom;
 
@@ -163,34 +121,20 @@ export class Rooms {
   private async account() {
     const status = await this.keys.knownStatus();
     if (status.state !== "ready") return undefined;
-    const current = status.keys.epochs.get(status.epoch);
-    return current ? { epoch: status.epoch, current, epochs: status.keys.epochs } : undefined;
+    return status.keys.epochs.has(status.epoch) ? { epoch: status.epoch, epochs: status.keys.epochs } : undefined;
+  }
+
+  /** The holding the account's own values give this device (none while it is locked or holds no key of the room). */
+  private async ownHolding(state: RoomState): Promise<RoomHolding | undefined> {
+    const account = await this.account();
+    return account ? holdingFromOwn({ userId: this.userId, epochs: account.epochs }, state) : undefined;
   }
 
   /** The member seed and room keys sealed for the account's own devices, under its current epoch. */
   private async ownValues(roomId: string, seed: Bytes | undefined, roomKeys: ReadonlyMap<number, Bytes>) {
     const account = await this.account();
     if (!account) throw new NoRoomKeyError(SEALED_TEXT.approveToSend);
-    const place = { userId: this.userId, accountEpoch: account.epoch, roomId };
-    const values: { generation: number; value: string }[] = [];
-    if (seed)
-      values.push({
-        generation: 0,
-        value: await sealForOwnDevices(account.current, { ...place, what: "member-seed", generation: 0 }, seed),
-      });
-    for (const [generation, key] of roomKeys) {
-      values.push({ generation, value: await sealForOwnDevices(account.current, { ...place, what: "room-key", generation }, key) });
-    }
-    return values;
-  }
-
-  /** Opens one value the account's devices sealed; undefined when this device does not hold its epoch or it does not open. */
-  private async openOwn(roomId: string, value: string, what: "member-seed" | "room-key", generation: number) {
-    const account = await this.account();
-    const accountEpoch = epochOfSealedValue(value);
-    const epochKeys = account?.epochs.get(accountEpoch);
-    if (!epochKeys) return undefined;
-    return openFromOwnDevices(epochKeys, { userId: this.userId, accountEpoch, roomId, what, generation }, value).catch(() => undefined);
+    return sealOwnValues({ userId: this.userId, ...account }, roomId, seed, roomKeys);
   }
 
   /** A new encrypted discussion made on this device: its id, generation 1, the sealed title and name. */
@@ -203,7 +147,7 @@ export class Rooms {
       const keys = holding.generations.get(1) as RoomKeys;
       const body: CreateRoomInput = {
         id,
-        sealed_title: await sealRoomValue(keys, { ...TITLE_PLACE, senderKeyId: self.keyId }, title.trim()),
+        sealed_title: await sealTitle(keys, self.keyId, title.trim()),
         entry: await entryBody(keys, entry, displayName),
         own: await this.ownValues(id, seed, holding.roomKeys),
       };
@@ -265,55 +209,21 @@ export class Rooms {
     let problem: string | undefined;
     let holding = this.holdings.get(roomId);
     try {
-      holding ??= await this.holdingFromOwn(state);
+      holding ??= await this.ownHolding(state);
       if (holding) {
         this.holdings.set(roomId, holding);
         const before = holding.highest;
-        await this.takeGenerations(holding, state);
+        await takeGenerations(holding, state);
         if (holding.highest > before) await this.keepOwn(holding, state);
         if (holding.highest !== before) this.changed(roomId);
-        if (rotations < 2 && (await this.rotateIfSomeoneLeft(holding, state))) return this.syncNow(roomId, rotations + 1);
+        if (rotations < 2 && (await rotateIfSomeoneLeft(holding, state))) return this.syncNow(roomId, rotations + 1);
         state = (await this.titleUnderCurrentKey(holding, state)) ?? state;
       }
     } catch (error) {
       if (!(error instanceof RoomError)) throw error;
       problem = error.message;
     }
-    return this.view(state, holding, problem);
-  }
-
-  /** A holding rebuilt from the values the account's devices keep: the member seed, then each room key. */
-  private async holdingFromOwn(state: RoomState): Promise<RoomHolding | undefined> {
-    const seedValue = state.own.find((o) => o.generation === 0);
-    const seed = seedValue && (await this.openOwn(state.id, seedValue.value, "member-seed", 0));
-    if (!seed) return undefined;
-    const self = await memberKeyOf(seed);
-    const holding = emptyHolding(state.id, self);
-    const own = state.own.filter((o) => o.generation > 0).sort((a, b) => a.generation - b.generation);
-    for (const { generation, value } of own) {
-      const key = await this.openOwn(state.id, value, "room-key", generation);
-      if (!key) continue;
-      if (entriesOf(state, generation).some((e) => e.key_id === self.keyId))
-        await hold(holding, generation, key, taggedAt(state, generation));
-      else await holdOlder(holding, generation, key);
-    }
-    return holding;
-  }
-
-  /** The newest list of the generation held checked again (members joined), then each later one taken in order. */
-  private async takeGenerations(holding: RoomHolding, state: RoomState) {
-    const highestKey = holding.roomKeys.get(holding.highest);
-    if (highestKey) await hold(holding, holding.highest, highestKey, taggedAt(state, holding.highest));
-    for (let g = holding.highest + 1; g <= state.current_generation; g++) {
-      const entriesNext = new Set(entriesOf(state, g).map((e) => e.key_id));
-      // Who left before generation g was made: it must not list them, nor wrap for them.
-      for (const e of entriesOf(state, g - 1)) if (e.left && !entriesNext.has(e.key_id)) sawLeave(holding, e.key_id);
-      const wraps = state.wraps.filter((w) => w.generation === g).map(wrapOf);
-      const own = wraps.find((w) => w.recipientKeyId === holding.self.keyId);
-      if (!own) break;
-      await acceptRotation(holding, { generation: g, senderKeyId: own.senderKeyId, wraps, roster: taggedAt(state, g) });
-    }
-    for (const e of entriesOf(state, holding.highest)) if (e.left) sawLeave(holding, e.key_id);
+    return roomView(state, holding, problem);
   }
 
   /** The room keys this device took, sealed for the account's other devices (they then read without the wraps' steps). */
@@ -325,31 +235,6 @@ export class Rooms {
     await api.put(ROOMS_API.own(state.id), { values }, roomResponseSchemas.room).catch(() => undefined);
   }
 
-  /** Someone listed in the current generation left: this device makes the next one (the first device's wins). */
-  private async rotateIfSomeoneLeft(holding: RoomHolding, state: RoomState): Promise<boolean> {
-    const roster = holding.rosters.get(holding.highest);
-    if (!roster || state.current_generation !== holding.highest || ![...holding.departed].some((k) => roster.has(k))) return false;
-    const keys = holding.generations.get(holding.highest) as RoomKeys;
-    const names = new Map<string, string>();
-    for (const e of entriesOf(state, holding.highest)) {
-      if (holding.departed.has(e.key_id)) continue;
-      names.set(e.key_id, await openRoomValue(keys, namePlace(e.key_id), e.sealed_name));
-    }
-    const { rotation, keep } = await makeRotation(holding, names);
-    const next = await this.nextKeys(holding.roomId, rotation.generation, rotation.wraps, holding.self);
-    const entries = await Promise.all(rotation.roster.map((e) => entryBody(next, e, names.get(e.keyId) as string)));
-    const body = { generation: rotation.generation, sender_key_id: holding.self.keyId, entries, wraps: rotation.wraps.map(wrapBody) };
-    try {
-      await api.post(ROOMS_API.generations(holding.roomId), body, roomResponseSchemas.room);
-    } catch (error) {
-      // Another member's device rotated first: its generation is taken at the next look.
-      if (error instanceof ApiError && error.status === 409) return true;
-      throw error;
-    }
-    await keep();
-    return true;
-  }
-
   /**
    * The creator's device seals the title again under the current generation once the room moved on, so those who
    * joined by a later link (who hold no older key) read it too. Others leave it: only the creator may change it.
@@ -357,66 +242,12 @@ export class Rooms {
   private async titleUnderCurrentKey(holding: RoomHolding, state: RoomState): Promise<RoomState | undefined> {
     const creator = entriesOf(state, 1).some((e) => e.admission === "creator" && e.key_id === holding.self.keyId);
     if (!creator || state.current_generation !== holding.highest || epochOfSealedValue(state.sealed_title) >= holding.highest) return;
-    const title = await this.openTitle(state, holding);
+    const title = await openTitle(state, holding);
     const keys = holding.generations.get(holding.highest);
     if (title === undefined || !keys) return;
-    const sealed_title = await sealRoomValue(keys, { ...TITLE_PLACE, senderKeyId: holding.self.keyId }, title);
+    const sealed_title = await sealTitle(keys, holding.self.keyId, title);
     const patch = { method: "PATCH", body: { sealed_title }, answer: roomResponseSchemas.room } as const;
     return apiFetch(ROOMS_API.state(state.id), patch).catch(() => undefined);
-  }
-
-  /** The keys of a generation this device just wrapped for itself, to seal the names of the new list under. */
-  private async nextKeys(roomId: string, generation: number, wraps: RoomKeyWrap[], self: MemberKey): Promise<RoomKeys> {
-    const own = wraps.find((w) => w.recipientKeyId === self.keyId) as RoomKeyWrap;
-    return deriveRoomKeys(await openRoomKeyWrap(own, roomId, self, self.publicKey), roomId, generation);
-  }
-
-  private async view(state: RoomState, holding: RoomHolding | undefined, problem: string | undefined): Promise<RoomView> {
-    const names = new Map<string, string>();
-    const namesByKey = new Map<string, string>();
-    const codes = new Map<string, string>();
-    const generations = [...state.generations].sort((a, b) => a.generation - b.generation);
-    for (const g of generations) {
-      const keys = holding?.generations.get(g.generation);
-      for (const e of g.entries) {
-        codes.set(e.member_id, await memberSecurityCode(state.id, e.public_key));
-        if (!keys) continue;
-        const name = await openRoomValue(keys, namePlace(e.key_id), e.sealed_name).catch(() => undefined);
-        if (name === undefined) continue;
-        names.set(e.member_id, name);
-        namesByKey.set(e.key_id, name);
-      }
-    }
-    const highestKey = holding?.roomKeys.get(holding.highest);
-    const fragment =
-      holding && highestKey && state.current_generation === holding.highest
-        ? roomFragment({ roomId: state.id, generation: holding.highest, roomKey: highestKey })
-        : undefined;
-    return {
-      encrypted: true,
-      roomId: state.id,
-      state,
-      holding,
-      title: holding ? await this.openTitle(state, holding) : undefined,
-      names,
-      namesByKey,
-      codes,
-      fragment,
-      problem,
-    };
-  }
-
-  /** The title, sealed by its creator or a rename under some generation, by one of that generation's members. */
-  private async openTitle(state: RoomState, holding: RoomHolding): Promise<string | undefined> {
-    const generation = epochOfSealedValue(state.sealed_title);
-    const keys = holding.generations.get(generation);
-    if (!keys) return undefined;
-    for (const e of entriesOf(state, generation)) {
-      const place: RoomPlace = { ...TITLE_PLACE, senderKeyId: e.key_id };
-      const title = await openRoomValue(keys, place, state.sealed_title).catch(() => undefined);
-      if (title !== undefined) return title;
-    }
-    return undefined;
   }
 
   /** A text sealed under the room's current generation, or why it waits (in the core's words). */
@@ -473,42 +304,6 @@ export class Rooms {
       time: file.time,
     };
     return { metadata, sealed: { fileKey, messageId: file.id } };
-  }
-
-  /** A file message of the room opened whole here: its name and its bytes (UndecryptableError or RoomError otherwise). */
-  async openFile(roomId: string, message: RoomMessageFields): Promise<{ name: string; blob: Blob }> {
-    const keys = this.holdings.get(roomId)?.generations.get(message.generation ?? 0);
-    if (!keys || message.file_key === undefined || message.file_size === undefined || !message.file_url) {
-      throw new RoomError("undecryptable");
-    }
-    const place = {
-      messageId: message.id,
-      type: message.type,
-      date: message.date,
-      time: message.time,
-      senderKeyId: message.sender_key_id ?? "",
-    };
-    const opened = await this.openMessage(roomId, message);
-    if (opened.state !== "opened") throw new RoomError("undecryptable");
-    const fileKey = await openRoomFileKey(keys, place, message.file_key);
-    const size = plainSizeOf(message.file_size);
-    if (size === undefined) throw new RoomError("undecryptable");
-    const type = message.type as SealedFileMessage["type"];
-    const file: SealedFileMessage = {
-      id: message.id,
-      type,
-      date: message.date,
-      time: message.time,
-      filename: message.filename,
-      file_url: message.file_url,
-      epoch: message.generation ?? 0,
-      preview: message.preview ?? "",
-      file_key: message.file_key,
-      file_size: message.file_size,
-      sender: "",
-    };
-    const contentType = contentTypeOf(opened.text, type);
-    return { name: opened.text, blob: await plainBlob(file, { state: "opened", name: opened.text, size, contentType, fileKey }) };
   }
 
   /** Rooms read while this device held no key of them (its account's keys not found yet, or locked): to read again. */
@@ -575,7 +370,7 @@ export class Rooms {
       const holding = this.holdings.get(roomId);
       const keys = holding?.generations.get(holding.highest);
       if (!holding || !keys) throw new NoRoomKeyError(NO_ROOM_KEY);
-      const sealed_title = await sealRoomValue(keys, { ...TITLE_PLACE, senderKeyId: holding.self.keyId }, title.trim());
+      const sealed_title = await sealTitle(keys, holding.self.keyId, title.trim());
       const answer = { method: "PATCH", body: { sealed_title }, answer: roomResponseSchemas.room } as const;
       this.states.set(roomId, await apiFetch(ROOMS_API.state(roomId), answer));
     });

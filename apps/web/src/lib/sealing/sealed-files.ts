@@ -2,15 +2,20 @@
  * Sealed files (docs/protocol/encryption.md, "File records") as this browser reads them, in the service worker and in the page alike:
  * the worker's own route for a file message (its link carries only what the server already has: sealed values,
  * never a clear name), and opening a message's name, key and bytes into a stream of plaintext, whole or a range.
+ * A personal file opens with the account's epochs; a file of an encrypted discussion (its link names the discussion)
+ * with the room's generations; everything after the name and key is the same.
  */
-import { type Message, SEALED_FILE_TYPES } from "@daysync/shared";
+import { type DiscussionMessage, type Message, SEALED_FILE_TYPES } from "@daysync/shared";
 import {
   type CryptoKey,
   type HeldEpochs,
   openFileMessage,
   openMessage,
   openRecordStream,
+  openRoomFileKey,
+  openRoomMessage,
   plainLength,
+  type RoomKeys,
   recordsForPlainRange,
   UndecryptableError,
 } from "@daysync/shared/crypto";
@@ -26,13 +31,16 @@ export const THUMBNAIL_LIMIT = 25 * 1024 * 1024;
 /** What the route needs of a file message: the fields the server sent, all of them sealed or not secret. */
 export type SealedFileMessage = Pick<Message, "id" | "date" | "time" | "filename" | "file_url"> & {
   type: (typeof SEALED_FILE_TYPES)[number];
+  /** The account epoch it is sealed under; a room file's key generation. */
   epoch: number;
   preview: string;
   file_key: string;
   /** The sealed size. */
   file_size: number;
-  /** The session that sealed it (the message's device). */
+  /** The session that sealed it (the message's device); a room file's sender member key id. */
   sender: string;
+  /** A file of this encrypted discussion (its id), opened with the room's keys. */
+  discussion?: string | undefined;
 };
 
 const linkSchema = z.object({
@@ -48,6 +56,7 @@ const linkSchema = z.object({
   // Only the server's own files route: the worker fetches nothing else in the user's name.
   file_url: z.string().regex(/^\/api\/files\/[\w-]+$/),
   sender: z.string(),
+  discussion: z.uuid().optional(),
 });
 
 /** The fields of a stored message that make a sealed file's link, or undefined for one that is not a sealed file. */
@@ -60,10 +69,24 @@ export function sealedFileOf(
   return parsed.success ? parsed.data : undefined;
 }
 
+/** The fields of an encrypted discussion's file message that make its link, or undefined for one that is not such a file. */
+export function roomFileOf(
+  discussionId: string,
+  message: Pick<
+    DiscussionMessage,
+    "id" | "type" | "date" | "time" | "filename" | "file_url" | "generation" | "sender_key_id" | "preview" | "file_key" | "file_size"
+  >,
+): SealedFileMessage | undefined {
+  const { generation, sender_key_id, ...fields } = message;
+  const parsed = linkSchema.safeParse({ ...fields, epoch: generation, sender: sender_key_id, discussion: discussionId });
+  return parsed.success ? parsed.data : undefined;
+}
+
 /** The worker's route for a sealed file: same origin, so the page's links and players reach it. */
 export function sealedFileLink(file: SealedFileMessage): string {
   const { id, ...fields } = file;
-  return `${SEALED_FILES_PATH}${encodeURIComponent(id)}?${new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, String(v)]))}`;
+  const params = Object.entries(fields).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]]));
+  return `${SEALED_FILES_PATH}${encodeURIComponent(id)}?${new URLSearchParams(params)}`;
 }
 
 /** The file a worker route's URL names, or undefined for a malformed one. */
@@ -84,19 +107,43 @@ export type OpenedFile =
   | { state: "undecryptable" }
   | { state: "opened"; name: string; size: number; contentType: string; fileKey: CryptoKey };
 
-/** Opens a sealed file's name and key with the epochs this device holds. */
-export async function openSealedFile(userId: string, epochs: HeldEpochs, file: SealedFileMessage): Promise<OpenedFile> {
+/** Which keys open a file: the account's epochs this device holds (a personal file), or a room's generations. */
+export type FileKeys = { userId: string; epochs: HeldEpochs } | { room: ReadonlyMap<number, RoomKeys> };
+
+type NameAndKey = { state: "locked" } | { state: "undecryptable" } | { state: "opened"; name: string; fileKey: CryptoKey };
+
+async function openAccountFile(userId: string, epochs: HeldEpochs, file: SealedFileMessage): Promise<NameAndKey> {
   const message = { ...file, content: "", device: { id: file.sender, name: "" } };
   const [name, key] = await Promise.all([openMessage(userId, epochs, message), openFileMessage(userId, epochs, message)]);
   if (name.state === "locked" || key.state === "locked") return { state: "locked" };
   if (name.state !== "opened" || key.state !== "opened") return { state: "undecryptable" };
+  return { state: "opened", name: name.text, fileKey: key.fileKey };
+}
+
+async function openRoomFile(held: ReadonlyMap<number, RoomKeys>, file: SealedFileMessage): Promise<NameAndKey> {
+  const place = { messageId: file.id, type: file.type, date: file.date, time: file.time, senderKeyId: file.sender };
+  try {
+    const message = { ...place, id: file.id, generation: file.epoch, content: "", filename: file.filename, preview: file.preview };
+    const name = await openRoomMessage(held, message);
+    const keys = held.get(file.epoch);
+    if (name.state === "locked" || !keys) return { state: "locked" };
+    return { state: "opened", name: name.text, fileKey: await openRoomFileKey(keys, place, file.file_key) };
+  } catch {
+    return { state: "undecryptable" };
+  }
+}
+
+/** Opens a sealed file's name and key with the keys this device holds (its account's, or its discussion's). */
+export async function openSealedFile(keys: FileKeys, file: SealedFileMessage): Promise<OpenedFile> {
+  const opened = "room" in keys ? await openRoomFile(keys.room, file) : await openAccountFile(keys.userId, keys.epochs, file);
+  if (opened.state !== "opened") return opened;
   let size: number;
   try {
     size = plainLength(file.file_size);
   } catch {
     return { state: "undecryptable" };
   }
-  return { state: "opened", name: name.text, size, contentType: contentTypeOf(name.text, file.type), fileKey: key.fileKey };
+  return { ...opened, size, contentType: contentTypeOf(opened.name, file.type) };
 }
 
 /** The sealed bytes could not be fetched: the server's status (404 once the file is gone), or 0 offline. */
@@ -232,8 +279,8 @@ export function plainSizeOf(sealed: number): number | undefined {
 }
 
 /** Opens a sealed file whole into a Blob; UndecryptableError for one that does not open here, or a record that fails. */
-export async function openWholeFile(userId: string, epochs: HeldEpochs | undefined, file: SealedFileMessage, signal?: AbortSignal) {
-  const opened = await openSealedFile(userId, epochs ?? new Map(), file);
+export async function openWholeFile(keys: FileKeys, file: SealedFileMessage, signal?: AbortSignal) {
+  const opened = await openSealedFile(keys, file);
   if (opened.state !== "opened") throw new UndecryptableError(`A file that is ${opened.state} here`);
   return { blob: await plainBlob(file, opened, signal), name: opened.name };
 }

@@ -1,14 +1,15 @@
 /**
  * A file message's body: image thumbnail (opens full size), inline audio or video player; its kind, name, size and a
- * Download link. A sealed file (docs/protocol/encryption.md, "File records") shows its opened name and plain size; its image opens in the
- * page, and its players and Download use the service worker's route, which opens the bytes as they stream.
+ * Download link. A sealed file (docs/protocol/encryption.md, "File records"), personal or of an encrypted discussion, shows its opened
+ * name and plain size; its image opens in the page, and its players and Download use the service worker's route,
+ * which opens the bytes as they stream.
  */
 import { type Message, SEALED_TEXT } from "@daysync/shared";
 import { type MouseEvent, useRef, useState } from "react";
 import type { Shown } from "../../../lib/shown.ts";
 import { FileKindIcon, fileKindOf } from "./file-kind.tsx";
 import { formatBytes } from "./format-bytes.ts";
-import { useDownloadInPage, useOpenedImage, useRoomFile, useSealedFile, useWorkerControls } from "./use-sealed-file.ts";
+import { useDownloadInPage, useOpenedImage, useSealedFile, useWorkerControls } from "./use-sealed-file.ts";
 
 type FileMessage = Pick<
   Message,
@@ -19,7 +20,7 @@ type FileMessage = Pick<
 export function FileMessageBody({ message, shown }: { message: FileMessage; shown: Shown }) {
   if (message.generation !== undefined && message.discussion_id) {
     if (shown.kind !== "text") return <Sealed shown={shown} />;
-    return <RoomFileBody message={message} discussionId={message.discussion_id} name={shown.text} />;
+    return <SealedFileBody message={message} discussionId={message.discussion_id} name={shown.text} />;
   }
   if (message.epoch === undefined) {
     const name = message.filename || "File";
@@ -39,32 +40,8 @@ function Sealed({ shown }: { shown: Exclude<Shown, { kind: "text" }> }) {
   );
 }
 
-/**
- * A file of an encrypted discussion (docs/protocol/encryption.md, "Sealed values"): its opened name and plain size;
- * Download opens its records here with the room's key into a Blob (the service worker holds no room keys yet).
- */
-function RoomFileBody({ message, discussionId, name }: { message: FileMessage; discussionId: string; name: string }) {
-  const room = useRoomFile(discussionId, message);
-  const [failed, setFailed] = useState(false);
-  const onDownload = (event: MouseEvent) => {
-    event.preventDefault();
-    void room.download().then((ok) => setFailed(!ok));
-  };
-  return (
-    <FileBody
-      name={name}
-      type={message.type}
-      size={room.size}
-      href={message.file_url}
-      players={false}
-      onDownload={onDownload}
-      note={failed ? SEALED_TEXT.undecryptable : undefined}
-    />
-  );
-}
-
-function SealedFileBody({ message, name }: { message: FileMessage; name: string }) {
-  const sealed = useSealedFile(message);
+function SealedFileBody({ message, discussionId, name }: { message: FileMessage; discussionId?: string; name: string }) {
+  const sealed = useSealedFile(message, discussionId);
   const thumbnail = sealed?.thumbnail ?? false;
   const image = useOpenedImage(thumbnail ? sealed?.file : undefined);
   const controlled = useWorkerControls();

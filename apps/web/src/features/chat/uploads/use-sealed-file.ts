@@ -1,15 +1,18 @@
 /**
  * A sealed file message in the page (docs/protocol/encryption.md, "File records"): its image opened here into a Blob for the thumbnail
  * and the lightbox, whether the service worker controls the page (its route streams downloads and players), and a
- * download opened here into a Blob when it does not (a first load before the worker claims it, a hard reload).
+ * download opened here into a Blob when it does not (a first load before the worker claims it, a hard reload). A
+ * file of an encrypted discussion is the same with the room's keys (its link names the discussion).
  */
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import { heldEpochsOf } from "../../../lib/sealing/device-keys.ts";
-import type { RoomMessageFields } from "../../../lib/sealing/rooms.ts";
+import { useRoom } from "../../../lib/sealing/room-hooks.ts";
 import {
+  type FileKeys,
   isUndecryptable,
   openWholeFile,
   plainSizeOf,
+  roomFileOf,
   type SealedFileMessage,
   sealedFileLink,
   sealedFileOf,
@@ -17,11 +20,19 @@ import {
 } from "../../../lib/sealing/sealed-files.ts";
 import { useSessionServices } from "../../../lib/session-services.ts";
 
-function useHeldEpochs() {
+/** The keys that open `file`: its discussion's generations this device holds, or the account's epochs; undefined while unknown. */
+function useFileKeys(file: SealedFileMessage | undefined): FileKeys | undefined {
   const { user, keys } = useSessionServices();
   const status = useSyncExternalStore(keys.subscribe, keys.getStatus);
-  const epochs = useMemo(() => heldEpochsOf(status), [status]);
-  return { userId: user.id, epochs };
+  const room = useRoom(file?.discussion ?? "", file?.discussion !== undefined);
+  const generations = room.data?.encrypted ? room.data.holding?.generations : undefined;
+  // The generations held, by number: a room read again with nothing new keeps the same keys (no image opened again).
+  const held = room.data === undefined ? undefined : [...(generations?.keys() ?? [])].join(",");
+  return useMemo(() => {
+    if (file?.discussion !== undefined) return held === undefined ? undefined : { room: generations ?? new Map() };
+    const epochs = heldEpochsOf(status);
+    return epochs ? { userId: user.id, epochs } : undefined;
+  }, [file?.discussion, held, generations, status, user.id]);
 }
 
 /** A sealed file as its message's body shows it: its record, plain size and link, and whether its image opens here. */
@@ -33,28 +44,34 @@ export interface SealedFile {
   thumbnail: boolean;
 }
 
-/** The sealed file a message names, or undefined when its record is not one this device can read (tampered). */
-export function useSealedFile(message: Parameters<typeof sealedFileOf>[0]): SealedFile | undefined {
+/**
+ * The sealed file a message names, or undefined when its record is not one this device can read (tampered). A
+ * message of an encrypted discussion (`discussionId`, its `generation`) is a room file.
+ */
+export function useSealedFile(
+  message: Parameters<typeof sealedFileOf>[0] & Partial<Pick<Parameters<typeof roomFileOf>[1], "generation" | "sender_key_id">>,
+  discussionId?: string,
+): SealedFile | undefined {
   return useMemo(() => {
-    const file = sealedFileOf(message);
+    const file = discussionId && message.generation !== undefined ? roomFileOf(discussionId, message) : sealedFileOf(message);
     const size = file ? plainSizeOf(file.file_size) : undefined;
     if (!file || size === undefined) return undefined;
     return { file, size, href: sealedFileLink(file), thumbnail: message.type === "image" && size <= THUMBNAIL_LIMIT };
-  }, [message]);
+  }, [message, discussionId]);
 }
 
 /** An image's thumbnail: its object URL once opened (revoked when done), or why there is none. */
 export type OpenedImage = { state: "opening" } | { state: "opened"; url: string } | { state: "undecryptable" } | { state: "unavailable" };
 
 export function useOpenedImage(file: SealedFileMessage | undefined): OpenedImage {
-  const { userId, epochs } = useHeldEpochs();
+  const keys = useFileKeys(file);
   const [image, setImage] = useState<OpenedImage>({ state: "opening" });
   useEffect(() => {
-    if (!file || !epochs) return;
+    if (!file || !keys) return;
     const abort = new AbortController();
     let url: string | undefined;
     setImage({ state: "opening" });
-    openWholeFile(userId, epochs, file, abort.signal).then(
+    openWholeFile(keys, file, abort.signal).then(
       ({ blob }) => {
         if (abort.signal.aborted) return;
         url = URL.createObjectURL(blob);
@@ -70,7 +87,7 @@ export function useOpenedImage(file: SealedFileMessage | undefined): OpenedImage
       abort.abort();
       if (url) URL.revokeObjectURL(url);
     };
-  }, [file, userId, epochs]);
+  }, [file, keys]);
   return image;
 }
 
@@ -93,11 +110,11 @@ export function useWorkerControls(): boolean {
  * or before the worker has taken over a page loaded by a hard reload. Resolves false if it could not.
  */
 export function useDownloadInPage(file: SealedFileMessage | undefined): () => Promise<boolean> {
-  const { userId, epochs } = useHeldEpochs();
+  const keys = useFileKeys(file);
   return useCallback(async () => {
-    if (!file) return false;
+    if (!file || !keys) return false;
     try {
-      const { blob, name } = await openWholeFile(userId, epochs, file);
+      const { blob, name } = await openWholeFile(keys, file);
       const url = URL.createObjectURL(blob);
       const link = Object.assign(document.createElement("a"), { href: url, download: name });
       link.click();
@@ -107,27 +124,5 @@ export function useDownloadInPage(file: SealedFileMessage | undefined): () => Pr
     } catch {
       return false;
     }
-  }, [file, userId, epochs]);
-}
-
-/**
- * A file of an encrypted discussion: its plain size, and a download opened here with the room's key into a Blob
- * (lib/sealing/rooms.ts `openFile`; the service worker holds no room keys). Resolves false if it could not.
- */
-export function useRoomFile(discussionId: string, message: Omit<RoomMessageFields, "content">) {
-  const { rooms } = useSessionServices();
-  const size = message.file_size === undefined ? undefined : plainSizeOf(message.file_size);
-  const download = useCallback(async () => {
-    try {
-      const { blob, name } = await rooms.openFile(discussionId, { ...message, content: "" });
-      const url = URL.createObjectURL(blob);
-      Object.assign(document.createElement("a"), { href: url, download: name }).click();
-      // The download has taken the Blob by the time this runs; revoking at once can cancel it in some browsers.
-      setTimeout(() => URL.revokeObjectURL(url), 60_000);
-      return true;
-    } catch {
-      return false;
-    }
-  }, [rooms, discussionId, message]);
-  return { size, download };
+  }, [file, keys]);
 }
