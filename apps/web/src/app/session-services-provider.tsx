@@ -17,7 +17,7 @@ import { type SessionServices, SessionServicesContext } from "../lib/session-ser
 import { uploadQueueFor } from "../lib/upload-queue.ts";
 import { roomStart } from "../lib/upload-start.ts";
 import { applyChange } from "./change-kinds.ts";
-import { keptKinds } from "./offline-kinds.ts";
+import { keptKinds, keptRoomStates } from "./offline-kinds.ts";
 
 /**
  * Creates this tab's live connection, outbox and upload queue for the signed-in user and stops them when the
@@ -37,7 +37,7 @@ export function SessionServicesProvider({ user, children }: { user: User; childr
   }, [user.id, queryClient]);
   const services = useMemo(() => {
     const keys = new DeviceKeys(user.id);
-    const rooms = new Rooms(user.id, keys);
+    const rooms = new Rooms(user.id, keys, keptRoomStates(queryClient));
     const apply = (change: CacheChange) => applyChange(change, { queryClient, keys });
     const outbox = new Outbox(
       user.id,

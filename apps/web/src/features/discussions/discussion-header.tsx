@@ -15,8 +15,8 @@ import {
   type User,
 } from "@daysync/shared";
 import { useMutation } from "@tanstack/react-query";
-import { type FormEvent, type ReactNode, useState } from "react";
-import { Link } from "react-router";
+import { type FormEvent, type ReactNode, useEffect, useState } from "react";
+import { Link, useLocation, useNavigate } from "react-router";
 import { ConfirmDialog, Modal } from "../../components/ui/dialog.tsx";
 import { HourglassIcon } from "../../components/ui/icons.tsx";
 import { TextField } from "../../components/ui/text-field.tsx";
@@ -47,6 +47,13 @@ interface DiscussionHeaderProps {
 export function DiscussionHeader({ details, user, openShare = false, room }: DiscussionHeaderProps) {
   const { discussion } = details;
   const [panel, setPanel] = useState<Panel>(openShare ? "share" : null);
+  const location = useLocation();
+  const navigate = useNavigate();
+  // Opened once: a reload of the page (which keeps the history entry's state) does not open it again.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: read at the first render only.
+  useEffect(() => {
+    if (openShare) void navigate(`${location.pathname}${location.search}`, { replace: true, state: null });
+  }, []);
   const owner = discussion.role === "owner";
   const close = () => setPanel(null);
   const count = discussion.member_count;
@@ -65,7 +72,7 @@ export function DiscussionHeader({ details, user, openShare = false, room }: Dis
           <span aria-hidden="true">·</span>
           <span>You are {discussion.display_name}</span>
           <span aria-hidden="true">·</span>
-          {room ? (
+          {discussion.encrypted ? (
             <Link
               to={`${APP_ROUTES.privacy}#who-can-read`}
               title="Only its members' devices can read what is written here; the server sees its size, times and who joined and left."

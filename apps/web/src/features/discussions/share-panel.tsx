@@ -13,6 +13,9 @@ import { CopyTextButton } from "./copy-text-button.tsx";
 export const joinLinkOf = (discussion: Pick<Discussion, "public_id">, origin: string) =>
   `${origin}${DISCUSSION_ROUTES.join(discussion.public_id)}`;
 
+export const KEYLESS_LINK_TEXT =
+  "The link and QR code carry this discussion's key, which this device does not hold right now (it may be offline). The ID works meanwhile.";
+
 /**
  * How to bring someone in: the ID to read out, the link, its QR code, Copy for each, and the system share sheet. An
  * encrypted discussion's link and QR code carry its current key in the fragment, which no request sends
@@ -32,6 +35,8 @@ export function SharePanel({
   // PUBLIC_URL or the server's home network address, never localhost (issue 43).
   const target = useLinkOrigin();
   const link = joinLinkOf(discussion, target?.origin ?? window.location.origin) + (room?.fragment ?? "");
+  // An encrypted discussion's link without its key would let no one in: none is shown until this device holds it.
+  const keyless = discussion.encrypted === true && !room?.fragment;
   const shownId = formatPublicId(discussion.public_id);
   const [qr, setQr] = useState<string | null>(null);
   const [qrError, setQrError] = useState(false);
@@ -39,7 +44,7 @@ export function SharePanel({
 
   useEffect(() => {
     // Drawn once the address is known, so a phone never scans a code of localhost.
-    if (!target) return;
+    if (!target || keyless) return;
     let active = true;
     // The QR library loads with the panel, not with the chat.
     void import("qrcode")
@@ -49,20 +54,26 @@ export function SharePanel({
     return () => {
       active = false;
     };
-  }, [link, target]);
+  }, [link, target, keyless]);
 
   return (
     <Modal title={`Share “${discussion.title}”`} onClose={onClose}>
       <p>Others join with this ID, this link or this QR code. They need a Daysync account; they see only the name you chose here.</p>
-      <div className="share-qr">
-        {qr ? (
-          <img src={qr} width={240} height={240} alt={`QR code of the join link for ${discussion.title}`} />
-        ) : qrError ? (
-          <p role="alert">The QR code could not be drawn. Share the link or the ID instead.</p>
-        ) : (
-          <span className="muted">Drawing the QR code…</span>
-        )}
-      </div>
+      {keyless ? (
+        <p className="muted" role="note">
+          {KEYLESS_LINK_TEXT}
+        </p>
+      ) : (
+        <div className="share-qr">
+          {qr ? (
+            <img src={qr} width={240} height={240} alt={`QR code of the join link for ${discussion.title}`} />
+          ) : qrError ? (
+            <p role="alert">The QR code could not be drawn. Share the link or the ID instead.</p>
+          ) : (
+            <span className="muted">Drawing the QR code…</span>
+          )}
+        </div>
+      )}
       <div className="share-row">
         <span className="share-label">ID</span>
         <span className="share-value share-id" data-testid="discussion-public-id">
@@ -70,11 +81,13 @@ export function SharePanel({
         </span>
         <CopyTextButton text={shownId} label="Copy ID" />
       </div>
-      <div className="share-row share-link">
-        <span className="share-label">Link</span>
-        <span className="share-value">{link}</span>
-        <CopyTextButton text={link} label="Copy link" />
-      </div>
+      {keyless ? null : (
+        <div className="share-row share-link">
+          <span className="share-label">Link</span>
+          <span className="share-value">{link}</span>
+          <CopyTextButton text={link} label="Copy link" />
+        </div>
+      )}
       {room ? <IdJoining room={room} owner={owner} /> : null}
       {target && !target.reachable ? (
         <p className="muted" role="note">
@@ -82,7 +95,7 @@ export function SharePanel({
         </p>
       ) : null}
       <div className="dialog-buttons">
-        {canShare ? (
+        {canShare && !keyless ? (
           <button
             type="button"
             className="btn btn-secondary"

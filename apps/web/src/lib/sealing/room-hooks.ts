@@ -21,6 +21,8 @@ export function useRoom(id: string, enabled = true) {
     queryFn: () => rooms.sync(id),
     enabled,
     staleTime: 5_000,
+    // Run offline too: the room then opens from the state this device kept (Rooms.sync).
+    networkMode: "always",
     retry: (count, error) => !(error instanceof Error && "status" in error && error.status === 404) && count < 2,
   });
 }

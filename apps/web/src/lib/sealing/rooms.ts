@@ -47,7 +47,8 @@ import {
   wrapOf,
 } from "@daysync/shared/crypto";
 import { ApiError, api, apiFetch } from "../api-client.ts";
-import type { DeviceKeys } from "./device-keys.ts";
+import { isNetworkError } from "../api-errors.ts";
+import { type DeviceKeys, heldEpochsOf } from "./device-keys.ts";
 import { rotateIfSomeoneLeft } from "./room-rotation.ts";
 import { entriesOf, holdingFromOwn, sealOwnValues, takeGenerations } from "./room-state.ts";
 import { openTitle, type RoomView, roomView, sealName, sealTitle } from "./room-values.ts";
@@ -84,6 +85,15 @@ export { entryBody, taggedAt, taggedOf, wrapBody, wrapOf };
 
 const isEncryptedRoomRefusal = (error: unknown) => error instanceof ApiError && error.code === ROOM_ERROR_CODES.encryptedRoom;
 
+/**
+ * Where the last state the server sent of each room is kept for a start without the network (the offline copy,
+ * app/offline-kinds.ts): it holds sealed values only, opened with the account's keys as when it came.
+ */
+export interface KeptRoomStates {
+  get(roomId: string): RoomState | undefined;
+  set(state: RoomState): void;
+}
+
 export class Rooms {
   private readonly holdings = new Map<string, RoomHolding>();
   private readonly states = new Map<string, RoomState>();
@@ -95,6 +105,7 @@ export class Rooms {
   constructor(
     private readonly userId: string,
     private readonly keys: Pick<DeviceKeys, "knownStatus">,
+    private readonly kept?: KeptRoomStates,
   ) {}
 
   /** Told when a room's keys changed here (a generation taken or made): its messages and waiting sends try again. */
@@ -126,8 +137,9 @@ export class Rooms {
 
   /** The holding the account's own values give this device (none while it is locked or holds no key of the room). */
   private async ownHolding(state: RoomState): Promise<RoomHolding | undefined> {
-    const account = await this.account();
-    return account ? holdingFromOwn({ userId: this.userId, epochs: account.epochs }, state) : undefined;
+    // Every epoch this device holds, also when it could not reach the server to know the current one (offline).
+    const epochs = heldEpochsOf(await this.keys.knownStatus());
+    return epochs?.size ? holdingFromOwn({ userId: this.userId, epochs }, state) : undefined;
   }
 
   /** The member seed and room keys sealed for the account's own devices, under its current epoch. */
@@ -203,9 +215,12 @@ export class Rooms {
         this.clear.add(roomId);
         return { encrypted: false };
       }
+      const kept = isNetworkError(error) ? (this.states.get(roomId) ?? this.kept?.get(roomId)) : undefined;
+      if (kept) return this.offlineView(kept);
       throw error;
     }
     this.states.set(roomId, state);
+    this.kept?.set(state);
     let problem: string | undefined;
     let holding = this.holdings.get(roomId);
     try {
@@ -224,6 +239,23 @@ export class Rooms {
       problem = error.message;
     }
     return roomView(state, holding, problem);
+  }
+
+  /** Without the network: the room as last seen, opened with what this device holds; nothing is written. */
+  private async offlineView(state: RoomState): Promise<RoomView> {
+    this.states.set(state.id, state);
+    let holding = this.holdings.get(state.id);
+    try {
+      holding ??= await this.ownHolding(state);
+      if (holding) {
+        this.holdings.set(state.id, holding);
+        await takeGenerations(holding, state);
+      }
+    } catch (error) {
+      if (!(error instanceof RoomError)) throw error;
+      return roomView(state, holding, error.message);
+    }
+    return roomView(state, holding, undefined);
   }
 
   /** The room keys this device took, sealed for the account's other devices (they then read without the wraps' steps). */
