@@ -6,6 +6,7 @@
 import { type DiscussionDetails, type DiscussionMessage, type MemberChange, roomLiveEventSchema, SEALED_TEXT } from "@daysync/shared";
 import { type QueryClient, useQueries, useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo } from "react";
+import { isNetworkError } from "../api-errors.ts";
 import { useSessionServices } from "../session-services.ts";
 import type { Shown } from "../shown.ts";
 import { LOCKED_TITLE } from "./room-values.ts";
@@ -23,7 +24,8 @@ export function useRoom(id: string, enabled = true) {
     staleTime: 5_000,
     // Run offline too: the room then opens from the state this device kept (Rooms.sync).
     networkMode: "always",
-    retry: (count, error) => !(error instanceof Error && "status" in error && error.status === 404) && count < 2,
+    // Offline with no kept state (or a discussion in clear) it says so at once rather than after retries.
+    retry: (count, error) => !(error instanceof Error && "status" in error && error.status === 404) && !isNetworkError(error) && count < 2,
   });
 }
 
