@@ -19,10 +19,11 @@ import {
   answerJoin,
   checkAnswer,
   hold,
-  type JoinRequest,
+  joinAnswerOf,
   makeRotation,
   openRoomMessage,
   type RoomHolding,
+  requestOf,
   roomSender,
   sawLeave,
   sealRoomText,
@@ -65,15 +66,6 @@ async function sendSealed(device: Device, holding: RoomHolding, serverGeneration
   const body: SendRoomMessageInput = { ...sealed, sender_key_id: sender.memberKeyId };
   return device.post(DISCUSSIONS_API.messages(holding.roomId), body);
 }
-
-const requestOf = (r: JoinRequestAnswer): JoinRequest => ({
-  roomId: r.discussion_id,
-  requestId: r.id,
-  name: r.name,
-  joinerKeyId: r.joiner_key_id,
-  joinerPublicKey: r.joiner_public_key,
-  joinerShare: r.share,
-});
 
 describe("an encrypted discussion through the server", () => {
   it("runs a whole room: link and typed-ID joins, sealed texts, a leave and a rotation; the database holds no clear text", async () => {
@@ -145,12 +137,7 @@ describe("an encrypted discussion through the server", () => {
     });
     expect([second.status, (second.body as { error: { code: string } }).error.code]).toEqual([409, "join_request_state"]);
     const deeSees = (await dee.device.get<{ request: JoinRequestAnswer }>(ROOMS_API.ownRequest(requestId))).body.request;
-    const deeAnswer = {
-      admitterKeyId: deeSees.member_key_id ?? "",
-      admitterPublicKey: deeSees.member_public_key ?? "",
-      admitterShare: deeSees.answer_share ?? "",
-      admitterConfirmation: deeSees.answer_confirmation ?? "",
-    };
+    const deeAnswer = joinAnswerOf(deeSees);
     const deeKeys = await checkAnswer(requestOf(deeSees), secret, deeAnswer);
     expect((await dee.device.post(ROOMS_API.confirm(requestId), { confirmation: deeKeys.requesterConfirmation })).status).toBe(200);
     const confirmed = (await bo.device.get<{ requests: JoinRequestAnswer[] }>(ROOMS_API.requests(roomId))).body.requests[0];
