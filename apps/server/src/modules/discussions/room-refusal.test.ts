@@ -31,7 +31,12 @@ async function ask(device: Device, publicId: string, roomId: string, name: strin
 
 describe("a wrong code to let someone in", () => {
   it("is refused by the joiner's device, told live to the member at once; the request closes and the joiner asks again", async () => {
-    const [ana, bo, dee, eve] = await Promise.all(["Ana", "Bo", "Dee", "Eve"].map((n) => person(server, n)));
+    const [ana, bo, dee, eve] = await Promise.all([
+      person(server, "Ana"),
+      person(server, "Bo"),
+      person(server, "Dee"),
+      person(server, "Eve"),
+    ]);
     const created = await createRoomThroughApi(ana.device, "Anaqzx", "Qzx title");
     const { public_id: publicId, id: roomId } = created.res.body;
     expect((await linkJoinThroughApi(bo.device, publicId, created.holding, "Boqzx")).res.status).toBe(201);
