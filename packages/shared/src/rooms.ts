@@ -142,6 +142,7 @@ export const joinAnswerSchema = z.object({
   share: b64("share", 128),
   confirmation: b64("confirmation", 128),
 });
+export type JoinAnswerInput = z.infer<typeof joinAnswerSchema>;
 export const joinConfirmSchema = z.object({ confirmation: b64("confirmation", 128) });
 /**
  * The joiner's device refusing the answer (RoomError "wrongCode": the code typed was not the one it shows), so the

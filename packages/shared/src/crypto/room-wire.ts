@@ -3,7 +3,7 @@
  * core's, and a member's display name sealed with its entry: one translation for the web app, the CLI and the server's
  * tests.
  */
-import type { JoinRequestAnswer, RoomEntryInput, RoomState, RoomWrapInput } from "../rooms.ts";
+import type { JoinAnswerInput, JoinRequestAnswer, RoomEntryInput, RoomState, RoomWrapInput } from "../rooms.ts";
 import type { JoinAnswer, JoinRequest } from "./room-admission.ts";
 import type { RoomKeyWrap } from "./room-holding.ts";
 import type { RoomKeys } from "./room-key.ts";
@@ -74,4 +74,12 @@ export const joinAnswerOf = (r: JoinRequestAnswer): JoinAnswer => ({
   admitterPublicKey: r.member_public_key ?? "",
   admitterShare: r.answer_share ?? "",
   admitterConfirmation: r.answer_confirmation ?? "",
+});
+
+/** A member's answer to a join request, as the API takes it. */
+export const answerBody = (a: JoinAnswer): JoinAnswerInput => ({
+  member_key_id: a.admitterKeyId,
+  member_public_key: a.admitterPublicKey,
+  share: a.admitterShare,
+  confirmation: a.admitterConfirmation,
 });

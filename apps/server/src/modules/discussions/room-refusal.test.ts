@@ -4,7 +4,7 @@
  * so at once. Only the joiner may refuse, only an answered request, and a refused one takes no further step.
  */
 import { type JoinRequestAnswer, ROOMS_API, type ServerFrame } from "@daysync/shared";
-import { answerJoin, checkAnswer, joinAnswerOf, requestOf, startJoin } from "@daysync/shared/crypto";
+import { answerBody, answerJoin, checkAnswer, joinAnswerOf, requestOf, startJoin } from "@daysync/shared/crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { person, ready } from "../../testing/discussion-api.ts";
 import { createRoomThroughApi, linkJoinThroughApi, newMemberKey } from "../../testing/room-client.ts";
@@ -49,12 +49,7 @@ describe("a wrong code to let someone in", () => {
     // Ana types a code other than the one Dee's device shows.
     const wrong = asked.code === "000000" ? "111111" : "000000";
     const { answer } = answerJoin(requestOf(asked.request), wrong, created.holding.self);
-    const answered = await ana.device.post(ROOMS_API.answer(roomId, requestId), {
-      member_key_id: answer.admitterKeyId,
-      member_public_key: answer.admitterPublicKey,
-      share: answer.admitterShare,
-      confirmation: answer.admitterConfirmation,
-    });
+    const answered = await ana.device.post(ROOMS_API.answer(roomId, requestId), answerBody(answer));
     expect(answered.status).toBe(200);
     const deeSees = (await dee.device.get<Answer>(ROOMS_API.ownRequest(requestId))).body.request;
     await expect(checkAnswer(requestOf(deeSees), asked.secret, joinAnswerOf(deeSees))).rejects.toMatchObject({ reason: "wrongCode" });
@@ -97,12 +92,7 @@ describe("a wrong code to let someone in", () => {
     // Dee asks again: a new request and code, and the right code checks out on Dee's device.
     const second = await ask(dee.device, publicId, roomId, "Deeqzx");
     const right = answerJoin(requestOf(second.request), second.code, created.holding.self).answer;
-    const rightAnswer = await ana.device.post(ROOMS_API.answer(roomId, second.request.id), {
-      member_key_id: right.admitterKeyId,
-      member_public_key: right.admitterPublicKey,
-      share: right.admitterShare,
-      confirmation: right.admitterConfirmation,
-    });
+    const rightAnswer = await ana.device.post(ROOMS_API.answer(roomId, second.request.id), answerBody(right));
     expect(rightAnswer.status).toBe(200);
     const deeSeesNow = (await dee.device.get<Answer>(ROOMS_API.ownRequest(second.request.id))).body.request;
     const keys = await checkAnswer(requestOf(deeSeesNow), second.secret, joinAnswerOf(deeSeesNow));

@@ -16,6 +16,7 @@ import {
   acceptAdmission,
   acceptRotation,
   admit,
+  answerBody,
   answerJoin,
   checkAnswer,
   hold,
@@ -121,12 +122,7 @@ describe("an encrypted discussion through the server", () => {
     const seenByBo = requestOf(listed.body.requests[0] as JoinRequestAnswer);
     await hold(B, 1, roomKeyAt(B, 1), entriesAt((await bo.device.get<RoomState>(ROOMS_API.state(roomId))).body, 1));
     const { answer, keys: boKeys } = answerJoin(seenByBo, code, B.self);
-    const answered = await bo.device.post(ROOMS_API.answer(roomId, requestId), {
-      member_key_id: answer.admitterKeyId,
-      member_public_key: answer.admitterPublicKey,
-      share: answer.admitterShare,
-      confirmation: answer.admitterConfirmation,
-    });
+    const answered = await bo.device.post(ROOMS_API.answer(roomId, requestId), answerBody(answer));
     expect(answered.status).toBe(200);
     // A second answer is refused: the first member's stands.
     const second = await ana.device.post(ROOMS_API.answer(roomId, requestId), {

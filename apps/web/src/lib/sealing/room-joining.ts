@@ -9,6 +9,7 @@ import {
   acceptAdmission,
   addressWithoutFragment,
   admit,
+  answerBody,
   answerJoin,
   checkAnswer,
   type JoinAnswer,
@@ -102,13 +103,7 @@ export async function letIn(rooms: Rooms, roomId: string, seen: JoinRequestAnswe
     throw error;
   }
   const { answer, keys } = exchange;
-  const body = {
-    member_key_id: answer.admitterKeyId,
-    member_public_key: answer.admitterPublicKey,
-    share: answer.admitterShare,
-    confirmation: answer.admitterConfirmation,
-  };
-  await api.post(ROOMS_API.answer(roomId, request.requestId), body, roomResponseSchemas.request);
+  await api.post(ROOMS_API.answer(roomId, request.requestId), answerBody(answer), roomResponseSchemas.request);
   const until = Date.now() + CONFIRM_WAIT_MS;
   for (;;) {
     const listed = (await api.get(ROOMS_API.requests(roomId), roomResponseSchemas.requests, signal)).requests;
