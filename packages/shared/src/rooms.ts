@@ -23,6 +23,8 @@ export const ROOMS_API = {
   /** GET: the caller's own join request (the joiner's view). POST `.../confirm`: the joiner's confirmation. */
   ownRequest: (requestId: string) => `/api/discussions/join-requests/${encodeURIComponent(requestId)}`,
   confirm: (requestId: string) => `/api/discussions/join-requests/${encodeURIComponent(requestId)}/confirm`,
+  /** POST `JoinRefusalInput`: the joiner's device says the member's answer did not check out (the request is closed). */
+  refuse: (requestId: string) => `/api/discussions/join-requests/${encodeURIComponent(requestId)}/refuse`,
   /** GET: the room's state as the caller may see it. PATCH `{ id_joining }`: the creator turns ID joining on or off. */
   state: roomPath,
   /** POST `RotationInput`: generation n+1. */
@@ -140,7 +142,16 @@ export const joinAnswerSchema = z.object({
   share: b64("share", 128),
   confirmation: b64("confirmation", 128),
 });
+export type JoinAnswerInput = z.infer<typeof joinAnswerSchema>;
 export const joinConfirmSchema = z.object({ confirmation: b64("confirmation", 128) });
+/**
+ * The joiner's device refusing the answer (RoomError "wrongCode": the code typed was not the one it shows), so the
+ * member's page says so at once instead of waiting for a confirmation that will not come.
+ */
+export const joinRefusalSchema = z.object({
+  reason: z.literal("wrong_code", { error: "reason must be wrong_code." }),
+});
+export type JoinRefusalInput = z.infer<typeof joinRefusalSchema>;
 export const admitSchema = z.object({
   entry: roomEntrySchema,
   wraps: z.array(roomWrapSchema).min(1).max(1000),
@@ -224,7 +235,8 @@ export const joinRequestAnswerSchema = z.object({
   answer_share: z.string().nullable(),
   answer_confirmation: z.string().nullable(),
   joiner_confirmation: z.string().nullable(),
-  state: z.enum(["open", "answered", "confirmed", "admitted"]),
+  /** `refused`: the joiner's device found the answer wrong; the request is closed (the joiner asks again). */
+  state: z.enum(["open", "answered", "confirmed", "admitted", "refused"]),
   /** Once admitted: the joiner's entry, the wraps for its key and the handover's tag. */
   entry: roomEntrySchema.nullable(),
   wraps: z.array(roomWrapSchema),
@@ -275,7 +287,7 @@ export const roomLiveEventSchema = z.discriminatedUnion("kind", [
     kind: z.literal("discussion.join_updated"),
     discussion_id: z.string(),
     request_id: z.string(),
-    state: z.enum(["answered", "confirmed", "admitted"]),
+    state: z.enum(["answered", "confirmed", "admitted", "refused"]),
   }),
   z.object({
     kind: z.literal("discussion.member_joined"),

@@ -5,7 +5,6 @@
 import { CONTACT } from "@daysync/shared";
 import type { FastifyInstance } from "fastify";
 import { createAdapters } from "../adapters/adapters.ts";
-import { createSmtpMailer, smtpTransportNotice } from "../adapters/mailer.ts";
 import { type Clock, systemClock } from "../clock.ts";
 import type { Config } from "../config/config.ts";
 import { type Db, openDatabase, pingDatabase } from "../db/database.ts";
@@ -33,16 +32,8 @@ import { createAdminService } from "../modules/admin/admin.service.ts";
 import { createAuditor } from "../modules/admin/admin-audit.ts";
 import { devicesRoutes } from "../modules/devices/devices.routes.ts";
 import { createDevicesService } from "../modules/devices/devices.service.ts";
-import { discussionsRoutes } from "../modules/discussions/discussions.routes.ts";
-import { createDiscussionsService } from "../modules/discussions/discussions.service.ts";
-import { createRoomRequestsService } from "../modules/discussions/room-requests.service.ts";
-import { roomsRoutes } from "../modules/discussions/rooms.routes.ts";
-import { createRoomsService } from "../modules/discussions/rooms.service.ts";
 import { deleteEmailLinksOf } from "../modules/email/email.repository.ts";
-import { emailRoutes } from "../modules/email/email.routes.ts";
-import { createEmailLinksService } from "../modules/email/email-links.service.ts";
 import { createEmailVerificationService } from "../modules/email/email-verification.service.ts";
-import { createMailOutbox } from "../modules/email/mail-outbox.ts";
 import { type HomeNetwork, homeNetworkRoutes } from "../modules/home-network/home-network.routes.ts";
 import { identitiesRoutes } from "../modules/identities/identities.routes.ts";
 import { createIdentitiesService } from "../modules/identities/identities.service.ts";
@@ -51,7 +42,7 @@ import { createRegistrationService } from "../modules/invites/registration.servi
 import { createKeyHandover } from "../modules/keys/key-handover.ts";
 import { createDeletionNotesRepository } from "../modules/messages/deletion-notes.repository.ts";
 import { deletionNotesRoutes } from "../modules/messages/deletion-notes.routes.ts";
-import { eraseAuthorInSpace, eraseMessagesOfSpace, renameDeviceOnMessages } from "../modules/messages/messages.repository.ts";
+import { renameDeviceOnMessages } from "../modules/messages/messages.repository.ts";
 import { messagesRoutes } from "../modules/messages/messages.routes.ts";
 import { createMessagesService } from "../modules/messages/messages.service.ts";
 import { ownDelete } from "../modules/messages/own-delete.ts";
@@ -62,9 +53,6 @@ import { createPairingService } from "../modules/pairing/pairing.service.ts";
 import { pairingLiveRoutes } from "../modules/pairing/pairing-live.routes.ts";
 import { pairingTypedRoutes } from "../modules/pairing/pairing-typed.routes.ts";
 import { createPairingTypedService } from "../modules/pairing/pairing-typed.service.ts";
-import { paymentsConfigRoute, paymentsRoutes } from "../modules/payments/payments.routes.ts";
-import { createPaymentsService } from "../modules/payments/payments.service.ts";
-import { createStripeGateway } from "../modules/payments/stripe.adapter.ts";
 import { plansRoutes } from "../modules/plans/plans.routes.ts";
 import { createPlansService } from "../modules/plans/plans.service.ts";
 import { pushRoutes } from "../modules/push/push.routes.ts";
@@ -72,13 +60,17 @@ import { createPushService } from "../modules/push/push.service.ts";
 import { loadOrCreateVapidKeys } from "../modules/push/vapid-keys.ts";
 import { createWebPushSender } from "../modules/push/web-push.adapter.ts";
 import { createRetentionSweeper, type RetentionSweeper } from "../modules/retention/retention.sweeper.ts";
-import { eraseUploadsOfSpace } from "../modules/uploads/uploads.repository.ts";
 import { uploadsRoutes } from "../modules/uploads/uploads.routes.ts";
 import { createUploadsService } from "../modules/uploads/uploads.service.ts";
 import { liveRoutes } from "../realtime/live.routes.ts";
 import { createDiskStorage } from "../storage/disk-storage.ts";
 import type { FileStorage } from "../storage/file-storage.ts";
+import { registerDiscussionRoutes } from "./discussion-routes.ts";
 import { registerKeyRoutes } from "./key-routes.ts";
+import { closeInOrder, countInMetrics, sweepOnTimer } from "./lifecycle.ts";
+import { createMail, registerEmailRoutes } from "./mail.ts";
+import { registerPaymentRoutes } from "./payment-routes.ts";
+import { givenPublicUrl } from "./public-url.ts";
 import { createRepositories } from "./repositories.ts";
 import { subscribeSideEffects } from "./side-effects.ts";
 
@@ -140,10 +132,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     userUpdated: (work, userId) => recordUserUpdated(work, users, userId),
   });
   // Mail (issue 26) only with SMTP_URL; without it the verification service is there and sends nothing.
-  const mailer = config.email.smtp ? createSmtpMailer(config.email.smtp, config.email.from) : undefined;
-  const mailOutbox = mailer
-    ? createMailOutbox({ mailer, email: repositories.email, unitOfWork, clock, accountLimit: config.email.accountRateLimit, log: app.log })
-    : undefined;
+  const mail = createMail({ config, repositories, unitOfWork, clock, log: app.log });
+  const mailOutbox = mail.outbox;
   const devices = createDevicesService({
     clock,
     unitOfWork,
@@ -227,7 +217,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   homeNetworkRoutes(
     app,
     options.homeNetwork ?? {
-      url: config.identity.publicUrlGiven ? config.identity.publicUrl : null,
+      url: givenPublicUrl(config) ?? null,
       secureUrls: [],
       trustUrl: null,
       authority: undefined,
@@ -278,36 +268,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const remove = ownDelete({ messages });
   messagesRoutes(app, { messages, send, remove, sendRateLimit: config.sendRateLimit });
   deletionNotesRoutes(app, { notes: createDeletionNotesRepository(db), now: clock.now, rateLimit: config.sendRateLimit });
-  const discussions = createDiscussionsService({
-    clock,
-    unitOfWork,
-    discussions: repositories.discussions,
-    rooms: repositories.rooms,
-    access: repositories.access,
-    spaces: repositories.spaces,
-    plans: repositories.plans,
-    maxMembers: config.discussions.maxMembers,
-    removeFile: (id) => storage.remove(id),
-    removeUnfinishedUploads: uploadsService.removeUnfinishedInto,
-    content: { eraseUploads: eraseUploadsOfSpace, eraseMessages: eraseMessagesOfSpace, eraseAuthor: eraseAuthorInSpace },
-  });
-  const roomDeps = {
-    clock,
-    unitOfWork,
-    rooms: repositories.rooms,
-    discussions: repositories.discussions,
-    access: repositories.access,
-    spaces: repositories.spaces,
-    maxMembers: config.discussions.maxMembers,
-  };
-  const rooms = createRoomsService(roomDeps);
-  const roomRequests = createRoomRequestsService({ ...roomDeps, roomsService: rooms });
-  discussionsRoutes(app, {
-    discussions,
-    rooms: (joinOptions) => roomsRoutes(app, { rooms, requests: roomRequests, joinOptions }),
-    joinRateLimit: config.discussions.joinRateLimit,
-    joinAddressRateLimit: config.discussions.joinAddressRateLimit,
-  });
+  const discussions = registerDiscussionRoutes(app, { config, clock, unitOfWork, repositories, storage, uploads: uploadsService });
   const passwordResets = createPasswordResetService({
     db,
     clock,
@@ -315,26 +276,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     resets: repositories.passwordResets,
     devices,
   });
-  paymentsConfigRoute(app, { payments: config.stripe !== undefined, donation_url: config.donationUrl ?? null });
-  const stripe = config.stripe ? createStripeGateway(config.stripe) : undefined;
-  const payments =
-    config.stripe && stripe
-      ? createPaymentsService({
-          clock,
-          unitOfWork,
-          stripe,
-          config: config.stripe,
-          payments: repositories.payments,
-          plans: repositories.plans,
-          users,
-          discussions,
-          log: app.log,
-        })
-      : undefined;
-  if (payments && stripe) {
-    const publicUrl = config.identity.publicUrlGiven ? config.identity.publicUrl : undefined;
-    paymentsRoutes(app, { payments, stripe, publicUrl });
-  }
+  const payments = registerPaymentRoutes(app, { config, clock, unitOfWork, repositories, discussions });
   const deletion = createAccountDeletion({
     unitOfWork,
     users,
@@ -383,46 +325,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       app_store_url: config.site.appStoreUrl,
       play_store_url: config.site.playStoreUrl,
     },
-    publicUrl: config.identity.publicUrlGiven ? config.identity.publicUrl : undefined,
+    publicUrl: givenPublicUrl(config),
   });
   adminRoutes(app, {
     admin,
     resets: passwordResets,
-    publicUrl: config.identity.publicUrlGiven ? config.identity.publicUrl : undefined,
+    publicUrl: givenPublicUrl(config),
     resetRateLimit: config.loginRateLimit,
     accounts,
     devices,
     cookieSecure: config.cookieSecure,
   });
-  emailRoutes(app, {
-    links:
-      mailOutbox &&
-      createEmailLinksService({
-        outbox: mailOutbox,
-        email: repositories.email,
-        users,
-        resets: repositories.passwordResets,
-        verification: emailVerification,
-        clock,
-        siteUrl: config.identity.publicUrl,
-      }),
-    verification: emailVerification,
-    accounts,
-    devices,
-    cookieSecure: config.cookieSecure,
-    addressRateLimit: config.email.addressRateLimit,
-    useRateLimit: config.loginRateLimit,
-  });
-  if (mailer && config.email.smtp) {
-    // The SMTP server is reached once at start, without holding the start up: a problem is logged, never fatal.
-    const transport = smtpTransportNotice(config.email.smtp);
-    app.addHook("onReady", async () => {
-      app.log[transport.level](transport.msg);
-      void mailer
-        .check()
-        .catch((err: unknown) => app.log.error({ err }, "SMTP_URL: the mail server cannot be used; mails fail until it can"));
-    });
-  }
+  registerEmailRoutes(app, { config, mail, repositories, clock, verification: emailVerification, accounts, devices });
   const sweeper = createRetentionSweeper({
     clock,
     unitOfWork,
@@ -466,34 +380,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   uploadsRoutes(app, { uploadsService, storage });
   await serveWebApp(app, config.webDist);
 
-  if (metrics) {
-    unitOfWork.subscribe(["message.created", "discussion.message.created"], ({ change }) =>
-      metrics.messageSent(change.kind === "message.created" ? "day" : "discussion"),
-    );
-    metrics.countLiveConnections(live.openSockets);
-    metrics.watchDiskSpace("data", config.dataDir);
-    metrics.watchDiskSpace("files", config.filesDir);
-  }
-
-  if (options.sweepOnTimer) {
-    // A failed pass is logged and the next one tries again: it never stops a server that is serving.
-    const pass = () => void sweeper.sweepAsLeader().catch((error) => app.log.error({ err: error }, "retention sweep failed"));
-    const timer = setInterval(pass, config.sweepIntervalMs);
-    timer.unref();
-    app.addHook("onReady", async () => pass());
-    app.addHook("onClose", async () => clearInterval(timer));
-  }
-  app.addHook("onClose", async () => {
-    // A sweep still running would otherwise fail on a closed database and release its lock on a closed Redis.
-    await sweeper.settled();
-    await live.settled();
-    // Mails asked for before the stop are still sent; their links are in the database by then.
-    await mailOutbox?.settled();
-    mailer?.close();
-    await stopActivity();
-    await adapters.close();
-    await db.destroy();
-  });
+  if (metrics) countInMetrics(metrics, { unitOfWork, openSockets: live.openSockets, config });
+  if (options.sweepOnTimer) sweepOnTimer(app, sweeper, config.sweepIntervalMs);
+  closeInOrder(app, { sweeper, live, mail, stopActivity, adapters, db });
 
   return { app, db, bus, sweeper, storage, hasAdmin: admin.hasAdmin, mailSettled: async () => mailOutbox?.settled() };
 }

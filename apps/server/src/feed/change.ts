@@ -21,7 +21,7 @@ export type Change =
   | { kind: "discussion.message.created"; messageId: string }
   | { kind: "discussion.messages.deleted"; discussionId: string; ids: string[] }
   | { kind: "discussion.join_requested"; discussionId: string; requestId: string }
-  | { kind: "discussion.join_updated"; discussionId: string; requestId: string; state: "answered" | "confirmed" | "admitted" }
+  | { kind: "discussion.join_updated"; discussionId: string; requestId: string; state: "answered" | "confirmed" | "admitted" | "refused" }
   | { kind: "discussion.member_joined"; discussionId: string; memberId: string; generation: number; keyId: string }
   | { kind: "discussion.member_left"; discussionId: string; memberId: string; keyIds: string[] }
   | { kind: "discussion.rotated"; discussionId: string; generation: number; senderKeyId: string }

@@ -14,8 +14,11 @@ export let server: TestServer;
 export let admin: Device;
 let people = 0;
 
-/** Starts the mailbox and the server before the file's tests (registering the admin), and stops them after. */
-export function useEmailServer(): void {
+/**
+ * Starts the mailbox and the server before the file's tests (registering the admin), and stops them after; `env`
+ * changes a setting for the file (a limit, say).
+ */
+export function useEmailServer(env: Record<string, string> = {}): void {
   beforeAll(async () => {
     mailbox = await startSmtpMailbox();
     server = await startTestServer({
@@ -27,6 +30,7 @@ export function useEmailServer(): void {
       EMAIL_RATE_LIMIT_MAX: "1000",
       EMAIL_ACCOUNT_RATE_LIMIT_MAX: "3",
       LOGIN_RATE_LIMIT_MAX: "1000",
+      ...env,
     });
     admin = new Device(server.url);
     await admin.register("Ada Admin", "ada.admin@example.com");

@@ -8,67 +8,26 @@ import { resealOnce } from "@daysync/send";
 import {
   API_ERROR_CODES,
   closeDeletedNotifications,
-  type DateMessages,
-  type DeletedResponse,
   DISCUSSIONS_API,
-  type DiscussionMessage,
   isKeyMovedCode,
-  type Message,
   responseSchemas,
   SEALED_TEXT,
   type SendMessageInput,
-  type SendSealedMessageInput,
 } from "@daysync/shared";
 import { ApiError, api, apiFetch } from "./api-client.ts";
 import { describeError, isTransientError } from "./api-errors.ts";
 import type { ApplyCacheChange } from "./cache-changes.ts";
-import { readStorage, writeStorage } from "./storage.ts";
-
-export interface OutboxEntry extends SendMessageInput {
-  /** Set for a message to a discussion; without it the message goes to the user's own day. */
-  discussionId?: string;
-  /** When it was typed, ms since the epoch. */
-  createdAt: number;
-  /** Set when the server refused it for good (not a connection problem). */
-  error?: string;
-  /** Why it is still waiting when the server asked to slow down (a 429's message); it is retried. */
-  notice?: string;
-}
-
-/** A message the user deleted: hidden here at once, deleted on the server once `holdUntil` has passed. */
-export interface PendingDelete {
-  id: string;
-  /** Set for a message of a discussion. */
-  discussionId?: string;
-  /** Until then (ms since the epoch) it can be undone; 0 once released. */
-  holdUntil: number;
-}
-
-/**
- * How a message to the user's own days is sealed at each try (docs/protocol/encryption.md, "Sealed messages"): under the account's
- * current epoch, so a retry after a rotation is sealed again under the next one.
- */
-export interface MessageSealing {
-  /** The sealed body, or why it waits: a sentence to show, or none while this device is still finding its keys. */
-  seal(message: SendMessageInput): Promise<{ body: SendSealedMessageInput } | { waiting: string | undefined }>;
-  /** The server said the account's key moved on (409): catch up before sealing again. */
-  catchUp(): Promise<void>;
-  /** The server stored the message: its number is no longer under way. */
-  stored?(id: string): Promise<void>;
-  /** Before a message of the user's days is deleted: the sealed note of its number (lib/deletion-notes.ts). */
-  noteDeletion?(id: string): Promise<void>;
-  /**
-   * A text to a discussion sealed under its room key and posted (lib/sealing/rooms.ts), or why it waits; null for a
-   * discussion in clear, whose text is posted as it is.
-   */
-  sendToRoom?(discussionId: string, message: SendMessageInput): Promise<DiscussionMessage | { waiting: string | undefined } | null>;
-}
-
-/** How a sealed message to the user's days reaches the server: the live socket while it is current, else HTTP. */
-export type SendOwn = (body: SendSealedMessageInput) => Promise<{ message: Message; day: DateMessages }>;
-
-/** How a deletion of a message of the user's days reaches the server: likewise; a 404 (gone already) as an ApiError. */
-export type DeleteOwn = (id: string) => Promise<DeletedResponse>;
+import type { DeleteOwn, MessageSealing, SendOwn } from "./outbox-sealing.ts";
+import {
+  deletesKey,
+  entriesKey,
+  isEntry,
+  isPendingDelete,
+  type OutboxEntry,
+  type PendingDelete,
+  readStoredList,
+} from "./outbox-storage.ts";
+import { writeStorage } from "./storage.ts";
 
 /** The server refused the seal's epoch: the account's key moved on since this device synced. */
 const isKeyMoved = (error: unknown) => error instanceof ApiError && isKeyMovedCode(error.code);
@@ -77,42 +36,6 @@ const SEALING_NOTICES: ReadonlySet<string> = new Set([SEALED_TEXT.approveToSend,
 
 const RETRY_BASE_MS = 2_000;
 const RETRY_MAX_MS = 30_000;
-
-const storageKey = (userId: string) => `daysync:outbox:${userId}`;
-const deletesKey = (userId: string) => `daysync:outbox-deletes:${userId}`;
-
-function isPendingDelete(value: unknown): value is PendingDelete {
-  if (typeof value !== "object" || value === null) return false;
-  const v = value as Record<string, unknown>;
-  return (
-    typeof v.id === "string" && typeof v.holdUntil === "number" && (v.discussionId === undefined || typeof v.discussionId === "string")
-  );
-}
-
-function isEntry(value: unknown): value is OutboxEntry {
-  if (typeof value !== "object" || value === null) return false;
-  const v = value as Record<string, unknown>;
-  return (
-    typeof v.id === "string" &&
-    typeof v.content === "string" &&
-    typeof v.date === "string" &&
-    typeof v.time === "string" &&
-    typeof v.createdAt === "number" &&
-    (v.discussionId === undefined || typeof v.discussionId === "string")
-  );
-}
-
-/** A list kept in storage under `key`; with nothing stored yet, or storage unavailable, this tab's copy is the truth. */
-function readStoredList<T>(key: string, current: readonly T[], isItem: (value: unknown) => value is T): T[] {
-  const raw = readStorage(key);
-  if (raw === null) return [...current];
-  try {
-    const parsed: unknown = JSON.parse(raw);
-    return Array.isArray(parsed) ? parsed.filter(isItem) : [];
-  } catch {
-    return [];
-  }
-}
 
 export class Outbox {
   private entries: readonly OutboxEntry[] = [];
@@ -368,13 +291,13 @@ export class Outbox {
   }
 
   private read(): OutboxEntry[] {
-    return readStoredList(storageKey(this.userId), this.entries, isEntry);
+    return readStoredList(entriesKey(this.userId), this.entries, isEntry);
   }
 
   /** Re-reads storage first, so changes made by other tabs are not overwritten. */
   private update(change: (entries: OutboxEntry[]) => OutboxEntry[]): void {
     const next = change(this.read());
-    writeStorage(storageKey(this.userId), JSON.stringify(next));
+    writeStorage(entriesKey(this.userId), JSON.stringify(next));
     this.entries = next;
     this.notify();
   }
@@ -396,7 +319,7 @@ export class Outbox {
 
   private readonly handleStorage = (e: StorageEvent) => {
     if (e.key === deletesKey(this.userId)) this.deletes = this.readDeletes();
-    else if (e.key === storageKey(this.userId)) this.entries = this.read();
+    else if (e.key === entriesKey(this.userId)) this.entries = this.read();
     else return;
     this.notify();
   };

@@ -1,8 +1,10 @@
 /**
- * A room's member entries and key wraps between the API's shape (`rooms.ts`, snake case) and the core's, and a
- * member's display name sealed with its entry: one translation for the web app, the CLI and the server's tests.
+ * A room's member entries, key wraps and join requests between the API's shape (`rooms.ts`, snake case) and the
+ * core's, and a member's display name sealed with its entry: one translation for the web app, the CLI and the server's
+ * tests.
  */
-import type { RoomEntryInput, RoomState, RoomWrapInput } from "../rooms.ts";
+import type { JoinAnswerInput, JoinRequestAnswer, RoomEntryInput, RoomState, RoomWrapInput } from "../rooms.ts";
+import type { JoinAnswer, JoinRequest } from "./room-admission.ts";
 import type { RoomKeyWrap } from "./room-holding.ts";
 import type { RoomKeys } from "./room-key.ts";
 import type { TaggedMember } from "./room-members.ts";
@@ -55,3 +57,29 @@ export async function entryBody(keys: RoomKeys, m: TaggedMember, name: string): 
     sealed_name: await sealRoomValue(keys, namePlace(m.keyId), name),
   };
 }
+
+/** A join request by typed ID as the API lists it, as the core's exchange takes it. */
+export const requestOf = (r: JoinRequestAnswer): JoinRequest => ({
+  roomId: r.discussion_id,
+  requestId: r.id,
+  name: r.name,
+  joinerKeyId: r.joiner_key_id,
+  joinerPublicKey: r.joiner_public_key,
+  joinerShare: r.share,
+});
+
+/** The answering member's step of a join request, as the joiner's device checks it (empty while there is none). */
+export const joinAnswerOf = (r: JoinRequestAnswer): JoinAnswer => ({
+  admitterKeyId: r.member_key_id ?? "",
+  admitterPublicKey: r.member_public_key ?? "",
+  admitterShare: r.answer_share ?? "",
+  admitterConfirmation: r.answer_confirmation ?? "",
+});
+
+/** A member's answer to a join request, as the API takes it. */
+export const answerBody = (a: JoinAnswer): JoinAnswerInput => ({
+  member_key_id: a.admitterKeyId,
+  member_public_key: a.admitterPublicKey,
+  share: a.admitterShare,
+  confirmation: a.admitterConfirmation,
+});

@@ -46,7 +46,8 @@ export interface RoomWrapsTable {
   created_at: number;
 }
 
-export type JoinRequestState = "open" | "answered" | "confirmed" | "admitted";
+/** `refused`: the joiner's device found the answer wrong (the code typed was not the one it shows); closed. */
+export type JoinRequestState = "open" | "answered" | "confirmed" | "admitted" | "refused";
 
 /** A joiner by typed ID and the exchange the server relays between it and the one member who answers. */
 export interface RoomJoinRequestsTable {

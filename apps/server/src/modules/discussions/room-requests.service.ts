@@ -1,11 +1,18 @@
 /**
  * Joining an encrypted discussion by typed ID (docs/protocol/encryption.md, "Admission by typed ID"): the server
  * relays the CPace exchange between the joiner and the one member who answers, in order (asked, answered,
- * confirmed, admitted), and on admission makes the joiner a member with the entry and wraps that member posted.
+ * confirmed, admitted; or refused by the joiner's device after a wrong code, which closes it), and on admission makes the joiner a member with the entry and wraps that member posted.
  * Each step is logged to the joiner and the members (`discussion.join_requested`, `discussion.join_updated`).
  */
 import { randomUUID } from "node:crypto";
-import { type AdmitInput, JOIN_REQUEST_TTL_MS, type JoinRequestAnswer, type JoinRequestInput, ROOM_ERROR_CODES } from "@daysync/shared";
+import {
+  type AdmitInput,
+  JOIN_REQUEST_TTL_MS,
+  type JoinRefusalInput,
+  type JoinRequestAnswer,
+  type JoinRequestInput,
+  ROOM_ERROR_CODES,
+} from "@daysync/shared";
 import type { JoinRequestState, RoomJoinRequestsTable } from "../../db/schema.ts";
 import type { Work } from "../../feed/unit-of-work.ts";
 import { badRequest, conflict, notFound } from "../../http/errors.ts";
@@ -111,10 +118,11 @@ export function createRoomRequestsService(deps: RoomsDeps & { roomsService: Room
       return present(await joinersRequest(userId, requestId));
     },
 
-    /** The open requests of a discussion, for its members. */
+    /** The open requests of a discussion, for its members; a refused one only to the member who answered it (to say so). */
     async list(userId: string, spaceId: string): Promise<JoinRequestAnswer[]> {
       await roomsService.memberOfRoom(userId, spaceId);
-      return Promise.all((await rooms.openRequests(spaceId, clock.now())).map(present));
+      const rows = await rooms.openRequests(spaceId, clock.now());
+      return Promise.all(rows.filter((r) => r.state !== "refused" || r.member_user_id === userId).map(present));
     },
 
     /** A member's answer: the first one is kept; its member key must be the caller's in the current generation. */
@@ -153,6 +161,23 @@ export function createRoomRequestsService(deps: RoomsDeps & { roomsService: Room
         if (row.state !== "answered") throw outOfOrder("This request to join is not waiting for a confirmation.");
         await locked.updateRequest(requestId, { joiner_confirmation: confirmation, state: "confirmed" });
         await recordStep(work, row, memberIds, "confirmed");
+      });
+      return present(await openRequestOf(first.space_id, requestId));
+    },
+
+    /**
+     * The joiner's device found the answer wrong (the only `reason` today: the code typed was not the one it shows).
+     * The request closes: nothing can be answered, confirmed or admitted on it again, and the answering member's page,
+     * told live, says so at once. Only from `answered`: a request confirmed or admitted is past that check.
+     */
+    async refuse(userId: string, requestId: string, _input: JoinRefusalInput): Promise<JoinRequestAnswer> {
+      const first = await joinersRequest(userId, requestId);
+      await unitOfWork.forSpace(first.space_id, async (work, memberIds) => {
+        const locked = rooms.in(work.trx);
+        const row = await openRequestOf(first.space_id, requestId, locked);
+        if (row.state !== "answered") throw outOfOrder("This request to join has no answer to refuse.");
+        await locked.updateRequest(requestId, { state: "refused" });
+        await recordStep(work, row, memberIds, "refused");
       });
       return present(await openRequestOf(first.space_id, requestId));
     },

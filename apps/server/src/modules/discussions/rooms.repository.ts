@@ -147,7 +147,7 @@ export function createRoomsRepository(db: Db) {
       return row && { ...row, created_at: Number(row.created_at), expires_at: Number(row.expires_at) };
     },
 
-    /** The requests not admitted yet and not expired, oldest first. */
+    /** The requests not admitted yet (a refused one too) and not expired, oldest first. */
     async openRequests(spaceId: string, now: number): Promise<RoomJoinRequestsTable[]> {
       const rows = await db
         .selectFrom("room_join_requests")

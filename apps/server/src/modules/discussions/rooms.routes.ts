@@ -6,6 +6,7 @@ import {
   idJoiningSchema,
   joinAnswerSchema,
   joinConfirmSchema,
+  joinRefusalSchema,
   joinRequestParamsSchema,
   joinRequestSchema,
   linkJoinSchema,
@@ -81,6 +82,13 @@ export function roomsRoutes(
     const { requestId } = parse(joinRequestParamsSchema, request.params);
     const { confirmation } = parse(joinConfirmSchema, request.body);
     return { request: await requests.confirm(auth.userId, requestId, confirmation) };
+  });
+
+  app.post(`${joinerRequest}/refuse`, { schema: answers(roomResponseSchemas.request) }, async (request) => {
+    const auth = requireAuth(request);
+    const { requestId } = parse(joinRequestParamsSchema, request.params);
+    const input = parse(joinRefusalSchema, request.body);
+    return { request: await requests.refuse(auth.userId, requestId, input) };
   });
 
   app.get(room, { schema: answers(roomResponseSchemas.room) }, async (request) => {

@@ -21,7 +21,7 @@ import { presentRoom } from "../../presenters/room.presenter.ts";
 import type { AccessRepository, SpacesRepository } from "../spaces/index.ts";
 import { discussionMembership, noSuchDiscussion } from "./discussion-access.ts";
 import type { DiscussionsRepository } from "./discussions.repository.ts";
-import { newPublicId } from "./discussions.service.ts";
+import { freePublicId } from "./public-id.ts";
 import { assertEntryFree, assertRoomForOneMore, enterRoom } from "./room-entry.ts";
 import type { RoomsRepository } from "./rooms.repository.ts";
 
@@ -92,11 +92,7 @@ export function createRoomsService(deps: RoomsDeps) {
       // Any space's id, a personal one's too (an account's id): the insert would fail on it.
       const taken = () => conflict(ROOM_ERROR_CODES.roomIdTaken, "This id is taken: make another.", "id");
       if (await discussions.spaceIdTaken(input.id)) throw taken();
-      let publicId = newPublicId();
-      for (let tries = 0; await discussions.publicIdTaken(publicId); tries++) {
-        if (tries > 5) throw new Error("No free discussion ID found.");
-        publicId = newPublicId();
-      }
+      const publicId = await freePublicId(discussions);
       await unitOfWork.forUser(userId, async (work) => {
         if (await discussions.in(work.trx).spaceIdTaken(input.id)) throw taken();
         const space = { id: input.id, kind: "discussion" as const, title: "", public_id: publicId, created_by: userId };

@@ -16,13 +16,15 @@ import {
   acceptAdmission,
   acceptRotation,
   admit,
+  answerBody,
   answerJoin,
   checkAnswer,
   hold,
-  type JoinRequest,
+  joinAnswerOf,
   makeRotation,
   openRoomMessage,
   type RoomHolding,
+  requestOf,
   roomSender,
   sawLeave,
   sealRoomText,
@@ -65,15 +67,6 @@ async function sendSealed(device: Device, holding: RoomHolding, serverGeneration
   const body: SendRoomMessageInput = { ...sealed, sender_key_id: sender.memberKeyId };
   return device.post(DISCUSSIONS_API.messages(holding.roomId), body);
 }
-
-const requestOf = (r: JoinRequestAnswer): JoinRequest => ({
-  roomId: r.discussion_id,
-  requestId: r.id,
-  name: r.name,
-  joinerKeyId: r.joiner_key_id,
-  joinerPublicKey: r.joiner_public_key,
-  joinerShare: r.share,
-});
 
 describe("an encrypted discussion through the server", () => {
   it("runs a whole room: link and typed-ID joins, sealed texts, a leave and a rotation; the database holds no clear text", async () => {
@@ -129,12 +122,7 @@ describe("an encrypted discussion through the server", () => {
     const seenByBo = requestOf(listed.body.requests[0] as JoinRequestAnswer);
     await hold(B, 1, roomKeyAt(B, 1), entriesAt((await bo.device.get<RoomState>(ROOMS_API.state(roomId))).body, 1));
     const { answer, keys: boKeys } = answerJoin(seenByBo, code, B.self);
-    const answered = await bo.device.post(ROOMS_API.answer(roomId, requestId), {
-      member_key_id: answer.admitterKeyId,
-      member_public_key: answer.admitterPublicKey,
-      share: answer.admitterShare,
-      confirmation: answer.admitterConfirmation,
-    });
+    const answered = await bo.device.post(ROOMS_API.answer(roomId, requestId), answerBody(answer));
     expect(answered.status).toBe(200);
     // A second answer is refused: the first member's stands.
     const second = await ana.device.post(ROOMS_API.answer(roomId, requestId), {
@@ -145,12 +133,7 @@ describe("an encrypted discussion through the server", () => {
     });
     expect([second.status, (second.body as { error: { code: string } }).error.code]).toEqual([409, "join_request_state"]);
     const deeSees = (await dee.device.get<{ request: JoinRequestAnswer }>(ROOMS_API.ownRequest(requestId))).body.request;
-    const deeAnswer = {
-      admitterKeyId: deeSees.member_key_id ?? "",
-      admitterPublicKey: deeSees.member_public_key ?? "",
-      admitterShare: deeSees.answer_share ?? "",
-      admitterConfirmation: deeSees.answer_confirmation ?? "",
-    };
+    const deeAnswer = joinAnswerOf(deeSees);
     const deeKeys = await checkAnswer(requestOf(deeSees), secret, deeAnswer);
     expect((await dee.device.post(ROOMS_API.confirm(requestId), { confirmation: deeKeys.requesterConfirmation })).status).toBe(200);
     const confirmed = (await bo.device.get<{ requests: JoinRequestAnswer[] }>(ROOMS_API.requests(roomId))).body.requests[0];

@@ -4,50 +4,18 @@
  * address and the password they were made under.
  */
 import { API, EMAIL_API, EMAIL_UNCONFIRMED_REGISTER_MESSAGE, RESET_PASSWORD_API, SETTINGS_API, type User } from "@daysync/shared";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ReceivedMail, type SmtpMailbox, startSmtpMailbox } from "../../testing/smtp-mailbox.ts";
-import { Device, startTestServer, type TestServer } from "../../testing/test-server.ts";
+import { describe, expect, it } from "vitest";
+import { mailAfter, mailbox, nextPerson, password, server, tokenOf, useEmailServer } from "../../testing/email-server.ts";
+import { Device } from "../../testing/test-server.ts";
 
-let mailbox: SmtpMailbox;
-let server: TestServer;
-let people = 0;
-
-beforeAll(async () => {
-  mailbox = await startSmtpMailbox();
-  server = await startTestServer({
-    SMTP_URL: mailbox.url,
-    // The test mailbox offers no STARTTLS.
-    SMTP_ALLOW_PLAINTEXT: "true",
-    MAIL_FROM: "Daysync <noreply@sync.example.org>",
-    PUBLIC_URL: "https://sync.example.org",
-    EMAIL_RATE_LIMIT_MAX: "1000",
-    EMAIL_ACCOUNT_RATE_LIMIT_MAX: "100",
-    LOGIN_RATE_LIMIT_MAX: "1000",
-  });
-  await new Device(server.url).register("Ada Admin", "ada.ownership@example.com");
-});
-afterAll(async () => {
-  await server.close();
-  await mailbox.stop();
-});
-
-const tokenOf = (link: string) => link.split("#")[1] ?? "";
-const password = (value: string) => ({ password: value, confirm_password: value });
+// Room for the mails of many links to one account (the other email tests keep the limit low to test it).
+useEmailServer({ EMAIL_ACCOUNT_RATE_LIMIT_MAX: "100" });
 
 async function register(name: string, email: string, pass = "correct horse") {
   const device = new Device(server.url);
   const user = await device.register(name, email, pass);
   await server.mailSettled();
   return { device, user };
-}
-
-async function mailAfter(email: string, ask: () => Promise<unknown>): Promise<ReceivedMail> {
-  const already = mailbox.to(email).length;
-  await ask();
-  await server.mailSettled();
-  const mail = mailbox.to(email)[already];
-  if (!mail) throw new Error(`no mail to ${email}`);
-  return mail;
 }
 
 const signInLinkTo = async (email: string) =>
@@ -60,7 +28,7 @@ const canLogIn = async (email: string, pass: string) => (await new Device(server
 
 describe("an address cannot be pre-claimed", () => {
   it("the owner's first sign-in link ends the squatter's session and password", async () => {
-    const victim = `victim${++people}@example.com`;
+    const victim = `victim${nextPerson()}@example.com`;
     const squatter = await register("Squatter", victim, "squatter horse");
     const squatterLive = await squatter.device.live();
 
@@ -76,7 +44,7 @@ describe("an address cannot be pre-claimed", () => {
   });
 
   it("the owner's first use of the verification link ends the squatter's session and password", async () => {
-    const victim = `victim${++people}@example.com`;
+    const victim = `victim${nextPerson()}@example.com`;
     const squatter = await register("Squatter", victim, "squatter horse");
     const [mail] = mailbox.to(victim);
     if (!mail) throw new Error("no verification mail");
@@ -88,7 +56,7 @@ describe("an address cannot be pre-claimed", () => {
   });
 
   it("a person who verifies on the device they registered with keeps that device and their password", async () => {
-    const email = `honest${++people}@example.com`;
+    const email = `honest${nextPerson()}@example.com`;
     const { device } = await register("Honest", email, "honest horse");
     const [mail] = mailbox.to(email);
     if (!mail) throw new Error("no verification mail");
@@ -98,7 +66,7 @@ describe("an address cannot be pre-claimed", () => {
   });
 
   it("registering an address that an unconfirmed account has answers 409 saying what to do instead", async () => {
-    const victim = `victim${++people}@example.com`;
+    const victim = `victim${nextPerson()}@example.com`;
     await register("Squatter", victim);
     const res = await new Device(server.url).post(API.register, { name: "Owner", email: victim, ...password("owner horse 1") });
     expect(res).toMatchObject({ status: 409, body: { error: { code: "email_unconfirmed", message: EMAIL_UNCONFIRMED_REGISTER_MESSAGE } } });
@@ -107,7 +75,7 @@ describe("an address cannot be pre-claimed", () => {
 
 describe("mailed links are bound to the address and the password they were made under", () => {
   async function personWithLinks() {
-    const email = `bound${++people}@example.com`;
+    const email = `bound${nextPerson()}@example.com`;
     const { device, user } = await register("Bound", email);
     return { device, user, email, signIn: await signInLinkTo(email), reset: await resetLinkTo(email) };
   }
@@ -115,14 +83,14 @@ describe("mailed links are bound to the address and the password they were made 
 
   it("a sign-in link sent before an email change does not sign in after it", async () => {
     const p = await personWithLinks();
-    expect((await changeEmail(p.device, `moved${++people}@example.com`)).status).toBe(200);
+    expect((await changeEmail(p.device, `moved${nextPerson()}@example.com`)).status).toBe(200);
     const res = await new Device(server.url).post(EMAIL_API.useSignInLink, { token: p.signIn });
     expect(res).toMatchObject({ status: 400, body: { error: { code: "sign_in_link_invalid" } } });
   });
 
   it("a reset link sent before an email change does not set a password after it", async () => {
     const p = await personWithLinks();
-    expect((await changeEmail(p.device, `moved${++people}@example.com`)).status).toBe(200);
+    expect((await changeEmail(p.device, `moved${nextPerson()}@example.com`)).status).toBe(200);
     const res = await new Device(server.url).post(RESET_PASSWORD_API, { token: p.reset, ...password("taken over 1") });
     expect(res).toMatchObject({ status: 400, body: { error: { code: "reset_link_invalid" } } });
   });

@@ -1,4 +1,4 @@
-import type { JoinRequestAnswer } from "@daysync/shared";
+import { type JoinRequestAnswer, ROOM_TEXT } from "@daysync/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { TextField } from "../../components/ui/text-field.tsx";
@@ -23,7 +23,8 @@ export function JoinRequests({ room }: { room: RoomView }) {
     enabled: room.holding !== undefined,
     refetchInterval: REQUESTS_POLL_MS,
   });
-  const open = (requests.data ?? []).filter((r) => r.state === "open" || r.state === "answered" || r.state === "confirmed");
+  // A refused request is listed only to the member who typed the wrong code, for the row to say so.
+  const open = (requests.data ?? []).filter((r) => r.state !== "admitted");
   if (open.length === 0) return null;
   return (
     <section className="join-requests" aria-label="Asking to join">
@@ -50,6 +51,20 @@ function JoinRequestRow({ room, request }: { room: RoomView; request: JoinReques
     admit.mutate(code);
   };
   const heading = `${request.name} wants to join`;
+  if (request.state === "refused") {
+    // Told live by the joiner's device (discussion.join_updated), without waiting for this device's own look.
+    return (
+      <section className="join-request" aria-label={heading}>
+        <p>
+          <strong>{heading}</strong>
+        </p>
+        <p className="field-error" role="alert">
+          {ROOM_TEXT.wrongCode}
+        </p>
+        <p className="muted">Their device shows a new code when they ask to join again.</p>
+      </section>
+    );
+  }
   return (
     <form className="join-request" onSubmit={submit} aria-label={heading} noValidate>
       <p>

@@ -9,23 +9,29 @@ import {
   acceptAdmission,
   addressWithoutFragment,
   admit,
+  answerBody,
   answerJoin,
   checkAnswer,
   type JoinAnswer,
-  type JoinRequest,
+  joinAnswerOf,
   makeMemberSeed,
   memberKeyOf,
   parseRoomLink,
   RoomError,
   type RoomKeys,
   type RoomLinkKey,
+  requestOf,
   startJoin,
 } from "@daysync/shared/crypto";
 import { api } from "../api-client.ts";
 import { entryBody, NO_ROOM_KEY, NoRoomKeyError, type Rooms, taggedAt, taggedOf, wrapBody, wrapOf } from "./rooms.ts";
 
 const POLL_MS = 1_000;
-/** How long a member's device waits for the joiner's confirmation before it says the code was not the one shown. */
+/**
+ * How long a member's device waits for the joiner's confirmation before it says the code was not the one shown. A
+ * joiner's device that finds the answer wrong says so at once (the request turns `refused`); this wait is for one
+ * that says nothing (an older app, a closed page).
+ */
 const CONFIRM_WAIT_MS = 30_000;
 
 const sleep = (ms: number, signal?: AbortSignal) =>
@@ -36,22 +42,6 @@ const sleep = (ms: number, signal?: AbortSignal) =>
       reject(signal.reason);
     });
   });
-
-export const requestOf = (r: JoinRequestAnswer): JoinRequest => ({
-  roomId: r.discussion_id,
-  requestId: r.id,
-  name: r.name,
-  joinerKeyId: r.joiner_key_id,
-  joinerPublicKey: r.joiner_public_key,
-  joinerShare: r.share,
-});
-
-const answerOf = (r: JoinRequestAnswer): JoinAnswer => ({
-  admitterKeyId: r.member_key_id ?? "",
-  admitterPublicKey: r.member_public_key ?? "",
-  admitterShare: r.answer_share ?? "",
-  admitterConfirmation: r.answer_confirmation ?? "",
-});
 
 /** The joiner: its request posted, the code to show, and `admitted()` that follows it to the end (or a RoomError). */
 export async function askToJoin(rooms: Rooms, publicId: string, roomId: string, name: string) {
@@ -67,8 +57,14 @@ export async function askToJoin(rooms: Rooms, publicId: string, roomId: string, 
     for (;;) {
       const { request: now } = await api.get(ROOMS_API.ownRequest(request.id), roomResponseSchemas.request, signal);
       if (!checked && (now.state === "answered" || now.state === "confirmed" || now.state === "admitted")) {
-        const answer = answerOf(now);
-        const keys = await checkAnswer(asked, secret, answer);
+        const answer = joinAnswerOf(now);
+        const keys = await checkAnswer(asked, secret, answer).catch(async (error: unknown) => {
+          // The member's page learns of the wrong code at once, rather than after its wait for a confirmation.
+          if (error instanceof RoomError && error.reason === "wrongCode" && now.state === "answered") {
+            await api.post(ROOMS_API.refuse(request.id), { reason: "wrong_code" }, roomResponseSchemas.request).catch(() => undefined);
+          }
+          throw error;
+        });
         checked = { answer, keys };
         if (now.state === "answered") {
           await api.post(ROOMS_API.confirm(request.id), { confirmation: keys.requesterConfirmation }, roomResponseSchemas.request);
@@ -92,7 +88,8 @@ export async function askToJoin(rooms: Rooms, publicId: string, roomId: string, 
 
 /**
  * A member lets a joiner in with the code typed: answers, waits for the joiner's confirmation (RoomError "wrongCode"
- * when it does not come or does not check out: the code was not the one shown), then hands over the keys.
+ * when the joiner's device refuses the answer, when no confirmation comes or when it does not check out: the code was
+ * not the one shown), then hands over the keys.
  */
 export async function letIn(rooms: Rooms, roomId: string, seen: JoinRequestAnswer, typedCode: string, signal?: AbortSignal) {
   const holding = rooms.holdingOf(roomId);
@@ -106,13 +103,7 @@ export async function letIn(rooms: Rooms, roomId: string, seen: JoinRequestAnswe
     throw error;
   }
   const { answer, keys } = exchange;
-  const body = {
-    member_key_id: answer.admitterKeyId,
-    member_public_key: answer.admitterPublicKey,
-    share: answer.admitterShare,
-    confirmation: answer.admitterConfirmation,
-  };
-  await api.post(ROOMS_API.answer(roomId, request.requestId), body, roomResponseSchemas.request);
+  await api.post(ROOMS_API.answer(roomId, request.requestId), answerBody(answer), roomResponseSchemas.request);
   const until = Date.now() + CONFIRM_WAIT_MS;
   for (;;) {
     const listed = (await api.get(ROOMS_API.requests(roomId), roomResponseSchemas.requests, signal)).requests;
@@ -128,7 +119,7 @@ export async function letIn(rooms: Rooms, roomId: string, seen: JoinRequestAnswe
       await api.post(ROOMS_API.admit(roomId, request.requestId), admitBody, roomResponseSchemas.request);
       return;
     }
-    if (!now || Date.now() > until) throw new RoomError("wrongCode");
+    if (!now || now.state === "refused" || Date.now() > until) throw new RoomError("wrongCode");
     await sleep(POLL_MS, signal);
   }
 }

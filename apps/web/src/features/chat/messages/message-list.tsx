@@ -2,7 +2,7 @@ import { TEXT } from "@daysync/shared";
 import { type ReactNode, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useLocation } from "react-router";
 import { MESSAGES_ID, onSent, registerMessages } from "../../../lib/chat-focus.ts";
-import type { OutboxEntry } from "../../../lib/outbox.ts";
+import type { OutboxEntry } from "../../../lib/outbox-storage.ts";
 import { expiresAt } from "./expiry.ts";
 import { MessageItem } from "./message-item.tsx";
 import { PendingMessage } from "./pending-message.tsx";

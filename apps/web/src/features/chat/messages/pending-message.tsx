@@ -1,5 +1,5 @@
 import { AlertIcon, ClockIcon } from "../../../components/ui/icons.tsx";
-import type { OutboxEntry } from "../../../lib/outbox.ts";
+import type { OutboxEntry } from "../../../lib/outbox-storage.ts";
 import { useSessionServices } from "../../../lib/session-services.ts";
 import { useLiveStatus } from "../../../lib/use-live-status.ts";
 import { CopyButton } from "./copy-button.tsx";
