@@ -181,7 +181,7 @@ export const ROOM_TEXT = {
   linkOtherRoom:
     "This link does not belong to the discussion the server showed, so its key was not used. Someone may be interfering with the server.",
   /** Admission by typed ID: the code typed on the member's device was not the one the joining device shows. */
-  wrongCode: "That is not the code shown on the device asking to join, so nothing was handed over. Check it and type it again.",
+  wrongCode: "That is not the code shown on the device asking to join, so nothing was handed over. A new request to join shows a new code.",
   /** Admission by typed ID: the handover (key, wraps or the new member's entry) did not check out on the joining device. */
   keyNotVerified:
     "The key for this discussion could not be verified, so it was not accepted. Someone may be interfering with the server. Ask to join again.",

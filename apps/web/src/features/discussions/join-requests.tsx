@@ -61,7 +61,6 @@ function JoinRequestRow({ room, request }: { room: RoomView; request: JoinReques
         <p className="field-error" role="alert">
           {ROOM_TEXT.wrongCode}
         </p>
-        <p className="muted">Their device shows a new code when they ask to join again.</p>
       </section>
     );
   }
