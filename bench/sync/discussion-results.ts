@@ -75,6 +75,7 @@ const roundRows: [string, (w: Run[]) => string][] = [
   ["lost so far, after each round", (w) => listOf(w.map((x) => x.lost_so_far))],
   ["send errors, each round", (w) => listOf(w.map((x) => x.send_errors))],
   ["socket writes per message, each round", (w) => listOf(w.map((x) => x.socket_writes_per_message))],
+  ["load generator busy, cores, each round", (w) => listOf(w.map((x) => x.load_generator_cpu_busy ?? "—"))],
   ["1-minute load as each round began", (w) => listOf(w.map((x) => x.load_1m))],
 ];
 

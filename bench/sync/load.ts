@@ -343,7 +343,7 @@ export async function sendRound(
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   const total = Math.round(options.rate * options.seconds);
   const counted = { delivered: tally.delivered, duplicates: tally.duplicates };
-  const { before, after, errors, expected } = await measuredSends(target, tally, agent, {
+  const { before, after, errors, expected, wallMs, loadGeneratorCpuMs } = await measuredSends(target, tally, agent, {
     rate: options.rate,
     first: options.first,
     count: total,
@@ -362,6 +362,8 @@ export async function sendRound(
     latency_ms: summary(tally.latencies),
     cpu_ms_per_message: round((after.cpu_ms - before.cpu_ms) / total, 3),
     socket_writes_per_message: round((after.socket_writes - before.socket_writes) / total, 2),
+    /** The load generator's own CPU over the window (1 = one core): near 1, it is the bottleneck, not the target. */
+    load_generator_cpu_busy: round(loadGeneratorCpuMs / wallMs, 3),
   };
 }
 
