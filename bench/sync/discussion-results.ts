@@ -53,13 +53,13 @@ const goalColumns: [string, (r: Run) => unknown][] = [
   ["UTC", (r) => minuteOf(r.date)],
   ["load", (r) => r.load_average.before[0]],
   ["setup", setupOf],
-  ["CPU ms/msg room; clear", (r) => `${median(cpuOf(r.rounds.room))}; ${median(cpuOf(r.rounds.clear))}`],
+  ["CPU ms/msg room / clear", (r) => `${median(cpuOf(r.rounds.room))} / ${median(cpuOf(r.rounds.clear))}`],
   ["room/clear CPU", (r) => spreadOf(r.ratios.room_to_clear.cpu_per_message)],
   ["CPU goal", (r) => verdict(cpuOf(r.rounds.room), cpuOf(r.rounds.clear))],
-  ["p99 ms room; clear", (r) => `${median(p99Of(r.rounds.room))}; ${median(p99Of(r.rounds.clear))}`],
+  ["p99 ms room / clear", (r) => `${median(p99Of(r.rounds.room))} / ${median(p99Of(r.rounds.clear))}`],
   ["room/clear p99", (r) => spreadOf(r.ratios.room_to_clear.latency_p99)],
   ["p99 goal", (r) => verdict(p99Of(r.rounds.room), p99Of(r.rounds.clear))],
-  ["room/relay CPU; p99", (r) => `${spreadOf(r.ratios.room_to_relay.cpu_per_message)}; ${spreadOf(r.ratios.room_to_relay.latency_p99)}`],
+  ["room/relay CPU, p99", (r) => `${spreadOf(r.ratios.room_to_relay.cpu_per_message)}, ${spreadOf(r.ratios.room_to_relay.latency_p99)}`],
   ["lost", problems],
 ];
 
