@@ -164,9 +164,11 @@ export async function discussionRun(servers: Servers, relay: Measured, options: 
     [room, 0],
     [bare, 0],
   ]);
-  const send = async (target: Target, seconds: number): Promise<RoundResult> => {
+  // With --profile-dir: each target's first measured round is profiled (server-0-1 clear, server-0-2 room, relay-1).
+  const send = async (target: Target, seconds: number, profile = false): Promise<RoundResult> => {
     const load = os.loadavg()[0] ?? 0;
-    const result = await sendRound(target, tallyOf(target), { rate: options.rate, seconds, first: sent.get(target) ?? 0 });
+    const first = sent.get(target) ?? 0;
+    const result = await sendRound(target, tallyOf(target), { rate: options.rate, seconds, first, profile });
     sent.set(target, (sent.get(target) ?? 0) + result.messages);
     return { ...result, load_1m: round(load) };
   };
@@ -180,7 +182,7 @@ export async function discussionRun(servers: Servers, relay: Measured, options: 
     // Clear and room take turns going first, so neither always runs right after the relay or the other.
     for (const target of i % 2 ? [room, clear, bare] : [clear, room, bare]) {
       console.error(`${target.name}: round ${i + 1} of ${options.rounds}`);
-      rounds[target.name]?.push(await send(target, options.seconds));
+      rounds[target.name]?.push(await send(target, options.seconds, i === 0));
     }
   }
   for (const device of sockets) device.ws.terminate();
