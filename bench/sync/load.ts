@@ -1,6 +1,7 @@
 /**
  * The load, the same for the server and the bare relay: devices with a resumed live socket, messages at a fixed
- * rate with send-to-delivery latency on the user's other devices, many clients sending into one day, idle sockets.
+ * rate with send-to-delivery latency on the user's other devices (or, into a discussion, on every other member's),
+ * many clients sending into one day, idle sockets.
  */
 import { Agent, request } from "node:http";
 import { formatStoredDate, formatStoredTime, type ServerLiveMessage } from "@daysync/shared";
@@ -15,7 +16,8 @@ export interface BenchUser {
 }
 
 export interface Target {
-  name: "server" | "relay";
+  /** "server" and "relay"; with --discussion-members, "clear" and "room" (the server's two discussions) and "relay". */
+  name: string;
   /** CPU, memory and statements, summed over the target's processes; `{ gc: false }` where only CPU and statements are read (see `Measured.stats`). */
   stats(options?: { gc?: boolean }): Promise<ProbeStats>;
   /** Starts or stops the CPU profile of the target's processes (with --profile-dir). */
@@ -26,6 +28,14 @@ export interface Target {
   /** Base URL for the k-th send: the processes take turns. */
   sendUrl(k: number): string;
   sendPath(user: BenchUser): string;
+  /** Set for a discussion: each message goes to every device of every user (the members), not the sender's own only. */
+  discussion?: boolean;
+  /**
+   * The body of send number k when the target makes its own (an encrypted discussion's sealed text), made ahead by
+   * `prepare` before the window whose CPU counts; unset: a text in clear.
+   */
+  message?(k: number): { id: string; body: string };
+  prepare?(first: number, count: number): Promise<void>;
 }
 
 const round = (n: number, digits = 2) => +n.toFixed(digits);
@@ -61,6 +71,11 @@ function messageBody(id: string): string {
   return JSON.stringify({ id, content: `bench ${id}`, date: formatStoredDate(now), time: formatStoredTime(now) });
 }
 
+function clearMessage() {
+  const id = crypto.randomUUID();
+  return { id, body: messageBody(id) };
+}
+
 interface Sent {
   at: number;
   user: number;
@@ -71,6 +86,8 @@ interface Sent {
 export interface Device {
   user: number;
   index: number;
+  /** Unique over the target's devices. */
+  key: number;
   ws: WebSocket;
   lastSeq: number;
 }
@@ -100,18 +117,18 @@ export class Tally {
     if (message.seq !== device.lastSeq + 1) this.outOfOrder += 1;
     device.lastSeq = Math.max(device.lastSeq, message.seq);
     this.lastSeqByUser.set(device.user, Math.max(this.lastSeqByUser.get(device.user) ?? 0, message.seq));
-    if (message.event.kind !== "message.created") return;
+    if (message.event.kind !== "message.created" && message.event.kind !== "discussion.message.created") return;
     const sent = this.sent.get(message.event.message.id);
     if (!sent) return;
-    if (sent.device === device.index) {
+    if (sent.user === device.user && sent.device === device.index) {
       this.senderEchoes += 1;
       return;
     }
-    if (sent.deliveredTo.has(device.index)) {
+    if (sent.deliveredTo.has(device.key)) {
       this.duplicates += 1;
       return;
     }
-    sent.deliveredTo.add(device.index);
+    sent.deliveredTo.add(device.key);
     this.delivered += 1;
     this.latencies.push(performance.now() - sent.at);
   }
@@ -184,15 +201,15 @@ async function sendAtRate(target: Target, tally: Tally, agent: Agent, rate: numb
       const u = k % users.length;
       const user = users[u] as BenchUser;
       const device = Math.floor(k / users.length) % user.cookies.length;
-      const id = crypto.randomUUID();
+      const { id, body } = target.message?.(k) ?? clearMessage();
       tally.sent.set(id, { at: performance.now(), user: u, device, deliveredTo: new Set() });
       const socket = sockets.get(`${u}:${device}`);
       if (socket) {
-        socket.send(`{"type":"send","ref":"${k}","body":${messageBody(id)}}`);
+        socket.send(`{"type":"send","ref":"${k}","body":${body}}`);
         continue;
       }
       inFlight.push(
-        post(agent, target.sendUrl(k), target.sendPath(user), user.cookies[device] ?? "", messageBody(id)).then((status) => {
+        post(agent, target.sendUrl(k), target.sendPath(user), user.cookies[device] ?? "", body).then((status) => {
           if (status !== 201 && status !== 200) errors += 1;
         }),
       );
@@ -205,7 +222,9 @@ async function sendAtRate(target: Target, tally: Tally, agent: Agent, rate: numb
 
 /** Waits (at most 10 s) until every device other than the sender has each message sent so far. */
 async function deliveries(target: Target, tally: Tally): Promise<number> {
-  const expected = [...tally.sent.values()].reduce((n, s) => n + (target.users[s.user]?.cookies.length ?? 1) - 1, 0);
+  const everyDevice = target.users.reduce((n, u) => n + u.cookies.length, 0);
+  const audience = (user: number) => (target.discussion ? everyDevice : (target.users[user]?.cookies.length ?? 1)) - 1;
+  const expected = [...tally.sent.values()].reduce((n, s) => n + audience(s.user), 0);
   for (const deadline = performance.now() + 10_000; tally.delivered < expected && performance.now() < deadline; ) await sleep(20);
   return expected;
 }
@@ -221,6 +240,7 @@ async function measuredSends(
   window: { rate: number; first: number; count: number; profile?: boolean; road?: Road },
 ) {
   tally.latencies = [];
+  await target.prepare?.(window.first, window.count);
   const before = await target.stats({ gc: false });
   if (window.profile) target.profile("start");
   const started = performance.now();
@@ -235,20 +255,26 @@ async function measuredSends(
   return { before, after, errors: errors + refused, expected, wallMs, loadGeneratorCpuMs: cpuNow() - cpuStart };
 }
 
-/** Connects every device, sends at a fixed rate and measures delivery; returns the sockets for later phases. */
-export async function fanOut(target: Target, options: FanOutOptions) {
-  const tally = new Tally();
+/** Opens and resumes every device's live socket, each frame counted by `tally`. */
+export async function connect(target: Target, tally: Tally): Promise<Device[]> {
   const devices: Device[] = [];
-  const before = await target.stats();
   await inBatches(
     target.users.flatMap((user, u) => user.cookies.map((cookie, index) => ({ user, u, index, cookie }))),
     100,
-    async ({ user, u, index, cookie }) => {
-      const device: Device = { user: u, index, ws: undefined as unknown as WebSocket, lastSeq: 0 };
+    async ({ user, u, index, cookie }, key) => {
+      const device: Device = { user: u, index, key, ws: undefined as unknown as WebSocket, lastSeq: 0 };
       device.ws = await openLive(target.liveUrl(user, index), cookie, 0, (raw) => tally.onFrame(device, raw));
       devices.push(device);
     },
   );
+  return devices;
+}
+
+/** Connects every device, sends at a fixed rate and measures delivery; returns the sockets for later phases. */
+export async function fanOut(target: Target, options: FanOutOptions) {
+  const tally = new Tally();
+  const before = await target.stats();
+  const devices = await connect(target, tally);
   const connected = await target.stats();
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   const warmup = Math.round(options.rate * options.warmupSeconds);
@@ -316,7 +342,8 @@ export async function sendRound(
 ) {
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   const total = Math.round(options.rate * options.seconds);
-  const { before, after, errors, expected } = await measuredSends(target, tally, agent, {
+  const counted = { delivered: tally.delivered, duplicates: tally.duplicates };
+  const { before, after, errors, expected, wallMs, loadGeneratorCpuMs } = await measuredSends(target, tally, agent, {
     rate: options.rate,
     first: options.first,
     count: total,
@@ -329,9 +356,14 @@ export async function sendRound(
     send_errors: errors,
     /** Messages sent so far (fan-out and rounds) that some device still lacks: 0 when nothing is lost. */
     lost_so_far: expected - tally.delivered,
+    /** Deliveries and duplicates counted during this round (a late one of an earlier round included). */
+    delivered: tally.delivered - counted.delivered,
+    duplicates: tally.duplicates - counted.duplicates,
     latency_ms: summary(tally.latencies),
     cpu_ms_per_message: round((after.cpu_ms - before.cpu_ms) / total, 3),
     socket_writes_per_message: round((after.socket_writes - before.socket_writes) / total, 2),
+    /** The load generator's own CPU over the window (1 = one core): near 1, it is the bottleneck, not the target. */
+    load_generator_cpu_busy: round(loadGeneratorCpuMs / wallMs, 3),
   };
 }
 

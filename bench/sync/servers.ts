@@ -45,6 +45,8 @@ export const BENCH_ENV = {
   REGISTER_RATE_LIMIT_MAX: "1000000",
   SEND_RATE_LIMIT_MAX: "1000000",
   SEND_RATE_LIMIT_WINDOW_MS: "1000",
+  // Every member of the discussion bench (--discussion-members) joins from this one address.
+  DISCUSSION_JOIN_ADDRESS_RATE_LIMIT_MAX: "1000000",
   LIVE_SOCKETS_PER_SESSION: "1000",
   LIVE_SOCKETS_PER_USER: "100000",
   // bench:sync opens its sockets as fast as it can; bench:restart sets the rate it measures.

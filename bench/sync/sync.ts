@@ -6,14 +6,21 @@
  * [--processes 2 --database-url postgres://postgres@127.0.0.1:5432/test --redis-url redis://127.0.0.1:6379]
  * [--profile-dir /tmp/prof: a CPU profile of each process over the fan-out's sends (NAME-1) and the first socket round's (NAME-2)]
  * Writes the run under --label in bench/sync-results.json and regenerates bench/sync-results.md.
+ * With --discussion-members N [--member-devices 1]: only one discussion of N members, in clear, encrypted and on the relay
+ * (discussion.ts; --rate 100, --seconds 10, --warmup-seconds 3, --rounds 3 unless given), written to
+ * bench/sync-discussion-results.json and .md instead.
  */
 import { mkdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { API } from "@daysync/shared";
-import { type BenchUser, type Device, fanOut, idle, sendRound, type Tally, type Target, throughput } from "./load.ts";
+import { serverUsers } from "./accounts.ts";
+import { discussionRun } from "./discussion.ts";
+import { saveDiscussionRun } from "./discussion-results.ts";
+import { type Device, fanOut, idle, sendRound, type Tally, type Target, throughput } from "./load.ts";
 import { startMeasured, sumStats } from "./processes.ts";
+import { ratio, round, spread } from "./ratios.ts";
 import { saveRun } from "./results.ts";
 import { checkServerOptions, profileEnv, type ServerOptions, startServers } from "./servers.ts";
 
@@ -36,12 +43,17 @@ const { values: flags } = parseArgs({
     "database-url": { type: "string" },
     "redis-url": { type: "string" },
     "server-tree": { type: "string" },
+    "discussion-members": { type: "string" },
+    "member-devices": { type: "string", default: "1" },
   },
 });
 const quick = flags.quick;
 const num = (value: string | undefined, full: number, short: number) => Number(value ?? (quick ? short : full));
 const DEVICES = num(flags.devices, 1000, 150);
-const RATE = num(flags.rate, 500, 100);
+/** Members of the one discussion of the discussion mode; 0: the sync bench's phases. */
+const MEMBERS = Number(flags["discussion-members"] ?? 0);
+// Into one discussion each message reaches every member: 100/s to 50 members is 4,900 deliveries a second.
+const RATE = num(flags.rate, MEMBERS ? 100 : 500, MEMBERS ? 20 : 100);
 const SECONDS = num(flags.seconds, 10, 3);
 const WARMUP_SECONDS = num(flags["warmup-seconds"], 3, 1);
 const CLIENTS = num(flags.clients, 64, 64);
@@ -60,6 +72,8 @@ const serverOptions: ServerOptions = {
   nodeFlags: flags["server-flags"].split(" ").filter(Boolean),
   profileDir: flags["profile-dir"] ? path.resolve(flags["profile-dir"]) : undefined,
   serverTree: flags["server-tree"] ? path.resolve(flags["server-tree"]) : undefined,
+  // At most 50 members by default (DEFAULT_MAX_DISCUSSION_MEMBERS): lifted to the members asked for.
+  env: MEMBERS ? { DISCUSSION_MAX_MEMBERS: String(Math.max(50, MEMBERS)) } : {},
 };
 const invalid = checkServerOptions(serverOptions);
 if (invalid) {
@@ -67,47 +81,7 @@ if (invalid) {
   process.exit(2);
 }
 
-const round = (n: number, digits = 2) => +n.toFixed(digits);
-
-async function signIn(url: string, path: string, body: unknown): Promise<{ cookie: string; userId: string }> {
-  const init = { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
-  // A reused keep-alive connection may be closed under the request: try once more on a new one.
-  const res = await fetch(url + path, init).catch(() => fetch(url + path, init));
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  const json = (await res.json()) as { user: { id: string } };
-  return { cookie: (res.headers.get("set-cookie") ?? "").split(";")[0] ?? "", userId: json.user.id };
-}
-
-/** Registers each user and signs in its other two devices through the real API (argon2 and all). */
-async function serverUsers(url: string): Promise<BenchUser[]> {
-  const users: BenchUser[] = [];
-  for (let i = 0; i < USERS; i += 8) {
-    const batch = await Promise.all(
-      Array.from({ length: Math.min(8, USERS - i) }, async (_, j) => {
-        const email = `bench${i + j}@example.com`;
-        const password = "bench-password";
-        const first = await signIn(url, API.register, { name: "Bench", email, password, confirm_password: password });
-        const cookies = [first.cookie];
-        for (let d = 1; d < 3; d++) cookies.push((await signIn(url, API.login, { email, password })).cookie);
-        return { id: first.userId, cookies };
-      }),
-    );
-    users.push(...batch);
-  }
-  return users;
-}
-
-function ratio(server: number, relay: number) {
-  return relay > 0 ? round(server / relay, 2) : null;
-}
-
 type RoundResult = Awaited<ReturnType<typeof sendRound>>;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] ?? 0) : round(((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2, 2);
-}
 
 async function main() {
   const loadBefore = os.loadavg();
@@ -120,10 +94,23 @@ async function main() {
     },
   );
   try {
+    if (MEMBERS) {
+      const run = await discussionRun(servers, relay, {
+        members: MEMBERS,
+        memberDevices: Number(flags["member-devices"]),
+        rate: RATE,
+        seconds: SECONDS,
+        warmupSeconds: WARMUP_SECONDS,
+        rounds: ROUNDS,
+      });
+      saveDiscussionRun(flags.label, run);
+      console.log(JSON.stringify(run, null, 2));
+      return;
+    }
     const started = Date.now();
     const processes = servers.processes;
     const at = (i: number) => (processes[i % processes.length] ?? processes[0])?.url ?? "";
-    const users = await serverUsers(at(0));
+    const users = await serverUsers(at(0), USERS, 3);
     console.error(`signed in ${USERS * 3} devices in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     const relayUsers = users.map((_, i) => ({ id: `u${i}`, cookies: ["", "", ""] }));
     const targets: Target[] = [
@@ -209,10 +196,6 @@ async function main() {
       ...(rounds.server ?? []).map((server, i) => ({ server, relay: (rounds.relay ?? [])[i] as RoundResult })),
     ];
     const socketPairs = (socketRounds.server ?? []).map((server, i) => ({ server, relay: (socketRounds.relay ?? [])[i] as RoundResult }));
-    const spread = (ratios: (number | null)[]) => {
-      const values = ratios.filter((v): v is number => v !== null);
-      return { values, median: median(values), min: Math.min(...values), max: Math.max(...values) };
-    };
     const run = {
       date: new Date().toISOString(),
       node: process.version,

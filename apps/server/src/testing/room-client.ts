@@ -21,7 +21,14 @@ import {
   wrapBody,
   wrapOf,
 } from "@daysync/shared/crypto";
-import type { Device } from "./test-server.ts";
+
+/**
+ * What the helpers need of a device: posting JSON and reading the answer. A test's `Device` is one; so is the sync
+ * bench's member (bench/sync/discussion.ts), which must not load the test server.
+ */
+export interface Poster {
+  post<T>(pathname: string, body?: unknown): Promise<{ status: number; body: T }>;
+}
 
 export const newMemberKey = (): Promise<MemberKey> => memberKeyOf(makeMemberSeed());
 
@@ -33,7 +40,7 @@ export const sealName = (keys: RoomKeys, keyId: string, name: string) => sealRoo
 export { entryBody, taggedAt as entriesAt, wrapBody, wrapOf };
 
 /** Creates an encrypted discussion through the API: the creator's holding and the room as the server answers it. */
-export async function createRoomThroughApi(device: Device, name: string, title: string) {
+export async function createRoomThroughApi(device: Poster, name: string, title: string) {
   const self = await newMemberKey();
   const id = crypto.randomUUID();
   const { entry, holding } = await createRoom(id, self, name);
@@ -59,7 +66,7 @@ export function roomKeyAt(holding: RoomHolding, generation: number) {
 export const currentKeys = (holding: RoomHolding): RoomKeys => holding.generations.get(holding.highest) as RoomKeys;
 
 /** Joins with the creator's current key, as a link gives it: the answer, and the joiner's holding once it verified. */
-export async function linkJoinThroughApi(device: Device, publicId: string, creator: RoomHolding, name: string) {
+export async function linkJoinThroughApi(device: Poster, publicId: string, creator: RoomHolding, name: string) {
   const self = await newMemberKey();
   const link = { roomId: creator.roomId, generation: creator.highest, roomKey: roomKeyAt(creator, creator.highest) };
   const { entry, holdWith } = await joinByLink(link, self, name);
