@@ -26,7 +26,7 @@ import {
   SESSION_COOKIE,
   TEXT,
 } from "@daysync/shared";
-import { deriveRoomKeys, openRoomMessage, parseRoomLink } from "@daysync/shared/crypto";
+import { deriveRoomKeys, openRoomMessage, parseRoomLink, sealedRoomMessageOf } from "@daysync/shared/crypto";
 import { Redis } from "ioredis";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -42,7 +42,17 @@ import { type ServerProcess, startServerProcess } from "../apps/server/src/testi
 import { TEST_REDIS_URL, uniquePrefix } from "../apps/server/src/testing/test-redis.ts";
 import { twoReadingDevices } from "./support/approval.ts";
 import { launchBrowser } from "./support/browser.ts";
-import { chooseFiles, type Device, messageList, newDevice, registerViaApi, sendMessage, uniqueEmail, visible } from "./support/daysync.ts";
+import {
+  chooseFiles,
+  type Device,
+  messageBy,
+  messageList,
+  newDevice,
+  registerViaApi,
+  sendMessage,
+  uniqueEmail,
+  visible,
+} from "./support/daysync.ts";
 import { filesUnder, findMarkers, marker } from "./support/markers.ts";
 import { readQrFromScreen } from "./support/qr.ts";
 
@@ -50,11 +60,6 @@ const PG_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5
 const FILE_SIZE = 20 * 1024 * 1024;
 
 const discussionsNav = (page: Page) => page.getByRole("navigation", { name: TEXT.discussions });
-const messageBy = (page: Page, author: string, text: string) =>
-  messageList(page)
-    .getByRole("listitem")
-    .filter({ hasText: text })
-    .filter({ has: page.getByText(author, { exact: true }) });
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 
 /**
@@ -284,17 +289,7 @@ describe.each([
     expect(await messageList(c.page).getByText(texts.afterRemoval).count()).toBe(0);
 
     // C's old key (the QR link's, generation 1) does not open it, nor does it as a key of generation 2.
-    const sealed = {
-      id: after.id,
-      type: after.type,
-      date: after.date,
-      time: after.time,
-      generation: after.generation ?? 0,
-      senderKeyId: after.sender_key_id ?? "",
-      content: after.content,
-      filename: after.filename,
-      preview: after.preview ?? "",
-    };
+    const sealed = sealedRoomMessageOf(after);
     expect(await openRoomMessage(new Map([[1, await deriveRoomKeys(linkKey.roomKey, roomId, 1)]]), sealed)).toEqual({
       state: "locked",
       generation: 2,

@@ -12,6 +12,7 @@ import {
   chooseFiles,
   type Device,
   hidden,
+  messageBy,
   messageList,
   newDevice,
   PASSWORD,
@@ -27,11 +28,6 @@ const app = useStartedApp();
 
 const discussionsNav = (page: Page) => page.getByRole("navigation", { name: TEXT.discussions });
 /** A message of the open discussion with its author's label. */
-const messageBy = (page: Page, author: string, text: string) =>
-  messageList(page)
-    .getByRole("listitem")
-    .filter({ hasText: text })
-    .filter({ has: page.getByText(author, { exact: true }) });
 
 describe("discussions", () => {
   it("one in clear keeps working: join by ID, talk and send a file live, join by the QR link after registering, end", async () => {

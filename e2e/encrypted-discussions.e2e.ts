@@ -10,13 +10,14 @@
  */
 import { readFileSync } from "node:fs";
 import { DISCUSSIONS_API, ROOM_TEXT, ROOMS_API, responseSchemas, SEALED_TEXT, TEXT } from "@daysync/shared";
-import { deriveRoomKeys, openRoomMessage, parseRoomLink } from "@daysync/shared/crypto";
+import { deriveRoomKeys, openRoomMessage, parseRoomLink, sealedRoomMessageOf } from "@daysync/shared/crypto";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { useStartedApp } from "./support/app.ts";
 import {
   chooseFiles,
   type Device,
+  messageBy,
   messageList,
   newDevice,
   PASSWORD,
@@ -31,11 +32,6 @@ import { readQrFromScreen } from "./support/qr.ts";
 const app = useStartedApp();
 
 const discussionsNav = (page: Page) => page.getByRole("navigation", { name: TEXT.discussions });
-const messageBy = (page: Page, author: string, text: string) =>
-  messageList(page)
-    .getByRole("listitem")
-    .filter({ hasText: text })
-    .filter({ has: page.getByText(author, { exact: true }) });
 
 describe("encrypted discussions", () => {
   it("create, join by the QR link and by typed ID with a code, talk both ways, a leave moves the room to a new key; the server keeps no clear text or file", async () => {
@@ -199,33 +195,14 @@ describe("encrypted discussions", () => {
     const after = messages.find((m) => m.generation === 2);
     expect(after).toBeDefined();
     if (!after) return;
-    const sealed = {
-      id: after.id,
-      type: after.type,
-      date: after.date,
-      time: after.time,
-      generation: after.generation ?? 0,
-      senderKeyId: after.sender_key_id ?? "",
-      content: after.content,
-      filename: after.filename,
-      preview: after.preview ?? "",
-    };
+    const sealed = sealedRoomMessageOf(after);
     const oldKeys = await deriveRoomKeys(linkKey.roomKey, roomId, 1);
     expect(await openRoomMessage(new Map([[1, oldKeys]]), sealed)).toEqual({ state: "locked", generation: 2 });
     const oldKeyAsNew = await deriveRoomKeys(linkKey.roomKey, roomId, 2);
     await expect(openRoomMessage(new Map([[2, oldKeyAsNew]]), sealed)).rejects.toThrow("This message could not be decrypted");
     const first = messages.find((m) => m.generation === 1);
     if (first) {
-      const opened = await openRoomMessage(new Map([[1, oldKeys]]), {
-        ...sealed,
-        id: first.id,
-        date: first.date,
-        time: first.time,
-        generation: 1,
-        senderKeyId: first.sender_key_id ?? "",
-        content: first.content,
-        preview: first.preview ?? "",
-      });
+      const opened = await openRoomMessage(new Map([[1, oldKeys]]), sealedRoomMessageOf(first));
       expect(opened.state).toBe("opened");
     }
 

@@ -4,17 +4,21 @@
  * waits and goes once the network is back, and sign-out leaves nothing of the room on the device.
  */
 import { SEALED_TEXT, TEXT } from "@daysync/shared";
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { useStartedApp } from "./support/app.ts";
-import { type Device, logOut, messageList, newDevice, registerViaApi, sendMessage, uniqueEmail, visible } from "./support/daysync.ts";
+import {
+  type Device,
+  logOut,
+  messageBy,
+  messageList,
+  newDevice,
+  registerViaApi,
+  sendMessage,
+  uniqueEmail,
+  visible,
+} from "./support/daysync.ts";
 
 const app = useStartedApp();
-const messageBy = (page: Page, author: string, text: string) =>
-  messageList(page)
-    .getByRole("listitem")
-    .filter({ hasText: text })
-    .filter({ has: page.getByText(author, { exact: true }) });
 
 describe("an encrypted discussion offline", () => {
   it("reads what it had after a reload without the network, sends what was typed once back, and forgets the room at sign-out", async () => {

@@ -13,16 +13,10 @@ import type { Page, Worker } from "playwright-core";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useStartedApp } from "./support/app.ts";
-import { chooseFiles, type Device, messageList, newDevice, registerViaApi, sendMessage, uniqueEmail, visible } from "./support/daysync.ts";
+import { chooseFiles, type Device, messageBy, newDevice, registerViaApi, sendMessage, uniqueEmail, visible } from "./support/daysync.ts";
 import { readQrFromScreen } from "./support/qr.ts";
 
 const app = useStartedApp();
-
-const messageBy = (page: Page, author: string, text: string) =>
-  messageList(page)
-    .getByRole("listitem")
-    .filter({ hasText: text })
-    .filter({ has: page.getByText(author, { exact: true }) });
 
 /** A PNG of noise, 320×240: Chromium decodes it, and it does not compress, so it is several 64 KiB records long. */
 const noisePng = () =>

@@ -149,6 +149,14 @@ export function messageList(page: Page): Locator {
   return page.getByRole("list", { name: "Messages" });
 }
 
+/** A message in the list holding `text`, shown under its author's name (a discussion's member, as the others see them). */
+export function messageBy(page: Page, author: string, text: string): Locator {
+  return messageList(page)
+    .getByRole("listitem")
+    .filter({ hasText: text })
+    .filter({ has: page.getByText(author, { exact: true }) });
+}
+
 export async function sendMessage(page: Page, text: string): Promise<void> {
   const box = page.getByLabel("Message", { exact: true });
   await box.fill(text);

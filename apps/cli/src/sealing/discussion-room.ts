@@ -41,6 +41,7 @@ import {
   type RoomLinkKey,
   roomSender,
   sawLeave,
+  sealedRoomMessageOf,
   sealForOwnDevices,
   sealRoomText,
   taggedAt,
@@ -309,17 +310,7 @@ export class DiscussionRoom {
     try {
       // A message under a generation not held yet: the rotation that made it is taken first, or refused in the core's words.
       if (message.generation > this.holding.highest) await this.reread();
-      const opened = await openRoomMessage(this.holding.generations, {
-        id: message.id,
-        type: message.type,
-        date: message.date,
-        time: message.time,
-        generation: message.generation,
-        senderKeyId: message.sender_key_id ?? "",
-        content: message.content,
-        filename: message.filename,
-        preview: message.preview ?? "",
-      });
+      const opened = await openRoomMessage(this.holding.generations, sealedRoomMessageOf(message));
       if (opened.state === "locked") {
         return { error: `This message is sealed under key generation ${opened.generation}, which this terminal does not hold.` };
       }

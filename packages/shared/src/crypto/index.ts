@@ -156,7 +156,18 @@ export {
   sealRoomText,
   sealRoomValue,
 } from "./room-sealing.ts";
-export { answerBody, entryBody, joinAnswerOf, namePlace, requestOf, taggedAt, taggedOf, wrapBody, wrapOf } from "./room-wire.ts";
+export {
+  answerBody,
+  entryBody,
+  joinAnswerOf,
+  namePlace,
+  requestOf,
+  sealedRoomMessageOf,
+  taggedAt,
+  taggedOf,
+  wrapBody,
+  wrapOf,
+} from "./room-wire.ts";
 export { type RosterRow, rosterTag, verifyRosterRow } from "./roster.ts";
 export {
   type FileToSeal,

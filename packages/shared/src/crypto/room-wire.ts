@@ -8,7 +8,7 @@ import type { JoinAnswer, JoinRequest } from "./room-admission.ts";
 import type { RoomKeyWrap } from "./room-holding.ts";
 import type { RoomKeys } from "./room-key.ts";
 import type { TaggedMember } from "./room-members.ts";
-import { type RoomPlace, sealRoomValue } from "./room-sealing.ts";
+import { type RoomPlace, type SealedRoomMessage, sealRoomValue } from "./room-sealing.ts";
 
 /** Where a member's display name is sealed: field `name`, no message, the member as sender. */
 export const namePlace = (keyId: string): RoomPlace => ({ field: "name", messageId: "", type: "", date: "", time: "", senderKeyId: keyId });
@@ -82,4 +82,27 @@ export const answerBody = (a: JoinAnswer): JoinAnswerInput => ({
   member_public_key: a.admitterPublicKey,
   share: a.admitterShare,
   confirmation: a.admitterConfirmation,
+});
+
+/** A discussion's message as the API carries it, as the core opens it (no generation or sender: nothing opens it). */
+export const sealedRoomMessageOf = (m: {
+  id: string;
+  type: string;
+  date: string;
+  time: string;
+  generation?: number | undefined;
+  sender_key_id?: string | undefined;
+  content: string;
+  filename: string;
+  preview?: string | undefined;
+}): SealedRoomMessage => ({
+  id: m.id,
+  type: m.type,
+  date: m.date,
+  time: m.time,
+  generation: m.generation ?? 0,
+  senderKeyId: m.sender_key_id ?? "",
+  content: m.content,
+  filename: m.filename,
+  preview: m.preview ?? "",
 });

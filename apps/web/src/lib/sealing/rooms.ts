@@ -39,6 +39,7 @@ import {
   type RoomLinkKey,
   type RoomSender,
   roomSender,
+  sealedRoomMessageOf,
   sealRoomFile,
   sealRoomText,
   taggedAt,
@@ -383,17 +384,7 @@ export class Rooms {
   openMessage(roomId: string, message: RoomMessageFields): Promise<OpenedRoomMessage> {
     const holding = this.holdings.get(roomId);
     const held = holding?.generations ?? new Map<number, RoomKeys>();
-    return openRoomMessage(held, {
-      id: message.id,
-      type: message.type,
-      date: message.date,
-      time: message.time,
-      generation: message.generation ?? 0,
-      senderKeyId: message.sender_key_id ?? "",
-      content: message.content,
-      filename: message.filename,
-      preview: message.preview ?? "",
-    });
+    return openRoomMessage(held, sealedRoomMessageOf(message));
   }
 
   /** The creator renames it: the title sealed under the current generation, by its member key. */
