@@ -5,21 +5,15 @@
  * rounds; every run is a line in bench/HISTORY.md. Run directly (`npx tsx bench/sync/discussion-results.ts`) to
  * render the Markdown again from the JSON without a bench run.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { writeHistoryBlock } from "../support/history.ts";
 import { median } from "./ratios.ts";
+import { type GoalColumns, goalsTable, minuteOf, type Run, resultsFile } from "./results-file.ts";
 
 const JSON_FILE = path.join(import.meta.dirname, "../sync-discussion-results.json");
 const MD_FILE = path.join(import.meta.dirname, "../sync-discussion-results.md");
 const GOAL_ROWS = 6;
 const DETAILED_RUNS = 2;
-
-// biome-ignore lint/suspicious/noExplicitAny: the results file is our own output, read back for tables.
-type Run = any;
-
-const minuteOf = (date: string) => `${date.slice(0, 10)} ${date.slice(11, 16)}`;
 
 const spreadOf = (s: Run) => `${s.median} (${s.min}–${s.max})`;
 
@@ -48,7 +42,7 @@ function problems(r: Run): string {
   return `lost ${lost}, send errors ${errors}, duplicated ${duplicates}, out of order ${outOfOrder}`;
 }
 
-const goalColumns: [string, (r: Run) => unknown][] = [
+const goalColumns: GoalColumns = [
   ["run", (r) => `\`${r.label}\``],
   ["UTC", (r) => minuteOf(r.date)],
   ["load", (r) => r.load_average.before[0]],
@@ -96,24 +90,7 @@ function renderRun(r: Run): string {
   return `### \`${r.label}\`\n\n${intro}\n\n| | clear | room | relay |\n|---|---|---|---|\n${rows.join("\n")}\n\n${ratios}\n`;
 }
 
-const newestFirst = (all: Record<string, Run>): Run[] =>
-  Object.entries(all)
-    .map(([label, run]) => ({ ...run, label }))
-    .sort((a, b) => b.date.localeCompare(a.date));
-
-const historyLine = (r: Run) =>
-  `- ${minuteOf(r.date)} UTC \`${r.label}\`: ${goalColumns
-    .slice(2)
-    .map(([name, get]) => `${name} ${String(get(r))}`)
-    .join("; ")}`;
-
-function render(all: Record<string, Run>): string {
-  const runs = newestFirst(all);
-  const head = `| ${goalColumns.map(([name]) => name).join(" | ")} |\n|${goalColumns.map(() => "---").join("|")}|\n`;
-  const goals = runs
-    .slice(0, GOAL_ROWS)
-    .map((r) => `| ${goalColumns.map(([, get]) => String(get(r))).join(" | ")} |`)
-    .join("\n");
+function render(runs: Run[]): string {
   return [
     "# Sync benchmark results: one discussion of many members",
     "",
@@ -131,7 +108,7 @@ function render(all: Record<string, Run>): string {
     "",
     "## Goals, run by run",
     "",
-    `${head}${goals}`,
+    goalsTable(goalColumns, runs.slice(0, GOAL_ROWS)),
     "",
     "## Each run",
     "",
@@ -139,18 +116,8 @@ function render(all: Record<string, Run>): string {
   ].join("\n");
 }
 
-export function saveDiscussionRun(label: string, run: Run): void {
-  const all: Record<string, Run> = existsSync(JSON_FILE) ? JSON.parse(readFileSync(JSON_FILE, "utf8")) : {};
-  all[label] = run;
-  writeFileSync(JSON_FILE, `${JSON.stringify(all, null, 2)}\n`);
-  writeFiles(all);
-}
+const file = resultsFile({ json: JSON_FILE, md: MD_FILE, history: "sync-discussion" }, goalColumns, render);
 
-function writeFiles(all: Record<string, Run>): void {
-  writeFileSync(MD_FILE, render(all));
-  writeHistoryBlock("sync-discussion", newestFirst(all).map(historyLine));
-}
+export const saveDiscussionRun = file.save;
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  writeFiles(JSON.parse(readFileSync(JSON_FILE, "utf8")));
-}
+if (process.argv[1] === fileURLToPath(import.meta.url)) file.renderAgain();

@@ -5,19 +5,15 @@
  * What each run changed and what was learned is written by hand in bench/HISTORY.md, not here.
  * Run directly (`npx tsx bench/sync/results.ts`) to render the Markdown again from the JSON without a bench run.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { writeHistoryBlock } from "../support/history.ts";
+import { type GoalColumns, goalsTable, minuteOf, type Run, resultsFile } from "./results-file.ts";
 
 const JSON_FILE = path.join(import.meta.dirname, "../sync-results.json");
 const MD_FILE = path.join(import.meta.dirname, "../sync-results.md");
 /** Runs in the goals table, and runs whose figures are shown in full; older ones are in HISTORY.md. */
 const GOAL_ROWS = 6;
 const DETAILED_RUNS = 2;
-
-// biome-ignore lint/suspicious/noExplicitAny: the results file is our own output, read back for tables.
-type Run = any;
 
 const NONE = "—";
 
@@ -34,8 +30,6 @@ const engineOf = (r: Run) =>
 const setupOf = (r: Run) => `${engineOf(r)}, ${r.settings.devices} at ${r.settings.rate_per_s}/s`;
 
 const thousands = (n: number) => n.toLocaleString("en-US");
-
-const minuteOf = (date: string) => `${date.slice(0, 10)} ${date.slice(11, 16)}`;
 
 /** Memory per idle socket, and the heartbeat's session writes while idle (there should be none). */
 function idleOf(r: Run): string {
@@ -56,7 +50,7 @@ function socketRatio(run: Run, key: "cpu_per_message" | "latency_p99"): string {
   return spread ? `${spread.median} (${spread.min}–${spread.max})` : NONE;
 }
 
-const goalColumns: [string, (r: Run) => unknown][] = [
+const goalColumns: GoalColumns = [
   ["run", (r) => `\`${r.label}\``],
   ["UTC", (r) => minuteOf(r.date)],
   ["load", (r) => r.load_average.before[0]],
@@ -154,25 +148,7 @@ function renderRun(r: Run): string {
   return `### \`${r.label}\`\n\n${intro}\n\n| | server | relay |\n|---|---|---|\n${rows.join("\n")}\n\n${ratios}\n`;
 }
 
-const newestFirst = (all: Record<string, Run>): Run[] =>
-  Object.entries(all)
-    .map(([label, run]) => ({ ...run, label }))
-    .sort((a, b) => b.date.localeCompare(a.date));
-
-/** A run's goals on one line, for HISTORY.md. */
-const historyLine = (r: Run) =>
-  `- ${minuteOf(r.date)} UTC \`${r.label}\`: ${goalColumns
-    .slice(2)
-    .map(([name, get]) => `${name} ${String(get(r))}`)
-    .join("; ")}`;
-
-function render(all: Record<string, Run>): string {
-  const runs = newestFirst(all);
-  const head = `| ${goalColumns.map(([name]) => name).join(" | ")} |\n|${goalColumns.map(() => "---").join("|")}|\n`;
-  const goals = runs
-    .slice(0, GOAL_ROWS)
-    .map((r) => `| ${goalColumns.map(([, get]) => String(get(r))).join(" | ")} |`)
-    .join("\n");
+function render(runs: Run[]): string {
   return [
     "# Sync benchmark results",
     "",
@@ -192,7 +168,7 @@ function render(all: Record<string, Run>): string {
     "one day; KiB per idle socket and the session writes while idle; anything lost, duplicated or out of order. Load is",
     "the 1-minute load average as the run began.",
     "",
-    `${head}${goals}`,
+    goalsTable(goalColumns, runs.slice(0, GOAL_ROWS)),
     "",
     "## Each run",
     "",
@@ -200,18 +176,8 @@ function render(all: Record<string, Run>): string {
   ].join("\n");
 }
 
-export function saveRun(label: string, run: Run): void {
-  const all: Record<string, Run> = existsSync(JSON_FILE) ? JSON.parse(readFileSync(JSON_FILE, "utf8")) : {};
-  all[label] = run;
-  writeFileSync(JSON_FILE, `${JSON.stringify(all, null, 2)}\n`);
-  writeFiles(all);
-}
+const file = resultsFile({ json: JSON_FILE, md: MD_FILE, history: "sync" }, goalColumns, render);
 
-function writeFiles(all: Record<string, Run>): void {
-  writeFileSync(MD_FILE, render(all));
-  writeHistoryBlock("sync", newestFirst(all).map(historyLine));
-}
+export const saveRun = file.save;
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  writeFiles(JSON.parse(readFileSync(JSON_FILE, "utf8")));
-}
+if (process.argv[1] === fileURLToPath(import.meta.url)) file.renderAgain();
