@@ -8,13 +8,10 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { median } from "./ratios.ts";
-import { type GoalColumns, goalsTable, minuteOf, type Run, resultsFile } from "./results-file.ts";
+import { DETAILED_RUNS, GOAL_ROWS, type GoalColumns, minuteOf, type Run, resultsFile } from "./results-file.ts";
 
 const JSON_FILE = path.join(import.meta.dirname, "../sync-discussion-results.json");
 const MD_FILE = path.join(import.meta.dirname, "../sync-discussion-results.md");
-const GOAL_ROWS = 6;
-const DETAILED_RUNS = 2;
-
 const spreadOf = (s: Run) => `${s.median} (${s.min}–${s.max})`;
 
 const setupOf = (r: Run) =>
@@ -90,33 +87,29 @@ function renderRun(r: Run): string {
   return `### \`${r.label}\`\n\n${intro}\n\n| | clear | room | relay |\n|---|---|---|---|\n${rows.join("\n")}\n\n${ratios}\n`;
 }
 
-function render(runs: Run[]): string {
-  return [
-    "# Sync benchmark results: one discussion of many members",
-    "",
-    "Generated from `sync-discussion-results.json` (every figure is there) by `npm run bench:sync -- --discussion-members N`,",
-    "or by `npx tsx bench/sync/discussion-results.ts` without a run; do not edit by hand. Newest run first: the latest",
-    `${GOAL_ROWS} runs' goals and the latest ${DETAILED_RUNS} runs' rounds; every run is a line in \`HISTORY.md\`. How the bench`,
-    "works: `README.md` (Sync, one discussion).",
-    "",
-    "The same members, on the same sockets, in a discussion in clear and in an encrypted one (room), and the bare relay",
-    "fanning out to as many sockets; rounds alternate clear and room (each goes first every other round), then the relay.",
-    "CPU is the server's per message sent; latency from the send to the frame at each other member's device. Ratios are",
-    "of the same round's pair: median (min to max). A goal is met when the room's median over the rounds is no worse than",
-    "the worst round of the discussion in clear (issue 45: no worse beyond the spread). The machine is shared: compare",
-    "within a run; load is the 1-minute load average as the run began.",
-    "",
-    "## Goals, run by run",
-    "",
-    goalsTable(goalColumns, runs.slice(0, GOAL_ROWS)),
-    "",
-    "## Each run",
-    "",
-    runs.slice(0, DETAILED_RUNS).map(renderRun).join("\n"),
-  ].join("\n");
-}
-
-const file = resultsFile({ json: JSON_FILE, md: MD_FILE, history: "sync-discussion" }, goalColumns, render);
+const file = resultsFile(
+  { json: JSON_FILE, md: MD_FILE, history: "sync-discussion" },
+  {
+    head: [
+      "# Sync benchmark results: one discussion of many members",
+      "",
+      "Generated from `sync-discussion-results.json` (every figure is there) by `npm run bench:sync -- --discussion-members N`,",
+      "or by `npx tsx bench/sync/discussion-results.ts` without a run; do not edit by hand. Newest run first: the latest",
+      `${GOAL_ROWS} runs' goals and the latest ${DETAILED_RUNS} runs' rounds; every run is a line in \`HISTORY.md\`. How the bench`,
+      "works: `README.md` (Sync, one discussion).",
+      "",
+      "The same members, on the same sockets, in a discussion in clear and in an encrypted one (room), and the bare relay",
+      "fanning out to as many sockets; rounds alternate clear and room (each goes first every other round), then the relay.",
+      "CPU is the server's per message sent; latency from the send to the frame at each other member's device. Ratios are",
+      "of the same round's pair: median (min to max). A goal is met when the room's median over the rounds is no worse than",
+      "the worst round of the discussion in clear (issue 45: no worse beyond the spread). The machine is shared: compare",
+      "within a run; load is the 1-minute load average as the run began.",
+    ],
+    goalsIntro: [],
+    columns: goalColumns,
+    renderRun,
+  },
+);
 
 export const saveDiscussionRun = file.save;
 

@@ -8,6 +8,10 @@ import os from "node:os";
 import { writeHistoryBlock } from "../support/history.ts";
 import { round } from "./ratios.ts";
 
+/** Runs in the goals table, and runs shown in full; older ones are in HISTORY.md. */
+export const GOAL_ROWS = 6;
+export const DETAILED_RUNS = 2;
+
 // biome-ignore lint/suspicious/noExplicitAny: the results file is our own output, read back for tables.
 export type Run = any;
 
@@ -35,7 +39,7 @@ const newestFirst = (all: Record<string, Run>): Run[] =>
     .sort((a, b) => b.date.localeCompare(a.date));
 
 /** The goals table: a heading row, then a row per run. */
-export function goalsTable(columns: GoalColumns, runs: Run[]): string {
+function goalsTable(columns: GoalColumns, runs: Run[]): string {
   const head = `| ${columns.map(([name]) => name).join(" | ")} |\n|${columns.map(() => "---").join("|")}|\n`;
   return `${head}${runs.map((r) => `| ${columns.map(([, get]) => String(get(r))).join(" | ")} |`).join("\n")}`;
 }
@@ -47,15 +51,40 @@ const historyLine = (columns: GoalColumns) => (r: Run) =>
     .map(([name, get]) => `${name} ${String(get(r))}`)
     .join("; ")}`;
 
+/** A results page: its title and what it says above the goals, the goals' columns, and a run shown in full. */
+export interface ResultsPage {
+  head: string[];
+  /** Lines under the goals' heading, above their table (none: straight to the table). */
+  goalsIntro: string[];
+  columns: GoalColumns;
+  renderRun: (r: Run) => string;
+}
+
+/** The page, newest run first: the head, the latest runs' goals, then the latest runs in full. */
+function render(page: ResultsPage, runs: Run[]): string {
+  return [
+    ...page.head,
+    "",
+    "## Goals, run by run",
+    "",
+    ...(page.goalsIntro.length > 0 ? [...page.goalsIntro, ""] : []),
+    goalsTable(page.columns, runs.slice(0, GOAL_ROWS)),
+    "",
+    "## Each run",
+    "",
+    runs.slice(0, DETAILED_RUNS).map(page.renderRun).join("\n"),
+  ].join("\n");
+}
+
 /**
  * A bench's results: `save` keeps a run under its label and writes the Markdown and the HISTORY.md block again;
- * `renderAgain` writes them from the JSON alone. `render` gets the runs newest first, each with its label.
+ * `renderAgain` writes them from the JSON alone.
  */
-export function resultsFile(files: { json: string; md: string; history: string }, columns: GoalColumns, render: (runs: Run[]) => string) {
+export function resultsFile(files: { json: string; md: string; history: string }, page: ResultsPage) {
   const write = (all: Record<string, Run>) => {
     const runs = newestFirst(all);
-    writeFileSync(files.md, render(runs));
-    writeHistoryBlock(files.history, runs.map(historyLine(columns)));
+    writeFileSync(files.md, render(page, runs));
+    writeHistoryBlock(files.history, runs.map(historyLine(page.columns)));
   };
   return {
     save(label: string, run: Run): void {

@@ -7,14 +7,10 @@
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { type GoalColumns, goalsTable, minuteOf, type Run, resultsFile } from "./results-file.ts";
+import { DETAILED_RUNS, GOAL_ROWS, type GoalColumns, minuteOf, type Run, resultsFile } from "./results-file.ts";
 
 const JSON_FILE = path.join(import.meta.dirname, "../sync-results.json");
 const MD_FILE = path.join(import.meta.dirname, "../sync-results.md");
-/** Runs in the goals table, and runs whose figures are shown in full; older ones are in HISTORY.md. */
-const GOAL_ROWS = 6;
-const DETAILED_RUNS = 2;
-
 const NONE = "—";
 
 /** A ratio over the fan-out's pair and every paired round, as "median (min to max)"; the one pair's before rounds existed. */
@@ -148,35 +144,31 @@ function renderRun(r: Run): string {
   return `### \`${r.label}\`\n\n${intro}\n\n| | server | relay |\n|---|---|---|\n${rows.join("\n")}\n\n${ratios}\n`;
 }
 
-function render(runs: Run[]): string {
-  return [
-    "# Sync benchmark results",
-    "",
-    "Generated from `sync-results.json` (every figure is there) by `npm run bench:sync`, or by",
-    "`npx tsx bench/sync/results.ts` without a run; do not edit by hand. Newest run first: the latest",
-    `${GOAL_ROWS} runs' goals and the latest ${DETAILED_RUNS} runs' figures; every run is a line in \`HISTORY.md\`. How the bench`,
-    "works and what its goals mean: `README.md`; what each run changed, and what was tried and not kept: `HISTORY.md`.",
-    "",
-    "Ratios are the server's figure over the bare relay's in the same run: the median (min to max) over the fan-out's",
-    "pair and the paired rounds, or the one pair of runs made before paired rounds existed. The machine is shared, so",
-    "compare runs made close together at a low load; absolute figures move with the load.",
-    "",
-    "## Goals, run by run",
-    "",
-    "CPU per message and delivery p99 at the fan-out as ratios to the relay, sent over HTTP and, since issue 47, as frames",
-    "on the live sockets (the relay then also takes them on its sockets); persisted messages/s from 64 clients into",
-    "one day; KiB per idle socket and the session writes while idle; anything lost, duplicated or out of order. Load is",
-    "the 1-minute load average as the run began.",
-    "",
-    goalsTable(goalColumns, runs.slice(0, GOAL_ROWS)),
-    "",
-    "## Each run",
-    "",
-    runs.slice(0, DETAILED_RUNS).map(renderRun).join("\n"),
-  ].join("\n");
-}
-
-const file = resultsFile({ json: JSON_FILE, md: MD_FILE, history: "sync" }, goalColumns, render);
+const file = resultsFile(
+  { json: JSON_FILE, md: MD_FILE, history: "sync" },
+  {
+    head: [
+      "# Sync benchmark results",
+      "",
+      "Generated from `sync-results.json` (every figure is there) by `npm run bench:sync`, or by",
+      "`npx tsx bench/sync/results.ts` without a run; do not edit by hand. Newest run first: the latest",
+      `${GOAL_ROWS} runs' goals and the latest ${DETAILED_RUNS} runs' figures; every run is a line in \`HISTORY.md\`. How the bench`,
+      "works and what its goals mean: `README.md`; what each run changed, and what was tried and not kept: `HISTORY.md`.",
+      "",
+      "Ratios are the server's figure over the bare relay's in the same run: the median (min to max) over the fan-out's",
+      "pair and the paired rounds, or the one pair of runs made before paired rounds existed. The machine is shared, so",
+      "compare runs made close together at a low load; absolute figures move with the load.",
+    ],
+    goalsIntro: [
+      "CPU per message and delivery p99 at the fan-out as ratios to the relay, sent over HTTP and, since issue 47, as frames",
+      "on the live sockets (the relay then also takes them on its sockets); persisted messages/s from 64 clients into",
+      "one day; KiB per idle socket and the session writes while idle; anything lost, duplicated or out of order. Load is",
+      "the 1-minute load average as the run began.",
+    ],
+    columns: goalColumns,
+    renderRun,
+  },
+);
 
 export const saveRun = file.save;
 
