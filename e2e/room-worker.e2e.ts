@@ -14,6 +14,7 @@ import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useStartedApp } from "./support/app.ts";
 import { chooseFiles, type Device, messageBy, newDevice, registerViaApi, sendMessage, uniqueEmail, visible } from "./support/daysync.ts";
+import { fetchRange } from "./support/fetch-range.ts";
 import { readQrFromScreen } from "./support/qr.ts";
 
 const app = useStartedApp();
@@ -23,21 +24,6 @@ const noisePng = () =>
   sharp(randomBytes(320 * 240 * 3), { raw: { width: 320, height: 240, channels: 3 } })
     .png()
     .toBuffer();
-
-/** What the page's fetch of `href` with `range` answers. */
-function fetchRange(page: Page, href: string, range: string) {
-  return page.evaluate(
-    async ([href, range]) => {
-      const res = await fetch(href, { headers: { range } });
-      return {
-        status: res.status,
-        contentRange: res.headers.get("content-range"),
-        bytes: Array.from(new Uint8Array(await res.arrayBuffer())),
-      };
-    },
-    [href, range] as const,
-  );
-}
 
 /** Dispatches a push to the worker as the push service would, and reads the notification it shows (title and body). */
 function pushTo(worker: Worker, payload: NewMessagePush) {

@@ -15,6 +15,7 @@ import type { Browser, Download, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./support/browser.ts";
 import { type Device, messageList, signInViaApi, uniqueEmail, visible } from "./support/daysync.ts";
+import { fetchRange } from "./support/fetch-range.ts";
 import { keyedAccount, type NodeDevice } from "./support/node-device.ts";
 import { type RunningServer, startServer } from "./support/server.ts";
 import { tamperWithFile } from "./support/server-data.ts";
@@ -96,22 +97,6 @@ const itemOf = (page: Page, message: Message): Locator => page.locator(`#message
 async function savedBytes(download: Download): Promise<Buffer> {
   const file = await download.path();
   return readFileSync(file);
-}
-
-/** What the page's fetch of `href` with `range` answers. */
-function fetchRange(page: Page, href: string, range: string) {
-  return page.evaluate(
-    async ([href, range]) => {
-      const res = await fetch(href, { headers: { range } });
-      return {
-        status: res.status,
-        contentRange: res.headers.get("content-range"),
-        length: res.headers.get("content-length"),
-        bytes: Array.from(new Uint8Array(await res.arrayBuffer())),
-      };
-    },
-    [href, range] as const,
-  );
 }
 
 describe("sealed files in the browser", () => {

@@ -5,22 +5,13 @@
  * rounds; every run is a line in bench/HISTORY.md. Run directly (`npx tsx bench/sync/discussion-results.ts`) to
  * render the Markdown again from the JSON without a bench run.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { writeHistoryBlock } from "../support/history.ts";
 import { median } from "./ratios.ts";
+import { DETAILED_RUNS, GOAL_ROWS, type GoalColumns, minuteOf, type Run, resultsFile } from "./results-file.ts";
 
 const JSON_FILE = path.join(import.meta.dirname, "../sync-discussion-results.json");
 const MD_FILE = path.join(import.meta.dirname, "../sync-discussion-results.md");
-const GOAL_ROWS = 6;
-const DETAILED_RUNS = 2;
-
-// biome-ignore lint/suspicious/noExplicitAny: the results file is our own output, read back for tables.
-type Run = any;
-
-const minuteOf = (date: string) => `${date.slice(0, 10)} ${date.slice(11, 16)}`;
-
 const spreadOf = (s: Run) => `${s.median} (${s.min}–${s.max})`;
 
 const setupOf = (r: Run) =>
@@ -48,7 +39,7 @@ function problems(r: Run): string {
   return `lost ${lost}, send errors ${errors}, duplicated ${duplicates}, out of order ${outOfOrder}`;
 }
 
-const goalColumns: [string, (r: Run) => unknown][] = [
+const goalColumns: GoalColumns = [
   ["run", (r) => `\`${r.label}\``],
   ["UTC", (r) => minuteOf(r.date)],
   ["load", (r) => r.load_average.before[0]],
@@ -96,61 +87,30 @@ function renderRun(r: Run): string {
   return `### \`${r.label}\`\n\n${intro}\n\n| | clear | room | relay |\n|---|---|---|---|\n${rows.join("\n")}\n\n${ratios}\n`;
 }
 
-const newestFirst = (all: Record<string, Run>): Run[] =>
-  Object.entries(all)
-    .map(([label, run]) => ({ ...run, label }))
-    .sort((a, b) => b.date.localeCompare(a.date));
+const file = resultsFile(
+  { json: JSON_FILE, md: MD_FILE, history: "sync-discussion" },
+  {
+    head: [
+      "# Sync benchmark results: one discussion of many members",
+      "",
+      "Generated from `sync-discussion-results.json` (every figure is there) by `npm run bench:sync -- --discussion-members N`,",
+      "or by `npx tsx bench/sync/discussion-results.ts` without a run; do not edit by hand. Newest run first: the latest",
+      `${GOAL_ROWS} runs' goals and the latest ${DETAILED_RUNS} runs' rounds; every run is a line in \`HISTORY.md\`. How the bench`,
+      "works: `README.md` (Sync, one discussion).",
+      "",
+      "The same members, on the same sockets, in a discussion in clear and in an encrypted one (room), and the bare relay",
+      "fanning out to as many sockets; rounds alternate clear and room (each goes first every other round), then the relay.",
+      "CPU is the server's per message sent; latency from the send to the frame at each other member's device. Ratios are",
+      "of the same round's pair: median (min to max). A goal is met when the room's median over the rounds is no worse than",
+      "the worst round of the discussion in clear (issue 45: no worse beyond the spread). The machine is shared: compare",
+      "within a run; load is the 1-minute load average as the run began.",
+    ],
+    goalsIntro: [],
+    columns: goalColumns,
+    renderRun,
+  },
+);
 
-const historyLine = (r: Run) =>
-  `- ${minuteOf(r.date)} UTC \`${r.label}\`: ${goalColumns
-    .slice(2)
-    .map(([name, get]) => `${name} ${String(get(r))}`)
-    .join("; ")}`;
+export const saveDiscussionRun = file.save;
 
-function render(all: Record<string, Run>): string {
-  const runs = newestFirst(all);
-  const head = `| ${goalColumns.map(([name]) => name).join(" | ")} |\n|${goalColumns.map(() => "---").join("|")}|\n`;
-  const goals = runs
-    .slice(0, GOAL_ROWS)
-    .map((r) => `| ${goalColumns.map(([, get]) => String(get(r))).join(" | ")} |`)
-    .join("\n");
-  return [
-    "# Sync benchmark results: one discussion of many members",
-    "",
-    "Generated from `sync-discussion-results.json` (every figure is there) by `npm run bench:sync -- --discussion-members N`,",
-    "or by `npx tsx bench/sync/discussion-results.ts` without a run; do not edit by hand. Newest run first: the latest",
-    `${GOAL_ROWS} runs' goals and the latest ${DETAILED_RUNS} runs' rounds; every run is a line in \`HISTORY.md\`. How the bench`,
-    "works: `README.md` (Sync, one discussion).",
-    "",
-    "The same members, on the same sockets, in a discussion in clear and in an encrypted one (room), and the bare relay",
-    "fanning out to as many sockets; rounds alternate clear and room (each goes first every other round), then the relay.",
-    "CPU is the server's per message sent; latency from the send to the frame at each other member's device. Ratios are",
-    "of the same round's pair: median (min to max). A goal is met when the room's median over the rounds is no worse than",
-    "the worst round of the discussion in clear (issue 45: no worse beyond the spread). The machine is shared: compare",
-    "within a run; load is the 1-minute load average as the run began.",
-    "",
-    "## Goals, run by run",
-    "",
-    `${head}${goals}`,
-    "",
-    "## Each run",
-    "",
-    runs.slice(0, DETAILED_RUNS).map(renderRun).join("\n"),
-  ].join("\n");
-}
-
-export function saveDiscussionRun(label: string, run: Run): void {
-  const all: Record<string, Run> = existsSync(JSON_FILE) ? JSON.parse(readFileSync(JSON_FILE, "utf8")) : {};
-  all[label] = run;
-  writeFileSync(JSON_FILE, `${JSON.stringify(all, null, 2)}\n`);
-  writeFiles(all);
-}
-
-function writeFiles(all: Record<string, Run>): void {
-  writeFileSync(MD_FILE, render(all));
-  writeHistoryBlock("sync-discussion", newestFirst(all).map(historyLine));
-}
-
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  writeFiles(JSON.parse(readFileSync(JSON_FILE, "utf8")));
-}
+if (process.argv[1] === fileURLToPath(import.meta.url)) file.renderAgain();

@@ -13,6 +13,7 @@ import { serverUsers } from "./accounts.ts";
 import { type BenchUser, connect, type Device, sendRound, Tally, type Target } from "./load.ts";
 import { type Measured, sumStats } from "./processes.ts";
 import { ratio, round, spread } from "./ratios.ts";
+import { runStamp } from "./results-file.ts";
 import type { Servers } from "./servers.ts";
 
 export interface DiscussionOptions {
@@ -199,11 +200,7 @@ export async function discussionRun(servers: Servers, relay: Measured, options: 
     out_of_order: tally.outOfOrder,
   });
   return {
-    date: new Date().toISOString(),
-    node: process.version,
-    cpus: os.cpus().length,
-    /** 1-, 5- and 15-minute load averages before and after (each round has its 1-minute one as it began). */
-    load_average: { before: loadBefore.map((l) => round(l)), after: os.loadavg().map((l) => round(l)) },
+    ...runStamp(loadBefore),
     settings: {
       ...servers.setup,
       members: options.members,

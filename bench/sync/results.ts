@@ -5,20 +5,12 @@
  * What each run changed and what was learned is written by hand in bench/HISTORY.md, not here.
  * Run directly (`npx tsx bench/sync/results.ts`) to render the Markdown again from the JSON without a bench run.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { writeHistoryBlock } from "../support/history.ts";
+import { DETAILED_RUNS, GOAL_ROWS, type GoalColumns, minuteOf, type Run, resultsFile } from "./results-file.ts";
 
 const JSON_FILE = path.join(import.meta.dirname, "../sync-results.json");
 const MD_FILE = path.join(import.meta.dirname, "../sync-results.md");
-/** Runs in the goals table, and runs whose figures are shown in full; older ones are in HISTORY.md. */
-const GOAL_ROWS = 6;
-const DETAILED_RUNS = 2;
-
-// biome-ignore lint/suspicious/noExplicitAny: the results file is our own output, read back for tables.
-type Run = any;
-
 const NONE = "—";
 
 /** A ratio over the fan-out's pair and every paired round, as "median (min to max)"; the one pair's before rounds existed. */
@@ -34,8 +26,6 @@ const engineOf = (r: Run) =>
 const setupOf = (r: Run) => `${engineOf(r)}, ${r.settings.devices} at ${r.settings.rate_per_s}/s`;
 
 const thousands = (n: number) => n.toLocaleString("en-US");
-
-const minuteOf = (date: string) => `${date.slice(0, 10)} ${date.slice(11, 16)}`;
 
 /** Memory per idle socket, and the heartbeat's session writes while idle (there should be none). */
 function idleOf(r: Run): string {
@@ -56,7 +46,7 @@ function socketRatio(run: Run, key: "cpu_per_message" | "latency_p99"): string {
   return spread ? `${spread.median} (${spread.min}–${spread.max})` : NONE;
 }
 
-const goalColumns: [string, (r: Run) => unknown][] = [
+const goalColumns: GoalColumns = [
   ["run", (r) => `\`${r.label}\``],
   ["UTC", (r) => minuteOf(r.date)],
   ["load", (r) => r.load_average.before[0]],
@@ -154,64 +144,32 @@ function renderRun(r: Run): string {
   return `### \`${r.label}\`\n\n${intro}\n\n| | server | relay |\n|---|---|---|\n${rows.join("\n")}\n\n${ratios}\n`;
 }
 
-const newestFirst = (all: Record<string, Run>): Run[] =>
-  Object.entries(all)
-    .map(([label, run]) => ({ ...run, label }))
-    .sort((a, b) => b.date.localeCompare(a.date));
+const file = resultsFile(
+  { json: JSON_FILE, md: MD_FILE, history: "sync" },
+  {
+    head: [
+      "# Sync benchmark results",
+      "",
+      "Generated from `sync-results.json` (every figure is there) by `npm run bench:sync`, or by",
+      "`npx tsx bench/sync/results.ts` without a run; do not edit by hand. Newest run first: the latest",
+      `${GOAL_ROWS} runs' goals and the latest ${DETAILED_RUNS} runs' figures; every run is a line in \`HISTORY.md\`. How the bench`,
+      "works and what its goals mean: `README.md`; what each run changed, and what was tried and not kept: `HISTORY.md`.",
+      "",
+      "Ratios are the server's figure over the bare relay's in the same run: the median (min to max) over the fan-out's",
+      "pair and the paired rounds, or the one pair of runs made before paired rounds existed. The machine is shared, so",
+      "compare runs made close together at a low load; absolute figures move with the load.",
+    ],
+    goalsIntro: [
+      "CPU per message and delivery p99 at the fan-out as ratios to the relay, sent over HTTP and, since issue 47, as frames",
+      "on the live sockets (the relay then also takes them on its sockets); persisted messages/s from 64 clients into",
+      "one day; KiB per idle socket and the session writes while idle; anything lost, duplicated or out of order. Load is",
+      "the 1-minute load average as the run began.",
+    ],
+    columns: goalColumns,
+    renderRun,
+  },
+);
 
-/** A run's goals on one line, for HISTORY.md. */
-const historyLine = (r: Run) =>
-  `- ${minuteOf(r.date)} UTC \`${r.label}\`: ${goalColumns
-    .slice(2)
-    .map(([name, get]) => `${name} ${String(get(r))}`)
-    .join("; ")}`;
+export const saveRun = file.save;
 
-function render(all: Record<string, Run>): string {
-  const runs = newestFirst(all);
-  const head = `| ${goalColumns.map(([name]) => name).join(" | ")} |\n|${goalColumns.map(() => "---").join("|")}|\n`;
-  const goals = runs
-    .slice(0, GOAL_ROWS)
-    .map((r) => `| ${goalColumns.map(([, get]) => String(get(r))).join(" | ")} |`)
-    .join("\n");
-  return [
-    "# Sync benchmark results",
-    "",
-    "Generated from `sync-results.json` (every figure is there) by `npm run bench:sync`, or by",
-    "`npx tsx bench/sync/results.ts` without a run; do not edit by hand. Newest run first: the latest",
-    `${GOAL_ROWS} runs' goals and the latest ${DETAILED_RUNS} runs' figures; every run is a line in \`HISTORY.md\`. How the bench`,
-    "works and what its goals mean: `README.md`; what each run changed, and what was tried and not kept: `HISTORY.md`.",
-    "",
-    "Ratios are the server's figure over the bare relay's in the same run: the median (min to max) over the fan-out's",
-    "pair and the paired rounds, or the one pair of runs made before paired rounds existed. The machine is shared, so",
-    "compare runs made close together at a low load; absolute figures move with the load.",
-    "",
-    "## Goals, run by run",
-    "",
-    "CPU per message and delivery p99 at the fan-out as ratios to the relay, sent over HTTP and, since issue 47, as frames",
-    "on the live sockets (the relay then also takes them on its sockets); persisted messages/s from 64 clients into",
-    "one day; KiB per idle socket and the session writes while idle; anything lost, duplicated or out of order. Load is",
-    "the 1-minute load average as the run began.",
-    "",
-    `${head}${goals}`,
-    "",
-    "## Each run",
-    "",
-    runs.slice(0, DETAILED_RUNS).map(renderRun).join("\n"),
-  ].join("\n");
-}
-
-export function saveRun(label: string, run: Run): void {
-  const all: Record<string, Run> = existsSync(JSON_FILE) ? JSON.parse(readFileSync(JSON_FILE, "utf8")) : {};
-  all[label] = run;
-  writeFileSync(JSON_FILE, `${JSON.stringify(all, null, 2)}\n`);
-  writeFiles(all);
-}
-
-function writeFiles(all: Record<string, Run>): void {
-  writeFileSync(MD_FILE, render(all));
-  writeHistoryBlock("sync", newestFirst(all).map(historyLine));
-}
-
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  writeFiles(JSON.parse(readFileSync(JSON_FILE, "utf8")));
-}
+if (process.argv[1] === fileURLToPath(import.meta.url)) file.renderAgain();

@@ -20,8 +20,9 @@ import { discussionRun } from "./discussion.ts";
 import { saveDiscussionRun } from "./discussion-results.ts";
 import { type Device, fanOut, idle, sendRound, type Tally, type Target, throughput } from "./load.ts";
 import { startMeasured, sumStats } from "./processes.ts";
-import { ratio, round, spread } from "./ratios.ts";
+import { ratio, spread } from "./ratios.ts";
 import { saveRun } from "./results.ts";
+import { runStamp } from "./results-file.ts";
 import { checkServerOptions, profileEnv, type ServerOptions, startServers } from "./servers.ts";
 
 const { values: flags } = parseArgs({
@@ -197,11 +198,7 @@ async function main() {
     ];
     const socketPairs = (socketRounds.server ?? []).map((server, i) => ({ server, relay: (socketRounds.relay ?? [])[i] as RoundResult }));
     const run = {
-      date: new Date().toISOString(),
-      node: process.version,
-      cpus: os.cpus().length,
-      /** 1-, 5- and 15-minute load averages before and after: other work on the machine inflates every figure. */
-      load_average: { before: loadBefore.map((l) => round(l)), after: os.loadavg().map((l) => round(l)) },
+      ...runStamp(loadBefore),
       settings: {
         /** Server processes, their database and whether Redis joins them; the relay is always one process. */
         ...servers.setup,
