@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { DISCUSSIONS_API, type NewMessagePush, responseSchemas, SEALED_TEXT, TEXT } from "@daysync/shared";
 import { parseRoomLink, RECORD_SIZE } from "@daysync/shared/crypto";
-import type { Page, Worker } from "playwright-core";
+import type { Worker } from "playwright-core";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useStartedApp } from "./support/app.ts";
