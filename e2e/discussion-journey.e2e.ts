@@ -1,20 +1,7 @@
-/**
- * Issue 45's whole journey in real Chromium, on both engines: A creates an encrypted discussion; B joins by the link
- * the share panel shows, C by the QR code on A's screen, D by typing the ID and being let in by B with the code D's
- * device shows. Texts and a 20 MB file go both ways; each member's push carries only the sealed preview. A removes C:
- * a remaining device moves the room to a new key, and C's old session cookie gets nothing new over HTTP or its live
- * socket, nor does C's old key open what is sent afterwards; B's second device reads all of it through B's account key. Then the server-blind check over everything the server
- * keeps or says: the database (the SQLite file with its WAL, or a `pg_dump`), the files folder, a Redis MONITOR
- * transcript of the whole run, the log at debug level and the push payloads: no title, text, file name, file bytes or
- * display name in clear, base64 or hex. The one name the server is told is the one D asks to join with, typed before
- * D holds a key (the privacy page says so): it is not a marker.
- */
-import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import {
   API,
   DISCUSSIONS_API,
@@ -27,24 +14,23 @@ import {
   TEXT,
 } from "@daysync/shared";
 import { deriveRoomKeys, openRoomMessage, parseRoomLink, sealedRoomMessageOf } from "@daysync/shared/crypto";
-import { Redis } from "ioredis";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { createPgDatabaseFor } from "../apps/server/src/testing/pg-database.ts";
 import {
   decryptPush,
   newSubscriptionKeys,
   type PushServiceDouble,
   startPushServiceDouble,
 } from "../apps/server/src/testing/push-service-double.ts";
-import { type ServerProcess, startServerProcess } from "../apps/server/src/testing/server-process.ts";
-import { TEST_REDIS_URL, uniquePrefix } from "../apps/server/src/testing/test-redis.ts";
+import type { ServerProcess } from "../apps/server/src/testing/server-process.ts";
 import { twoReadingDevices } from "./support/approval.ts";
 import { launchBrowser } from "./support/browser.ts";
 import {
   chooseFiles,
+  createDiscussion,
   type Device,
+  discussionsNav,
   messageBy,
   messageList,
   newDevice,
@@ -53,13 +39,12 @@ import {
   uniqueEmail,
   visible,
 } from "./support/daysync.ts";
-import { filesUnder, findMarkers, marker } from "./support/markers.ts";
+import { findMarkers, marker } from "./support/markers.ts";
 import { readQrFromScreen } from "./support/qr.ts";
+import { startWatchedServer, type WatchedServer } from "./support/watched-server.ts";
 
-const PG_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const FILE_SIZE = 20 * 1024 * 1024;
 
-const discussionsNav = (page: Page) => page.getByRole("navigation", { name: TEXT.discussions });
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 
 /**
@@ -108,38 +93,18 @@ describe.each([
   const all = [title, ...Object.values(names), ...Object.values(texts), files.fromB.name, files.fromA.name, ...Object.values(bytesMarkers)];
   let roomId = "";
 
-  const dataDir = mkdtempSync(path.join(tmpdir(), "daysync-journey-"));
-  let pgDatabase: Awaited<ReturnType<typeof createPgDatabaseFor>> | undefined;
-  let redis: Redis | undefined;
-  let monitor: Redis | undefined;
-  const redisTraffic: string[] = [];
+  let watched: WatchedServer;
+  let server: ServerProcess;
   let pushService: PushServiceDouble;
   const pushKeys = newSubscriptionKeys();
-  let server: ServerProcess;
   let browser: Browser;
   let people: Record<"a" | "b" | "c" | "d", Device>;
   /** B's second device, approved by B's first before B joins: it reads the room through B's account key. */
   let bSecond: Device;
 
   beforeAll(async () => {
-    const env: Record<string, string> = {
-      DATA_DIR: dataDir,
-      LOG_LEVEL: "debug",
-      // The push service is the test's double on loopback, which only a test server accepts.
-      NODE_ENV: "test",
-    };
-    if (pg) {
-      pgDatabase = await createPgDatabaseFor(PG_URL, dataDir);
-      redis = new Redis(TEST_REDIS_URL);
-      monitor = await redis.monitor();
-      monitor.on("monitor", (_time: string, args: string[]) => redisTraffic.push(args.join(" ")));
-      Object.assign(env, { DATABASE_URL: pgDatabase.url, REDIS_URL: TEST_REDIS_URL, REDIS_PREFIX: uniquePrefix() });
-    }
-    [pushService, server, browser] = await Promise.all([
-      startPushServiceDouble(),
-      startServerProcess(env, { captureOutput: true }),
-      launchBrowser(),
-    ]);
+    [pushService, watched, browser] = await Promise.all([startPushServiceDouble(), startWatchedServer(pg, "journey"), launchBrowser()]);
+    server = watched.server;
     const [b, second] = await twoReadingDevices(browser, server.url, { name: "Person B", email: uniqueEmail("b") });
     const [a, c, d] = (await Promise.all([0, 1, 2].map(() => newDevice(browser, server.url)))) as [Device, Device, Device];
     people = { a, b, c, d };
@@ -152,12 +117,8 @@ describe.each([
   });
   afterAll(async () => {
     await browser?.close();
-    await server?.stop();
+    await watched?.stop();
     await pushService?.close();
-    monitor?.disconnect();
-    redis?.disconnect();
-    await pgDatabase?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
     rmSync(filesDir, { recursive: true, force: true });
   });
 
@@ -166,11 +127,7 @@ describe.each([
     await Promise.all(Object.values(people).map((p) => p.page.goto("/dashboard")));
     await visible(a.page.getByLabel("Message", { exact: true }), 30_000);
 
-    await discussionsNav(a.page).getByRole("button", { name: TEXT.newDiscussion }).click();
-    await a.page.getByLabel("Title", { exact: true }).fill(title);
-    await a.page.getByLabel("Your name in this discussion").fill(names.a);
-    await a.page.getByRole("button", { name: "Create discussion" }).click();
-    const share = a.page.getByRole("dialog", { name: `Share “${title}”` });
+    const share = await createDiscussion(a.page, title, names.a);
     await visible(share.getByRole("img", { name: /QR code/ }), 30_000);
     const shownId = (await share.getByTestId("discussion-public-id").textContent()) ?? "";
     const link = (await share.getByText(/\/discussions\/join\//).textContent()) ?? "";
@@ -324,18 +281,13 @@ describe.each([
   });
 
   it("finds no title, text, file name, file bytes or display name in the database, files, Redis, the log or the pushes", async () => {
-    const found = filesUnder(dataDir).flatMap(({ name, bytes }) => findMarkers(all, bytes, name));
+    const kept = await watched.kept();
+    const found = kept.flatMap(({ where, bytes }) => findMarkers(all, bytes, where));
     // What the server is told in clear, the name D asked to join with, is found where it is kept: the search reads the right place.
-    const told = (bytes: Buffer) => findMarkers([`"${dName}"`], bytes, "").length > 0 || bytes.includes(Buffer.from(dName));
-    if (pgDatabase) {
-      const { stdout } = await promisify(execFile)("pg_dump", ["--dbname", pgDatabase.url], { maxBuffer: 512 * 1024 * 1024 });
-      expect(told(Buffer.from(stdout))).toBe(true);
-      found.push(...findMarkers(all, Buffer.from(stdout), "pg_dump"));
-      expect(redisTraffic.join("\n")).toContain(roomId);
-      found.push(...findMarkers(all, Buffer.from(redisTraffic.join("\n")), "Redis MONITOR"));
-    } else expect(filesUnder(dataDir).some(({ bytes }) => told(bytes))).toBe(true);
+    const database = kept.filter(({ where }) => where !== "the server's log" && where !== "Redis MONITOR");
+    expect(database.some(({ bytes }) => bytes.includes(Buffer.from(`"${dName}"`)) || bytes.includes(Buffer.from(dName)))).toBe(true);
+    if (pg) expect(kept.find(({ where }) => where === "Redis MONITOR")?.bytes.toString()).toContain(roomId);
     expect(server.output()).toContain('"level":20');
-    found.push(...findMarkers(all, Buffer.from(server.output()), "the server's log"));
     for (const push of pushService.received) {
       found.push(...findMarkers(all, push.body, "a push body"), ...findMarkers(all, decryptPush(push.body, pushKeys), "a decrypted push"));
     }

@@ -5,12 +5,12 @@
  * and B's open view says so. Own messages sit on the other side; joins, leaves and removals show as lines.
  */
 import { API, DISCUSSION_ROUTES, DISCUSSIONS_API, responseSchemas, SEALED_TEXT, TEXT } from "@daysync/shared";
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { useStartedApp } from "./support/app.ts";
 import {
   chooseFiles,
   type Device,
+  discussionsNav,
   hidden,
   messageBy,
   messageList,
@@ -26,7 +26,6 @@ import { readQrFromScreen } from "./support/qr.ts";
 
 const app = useStartedApp();
 
-const discussionsNav = (page: Page) => page.getByRole("navigation", { name: TEXT.discussions });
 /** A message of the open discussion with its author's label. */
 
 describe("discussions", () => {

@@ -11,12 +11,13 @@
 import { readFileSync } from "node:fs";
 import { DISCUSSIONS_API, ROOM_TEXT, ROOMS_API, responseSchemas, SEALED_TEXT, TEXT } from "@daysync/shared";
 import { deriveRoomKeys, openRoomMessage, parseRoomLink, sealedRoomMessageOf } from "@daysync/shared/crypto";
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { useStartedApp } from "./support/app.ts";
 import {
   chooseFiles,
+  createDiscussion,
   type Device,
+  discussionsNav,
   messageBy,
   messageList,
   newDevice,
@@ -30,8 +31,6 @@ import { filesUnder, findMarkers, marker } from "./support/markers.ts";
 import { readQrFromScreen } from "./support/qr.ts";
 
 const app = useStartedApp();
-
-const discussionsNav = (page: Page) => page.getByRole("navigation", { name: TEXT.discussions });
 
 describe("encrypted discussions", () => {
   it("create, join by the QR link and by typed ID with a code, talk both ways, a leave moves the room to a new key; the server keeps no clear text or file", async () => {
@@ -49,12 +48,7 @@ describe("encrypted discussions", () => {
     await visible(a.page.getByLabel("Message", { exact: true }), 30_000);
 
     // A creates it: the share panel opens with the ID, the link and the QR code.
-    await discussionsNav(a.page).getByRole("button", { name: TEXT.newDiscussion }).click();
-    await a.page.getByLabel("Title", { exact: true }).fill(title);
-    await a.page.getByLabel("Your name in this discussion").fill(names.a);
-    await a.page.getByRole("button", { name: "Create discussion" }).click();
-    const share = a.page.getByRole("dialog", { name: `Share “${title}”` });
-    await visible(share, 30_000);
+    const share = await createDiscussion(a.page, title, names.a);
     await visible(share.getByRole("img", { name: /QR code/ }));
     const shownId = (await share.getByTestId("discussion-public-id").textContent()) ?? "";
     const joinLink = await readQrFromScreen(a.page);

@@ -3,10 +3,11 @@
  * the names and the texts opened with the keys it holds, still labelled end-to-end encrypted), a text typed meanwhile
  * waits and goes once the network is back, and sign-out leaves nothing of the room on the device.
  */
-import { SEALED_TEXT, TEXT } from "@daysync/shared";
+import { SEALED_TEXT } from "@daysync/shared";
 import { describe, expect, it } from "vitest";
 import { useStartedApp } from "./support/app.ts";
 import {
+  createDiscussion,
   type Device,
   logOut,
   messageBy,
@@ -29,11 +30,7 @@ describe("an encrypted discussion offline", () => {
     await a.page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 15_000 });
     await visible(a.page.getByLabel("Message", { exact: true }), 30_000);
 
-    await a.page.getByRole("navigation", { name: TEXT.discussions }).getByRole("button", { name: TEXT.newDiscussion }).click();
-    await a.page.getByLabel("Title", { exact: true }).fill("Tunnel talk");
-    await a.page.getByLabel("Your name in this discussion").fill("Ada");
-    await a.page.getByRole("button", { name: "Create discussion" }).click();
-    const share = a.page.getByRole("dialog", { name: "Share “Tunnel talk”" });
+    const share = await createDiscussion(a.page, "Tunnel talk", "Ada");
     const link = (await (await visible(share.getByText(/\/discussions\/join\//), 30_000)).textContent()) ?? "";
     await share.getByRole("button", { name: "Done" }).click();
     await b.page.goto(link);

@@ -13,7 +13,17 @@ import type { Worker } from "playwright-core";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useStartedApp } from "./support/app.ts";
-import { chooseFiles, type Device, messageBy, newDevice, registerViaApi, sendMessage, uniqueEmail, visible } from "./support/daysync.ts";
+import {
+  chooseFiles,
+  createDiscussion,
+  type Device,
+  messageBy,
+  newDevice,
+  registerViaApi,
+  sendMessage,
+  uniqueEmail,
+  visible,
+} from "./support/daysync.ts";
 import { fetchRange } from "./support/fetch-range.ts";
 import { readQrFromScreen } from "./support/qr.ts";
 
@@ -63,11 +73,7 @@ describe("the service worker in an encrypted discussion", () => {
     await Promise.all([a.page.goto("/dashboard"), b.page.goto("/dashboard")]);
     await visible(a.page.getByLabel("Message", { exact: true }), 30_000);
 
-    await a.page.getByRole("navigation", { name: TEXT.discussions }).getByRole("button", { name: TEXT.newDiscussion }).click();
-    await a.page.getByLabel("Title", { exact: true }).fill(title);
-    await a.page.getByLabel("Your name in this discussion").fill(names.a);
-    await a.page.getByRole("button", { name: "Create discussion" }).click();
-    const share = a.page.getByRole("dialog", { name: `Share “${title}”` });
+    const share = await createDiscussion(a.page, title, names.a);
     await visible(share.getByRole("img", { name: /QR code/ }), 30_000);
     const link = await readQrFromScreen(a.page);
     roomId = parseRoomLink(link).roomId;

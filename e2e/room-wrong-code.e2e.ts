@@ -4,16 +4,14 @@
  * member's page shows the refusal within seconds, not after its 30 s wait for a confirmation. The request is closed;
  * the joiner asks again with a new code, and the right one lets them in.
  */
-import { ROOM_TEXT, TEXT } from "@daysync/shared";
+import { ROOM_TEXT } from "@daysync/shared";
 import type { Page } from "playwright-core";
 import { describe, it } from "vitest";
 import { useStartedApp } from "./support/app.ts";
-import { type Device, newDevice, registerViaApi, uniqueEmail, visible } from "./support/daysync.ts";
+import { createDiscussion, type Device, discussionsNav, newDevice, registerViaApi, uniqueEmail, visible } from "./support/daysync.ts";
 import { marker } from "./support/markers.ts";
 
 const app = useStartedApp();
-
-const discussionsNav = (page: Page) => page.getByRole("navigation", { name: TEXT.discussions });
 
 /** The joiner's page asks to join under `name`: the six digits it shows. */
 async function askToJoin(page: Page, name: string): Promise<string> {
@@ -33,12 +31,7 @@ describe("a wrong code to let someone in", () => {
     await Promise.all([a.page.goto("/dashboard"), c.page.goto("/dashboard")]);
     await visible(a.page.getByLabel("Message", { exact: true }), 30_000);
 
-    await discussionsNav(a.page).getByRole("button", { name: TEXT.newDiscussion }).click();
-    await a.page.getByLabel("Title", { exact: true }).fill(title);
-    await a.page.getByLabel("Your name in this discussion").fill(marker("anna"));
-    await a.page.getByRole("button", { name: "Create discussion" }).click();
-    const share = a.page.getByRole("dialog", { name: `Share “${title}”` });
-    await visible(share, 30_000);
+    const share = await createDiscussion(a.page, title, marker("anna"));
     const shownId = (await share.getByTestId("discussion-public-id").textContent()) ?? "";
     await share.getByRole("button", { name: "Done" }).click();
     await visible(a.page.getByRole("heading", { name: title }));

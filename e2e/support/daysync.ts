@@ -215,3 +215,15 @@ export async function logOut(page: Page): Promise<void> {
   if (first === "warned") await anyway.click();
   await left;
 }
+
+/** The sidebar's Discussions section (new, join by ID, the list). */
+export const discussionsNav = (page: Page): Locator => page.getByRole("navigation", { name: TEXT.discussions });
+
+/** Creates a discussion from the sidebar as a person does; resolves with its share panel, open as it is after a creation. */
+export async function createDiscussion(page: Page, title: string, name: string): Promise<Locator> {
+  await discussionsNav(page).getByRole("button", { name: TEXT.newDiscussion }).click();
+  await page.getByLabel("Title", { exact: true }).fill(title);
+  await page.getByLabel("Your name in this discussion").fill(name);
+  await page.getByRole("button", { name: "Create discussion" }).click();
+  return visible(page.getByRole("dialog", { name: `Share “${title}”` }), 30_000);
+}
