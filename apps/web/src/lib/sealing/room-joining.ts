@@ -12,6 +12,7 @@ import {
   answerBody,
   answerJoin,
   checkAnswer,
+  entryBody,
   type JoinAnswer,
   joinAnswerOf,
   makeMemberSeed,
@@ -22,9 +23,13 @@ import {
   type RoomLinkKey,
   requestOf,
   startJoin,
+  taggedAt,
+  taggedOf,
+  wrapBody,
+  wrapOf,
 } from "@daysync/shared/crypto";
 import { api } from "../api-client.ts";
-import { entryBody, NO_ROOM_KEY, NoRoomKeyError, type Rooms, taggedAt, taggedOf, wrapBody, wrapOf } from "./rooms.ts";
+import { NO_ROOM_KEY, NoRoomKeyError, type Rooms } from "./rooms.ts";
 
 const POLL_MS = 1_000;
 /**

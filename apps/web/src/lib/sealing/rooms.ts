@@ -43,9 +43,6 @@ import {
   sealRoomFile,
   sealRoomText,
   taggedAt,
-  taggedOf,
-  wrapBody,
-  wrapOf,
 } from "@daysync/shared/crypto";
 import { ApiError, api, apiFetch } from "../api-client.ts";
 import { isNetworkError } from "../api-errors.ts";
@@ -53,23 +50,6 @@ import { type DeviceKeys, heldEpochsOf } from "./device-keys.ts";
 import { rotateIfSomeoneLeft } from "./room-rotation.ts";
 import { entriesOf, holdingFromOwn, sealOwnValues, takeGenerations } from "./room-state.ts";
 import { openTitle, type RoomView, roomView, sealName, sealTitle } from "./room-values.ts";
-
-/** What opening a message of a room reads of it. */
-export type RoomMessageFields = Pick<
-  DiscussionMessage,
-  | "id"
-  | "type"
-  | "date"
-  | "time"
-  | "generation"
-  | "sender_key_id"
-  | "content"
-  | "filename"
-  | "preview"
-  | "file_key"
-  | "file_size"
-  | "file_url"
->;
 
 /** This device cannot do it for want of a key (its account's, or the room's): the sentence says which. */
 export class NoRoomKeyError extends Error {
@@ -81,8 +61,6 @@ export const NO_ROOM_KEY = "This device does not hold this discussion's key yet,
 export type { RoomView };
 
 export type RoomAnswer = RoomView | { encrypted: false };
-
-export { entryBody, taggedAt, taggedOf, wrapBody, wrapOf };
 
 const isEncryptedRoomRefusal = (error: unknown) => error instanceof ApiError && error.code === ROOM_ERROR_CODES.encryptedRoom;
 
@@ -283,25 +261,30 @@ export class Rooms {
     return apiFetch(ROOMS_API.state(state.id), patch).catch(() => undefined);
   }
 
-  /** A text sealed under the room's current generation, or why it waits (in the core's words). */
-  async sealText(roomId: string, message: SendMessageInput): Promise<{ body: SendRoomMessageInput } | { waiting: string | undefined }> {
+  /** This device's sender under the room's current generation, or why it waits (in the core's words). */
+  private async currentSender(roomId: string): Promise<{ sender: RoomSender } | { waiting: string | undefined }> {
     let holding = this.holdings.get(roomId);
     let state = this.states.get(roomId);
     if (!holding || !state) {
       const answer = await this.sync(roomId);
       if (!answer.encrypted) throw new Error("Not an encrypted discussion");
-      holding = answer.holding;
-      state = answer.state;
+      ({ holding, state } = answer);
       if (!holding) return { waiting: answer.problem };
     }
     try {
-      const sender = roomSender(holding, state.current_generation);
-      const sealed = await sealRoomText(sender, message);
-      return { body: { ...sealed, sender_key_id: sender.memberKeyId } };
+      return { sender: roomSender(holding, state.current_generation) };
     } catch (error) {
       if (error instanceof RoomError) return { waiting: error.message };
       throw error;
     }
+  }
+
+  /** A text sealed under the room's current generation, or why it waits. */
+  async sealText(roomId: string, message: SendMessageInput): Promise<{ body: SendRoomMessageInput } | { waiting: string | undefined }> {
+    const current = await this.currentSender(roomId);
+    if ("waiting" in current) return current;
+    const sealed = await sealRoomText(current.sender, message);
+    return { body: { ...sealed, sender_key_id: current.sender.memberKeyId } };
   }
 
   /**
@@ -312,17 +295,9 @@ export class Rooms {
     roomId: string,
     file: { id: string; date: string; time: string; name: string; type: string },
   ): Promise<{ metadata: Record<string, string>; sealed: { fileKey: CryptoKey; messageId: string } } | { waiting: string | undefined }> {
-    if (!this.states.has(roomId) || !this.holdings.has(roomId)) await this.sync(roomId);
-    const state = this.states.get(roomId);
-    const holding = this.holdings.get(roomId);
-    if (!state || !holding) return { waiting: undefined };
-    let sender: RoomSender;
-    try {
-      sender = roomSender(holding, state.current_generation);
-    } catch (error) {
-      if (error instanceof RoomError) return { waiting: error.message };
-      throw error;
-    }
+    const current = await this.currentSender(roomId);
+    if ("waiting" in current) return current;
+    const { sender } = current;
     const { fields, fileKey } = await sealRoomFile(sender, file);
     const metadata = {
       discussion_id: roomId,
@@ -381,7 +356,7 @@ export class Rooms {
   }
 
   /** Opens a message of the room with the generations this device holds. */
-  openMessage(roomId: string, message: RoomMessageFields): Promise<OpenedRoomMessage> {
+  openMessage(roomId: string, message: Parameters<typeof sealedRoomMessageOf>[0]): Promise<OpenedRoomMessage> {
     const holding = this.holdings.get(roomId);
     const held = holding?.generations ?? new Map<number, RoomKeys>();
     return openRoomMessage(held, sealedRoomMessageOf(message));
