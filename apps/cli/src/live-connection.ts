@@ -83,7 +83,20 @@ export function runLive(server: string, token: string, watch: LiveWatch) {
     }
   }
 
+  /** Resolves when Ctrl+C (SIGINT) or SIGTERM stops it, or as `done` does. */
+  async function untilInterrupted() {
+    const stop = () => finish();
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+    try {
+      await done;
+    } finally {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+    }
+  }
+
   client.start();
   // `checkNow`: the server answered another request, so a connection waiting out its back-off tries at once.
-  return { done, stop: () => finish(), checkNow: () => client.checkNow() };
+  return { done, stop: () => finish(), checkNow: () => client.checkNow(), untilInterrupted };
 }

@@ -7,7 +7,7 @@
 
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { DISCUSSIONS_API, ROOM_TEXT, type RoomState, SEALED_TEXT, type SendRoomMessageInput } from "@daysync/shared";
+import { DISCUSSIONS_API, ROOM_TEXT, type RoomState, responseSchemas, SEALED_TEXT, type SendRoomMessageInput } from "@daysync/shared";
 import {
   hold,
   makeRotation,
@@ -16,6 +16,7 @@ import {
   roomFragment,
   roomSender,
   sawLeave,
+  sealedRoomMessageOf,
   sealRoomText,
 } from "@daysync/shared/crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -67,21 +68,10 @@ async function sendSealed(device: Device, holding: RoomHolding, serverGeneration
 
 /** The room's messages as a member's device lists them, opened with what `holding` holds. */
 async function openedBy(device: Device, holding: RoomHolding) {
-  const listed = await device.get<{ messages: Array<Record<string, string | number>> }>(DISCUSSIONS_API.messages(holding.roomId));
+  const listed = await device.get(DISCUSSIONS_API.messages(holding.roomId));
   return Promise.all(
-    listed.body.messages.map(async (m) => {
-      const sealed = {
-        id: String(m.id),
-        type: String(m.type),
-        date: String(m.date),
-        time: String(m.time),
-        generation: Number(m.generation),
-        senderKeyId: String(m.sender_key_id),
-        content: String(m.content),
-        filename: String(m.filename ?? ""),
-        preview: String(m.preview),
-      };
-      const opened = await openRoomMessage(holding.generations, sealed);
+    responseSchemas.discussionMessages.parse(listed.body).messages.map(async (m) => {
+      const opened = await openRoomMessage(holding.generations, sealedRoomMessageOf(m));
       return opened.state === "opened" ? opened.text : `(${opened.state})`;
     }),
   );
@@ -280,19 +270,10 @@ describe("daysync in an encrypted discussion", () => {
 });
 
 async function sealedOne(device: Device, roomId: string, id: string) {
-  const listed = await device.get<{ messages: Array<Record<string, string | number>> }>(DISCUSSIONS_API.messages(roomId));
-  const m = listed.body.messages.find((message) => message.id === id) ?? {};
-  return {
-    id: String(m.id),
-    type: String(m.type),
-    date: String(m.date),
-    time: String(m.time),
-    generation: Number(m.generation),
-    senderKeyId: String(m.sender_key_id),
-    content: String(m.content),
-    filename: "",
-    preview: String(m.preview),
-  };
+  const listed = await device.get(DISCUSSIONS_API.messages(roomId));
+  const m = responseSchemas.discussionMessages.parse(listed.body).messages.find((message) => message.id === id);
+  if (!m) throw new Error(`message ${id} is not listed`);
+  return sealedRoomMessageOf(m);
 }
 
 /**

@@ -202,13 +202,5 @@ export async function watchDiscussion(ctx: Context, named: string, options: { js
     },
     onNotice: (text) => warn(text),
   });
-  const stop = () => live.stop();
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
-  try {
-    await live.done;
-  } finally {
-    process.off("SIGINT", stop);
-    process.off("SIGTERM", stop);
-  }
+  await live.untilInterrupted();
 }

@@ -88,15 +88,7 @@ export async function watch(ctx: Context, options: WatchOptions): Promise<void> 
       notice: (text) => warn(text),
     },
   );
-  const stop = () => live.stop();
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
-  try {
-    await live.done;
-  } finally {
-    process.off("SIGINT", stop);
-    process.off("SIGTERM", stop);
-  }
+  await live.untilInterrupted();
 }
 
 function show(message: ShownMessage, seq: number | null, json: boolean) {
